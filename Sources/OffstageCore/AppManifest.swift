@@ -1,0 +1,48 @@
+/// What the system knows of an app before it runs: the keys of its Info.plist that matter here.
+/// Permitted identifiers are exact strings or `<bundle-id>.<context>.*` wildcards.
+public struct AppManifest: Hashable, Sendable, Codable {
+    public var bundleIdentifier: BundleID
+    public var executable: String?
+    public var backgroundModes: Set<BackgroundMode>
+    public var permittedIdentifiers: [String]
+    public var entitlements: Set<String>
+
+    public init(
+        bundleIdentifier: BundleID,
+        executable: String? = nil,
+        backgroundModes: Set<BackgroundMode> = [],
+        permittedIdentifiers: [String] = [],
+        entitlements: Set<String> = []
+    ) {
+        self.bundleIdentifier = bundleIdentifier
+        self.executable = executable
+        self.backgroundModes = backgroundModes
+        self.permittedIdentifiers = permittedIdentifiers
+        self.entitlements = entitlements
+    }
+
+    /// How an identifier is allowed by `BGTaskSchedulerPermittedIdentifiers`.
+    public enum Permission: Hashable, Sendable {
+        /// Listed exactly.
+        case exact
+        /// Matched by a `<bundle>.<context>.*` wildcard: dynamic, continued-processing only.
+        case wildcard(String)
+        /// Not listed.
+        case notPermitted
+    }
+
+    /// Whether `identifier` is permitted, exactly or through a wildcard whose prefix holds the bundle ID.
+    public func permission(for identifier: String) -> Permission {
+        if permittedIdentifiers.contains(identifier) { return .exact }
+        for pattern in permittedIdentifiers where Self.isWildcard(pattern) {
+            let prefix = String(pattern.dropLast(1))  // keeps the trailing "."
+            guard prefix.hasPrefix(bundleIdentifier.rawValue + "."), identifier.hasPrefix(prefix) else { continue }
+            let suffix = identifier.dropFirst(prefix.count)
+            if !suffix.isEmpty && !suffix.contains(".") { return .wildcard(pattern) }
+        }
+        return .notPermitted
+    }
+
+    /// Whether a permitted-identifier entry is a wildcard (`….*`).
+    public static func isWildcard(_ pattern: String) -> Bool { pattern.hasSuffix(".*") }
+}

@@ -1,0 +1,62 @@
+/// Everything the system tracks for one installed app: process state, callbacks in flight,
+/// assertions, requests and running tasks. Internal: hosts read it through `BackgroundSystem`.
+struct AppRecord: Sendable {
+    var manifest: AppManifest
+    var state: AppState = .notRunning
+    var launchReason: LaunchReason = .user
+    /// `didFinishLaunching` has returned: registering exact identifiers now crashes.
+    var launchCompleted = false
+    var registered: Set<String> = []
+    /// Callbacks waiting to be delivered, one at a time.
+    var queuedCallbacks: [LifecycleCallback] = []
+    /// The callback being delivered, with its token and the time by which it must return.
+    var inFlight: (token: Int, callback: LifecycleCallback, deadline: Instant?)?
+    /// Outstanding `beginBackgroundTask` assertions: identifier → name.
+    var assertions: [Int: String] = [:]
+    var nextAssertionID = 1
+    /// When the app entered the background: the start of its background time.
+    var backgroundSince: Instant?
+    var assertionsWarned = false
+    var pending: [TaskRequest] = []
+    var running: [TaskRun] = []
+    var forceQuit = false
+    /// A termination waiting for `willTerminate` to return.
+    var terminating: TerminationReason?
+    var lastUsed: Instant = .zero
+    var memoryFootprint: Int
+    /// The blocker names last recorded for each pending identifier, so only changes are logged.
+    var lastBlockers: [String: [String]] = [:]
+
+    init(manifest: AppManifest, memoryFootprint: Int) {
+        self.manifest = manifest
+        self.memoryFootprint = memoryFootprint
+    }
+
+    var id: BundleID { manifest.bundleIdentifier }
+
+    /// The state the app will be in once every queued callback is delivered.
+    var projectedState: AppState {
+        if let last = queuedCallbacks.last, let state = last.stateDuring { return state }
+        return state
+    }
+
+    /// Nothing is keeping the app running in the background.
+    var hasNoBackgroundWork: Bool {
+        inFlight == nil && queuedCallbacks.isEmpty && assertions.isEmpty && running.isEmpty && terminating == nil
+    }
+
+    /// Forgets everything that lives only as long as the process.
+    mutating func clearProcess() {
+        state = .notRunning
+        launchCompleted = false
+        registered = []
+        queuedCallbacks = []
+        inFlight = nil
+        assertions = [:]
+        nextAssertionID = 1
+        backgroundSince = nil
+        assertionsWarned = false
+        running = []
+        terminating = nil
+    }
+}

@@ -1,0 +1,67 @@
+/// The life-cycle states of an app, as iOS names them.
+/// `suspended` keeps the process alive with no CPU; `notRunning` has no process.
+public enum AppState: String, Hashable, Sendable, Codable, CaseIterable {
+    case notRunning = "not running"
+    case inactive
+    case active
+    case background
+    case suspended
+
+    /// Whether the app has a process (alive, suspended or not).
+    public var hasProcess: Bool { self != .notRunning }
+    /// Whether the app is on screen (active or inactive).
+    public var isForeground: Bool { self == .active || self == .inactive }
+}
+
+/// The `UIApplicationDelegate` life-cycle callbacks the system delivers, in iOS's names.
+public enum LifecycleCallback: String, Hashable, Sendable, Codable, CaseIterable {
+    case willFinishLaunching = "application(_:willFinishLaunchingWithOptions:)"
+    case didFinishLaunching = "application(_:didFinishLaunchingWithOptions:)"
+    case didBecomeActive = "applicationDidBecomeActive(_:)"
+    case willResignActive = "applicationWillResignActive(_:)"
+    case didEnterBackground = "applicationDidEnterBackground(_:)"
+    case willEnterForeground = "applicationWillEnterForeground(_:)"
+    case willTerminate = "applicationWillTerminate(_:)"
+
+    /// The state the app is in while this callback runs.
+    var stateDuring: AppState? {
+        switch self {
+        case .willFinishLaunching, .didFinishLaunching, .willTerminate: nil
+        case .didBecomeActive: .active
+        case .willResignActive, .willEnterForeground: .inactive
+        case .didEnterBackground: .background
+        }
+    }
+}
+
+/// Why the system launched an app's process.
+public enum LaunchReason: String, Hashable, Sendable, Codable {
+    /// The user tapped it: a foreground launch.
+    case user
+    /// The system launched it in the background to run a task.
+    case backgroundTask = "background task"
+}
+
+/// Why an app's process ended.
+public enum TerminationReason: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// The user swiped it away in the app switcher.
+    case userForceQuit
+    /// Jetsam reclaimed its memory.
+    case memoryPressure
+    /// A watchdog fired: a callback, an assertion or a task overran its time.
+    case watchdog(String)
+    /// The app broke an API rule and crashed with iOS's message.
+    case crash(String)
+    /// The process exited or died on its own.
+    case exited(String)
+
+    public var description: String {
+        switch self {
+        case .userForceQuit: "swiped away in the app switcher"
+        case .memoryPressure: "memory pressure (jetsam)"
+        case .watchdog(let why): "watchdog: \(why)"
+        case .crash(let message): "crash: \(message)"
+        case .exited(let why): "exited: \(why)"
+        }
+    }
+}

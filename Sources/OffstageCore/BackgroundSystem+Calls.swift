@@ -1,0 +1,208 @@
+/// The app-facing calls of §3 and §4: registration, submission, assertions and task completion,
+/// with iOS's rules, error codes and crash messages.
+extension BackgroundSystem {
+    mutating func answer(_ call: AppCall, from id: BundleID) -> AppCallResult {
+        switch call {
+        case .register(let identifier): return register(id, identifier)
+        case .submit(let request): return submit(id, request)
+        case .cancel(let identifier):
+            cancel(id) { $0.identifier == identifier }
+            return .ok
+        case .cancelAll:
+            cancel(id) { _ in true }
+            return .ok
+        case .pendingRequests:
+            return .pending(pendingRequests(of: id))
+        case .beginBackgroundTask(let name): return beginBackgroundTask(id, name: name)
+        case .endBackgroundTask(let number):
+            endBackgroundTask(id, number)
+            return .ok
+        case .backgroundTimeRemaining:
+            return .timeRemaining(backgroundTimeRemaining(of: id))
+        case .applicationState:
+            return .state(apps[id]!.state)
+        case .backgroundRefreshStatus:
+            return .refreshStatus(backgroundRefreshStatus(for: id))
+        case .setTaskCompleted(let taskID, let success):
+            completeTask(id, taskID: taskID, success: success)
+            return .ok
+        case .updateTitle(let taskID, let title, let subtitle):
+            updateRun(id, taskID) { run in
+                run.request.title = title
+                run.request.subtitle = subtitle
+            }
+            record(id, .log, task: runIdentifier(id, taskID), reason: "title: \(title) — \(subtitle)")
+            return .ok
+        case .reportProgress(let taskID, let completed, let total):
+            updateRun(id, taskID) { run in
+                run.progressCompleted = completed
+                run.progressTotal = total
+            }
+            return .ok
+        case .returned(let token):
+            callbackReturned(id, token: token)
+            return .ok
+        case .simulateLaunch(let identifier):
+            simulateLaunch(id, identifier: identifier)
+            return .ok
+        case .simulateExpiration(let identifier):
+            simulateExpiration(id, identifier: identifier)
+            return .ok
+        }
+    }
+
+    /// Crashes the app with iOS's message: recorded, then the process ends.
+    mutating func crash(_ id: BundleID, _ message: String) -> AppCallResult {
+        endProcess(id, .crash(message))
+        return .crash(message)
+    }
+
+    // MARK: BGTaskScheduler
+
+    mutating func register(_ id: BundleID, _ identifier: String) -> AppCallResult {
+        let app = apps[id]!
+        let permission = app.manifest.permission(for: identifier)
+        if permission == .notPermitted {
+            record(id, .register, task: identifier, reason: "not in BGTaskSchedulerPermittedIdentifiers: returns false")
+            return .registered(false)
+        }
+        if app.registered.contains(identifier) {
+            return crash(id, "Launch handler for task with identifier \(identifier) has already been registered")
+        }
+        if app.launchCompleted, permission == .exact {
+            return crash(id, "All launch handlers must be registered before application finishes launching")
+        }
+        apps[id]!.registered.insert(identifier)
+        record(id, .register, task: identifier, reason: "launch handler registered")
+        return .registered(true)
+    }
+
+    /// Why the request is not permitted (`notPermitted`), or nil.
+    func permissionProblem(_ app: AppRecord, _ request: TaskRequest) -> String? {
+        let manifest = app.manifest
+        switch request.kind {
+        case .appRefresh where !manifest.backgroundModes.contains(.fetch):
+            return "UIBackgroundModes lacks 'fetch'"
+        case .processing where !manifest.backgroundModes.contains(.processing):
+            return "UIBackgroundModes lacks 'processing'"
+        default: break
+        }
+        switch manifest.permission(for: request.identifier) {
+        case .notPermitted:
+            return "identifier not in BGTaskSchedulerPermittedIdentifiers"
+        case .wildcard where request.kind != .continuedProcessing:
+            return "wildcard identifiers are for continued-processing tasks only"
+        default: break
+        }
+        guard request.kind == .continuedProcessing else { return nil }
+        if settings.continuedProcessingOff.contains(app.id) { return "the user turned continued processing off for this app" }
+        if request.requiresGPU {
+            if !manifest.entitlements.contains(Entitlement.continuedProcessingGPU) {
+                return "requires the GPU without the entitlement \(Entitlement.continuedProcessingGPU)"
+            }
+            if !device.hasBackgroundGPU { return "requires the GPU, which this device does not support in the background" }
+        }
+        return nil
+    }
+
+    mutating func submit(_ id: BundleID, _ request: TaskRequest) -> AppCallResult {
+        let app = apps[id]!
+        let name = request.identifier
+        if let problem = permissionProblem(app, request) {
+            record(id, .rejected, task: name, reason: "notPermitted: \(problem)")
+            return .failed(.notPermitted)
+        }
+        if request.isDiscretionary, backgroundRefreshStatus(for: id) != .available {
+            record(id, .rejected, task: name, reason: "unavailable: Background App Refresh is off")
+            return .failed(.unavailable)
+        }
+        if !app.registered.contains(name) {
+            return crash(id, "No launch handler registered for task with identifier \(name)")
+        }
+        if request.kind == .continuedProcessing { return submitContinued(id, request) }
+        if let index = app.pending.firstIndex(where: { $0.identifier == name }) {
+            apps[id]!.pending[index] = request
+            apps[id]!.lastBlockers[name] = nil
+            record(id, .replaced, task: name, reason: "\(request.kind.rawValue) request replaced the pending one")
+            return .ok
+        }
+        let limit = request.kind == .appRefresh ? policy.maxPendingRefreshRequests : policy.maxPendingProcessingRequests
+        if app.pending.filter({ $0.kind == request.kind }).count >= limit {
+            record(id, .rejected, task: name, reason: "tooManyPendingTaskRequests: \(limit) \(request.kind.rawValue) pending")
+            return .failed(.tooManyPendingTaskRequests)
+        }
+        apps[id]!.pending.append(request)
+        record(id, .submitted, task: name, reason: "\(request.kind.rawValue) request submitted")
+        return .ok
+    }
+
+    mutating func submitContinued(_ id: BundleID, _ request: TaskRequest) -> AppCallResult {
+        let running = runningTasks.filter { $0.request.kind == .continuedProcessing }.count
+        let name = request.identifier
+        if running < policy.maxConcurrentContinuedProcessingTasks && continuedQueue.isEmpty {
+            record(id, .submitted, task: name, reason: "continued-processing request submitted: starts now")
+            start(id, request, why: "the user started it")
+            return .ok
+        }
+        guard request.strategy == .queue else {
+            record(id, .rejected, task: name, reason: "immediateRunIneligible: \(running) continued-processing tasks running")
+            return .failed(.immediateRunIneligible)
+        }
+        continuedQueue.removeAll { $0.app == id && $0.request.identifier == name }
+        continuedQueue.append((id, request))
+        record(id, .submitted, task: name, reason: "continued-processing request queued behind \(running) running")
+        return .ok
+    }
+
+    mutating func cancel(_ id: BundleID, where matches: (TaskRequest) -> Bool) {
+        let cancelled = apps[id]!.pending.filter(matches) + continuedQueue.filter { $0.app == id }.map(\.request).filter(matches)
+        apps[id]!.pending.removeAll(where: matches)
+        continuedQueue.removeAll { $0.app == id && matches($0.request) }
+        for request in cancelled {
+            apps[id]!.lastBlockers[request.identifier] = nil
+            record(id, .cancelled, task: request.identifier, reason: "cancelled by the app")
+        }
+    }
+
+    // MARK: UIApplication background time
+
+    func backgroundTimeRemaining(of id: BundleID) -> Double {
+        guard let app = apps[id], let since = app.backgroundSince, !app.state.isForeground else {
+            return Double.greatestFiniteMagnitude
+        }
+        return max(0, since + policy.backgroundTimeAllowance - now)
+    }
+
+    mutating func beginBackgroundTask(_ id: BundleID, name: String?) -> AppCallResult {
+        let app = apps[id]!
+        let label = name.map { "\"\($0)\"" } ?? "unnamed"
+        if app.assertions.count >= policy.maxOutstandingAssertions {
+            return crash(id, "more than \(policy.maxOutstandingAssertions) background task assertions (0xbada5e47)")
+        }
+        if app.backgroundSince != nil, backgroundTimeRemaining(of: id) <= 0 {
+            record(id, .assertionBegan, reason: "\(label): no background time left: .invalid")
+            return .backgroundTask(0)
+        }
+        let number = app.nextAssertionID
+        apps[id]!.nextAssertionID += 1
+        apps[id]!.assertions[number] = name ?? ""
+        record(id, .assertionBegan, reason: "background task \(number) (\(label))")
+        if app.assertionsWarned {
+            record(id, .assertionExpired, reason: "background task \(number): begun after the expiration warning")
+            emit(.expireBackgroundTasks(id, ids: [number]))
+        }
+        return .backgroundTask(number)
+    }
+
+    mutating func endBackgroundTask(_ id: BundleID, _ number: Int) {
+        guard apps[id]!.assertions.removeValue(forKey: number) != nil else {
+            let hex = String(number, radix: 16)
+            record(
+                id, .log,
+                reason: "Can't end BackgroundTask: no background task exists with identifier \(number) (0x\(hex)), "
+                    + "or it may have already been ended. Break in UIApplicationEndBackgroundTaskError() to debug.")
+            return
+        }
+        record(id, .assertionEnded, reason: "background task \(number) ended")
+    }
+}

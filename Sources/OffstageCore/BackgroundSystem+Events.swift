@@ -1,0 +1,105 @@
+/// What the user, the settings and the device do (§2, §8): each event becomes life-cycle moves
+/// and state changes; the scheduler then reacts in `settle()`.
+extension BackgroundSystem {
+    mutating func apply(_ event: SystemEvent) {
+        switch event {
+        case .open(let id):
+            guard apps[id] != nil else { return record(nil, .log, reason: "open: \(id) is not installed") }
+            record(id, .user, reason: "open")
+            bringToForeground(id)
+        case .home:
+            record(nil, .user, reason: "home")
+            if let current = foregroundApp { sendToBackground(current) }
+        case .lock:
+            record(nil, .user, reason: "lock")
+            appUnderLock = foregroundApp
+            if let current = foregroundApp { sendToBackground(current) }
+            device.isLocked = true
+            device.isScreenOn = false
+            device.idleSince = now
+        case .unlock:
+            record(nil, .user, reason: "unlock")
+            device.isLocked = false
+            device.isScreenOn = true
+            device.idleSince = nil
+            if let previous = appUnderLock {
+                appUnderLock = nil
+                bringToForeground(previous)
+            }
+        case .openSwitcher:
+            record(nil, .user, reason: "open the app switcher")
+            if let current = foregroundApp { resignActive(current) }
+        case .swipeAway(let id):
+            guard switcher.contains(id) else {
+                return record(id, .log, reason: "swipe: the app is not in the app switcher")
+            }
+            record(id, .user, reason: "swipe away in the app switcher")
+            swipeAway(id)
+        case .interruptionBegan:
+            record(nil, .user, reason: "interruption (call or alert)")
+            if let current = foregroundApp { resignActive(current) }
+        case .interruptionEnded(let accepted):
+            record(nil, .user, reason: accepted ? "interruption taken" : "interruption dismissed")
+            guard let current = foregroundApp else { return }
+            if accepted { sendToBackground(current) } else { bringToForeground(current) }
+        case .setBackgroundAppRefresh(let on):
+            settings.backgroundAppRefresh = on
+            record(nil, .setting, reason: "Background App Refresh \(on ? "on" : "off")")
+        case .setBackgroundAppRefreshRestricted(let restricted):
+            settings.backgroundAppRefreshRestricted = restricted
+            record(nil, .setting, reason: "Background App Refresh \(restricted ? "restricted" : "unrestricted")")
+        case .setAppBackgroundAppRefresh(let id, let on):
+            if on { settings.backgroundAppRefreshOff.remove(id) } else { settings.backgroundAppRefreshOff.insert(id) }
+            record(id, .setting, reason: "Background App Refresh for the app \(on ? "on" : "off")")
+        case .setContinuedProcessing(let id, let on):
+            if on { settings.continuedProcessingOff.remove(id) } else { settings.continuedProcessingOff.insert(id) }
+            record(id, .setting, reason: "continued-processing tasks \(on ? "allowed" : "off")")
+        case .setLowPowerMode(let on):
+            settings.lowPowerMode = on
+            record(nil, .setting, reason: "Low Power Mode \(on ? "on" : "off")")
+        case .setLowDataMode(let on):
+            settings.lowDataMode = on
+            record(nil, .setting, reason: "Low Data Mode \(on ? "on" : "off")")
+        case .setBattery(let level, let charging):
+            let plugged = charging != device.isCharging
+            device.batteryLevel = min(max(level, 0), 1)
+            device.isCharging = charging
+            let percent = Int((device.batteryLevel * 100).rounded())
+            record(nil, .device, reason: "battery \(percent)%\(plugged ? (charging ? ", plugged in" : ", unplugged") : "")")
+        case .setNetwork(let kind):
+            device.network = kind
+            record(nil, .device, reason: "network: \(kind.rawValue)")
+        case .setThermalState(let state):
+            device.thermalState = state
+            record(nil, .device, reason: "thermal state: \(state.rawValue)")
+        case .memoryPressure(let bytes):
+            record(nil, .device, reason: "memory pressure: \(bytes) bytes needed")
+            relieveMemoryPressure(bytes: bytes)
+        case .setMemoryFootprint(let id, let bytes):
+            apps[id]?.memoryFootprint = max(0, bytes)
+        case .setWallClock(let clock):
+            wallClock = clock
+            record(nil, .device, reason: "wall clock set")
+        case .processExited(let id, let reason):
+            endProcess(id, .exited(reason))
+        case .simulateLaunch(let id, let identifier):
+            simulateLaunch(id, identifier: identifier)
+        case .simulateExpiration(let id, let identifier):
+            simulateExpiration(id, identifier: identifier)
+        case .tick:
+            break
+        }
+    }
+
+    /// Swipe away: force-quit; queued continued-processing requests are cancelled, running ones die
+    /// with the process without any callback.
+    mutating func swipeAway(_ id: BundleID) {
+        let queued = continuedQueue.filter { $0.app == id }
+        continuedQueue.removeAll { $0.app == id }
+        for entry in queued {
+            record(id, .cancelled, task: entry.request.identifier, reason: "the app was swiped away")
+        }
+        apps[id]?.forceQuit = true
+        terminate(id, .userForceQuit)
+    }
+}

@@ -1,0 +1,191 @@
+/// The life cycle of §2: launches, the foreground/background moves, callbacks in iOS's order,
+/// their deadlines, suspension, termination and jetsam.
+extension BackgroundSystem {
+    /// Puts `id` on screen, sending the current foreground app away first.
+    mutating func bringToForeground(_ id: BundleID) {
+        guard var app = apps[id] else { return }
+        if let current = foregroundApp, current != id { sendToBackground(current) }
+        app.forceQuit = false
+        app.lastUsed = now
+        switch app.projectedState {
+        case .notRunning:
+            app.launchReason = .user
+            app.queuedCallbacks = [.willFinishLaunching, .didFinishLaunching, .didBecomeActive]
+            apps[id] = app
+            emit(.launch(id, .user))
+            record(id, .launched, reason: "the user opened the app")
+        case .suspended:
+            app.state = .background
+            app.queuedCallbacks += [.willEnterForeground, .didBecomeActive]
+            apps[id] = app
+            emit(.resume(id))
+            record(id, .resumed, reason: "the user opened the app")
+        case .background:
+            app.queuedCallbacks += [.willEnterForeground, .didBecomeActive]
+            apps[id] = app
+        case .inactive:
+            app.queuedCallbacks += [.didBecomeActive]
+            apps[id] = app
+        case .active:
+            apps[id] = app
+        }
+        foregroundApp = id
+    }
+
+    /// Moves the foreground app off screen: `willResignActive` (if active) then `didEnterBackground`.
+    mutating func sendToBackground(_ id: BundleID) {
+        guard var app = apps[id] else { return }
+        switch app.projectedState {
+        case .active: app.queuedCallbacks += [.willResignActive, .didEnterBackground]
+        case .inactive: app.queuedCallbacks += [.didEnterBackground]
+        default: break
+        }
+        app.lastUsed = now
+        apps[id] = app
+        if foregroundApp == id { foregroundApp = nil }
+    }
+
+    /// Moves the foreground app from active to inactive (an interruption or the app switcher).
+    mutating func resignActive(_ id: BundleID) {
+        guard var app = apps[id], app.projectedState == .active else { return }
+        app.queuedCallbacks.append(.willResignActive)
+        apps[id] = app
+    }
+
+    /// Launches the app in the background (for a task) or resumes it if suspended.
+    mutating func wakeForBackgroundWork(_ id: BundleID, why: String) {
+        guard var app = apps[id] else { return }
+        switch app.projectedState {
+        case .notRunning:
+            app.launchReason = .backgroundTask
+            app.queuedCallbacks = [.willFinishLaunching, .didFinishLaunching, .didEnterBackground]
+            apps[id] = app
+            emit(.launch(id, .backgroundTask))
+            record(id, .launched, reason: "launched in the background: \(why)")
+        case .suspended:
+            app.state = .background
+            app.queuedCallbacks.append(.didEnterBackground)
+            apps[id] = app
+            emit(.resume(id))
+            record(id, .resumed, reason: why)
+        default:
+            break
+        }
+    }
+
+    /// Delivers the next queued callback if none is in flight.
+    mutating func pumpCallbacks(_ id: BundleID) {
+        guard var app = apps[id], app.state.hasProcess || !app.queuedCallbacks.isEmpty,
+            app.inFlight == nil, !app.queuedCallbacks.isEmpty
+        else { return }
+        let callback = app.queuedCallbacks.removeFirst()
+        let before = app.state
+        switch callback {
+        case .willFinishLaunching:
+            app.state = app.launchReason == .user ? .inactive : .background
+            if app.state == .background { app.backgroundSince = now }
+        case .didEnterBackground:
+            app.state = .background
+            app.backgroundSince = now
+            app.assertionsWarned = false
+        case .willEnterForeground:
+            app.state = .inactive
+            app.backgroundSince = nil
+        default:
+            if let state = callback.stateDuring { app.state = state }
+        }
+        let token = nextToken
+        nextToken += 1
+        var deadline: Instant?
+        switch callback {
+        case .didEnterBackground: deadline = now + policy.didEnterBackgroundDeadline
+        case .willTerminate: deadline = now + policy.willTerminateDeadline
+        default: deadline = nil
+        }
+        app.inFlight = (token, callback, deadline)
+        apps[id] = app
+        if before != app.state { record(id, .state, reason: "\(before.rawValue) → \(app.state.rawValue)") }
+        record(id, .callback, reason: callback.rawValue)
+        emit(.deliver(id, callback, token: token))
+    }
+
+    /// The app's delegate returned from the callback with `token`.
+    mutating func callbackReturned(_ id: BundleID, token: Int) {
+        guard var app = apps[id], let inFlight = app.inFlight, inFlight.token == token else { return }
+        app.inFlight = nil
+        if inFlight.callback == .didFinishLaunching { app.launchCompleted = true }
+        apps[id] = app
+        if inFlight.callback == .willTerminate, let reason = app.terminating {
+            endProcess(id, reason)
+        }
+    }
+
+    /// Ends the app: running apps asked by the user or by jetsam get `willTerminate`; others end at once.
+    mutating func terminate(_ id: BundleID, _ reason: TerminationReason) {
+        guard var app = apps[id], app.state.hasProcess, app.terminating == nil else { return }
+        let politeEnd = reason == .userForceQuit || reason == .memoryPressure
+        if politeEnd && app.state != .suspended {
+            app.terminating = reason
+            app.queuedCallbacks = [.willTerminate]
+            apps[id] = app
+            if foregroundApp == id { foregroundApp = nil }
+            pumpCallbacks(id)
+        } else {
+            endProcess(id, reason)
+        }
+    }
+
+    /// Removes the process now: no callback; its running tasks die with it.
+    mutating func endProcess(_ id: BundleID, _ reason: TerminationReason) {
+        guard var app = apps[id], app.state.hasProcess else { return }
+        for run in app.running {
+            record(id, .killed, task: run.request.identifier, reason: "the app was terminated (\(reason))")
+        }
+        let hadContinued = app.running.contains { $0.request.kind == .continuedProcessing }
+        let before = app.state
+        app.clearProcess()
+        apps[id] = app
+        if foregroundApp == id { foregroundApp = nil }
+        if appUnderLock == id { appUnderLock = nil }
+        if case .exited = reason {} else { emit(.terminate(id, reason)) }
+        if case .crash = reason {
+            record(id, .crashed, reason: "\(reason)")
+        }
+        record(id, .terminated, reason: "\(before.rawValue) → not running: \(reason)")
+        if hadContinued { startQueuedContinuedTasks() }
+    }
+
+    /// Suspends background apps with no outstanding work: iOS's default for apps off screen.
+    mutating func suspendIdleApps() {
+        for id in installed {
+            guard var app = apps[id], app.state == .background, app.hasNoBackgroundWork else { continue }
+            app.state = .suspended
+            app.backgroundSince = nil
+            apps[id] = app
+            emit(.suspend(id))
+            record(id, .suspended, reason: "background → suspended: no outstanding background work")
+        }
+    }
+
+    /// Jetsam: kills suspended apps (least recently used, largest first), then background apps,
+    /// never the foreground app, until `bytes` are freed.
+    mutating func relieveMemoryPressure(bytes: Int) {
+        func order(_ state: (AppState) -> Bool) -> [BundleID] {
+            installed.filter { id in id != foregroundApp && state(apps[id]!.state) }
+                .sorted { a, b in
+                    let (x, y) = (apps[a]!, apps[b]!)
+                    if x.lastUsed != y.lastUsed { return x.lastUsed < y.lastUsed }
+                    return x.memoryFootprint > y.memoryFootprint
+                }
+        }
+        let victims = order { $0 == .suspended } + order { $0 == .background || $0 == .inactive }
+        var freed = 0
+        for id in victims where freed < bytes {
+            freed += apps[id]!.memoryFootprint
+            terminate(id, .memoryPressure)
+        }
+        if freed < bytes {
+            record(nil, .log, reason: "memory pressure: freed \(freed) of \(bytes) bytes; the foreground app is never killed")
+        }
+    }
+}

@@ -1,0 +1,111 @@
+/// The scheduler's passes, run after every entry point: deadlines that fell due, running tasks
+/// whose conditions broke, and pending requests whose constraints are all satisfied.
+extension BackgroundSystem {
+    /// Fires every deadline at or before `now`: callback watchdogs, background time, task runtimes.
+    mutating func fireTimers() {
+        for id in installed {
+            guard let app = apps[id], app.state.hasProcess else { continue }
+            if let inFlight = app.inFlight, let deadline = inFlight.deadline, deadline <= now {
+                if inFlight.callback == .willTerminate, let reason = app.terminating {
+                    endProcess(id, reason)
+                } else {
+                    let limit = Int(policy.didEnterBackgroundDeadline)
+                    endProcess(id, .watchdog("\(inFlight.callback.rawValue) did not return within \(limit) s"))
+                }
+                continue
+            }
+            if let since = app.backgroundSince, !app.assertions.isEmpty {
+                let end = since + policy.backgroundTimeAllowance
+                if now >= end {
+                    endProcess(id, .watchdog("background task assertion timeout"))
+                    continue
+                }
+                if !app.assertionsWarned, now >= end + (-policy.assertionExpirationWarning) {
+                    let ids = app.assertions.keys.sorted()
+                    apps[id]!.assertionsWarned = true
+                    record(id, .assertionExpired, reason: "background time ends in \(Int(end - now)) s: expiration handlers for \(ids)")
+                    emit(.expireBackgroundTasks(id, ids: ids))
+                }
+            }
+            for run in app.running where run.delivered {
+                if let expired = run.expiredAt, now >= expired + policy.expirationGrace {
+                    let grace = Int(policy.expirationGrace)
+                    endProcess(id, .watchdog("task \(run.request.identifier) not completed within \(grace) s of expiration"))
+                    break
+                }
+                if run.expiredAt == nil, let end = run.expiresAt, now >= end {
+                    expire(id, run.id, reason: "its \(Int(end - run.startedAt)) s runtime is used up")
+                }
+            }
+        }
+    }
+
+    /// Expires running discretionary tasks whose conditions stopped holding.
+    mutating func interruptRunningTasks() {
+        for id in installed {
+            guard let app = apps[id] else { continue }
+            for run in app.running where run.delivered && run.expiredAt == nil && run.request.isDiscretionary {
+                if let reason = constraints.interruption(for: run.request, in: context(for: app)) {
+                    expire(id, run.id, reason: reason)
+                }
+            }
+        }
+    }
+
+    /// Starts every pending request whose constraints are all satisfied; records why the others wait.
+    mutating func schedulePendingRequests() {
+        for id in installed {
+            guard let app = apps[id], app.terminating == nil else { continue }
+            let context = context(for: app)
+            for request in app.pending {
+                let blockers = constraints.blockers(for: request, in: context)
+                if blockers.isEmpty {
+                    start(id, request, why: "all constraints satisfied")
+                    continue
+                }
+                let names = blockers.map(\.constraint)
+                if apps[id]!.lastBlockers[request.identifier] != names {
+                    apps[id]!.lastBlockers[request.identifier] = names
+                    record(
+                        id, .deferred, task: request.identifier,
+                        reason: blockers.map(\.description).joined(separator: "; "))
+                }
+            }
+        }
+    }
+
+    /// For every request not yet finished: where it stands and, if it waits, every constraint that blocks it.
+    public func explain() -> [RequestStatus] {
+        var result: [RequestStatus] = []
+        for id in installed {
+            let app = apps[id]!
+            for request in app.pending {
+                let blockers = constraints.blockers(for: request, in: context(for: app))
+                result.append(RequestStatus(app: id, request: request, phase: .pending, blockers: blockers))
+            }
+            for (position, entry) in continuedQueue.enumerated() where entry.app == id {
+                result.append(RequestStatus(app: id, request: entry.request, phase: .queued(position: position + 1), blockers: []))
+            }
+            for run in app.running {
+                result.append(RequestStatus(app: id, request: run.request, phase: .running(run), blockers: []))
+            }
+        }
+        return result
+    }
+}
+
+/// Where one request stands, for `explain` and `why`.
+public struct RequestStatus: Hashable, Sendable {
+    public enum Phase: Hashable, Sendable {
+        /// Waiting for its constraints (eligible when `blockers` is empty).
+        case pending
+        /// A continued-processing request waiting for room, at this place in the queue.
+        case queued(position: Int)
+        case running(TaskRun)
+    }
+
+    public var app: BundleID
+    public var request: TaskRequest
+    public var phase: Phase
+    public var blockers: [Blocker]
+}

@@ -1,0 +1,106 @@
+/// Running tasks (§4): starting them (launching or resuming the app), runtimes, expiration,
+/// the grace period and completion; plus the public simulate-launch and simulate-expiration.
+extension BackgroundSystem {
+    /// Starts `request` for `id`: the app is woken if needed; the launch handler follows once it is ready.
+    mutating func start(_ id: BundleID, _ request: TaskRequest, why: String) {
+        let run = TaskRun(
+            id: nextTaskID, app: id, request: request, startedAt: now, expiresAt: nil, expiredAt: nil,
+            delivered: false)
+        nextTaskID += 1
+        apps[id]!.pending.removeAll { $0.identifier == request.identifier }
+        apps[id]!.lastBlockers[request.identifier] = nil
+        apps[id]!.running.append(run)
+        wakeForBackgroundWork(id, why: "to run \(request.identifier)")
+        record(id, .started, task: request.identifier, reason: "\(request.kind.rawValue) task started: \(why)")
+    }
+
+    /// Hands waiting tasks to the app once it has finished launching and no callback is in flight.
+    mutating func deliverReadyTasks(_ id: BundleID) {
+        guard let app = apps[id], app.launchCompleted, app.inFlight == nil, app.queuedCallbacks.isEmpty,
+            app.terminating == nil
+        else { return }
+        for run in app.running where !run.delivered {
+            let name = run.request.identifier
+            guard app.registered.contains(name) else {
+                _ = crash(id, "No launch handler registered for task with identifier \(name)")
+                return
+            }
+            let runtime: Double? =
+                switch run.request.kind {
+                case .appRefresh: policy.refreshRuntime
+                case .processing: policy.processingRuntime
+                case .continuedProcessing: nil
+                }
+            let expiresAt = runtime.map { now + $0 }
+            updateRun(id, run.id) { run in
+                run.delivered = true
+                run.expiresAt = expiresAt
+            }
+            emit(.startTask(id, apps[id]!.running.first { $0.id == run.id }!))
+        }
+    }
+
+    /// Calls the task's expiration handler; the app then has the grace period to complete it.
+    mutating func expire(_ id: BundleID, _ taskID: Int, reason: String) {
+        guard let run = apps[id]?.running.first(where: { $0.id == taskID }), run.expiredAt == nil else { return }
+        let time = now
+        updateRun(id, taskID) { $0.expiredAt = time }
+        record(id, .expired, task: run.request.identifier, reason: reason)
+        emit(.expireTask(id, taskID: taskID))
+    }
+
+    mutating func completeTask(_ id: BundleID, taskID: Int, success: Bool) {
+        guard let run = apps[id]!.running.first(where: { $0.id == taskID }) else {
+            return record(id, .log, reason: "setTaskCompleted for a task that is not running (\(taskID)): ignored")
+        }
+        apps[id]!.running.removeAll { $0.id == taskID }
+        let took = oneDecimal(now - run.startedAt)
+        record(id, .completed, task: run.request.identifier, reason: "setTaskCompleted(success: \(success)) after \(took) s")
+        if run.request.kind == .continuedProcessing { startQueuedContinuedTasks() }
+    }
+
+    /// Starts queued continued-processing requests while there is room.
+    mutating func startQueuedContinuedTasks() {
+        while !continuedQueue.isEmpty,
+            runningTasks.filter({ $0.request.kind == .continuedProcessing }).count
+                < policy.maxConcurrentContinuedProcessingTasks
+        {
+            let next = continuedQueue.removeFirst()
+            start(next.app, next.request, why: "room in the continued-processing queue")
+        }
+    }
+
+    mutating func updateRun(_ id: BundleID, _ taskID: Int, _ change: (inout TaskRun) -> Void) {
+        guard let index = apps[id]?.running.firstIndex(where: { $0.id == taskID }) else { return }
+        change(&apps[id]!.running[index])
+    }
+
+    func runIdentifier(_ id: BundleID, _ taskID: Int) -> String? {
+        apps[id]?.running.first { $0.id == taskID }?.request.identifier
+    }
+
+    // MARK: Debugging
+
+    /// Apple's `_simulateLaunchForTaskWithIdentifier:`: starts a pending request now, whatever blocks it.
+    mutating func simulateLaunch(_ id: BundleID, identifier: String) {
+        guard let app = apps[id] else { return }
+        if let request = app.pending.first(where: { $0.identifier == identifier }) {
+            record(id, .log, task: identifier, reason: "Simulating launch for task with identifier \(identifier)")
+            start(id, request, why: "simulated launch")
+        } else if let index = continuedQueue.firstIndex(where: { $0.app == id && $0.request.identifier == identifier }) {
+            record(id, .log, task: identifier, reason: "Simulating launch for task with identifier \(identifier)")
+            let entry = continuedQueue.remove(at: index)
+            start(id, entry.request, why: "simulated launch")
+        } else {
+            record(id, .log, task: identifier, reason: "No task request with identifier \(identifier) has been scheduled")
+        }
+    }
+
+    /// Apple's `_simulateExpirationForTaskWithIdentifier:`: expires a running task now.
+    mutating func simulateExpiration(_ id: BundleID, identifier: String) {
+        guard let run = apps[id]?.running.first(where: { $0.request.identifier == identifier && $0.delivered }) else {
+            return record(id, .log, task: identifier, reason: "No running task with identifier \(identifier) to expire")
+        }
+        expire(id, run.id, reason: "simulated expiration")
+    }
+}

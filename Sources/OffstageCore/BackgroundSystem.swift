@@ -1,0 +1,177 @@
+/// The iOS background-execution system as a pure state machine: life cycle, assertions,
+/// `BGTaskScheduler` and its scheduler. Hosts feed it events and app calls; it returns effects.
+/// It never reads a clock or does I/O: every entry point takes the time of the event.
+public struct BackgroundSystem: Sendable {
+    public internal(set) var policy: Policy
+    public internal(set) var device: DeviceState
+    public internal(set) var settings: UserSettings
+    public internal(set) var wallClock: WallClock
+    /// The constraints the scheduler applies, in the order `explain` lists them.
+    public var constraints: [any Constraint] = .standard
+    /// The time of the latest event: the system's "now".
+    public internal(set) var now: Instant = .zero
+
+    var apps: [BundleID: AppRecord] = [:]
+    /// Installed apps in installation order: every loop over apps uses it, for determinism.
+    public internal(set) var installed: [BundleID] = []
+    /// The app on screen (active or inactive), if any.
+    public internal(set) var foregroundApp: BundleID?
+    /// The app to bring back when the device is unlocked.
+    var appUnderLock: BundleID?
+    /// Continued-processing requests waiting for room, device-wide, oldest first.
+    var continuedQueue: [(app: BundleID, request: TaskRequest)] = []
+    var nextToken = 1
+    var nextTaskID = 1
+    var outbox: [Effect] = []
+
+    public init(
+        policy: Policy = .iOS, device: DeviceState = DeviceState(), settings: UserSettings = UserSettings(),
+        wallClock: WallClock = WallClock(epochAtZero: 0)
+    ) {
+        self.policy = policy
+        self.device = device
+        self.settings = settings
+        self.wallClock = wallClock
+    }
+
+    // MARK: Entry points
+
+    /// Installs an app (or updates its manifest), not running.
+    public mutating func install(_ manifest: AppManifest, at time: Instant) -> [Effect] {
+        begin(at: time)
+        let id = manifest.bundleIdentifier
+        if apps[id] == nil {
+            installed.append(id)
+            apps[id] = AppRecord(manifest: manifest, memoryFootprint: policy.defaultMemoryFootprint)
+        } else {
+            apps[id]?.manifest = manifest
+        }
+        record(id, .installed, reason: "modes: \(manifest.backgroundModes.sorted().map(\.rawValue).joined(separator: ", "))")
+        return finish()
+    }
+
+    /// Handles something the user, the device or a process did at `time`.
+    public mutating func handle(_ event: SystemEvent, at time: Instant) -> [Effect] {
+        begin(at: time)
+        apply(event)
+        return finish()
+    }
+
+    /// Answers a call from `app`'s code at `time`, with the effects it causes.
+    public mutating func call(_ call: AppCall, from app: BundleID, at time: Instant) -> (AppCallResult, [Effect]) {
+        begin(at: time)
+        let result: AppCallResult
+        if let record = apps[app], record.state.hasProcess {
+            result = answer(call, from: app)
+        } else {
+            result = .notRunning
+        }
+        return (result, finish())
+    }
+
+    /// The earliest time at which something will happen without a new event; nil if none.
+    /// Hosts sleep (or jump virtual time) until then and send `.tick`.
+    public var nextDueTime: Instant? {
+        var due: [Instant] = []
+        for id in installed {
+            guard let app = apps[id] else { continue }
+            if let deadline = app.inFlight?.deadline { due.append(deadline) }
+            if let since = app.backgroundSince, !app.assertions.isEmpty {
+                let end = since + policy.backgroundTimeAllowance
+                due.append(app.assertionsWarned ? end : end + (-policy.assertionExpirationWarning))
+            }
+            for run in app.running where run.delivered {
+                if let expired = run.expiredAt {
+                    due.append(expired + policy.expirationGrace)
+                } else if let end = run.expiresAt {
+                    due.append(end)
+                }
+            }
+            for request in app.pending {
+                for blocker in constraints.blockers(for: request, in: context(for: app)) {
+                    if let until = blocker.until { due.append(until) }
+                }
+            }
+        }
+        return due.filter { $0 > now }.min()
+    }
+
+    // MARK: Reading
+
+    /// The app's life-cycle state; `.notRunning` for unknown apps.
+    public func state(of app: BundleID) -> AppState { apps[app]?.state ?? .notRunning }
+
+    /// The installed app's manifest.
+    public func manifest(of app: BundleID) -> AppManifest? { apps[app]?.manifest }
+
+    /// Whether the user swiped the app away since they last opened it.
+    public func isForceQuit(_ app: BundleID) -> Bool { apps[app]?.forceQuit ?? false }
+
+    /// The app switcher: apps with a live process, most recently used first.
+    public var switcher: [BundleID] {
+        installed.filter { apps[$0]!.state.hasProcess }
+            .enumerated()
+            .sorted { a, b in
+                let (ua, ub) = (apps[a.element]!.lastUsed, apps[b.element]!.lastUsed)
+                return ua != ub ? ua > ub : a.offset < b.offset
+            }
+            .map(\.element)
+    }
+
+    /// Requests submitted and not yet started (continued-processing ones included), as copies.
+    public func pendingRequests(of app: BundleID) -> [TaskRequest] {
+        (apps[app]?.pending ?? []) + continuedQueue.filter { $0.app == app }.map(\.request)
+    }
+
+    /// Tasks running now, on every app.
+    public var runningTasks: [TaskRun] { installed.flatMap { apps[$0]!.running } }
+
+    /// Outstanding `beginBackgroundTask` identifiers of the app.
+    public func outstandingAssertions(of app: BundleID) -> [Int] { apps[app]?.assertions.keys.sorted() ?? [] }
+
+    /// Background App Refresh as `UIApplication.backgroundRefreshStatus` reports it to the app.
+    public func backgroundRefreshStatus(for app: BundleID) -> BackgroundRefreshStatus {
+        if settings.backgroundAppRefreshRestricted { return .restricted }
+        let on = settings.backgroundAppRefresh && !settings.backgroundAppRefreshOff.contains(app)
+            && !(settings.lowPowerMode && !device.isCharging)
+        return on ? .available : .denied
+    }
+
+    // MARK: Plumbing shared by the extensions
+
+    mutating func begin(at time: Instant) {
+        outbox = []
+        if time > now { now = time }
+    }
+
+    mutating func finish() -> [Effect] {
+        settle()
+        let effects = outbox
+        outbox = []
+        return effects
+    }
+
+    mutating func emit(_ effect: Effect) { outbox.append(effect) }
+
+    mutating func record(_ app: BundleID?, _ kind: RecordKind, task: String? = nil, reason: String) {
+        emit(.record(Record(at: now, app: app, kind: kind, task: task, reason: reason)))
+    }
+
+    func context(for app: AppRecord) -> ConstraintContext {
+        ConstraintContext(
+            now: now, policy: policy, device: device, settings: settings, wallClock: wallClock,
+            app: app.id, appState: app.state, appForceQuit: app.forceQuit)
+    }
+
+    /// Brings time-driven and state-driven decisions up to date after every entry point.
+    mutating func settle() {
+        fireTimers()
+        interruptRunningTasks()
+        schedulePendingRequests()
+        for id in installed {
+            pumpCallbacks(id)
+            deliverReadyTasks(id)
+        }
+        suspendIdleApps()
+    }
+}

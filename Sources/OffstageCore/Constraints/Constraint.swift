@@ -1,0 +1,79 @@
+/// What a constraint sees when it judges a request: the device, the settings, the app and the time.
+/// Built by the system for each evaluation; constraints never keep state of their own.
+public struct ConstraintContext: Sendable {
+    public var now: Instant
+    public var policy: Policy
+    public var device: DeviceState
+    public var settings: UserSettings
+    public var wallClock: WallClock
+    public var app: BundleID
+    public var appState: AppState
+    /// Whether the user swiped the app away since they last opened it.
+    public var appForceQuit: Bool
+}
+
+/// A constraint's answer for one request.
+public enum Verdict: Hashable, Sendable {
+    case satisfied
+    /// Blocked for `reason`; `until` is when it lifts by itself, nil when it waits for a change.
+    case blocked(reason: String, until: Instant?)
+}
+
+/// One condition a request must meet before it runs, judged on its own and explained in words.
+/// A request is eligible when every constraint that applies to it is satisfied (Android's "controllers").
+public protocol Constraint: Sendable {
+    /// A short stable name, e.g. `deviceIdle`: what `explain` and the records show.
+    var name: String { get }
+    /// Whether the constraint judges requests of this kind.
+    func applies(to request: TaskRequest) -> Bool
+    /// Whether the request may start now.
+    func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict
+    /// Why a task already running must be expired now, or nil to let it go on.
+    func interrupts(_ request: TaskRequest, in context: ConstraintContext) -> String?
+}
+
+extension Constraint {
+    public func interrupts(_ request: TaskRequest, in context: ConstraintContext) -> String? { nil }
+}
+
+/// A constraint that blocks a request, as `explain` lists it.
+public struct Blocker: Hashable, Sendable, Codable, CustomStringConvertible {
+    public var constraint: String
+    public var reason: String
+    public var until: Instant?
+
+    public var description: String {
+        if let until { return "\(constraint): \(reason) (until \(until))" }
+        return "\(constraint): \(reason)"
+    }
+}
+
+extension Array where Element == any Constraint {
+    /// The constraints of §5 that this scheduler applies, in the order `explain` lists them.
+    public static var standard: [any Constraint] {
+        [
+            EarliestBeginDateConstraint(), BackgroundAppRefreshConstraint(), LowPowerModeConstraint(),
+            CriticalBatteryConstraint(), ThermalConstraint(), NetworkConstraint(), ExternalPowerConstraint(),
+            DeviceIdleConstraint(), ForceQuitConstraint(), ForegroundConstraint(),
+        ]
+    }
+
+    /// The blocked constraints for `request`, in order; empty means eligible.
+    public func blockers(for request: TaskRequest, in context: ConstraintContext) -> [Blocker] {
+        compactMap { constraint -> Blocker? in
+            guard constraint.applies(to: request) else { return nil }
+            guard case .blocked(let reason, let until) = constraint.evaluate(request, in: context) else { return nil }
+            return Blocker(constraint: constraint.name, reason: reason, until: until)
+        }
+    }
+
+    /// The first reason a running task must be expired, if any.
+    public func interruption(for request: TaskRequest, in context: ConstraintContext) -> String? {
+        lazy.filter { $0.applies(to: request) }.compactMap { $0.interrupts(request, in: context) }.first
+    }
+}
+
+extension TaskRequest {
+    /// Refresh and processing: the discretionary work the scheduler decides on.
+    var isDiscretionary: Bool { kind != .continuedProcessing }
+}

@@ -1,0 +1,53 @@
+/// The kind of network the device is on.
+public enum NetworkKind: String, Hashable, Sendable, Codable, CaseIterable {
+    case none, wifi, cellular
+}
+
+/// `ProcessInfo.ThermalState`'s levels.
+public enum ThermalState: String, Hashable, Sendable, Codable, CaseIterable, Comparable {
+    case nominal, fair, serious, critical
+
+    private var rank: Int { Self.allCases.firstIndex(of: self)! }
+    public static func < (lhs: ThermalState, rhs: ThermalState) -> Bool { lhs.rank < rhs.rank }
+}
+
+/// The device as the system sees it: power, network, heat and whether someone is using it.
+/// Hosts report changes as events; constraints read it.
+public struct DeviceState: Hashable, Sendable, Codable {
+    /// Battery level, 0–1.
+    public var batteryLevel: Double = 0.8
+    public var isCharging: Bool = false
+    public var network: NetworkKind = .wifi
+    public var thermalState: ThermalState = .nominal
+    public var isScreenOn: Bool = true
+    public var isLocked: Bool = false
+    /// Whether the device has a GPU that continued-processing tasks may use in the background.
+    public var hasBackgroundGPU: Bool = false
+    /// When the screen went off and the device locked (nil while in use).
+    public var idleSince: Instant? = .zero
+
+    public init() {}
+}
+
+/// The user's settings that govern background work (§8).
+public struct UserSettings: Hashable, Sendable, Codable {
+    /// Background App Refresh, the global switch.
+    public var backgroundAppRefresh: Bool = true
+    /// Background App Refresh cannot be changed by the user (parental controls): status `restricted`.
+    public var backgroundAppRefreshRestricted: Bool = false
+    /// Apps whose own Background App Refresh switch is off.
+    public var backgroundAppRefreshOff: Set<BundleID> = []
+    /// Apps whose continued-processing tasks the user has turned off.
+    public var continuedProcessingOff: Set<BundleID> = []
+    public var lowPowerMode: Bool = false
+    public var lowDataMode: Bool = false
+
+    public init() {}
+}
+
+/// `UIApplication.BackgroundRefreshStatus`, with iOS's raw values.
+public enum BackgroundRefreshStatus: Int, Hashable, Sendable, Codable {
+    case restricted = 0
+    case denied = 1
+    case available = 2
+}

@@ -1,0 +1,22 @@
+/// Something the host must do for the system: start, pause or end a process, or call app code.
+/// Effects come back from every `BackgroundSystem` entry point, in the order they must be carried out.
+public enum Effect: Hashable, Sendable, Codable {
+    /// Start the app's process.
+    case launch(BundleID, LaunchReason)
+    /// Call a delegate method; the app answers `AppCall.returned(token:)` when it returns.
+    case deliver(BundleID, LifecycleCallback, token: Int)
+    /// Call the launch handler registered for the task's identifier.
+    case startTask(BundleID, TaskRun)
+    /// Call the task's expiration handler (or, if none is set, complete it unsuccessfully).
+    case expireTask(BundleID, taskID: Int)
+    /// Call the expiration handlers of these `beginBackgroundTask` assertions.
+    case expireBackgroundTasks(BundleID, ids: [Int])
+    /// Stop giving the process CPU (freeze it).
+    case suspend(BundleID)
+    /// Give a suspended process CPU again (thaw it).
+    case resume(BundleID)
+    /// End the process; no callback is delivered.
+    case terminate(BundleID, TerminationReason)
+    /// A decision or fact to keep: timelines, reports, `why` and tests read these.
+    case record(Record)
+}

@@ -1,0 +1,37 @@
+/// Every number the system uses, with iOS's published or observed value as the default.
+/// A scenario or a test changes a value here instead of editing the code that uses it.
+public struct Policy: Hashable, Sendable, Codable {
+    /// Seconds an app has to return from `applicationDidEnterBackground(_:)` before it is killed.
+    public var didEnterBackgroundDeadline: Double = 5
+    /// Seconds an app has to return from `applicationWillTerminate(_:)`.
+    public var willTerminateDeadline: Double = 5
+    /// Seconds of background time an app gets for its `beginBackgroundTask` assertions, shared by all.
+    public var backgroundTimeAllowance: Double = 30
+    /// Seconds before the background time runs out at which expiration handlers are called.
+    public var assertionExpirationWarning: Double = 5
+    /// Outstanding assertions an app may hold; one more crashes it (iOS: about 1000).
+    public var maxOutstandingAssertions: Int = 1000
+    /// Pending `BGAppRefreshTaskRequest`s per app.
+    public var maxPendingRefreshRequests: Int = 1
+    /// Pending `BGProcessingTaskRequest`s per app.
+    public var maxPendingProcessingRequests: Int = 10
+    /// Seconds an app-refresh task may run before it is expired.
+    public var refreshRuntime: Double = 30
+    /// Seconds a processing task may run before it is expired (iOS says "minutes").
+    public var processingRuntime: Double = 600
+    /// Seconds after its expiration handler within which a task must call `setTaskCompleted`.
+    public var expirationGrace: Double = 5
+    /// Battery level (0–1) below which, off the charger, only essential work runs.
+    public var criticalBatteryLevel: Double = 0.20
+    /// Seconds the screen must have been off and locked before the device counts as idle.
+    public var deviceIdleDelay: Double = 15 * 60
+    /// Continued-processing tasks that may run at once on the device.
+    public var maxConcurrentContinuedProcessingTasks: Int = 3
+    /// Memory an app is assumed to use when the host reports nothing (bytes).
+    public var defaultMemoryFootprint: Int = 50_000_000
+
+    /// iOS's defaults.
+    public static let iOS = Policy()
+
+    public init() {}
+}

@@ -1,0 +1,53 @@
+/// What kind of decision or fact a `Record` keeps.
+public enum RecordKind: String, Hashable, Sendable, Codable, CaseIterable {
+    case installed
+    case launched
+    case callback
+    case state
+    case suspended
+    case resumed
+    case terminated
+    case crashed
+    case register
+    case submitted
+    case rejected
+    case replaced
+    case cancelled
+    case deferred
+    case started
+    case expired
+    case completed
+    case killed
+    case assertionBegan = "assertion began"
+    case assertionEnded = "assertion ended"
+    case assertionExpired = "assertion expired"
+    case log
+    case user
+    case device
+    case setting
+}
+
+/// One structured entry of the system's decision log: when, which app, what, which task, and why.
+/// The same records feed the timeline, the JSON report, `explain` and the tests.
+public struct Record: Hashable, Sendable, Codable {
+    public var at: Instant
+    public var app: BundleID?
+    public var kind: RecordKind
+    public var task: String?
+    public var reason: String
+
+    public init(at: Instant, app: BundleID?, kind: RecordKind, task: String? = nil, reason: String) {
+        self.at = at
+        self.app = app
+        self.kind = kind
+        self.task = task
+        self.reason = reason
+    }
+}
+
+extension Array where Element == Effect {
+    /// The records among these effects, in order.
+    public var records: [Record] {
+        compactMap { if case .record(let record) = $0 { record } else { nil } }
+    }
+}

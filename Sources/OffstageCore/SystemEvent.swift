@@ -1,0 +1,86 @@
+/// Something that happened outside the apps: the user, the device, memory, or a process.
+/// Hosts feed these to `BackgroundSystem.handle(_:at:)` with the time they happened.
+public enum SystemEvent: Hashable, Sendable, Codable {
+    // The user.
+    /// Tap the app's icon or its card in the app switcher.
+    case open(BundleID)
+    /// Go to the home screen.
+    case home
+    case lock
+    case unlock
+    /// Open the app switcher: the foreground app resigns active.
+    case openSwitcher
+    /// Swipe an app away in the app switcher: force-quit.
+    case swipeAway(BundleID)
+    /// A call or alert covers the foreground app.
+    case interruptionBegan
+    /// The interruption ends; `accepted` (the user took the call) sends the app to the background.
+    case interruptionEnded(accepted: Bool)
+
+    // Settings.
+    case setBackgroundAppRefresh(Bool)
+    case setBackgroundAppRefreshRestricted(Bool)
+    case setAppBackgroundAppRefresh(BundleID, Bool)
+    case setContinuedProcessing(BundleID, Bool)
+    case setLowPowerMode(Bool)
+    case setLowDataMode(Bool)
+
+    // The device.
+    case setBattery(level: Double, charging: Bool)
+    case setNetwork(NetworkKind)
+    case setThermalState(ThermalState)
+    /// Memory is short: jetsam kills apps until `bytes` are freed.
+    case memoryPressure(bytes: Int)
+    case setMemoryFootprint(BundleID, bytes: Int)
+    /// The wall clock was set: `epochAtZero` changes, monotonic deadlines do not.
+    case setWallClock(WallClock)
+
+    // Processes.
+    /// The app's process ended on its own (crash, exit) without the system asking.
+    case processExited(BundleID, reason: String)
+
+    // Debugging, the public equivalent of Apple's private LLDB calls.
+    case simulateLaunch(BundleID, identifier: String)
+    case simulateExpiration(BundleID, identifier: String)
+
+    /// Nothing happened; time passed. Hosts send it at `nextDueTime`.
+    case tick
+}
+
+/// What an app's code asks of the system: the calls behind `UIApplication` and `BGTaskScheduler`.
+/// Each gets an `AppCallResult` at once, as the iOS API is synchronous.
+public enum AppCall: Hashable, Sendable, Codable {
+    case register(identifier: String)
+    case submit(TaskRequest)
+    case cancel(identifier: String)
+    case cancelAll
+    case pendingRequests
+    case beginBackgroundTask(name: String?)
+    case endBackgroundTask(Int)
+    case backgroundTimeRemaining
+    case applicationState
+    case backgroundRefreshStatus
+    case setTaskCompleted(taskID: Int, success: Bool)
+    case updateTitle(taskID: Int, title: String, subtitle: String)
+    case reportProgress(taskID: Int, completed: Int64, total: Int64)
+    /// The app's delegate returned from the callback with this token.
+    case returned(token: Int)
+    case simulateLaunch(identifier: String)
+    case simulateExpiration(identifier: String)
+}
+
+/// The system's answer to an `AppCall`.
+public enum AppCallResult: Hashable, Sendable, Codable {
+    case ok
+    case registered(Bool)
+    case failed(TaskSchedulerErrorCode)
+    case pending([TaskRequest])
+    case backgroundTask(Int)
+    case timeRemaining(Double)
+    case state(AppState)
+    case refreshStatus(BackgroundRefreshStatus)
+    /// The call broke a rule: the app crashes with iOS's message; the system has already ended it.
+    case crash(String)
+    /// The caller has no live process (it was killed while its code ran); the call is ignored.
+    case notRunning
+}

@@ -1,0 +1,80 @@
+/// The three kinds of `BGTaskRequest`.
+public enum TaskKind: String, Hashable, Sendable, Codable, CaseIterable {
+    case appRefresh = "app refresh"
+    case processing
+    case continuedProcessing = "continued processing"
+}
+
+/// What a continued-processing request does when it cannot start at once.
+public enum SubmissionStrategy: String, Hashable, Sendable, Codable {
+    /// Reject the submission with `immediateRunIneligible`.
+    case fail
+    /// Wait at the back of the queue (iOS's default).
+    case queue
+}
+
+/// A submitted background-task request, as the system stores it: a value, copied on every read.
+/// Fields that a kind does not use keep their defaults.
+public struct TaskRequest: Hashable, Sendable, Codable {
+    public var identifier: String
+    public var kind: TaskKind
+    /// Wall-clock seconds since 1970 before which the task must not start; ignored for continued processing.
+    public var earliestBeginDate: Double?
+    public var requiresNetworkConnectivity: Bool
+    public var requiresExternalPower: Bool
+    public var title: String
+    public var subtitle: String
+    public var strategy: SubmissionStrategy
+    public var requiresGPU: Bool
+
+    public init(
+        identifier: String, kind: TaskKind, earliestBeginDate: Double? = nil,
+        requiresNetworkConnectivity: Bool = false, requiresExternalPower: Bool = false,
+        title: String = "", subtitle: String = "", strategy: SubmissionStrategy = .queue, requiresGPU: Bool = false
+    ) {
+        self.identifier = identifier
+        self.kind = kind
+        self.earliestBeginDate = earliestBeginDate
+        self.requiresNetworkConnectivity = requiresNetworkConnectivity
+        self.requiresExternalPower = requiresExternalPower
+        self.title = title
+        self.subtitle = subtitle
+        self.strategy = strategy
+        self.requiresGPU = requiresGPU
+    }
+}
+
+/// `BGTaskScheduler.Error.Code`, with iOS's raw values.
+public enum TaskSchedulerErrorCode: Int, Hashable, Sendable, Codable, CustomStringConvertible {
+    case unavailable = 1
+    case tooManyPendingTaskRequests = 2
+    case notPermitted = 3
+    case immediateRunIneligible = 4
+
+    public var description: String {
+        switch self {
+        case .unavailable: "unavailable"
+        case .tooManyPendingTaskRequests: "tooManyPendingTaskRequests"
+        case .notPermitted: "notPermitted"
+        case .immediateRunIneligible: "immediateRunIneligible"
+        }
+    }
+}
+
+/// A task the system has started: the request it came from and its timing.
+public struct TaskRun: Hashable, Sendable, Codable {
+    /// Unique on the device for the life of the system.
+    public var id: Int
+    public var app: BundleID
+    public var request: TaskRequest
+    public var startedAt: Instant
+    /// When the runtime ends and the expiration handler is called; nil for continued processing.
+    public var expiresAt: Instant?
+    /// When the expiration handler was called, if it was.
+    public var expiredAt: Instant?
+    /// Whether the launch handler has been delivered to the app.
+    public var delivered: Bool
+    /// Progress the task reported (continued processing): units done and units in all.
+    public var progressCompleted: Int64 = 0
+    public var progressTotal: Int64 = 0
+}
