@@ -46,6 +46,7 @@ let package = Package(
             name: "ColorFeed",
             dependencies: ["OffstageKit"],
             path: "Examples/ColorFeed/Sources/ColorFeed",
+            resources: [.embedInCode("ColorFeed-Info.plist")],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .executableTarget(
@@ -60,6 +61,7 @@ let package = Package(
                 "OffstageCore", "OffstageSimulator", "ColorFeed",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            resources: [.embedInCode("Resources/demo.yaml")],
             swiftSettings: strictSettings
         ),
         .executableTarget(name: "offstage", dependencies: ["OffstageCLI"], swiftSettings: strictSettings),

@@ -23,6 +23,8 @@ extension BackgroundSystem {
             return .state(apps[id]!.state)
         case .backgroundRefreshStatus:
             return .refreshStatus(backgroundRefreshStatus(for: id))
+        case .supportedResources:
+            return .resources(gpu: device.hasBackgroundGPU)
         case .setTaskCompleted(let taskID, let success):
             completeTask(id, taskID: taskID, success: success)
             return .ok

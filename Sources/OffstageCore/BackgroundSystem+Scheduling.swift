@@ -34,7 +34,8 @@ extension BackgroundSystem {
                     break
                 }
                 if run.expiredAt == nil, let end = run.expiresAt, now >= end {
-                    expire(id, run.id, reason: "its \(Int(end - run.startedAt)) s runtime is used up")
+                    let runtime = run.request.kind == .appRefresh ? policy.refreshRuntime : policy.processingRuntime
+                    expire(id, run.id, reason: "its \(Int(runtime)) s runtime is used up")
                 }
             }
         }
@@ -68,7 +69,7 @@ extension BackgroundSystem {
                     apps[id]!.lastBlockers[request.identifier] = names
                     record(
                         id, .deferred, task: request.identifier,
-                        reason: blockers.map(\.description).joined(separator: "; "))
+                        reason: blockers.map { $0.explained(on: wallClock) }.joined(separator: "; "))
                 }
             }
         }

@@ -40,6 +40,24 @@ public struct WallClock: Hashable, Sendable, Codable {
 
     /// The wall-clock reading (seconds since 1970) at `instant`.
     public func epoch(at instant: Instant) -> Double { epochAtZero + instant.seconds }
+
+    /// "2026-11-22 04:30:07Z": the UTC wall clock at `instant`, for records and explanations.
+    /// Computed without Foundation (civil-from-days), so it is the same on every platform.
+    public func timestamp(at instant: Instant) -> String {
+        let total = Int(epoch(at: instant).rounded(.down))
+        let (days, second) = (total >= 0 ? total / 86_400 : (total - 86_399) / 86_400, ((total % 86_400) + 86_400) % 86_400)
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(year)-\(two(month))-\(two(day)) \(two(second / 3600)):\(two(second % 3600 / 60)):\(two(second % 60))Z"
+    }
 }
 
 /// Seconds with one decimal ("12.5"), without Foundation: the core's records use it.

@@ -60,6 +60,8 @@ public enum AppCall: Hashable, Sendable, Codable {
     case backgroundTimeRemaining
     case applicationState
     case backgroundRefreshStatus
+    /// Whether continued-processing tasks may use the GPU on this device.
+    case supportedResources
     case setTaskCompleted(taskID: Int, success: Bool)
     case updateTitle(taskID: Int, title: String, subtitle: String)
     case reportProgress(taskID: Int, completed: Int64, total: Int64)
@@ -79,6 +81,7 @@ public enum AppCallResult: Hashable, Sendable, Codable {
     case timeRemaining(Double)
     case state(AppState)
     case refreshStatus(BackgroundRefreshStatus)
+    case resources(gpu: Bool)
     /// The call broke a rule: the app crashes with iOS's message; the system has already ended it.
     case crash(String)
     /// The caller has no live process (it was killed while its code ran); the call is ignored.

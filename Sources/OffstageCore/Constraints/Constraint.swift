@@ -42,9 +42,12 @@ public struct Blocker: Hashable, Sendable, Codable, CustomStringConvertible {
     public var reason: String
     public var until: Instant?
 
-    public var description: String {
-        if let until { return "\(constraint): \(reason) (until \(until))" }
-        return "\(constraint): \(reason)"
+    public var description: String { "\(constraint): \(reason)" }
+
+    /// The blocker in words, with the wall-clock time it lifts by itself, if it does.
+    public func explained(on clock: WallClock) -> String {
+        guard let until else { return description }
+        return "\(description) (until \(clock.timestamp(at: until)))"
     }
 }
 

@@ -1,0 +1,18 @@
+public import ArgumentParser
+
+/// `offstage`: the command-line face of Offstage: run the demo day, or any scenario.
+public struct OffstageCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "offstage",
+        abstract: "The iOS background-execution system, off the device.",
+        discussion: "Run `offstage demo` to watch a day on a phone; `offstage simulate FILE.yaml` runs any scenario.",
+        subcommands: [DemoCommand.self, SimulateCommand.self]
+    )
+
+    public init() {}
+}
+
+extension OffstageCommand {
+    /// Parses the process's arguments and runs the command (the `offstage` executable's whole job).
+    public static func runFromCommandLine() { main() }
+}

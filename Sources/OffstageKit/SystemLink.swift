@@ -1,0 +1,27 @@
+public import Foundation
+public import OffstageCore
+
+/// How an app's code reaches "the system": in-process for the simulator, a socket for the daemon.
+/// OffstageKit's Apple-named classes speak only through this.
+public protocol SystemLink: AnyObject, Sendable {
+    /// Asks the system; iOS's API is synchronous, so the answer comes back at once.
+    func call(_ call: AppCall) -> AppCallResult
+    /// Ends the app's code for good: the app broke a rule (iOS would crash it) or was killed.
+    func crash(_ message: String) -> Never
+    /// Lets `seconds` of the system's time pass on the calling thread: real time on a device,
+    /// virtual time in the simulator (where other events are delivered meanwhile).
+    func sleep(seconds: Double)
+    /// Runs `work` on the app's thread after `seconds` of the system's time.
+    func after(seconds: Double, _ work: @escaping @Sendable () -> Void)
+    /// The system's wall clock now (virtual in the simulator).
+    var now: Date { get }
+}
+
+extension SystemLink {
+    /// Maps a date the app computed from its own clock (`Date()`) onto the system's wall clock,
+    /// keeping its distance from "now" (rounded to the second so that runs stay deterministic).
+    func systemEpoch(forAppDate date: Date) -> Double {
+        let offset = (date.timeIntervalSinceNow).rounded()
+        return now.timeIntervalSince1970 + offset
+    }
+}

@@ -1,0 +1,123 @@
+public import Foundation
+import OffstageCore
+
+/// The base of UIKit's responder chain; app delegates inherit from it, as on iOS.
+/// It has no behaviour here: Offstage has no user interface.
+open class UIResponder {
+    public init() {}
+}
+
+/// `UIBackgroundTaskIdentifier`: the token of a `beginBackgroundTask` assertion.
+/// `.invalid` (0) means background running is not possible.
+public struct UIBackgroundTaskIdentifier: RawRepresentable, Hashable, Sendable {
+    public var rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+    public static let invalid = UIBackgroundTaskIdentifier(rawValue: 0)
+}
+
+/// `UIBackgroundRefreshStatus`: whether the user lets this app refresh in the background.
+public enum UIBackgroundRefreshStatus: Int, Sendable {
+    case restricted = 0
+    case denied = 1
+    case available = 2
+}
+
+/// The background subset of UIKit's `UIApplication`: state, background time and refresh status.
+/// Each app has its own `UIApplication.shared`, even when several run in one simulator.
+public final class UIApplication: @unchecked Sendable {
+    /// `UIApplication.State`, with iOS's raw values.
+    public enum State: Int, Sendable {
+        case active = 0
+        case inactive = 1
+        case background = 2
+    }
+
+    /// Keys of the `launchOptions` dictionary.
+    public struct LaunchOptionsKey: RawRepresentable, Hashable, Sendable {
+        public var rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public static let remoteNotification = LaunchOptionsKey(rawValue: "UIApplicationLaunchOptionsRemoteNotificationKey")
+        public static let location = LaunchOptionsKey(rawValue: "UIApplicationLaunchOptionsLocationKey")
+        public static let bluetoothCentrals = LaunchOptionsKey(rawValue: "UIApplicationLaunchOptionsBluetoothCentralsKey")
+    }
+
+    unowned let runtime: AppRuntime
+    /// The app's delegate, set by the system at launch.
+    public var delegate: (any UIApplicationDelegate)?
+
+    init(runtime: AppRuntime) { self.runtime = runtime }
+
+    /// The application object of the app whose code is running.
+    public class var shared: UIApplication { AppRuntime.current.application }
+
+    public var applicationState: State {
+        guard case .state(let state) = runtime.send(.applicationState) else { return .background }
+        switch state {
+        case .active: return .active
+        case .inactive: return .inactive
+        default: return .background
+        }
+    }
+
+    /// Asks for background time to finish work; the handler runs shortly before the time ends.
+    public func beginBackgroundTask(
+        withName taskName: String?, expirationHandler handler: (() -> Void)? = nil
+    ) -> UIBackgroundTaskIdentifier {
+        guard case .backgroundTask(let number) = runtime.send(.beginBackgroundTask(name: taskName)), number != 0 else {
+            return .invalid
+        }
+        if let handler { runtime.assertionHandlers[number] = handler }
+        return UIBackgroundTaskIdentifier(rawValue: number)
+    }
+
+    public func beginBackgroundTask(expirationHandler handler: (() -> Void)? = nil) -> UIBackgroundTaskIdentifier {
+        beginBackgroundTask(withName: nil, expirationHandler: handler)
+    }
+
+    /// Ends an assertion; an unknown identifier is logged by the system and otherwise ignored.
+    public func endBackgroundTask(_ identifier: UIBackgroundTaskIdentifier) {
+        runtime.assertionHandlers[identifier.rawValue] = nil
+        runtime.send(.endBackgroundTask(identifier.rawValue))
+    }
+
+    /// Seconds of background time left; `Double.greatestFiniteMagnitude` in the foreground.
+    public var backgroundTimeRemaining: TimeInterval {
+        guard case .timeRemaining(let seconds) = runtime.send(.backgroundTimeRemaining) else { return 0 }
+        return seconds
+    }
+
+    public var backgroundRefreshStatus: UIBackgroundRefreshStatus {
+        guard case .refreshStatus(let status) = runtime.send(.backgroundRefreshStatus) else { return .denied }
+        return UIBackgroundRefreshStatus(rawValue: status.rawValue) ?? .denied
+    }
+}
+
+/// The life-cycle methods of `UIApplicationDelegate` that background execution concerns.
+/// Every method is optional, as in UIKit.
+public protocol UIApplicationDelegate: AnyObject {
+    func application(
+        _ application: UIApplication, willFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?
+    ) -> Bool
+    func application(
+        _ application: UIApplication, didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?
+    ) -> Bool
+    func applicationDidBecomeActive(_ application: UIApplication)
+    func applicationWillResignActive(_ application: UIApplication)
+    func applicationDidEnterBackground(_ application: UIApplication)
+    func applicationWillEnterForeground(_ application: UIApplication)
+    func applicationWillTerminate(_ application: UIApplication)
+}
+
+extension UIApplicationDelegate {
+    public func application(
+        _ application: UIApplication, willFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?
+    ) -> Bool { true }
+    public func application(
+        _ application: UIApplication, didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?
+    ) -> Bool { true }
+    public func applicationDidBecomeActive(_ application: UIApplication) {}
+    public func applicationWillResignActive(_ application: UIApplication) {}
+    public func applicationDidEnterBackground(_ application: UIApplication) {}
+    public func applicationWillEnterForeground(_ application: UIApplication) {}
+    public func applicationWillTerminate(_ application: UIApplication) {}
+}

@@ -1,0 +1,69 @@
+public import Foundation
+
+/// The wire format between apps or the CLI and the daemon: one JSON message per frame,
+/// a 4-byte big-endian length first, tagged with the protocol version. Size-limited both ways.
+public enum Frame {
+    /// The protocol version this build speaks.
+    public static let version = 1
+    /// The largest message accepted, in bytes; larger frames are refused before they are read.
+    public static let maxMessageBytes = 64 * 1024
+
+    /// A message in its envelope: the version and the payload.
+    public struct Envelope<Payload: Codable>: Codable {
+        public var version: Int
+        public var payload: Payload
+    }
+
+    /// The envelope's version alone, read before the payload so a newer peer gets a clear error.
+    struct VersionOnly: Codable { var version: Int }
+
+    /// Why a frame was refused.
+    public enum Failure: Error, Hashable, Sendable, CustomStringConvertible {
+        case tooLarge(bytes: Int)
+        case truncated
+        case wrongVersion(Int)
+        case malformed(String)
+
+        public var description: String {
+            switch self {
+            case .tooLarge(let bytes): "message of \(bytes) bytes exceeds the limit of \(Frame.maxMessageBytes)"
+            case .truncated: "the frame ends before its declared length"
+            case .wrongVersion(let version): "protocol version \(version) is not \(Frame.version)"
+            case .malformed(let why): "malformed message: \(why)"
+            }
+        }
+    }
+
+    /// Encodes `payload` into a frame: length prefix and versioned JSON.
+    public static func encode<Payload: Codable>(_ payload: Payload) throws(Failure) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let body: Data
+        do { body = try encoder.encode(Envelope(version: version, payload: payload)) } catch {
+            throw .malformed("\(error)")
+        }
+        guard body.count <= maxMessageBytes else { throw .tooLarge(bytes: body.count) }
+        var frame = Data()
+        withUnsafeBytes(of: UInt32(body.count).bigEndian) { frame.append(contentsOf: $0) }
+        frame.append(body)
+        return frame
+    }
+
+    /// Decodes one frame from the start of `data`, returning the payload and the bytes it used.
+    public static func decode<Payload: Codable>(_ type: Payload.Type, from data: Data) throws(Failure) -> (Payload, Int) {
+        guard data.count >= 4 else { throw .truncated }
+        let length = data.prefix(4).reduce(0) { ($0 << 8) | Int($1) }
+        guard length <= maxMessageBytes else { throw .tooLarge(bytes: length) }
+        guard data.count >= 4 + length else { throw .truncated }
+        let body = data.dropFirst(4).prefix(length)
+        guard let header = try? JSONDecoder().decode(VersionOnly.self, from: body) else {
+            throw .malformed("not a versioned JSON envelope")
+        }
+        guard header.version == version else { throw .wrongVersion(header.version) }
+        do {
+            return (try JSONDecoder().decode(Envelope<Payload>.self, from: body).payload, 4 + length)
+        } catch {
+            throw .malformed("\(error)")
+        }
+    }
+}

@@ -1,0 +1,731 @@
+import OffstageCore
+import Foundation
+import Yams
+
+/// Reads a scenario file (YAML) into a `Scenario`, with errors that name the file, the line and the field.
+///
+/// The format, all of it (unknown keys are errors, so a typo never passes silently):
+///
+/// ```yaml
+/// name: A day with ColorFeed            # required
+/// seed: 7                               # optional, default 1
+/// start: 2026-11-21T06:00:00Z           # optional ISO 8601 wall clock at t=0 (UTC when no zone is given);
+///                                       # default 2026-11-21T00:00:00Z
+/// duration: 1d                          # optional: how long to run, as a duration or a timeline time ("1d 09:00");
+///                                       # default: 1 h after the last timeline entry
+/// policy:                               # optional overrides; keys are the property names of OffstageCore.Policy
+///   backgroundTimeAllowance: 30s        # durations for the seconds properties, plain numbers too
+///   maxPendingProcessingRequests: 10    # whole numbers for the counts
+///   criticalBatteryLevel: 20%           # a percentage or a fraction 0–1
+///   defaultMemoryFootprint: 50MB        # a size
+/// device:
+///   battery: 80%                        # or 0.8
+///   charging: false
+///   network: wifi                       # wifi | cellular | none
+///   thermal: nominal                    # nominal | fair | serious | critical
+///   screen: on                          # on | off  (off also means locked, and the device idle since t=0)
+///   locked: false
+///   gpu: false                          # hasBackgroundGPU
+/// settings:
+///   backgroundAppRefresh: true
+///   backgroundAppRefreshRestricted: false
+///   backgroundAppRefreshOff: [com.example.news]      # apps whose own switch is off
+///   continuedProcessingOff: []
+///   lowPowerMode: false
+///   lowDataMode: false
+/// apps:
+///   - code: ColorFeed                   # a real Swift app known to the host; its manifest still comes from here
+///     memory: 120MB
+///     manifest:                         # Info.plist keys, handed to AppManifest(dictionary:source:)
+///       CFBundleIdentifier: com.colorfeed.wwdc25
+///       UIBackgroundModes: [fetch, processing]
+///       BGTaskSchedulerPermittedIdentifiers: [com.colorfeed.wwdc25.appRefresh, "com.colorfeed.wwdc25.*"]
+///       Entitlements: {com.apple.developer.background-tasks.continued-processing.gpu: true}
+///   - plist: News.app/Info.plist        # instead of manifest: an Info.plist, relative to the scenario file
+///     behaviour:                        # a declarative app (not with code:)
+///       register: [com.example.news.refresh]   # launch handlers registered in didFinishLaunching
+///       onLaunch:
+///         - submit: { refresh: com.example.news.refresh, after: 1h }
+///       onBecomeActive: []
+///       onEnterBackground:
+///         - backgroundTask: { name: save, work: 3s }   # leak: true never ends it
+///         - work: 1s
+///       onTap:                          # actions the timeline triggers with `tap APP NAME`
+///         export:
+///           - register: com.example.news.export.job1
+///           - submit: { continued: com.example.news.export.job1, title: Exporting, subtitle: 3 files,
+///                       strategy: fail, gpu: false }
+///       tasks:                          # what each task's launch handler does, by identifier
+///         com.example.news.refresh:
+///           work: 5s..12s               # fixed or a range drawn with the seed; default 1s
+///           success: true               # default true
+///           onExpiration: stop          # stop | ignore | none; default stop
+///           then:                       # actions just before setTaskCompleted
+///             - submit: { refresh: com.example.news.refresh, after: 1h }
+/// timeline:                             # in time order
+///   - at: "07:00"                       # "HH:MM[:SS]" after the start, "1d 07:30" adds days;
+///     do: open com.colorfeed.wwdc25     # or a duration: 90s, 15m, 2h, 1h30m, 1d
+///   - { at: 7h05m, do: home }
+/// ```
+///
+/// Actions: `submit:` takes exactly one of `refresh:`, `processing:`, `continued:` (the identifier, which sets
+/// the kind) and the fields of that kind's request class: `after` (a duration; refresh and processing),
+/// `network` and `power` (booleans; processing), `title`, `subtitle`, `strategy` (queue | fail) and `gpu`
+/// (continued). The others are `backgroundTask: {name, work, leak}`, `work: DURATION`, `register: ID`,
+/// `cancel: ID` and `cancelAll: true`. An app has exactly one of `manifest:`/`plist:`, and at most one of
+/// `code:`/`behaviour:`; two apps may not share a bundle identifier. `do:` is a `UserCommand`; the apps it
+/// names must be in the scenario, and a `tap` on a declarative app must name one of its `onTap` actions.
+///
+/// Quantities: durations `90s`, `0.5s`, `15m`, `2h`, `1d`, `1h30m`, `1d2h` (plain numbers are seconds);
+/// ranges `A..B` for work; sizes `500KB`, `120MB`, `1.5GB` (decimal, plain integers are bytes); fractions
+/// `80%` or 0–1.
+public enum ScenarioLoader {
+    /// Reads and parses the scenario file at `path`; `plist:` paths are relative to its directory.
+    /// An unreadable file, bad YAML and bad fields all come out as a `ScenarioError`.
+    public static func load(contentsOf path: String) throws(ScenarioError) -> Scenario {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw ScenarioError(source: path, message: "no such file")
+        }
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw ScenarioError(source: path, message: "cannot read the file (\(error.localizedDescription))")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ScenarioError(source: path, message: "not UTF-8 text")
+        }
+        return try parse(yaml: text, source: path)
+    }
+
+    /// Parses a scenario from YAML text; `source` names it in errors and reports.
+    /// When `source` is a path, `plist:` paths are read relative to its directory.
+    public static func parse(yaml: String, source: String) throws(ScenarioError) -> Scenario {
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: yaml)
+        } catch {
+            throw syntaxError(error, yaml: yaml, source: source)
+        }
+        guard let root else {
+            throw ScenarioError(source: source, line: 1, message: "the scenario is empty: it needs at least 'name:'")
+        }
+        return try ScenarioReader(source: source).scenario(Field(node: root, path: "", source: source))
+    }
+
+    /// What a `Policy` property takes, and where it goes.
+    enum PolicySetting {
+        case seconds(WritableKeyPath<Policy, Double>)
+        case fraction(WritableKeyPath<Policy, Double>)
+        case count(WritableKeyPath<Policy, Int>)
+        case bytes(WritableKeyPath<Policy, Int>)
+    }
+
+    /// Every `Policy` property a scenario may set, by its Swift name (a test checks none is missing).
+    static var policySettings: [(name: String, setting: PolicySetting)] {
+        [
+            ("didEnterBackgroundDeadline", .seconds(\.didEnterBackgroundDeadline)),
+            ("willTerminateDeadline", .seconds(\.willTerminateDeadline)),
+            ("backgroundTimeAllowance", .seconds(\.backgroundTimeAllowance)),
+            ("assertionExpirationWarning", .seconds(\.assertionExpirationWarning)),
+            ("maxOutstandingAssertions", .count(\.maxOutstandingAssertions)),
+            ("maxPendingRefreshRequests", .count(\.maxPendingRefreshRequests)),
+            ("maxPendingProcessingRequests", .count(\.maxPendingProcessingRequests)),
+            ("refreshRuntime", .seconds(\.refreshRuntime)),
+            ("processingRuntime", .seconds(\.processingRuntime)),
+            ("expirationGrace", .seconds(\.expirationGrace)),
+            ("criticalBatteryLevel", .fraction(\.criticalBatteryLevel)),
+            ("deviceIdleDelay", .seconds(\.deviceIdleDelay)),
+            ("maxConcurrentContinuedProcessingTasks", .count(\.maxConcurrentContinuedProcessingTasks)),
+            ("defaultMemoryFootprint", .bytes(\.defaultMemoryFootprint)),
+        ]
+    }
+
+    /// A Yams error as a `ScenarioError` with the line of the problem.
+    private static func syntaxError(_ error: any Error, yaml: String, source: String) -> ScenarioError {
+        switch error as? YamlError {
+        case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
+            .composer(let context, let problem, let mark, _):
+            var message = "invalid YAML: \(problem)"
+            if let context { message += " (\(context.text) at line \(context.mark.line))" }
+            return ScenarioError(source: source, line: mark.line, message: message)
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            let keys = duplicates.map { "'\($0)'" }.joined(separator: ", ")
+            return ScenarioError(
+                source: source, line: context.mark.line,
+                message: "invalid YAML: key \(keys) appears more than once in the same mapping")
+        case .reader(let problem, let offset, _, _):
+            let line = offset.map { offset in yaml.prefix(offset).count(where: \.isNewline) + 1 }
+            return ScenarioError(source: source, line: line, message: "invalid YAML: \(problem)")
+        default:
+            return ScenarioError(source: source, message: "invalid YAML: \(error)")
+        }
+    }
+}
+
+// MARK: - The scenario's parts
+
+/// Walks the composed YAML of one scenario and builds its parts, failing at the first bad field.
+private struct ScenarioReader {
+    let source: String
+
+    func scenario(_ root: Field) throws(ScenarioError) -> Scenario {
+        let table = try root.table(
+            ["name", "seed", "start", "duration", "policy", "device", "settings", "apps", "timeline"],
+            expecting: "a mapping of scenario keys (name:, apps:, timeline:…)")
+        var scenario = Scenario(name: try table.required("name").string(), source: source)
+        if let field = table["seed"] {
+            scenario.seed = try field.quantity({ UInt64($0.trimmingSpaces) }, "a whole number like 7")
+        }
+        if let field = table["start"] {
+            scenario.startEpoch = try field.quantity(Quantities.epoch(iso8601:), Quantities.dateHint)
+        }
+        if let field = table["duration"] {
+            let duration = try field.quantity(Quantities.timelineOffset, Quantities.timeHint)
+            guard duration > 0 else { throw field.error("must be longer than 0s") }
+            scenario.duration = duration
+        }
+        if let field = table["policy"] { scenario.policy = try policy(field) }
+        if let field = table["device"] { try device(field, into: &scenario.device) }
+        // idleSince follows the screen: the device is idle only with the screen off (and so locked).
+        scenario.device.idleSince = scenario.device.isScreenOn ? nil : .zero
+        if let field = table["apps"] { scenario.apps = try apps(field) }
+        if let field = table["settings"] { scenario.settings = try settings(field, apps: scenario.apps) }
+        if let field = table["timeline"] {
+            scenario.timeline = try timeline(
+                field, device: scenario.device, apps: scenario.apps, duration: scenario.duration)
+        }
+        return scenario
+    }
+
+    func policy(_ field: Field) throws(ScenarioError) -> Policy {
+        let settings = ScenarioLoader.policySettings
+        let table = try field.table(settings.map(\.name), expecting: "a mapping of Policy properties")
+        var policy = Policy.iOS
+        for entry in table.entries {
+            guard let setting = settings.first(where: { $0.name == entry.key })?.setting else { continue }
+            let value = entry.value
+            switch setting {
+            case .seconds(let path): policy[keyPath: path] = try value.quantity(Quantities.seconds, Quantities.durationHint)
+            case .fraction(let path): policy[keyPath: path] = try value.quantity(Quantities.fraction, Quantities.fractionHint)
+            case .count(let path): policy[keyPath: path] = try value.quantity(Quantities.count, Quantities.countHint)
+            case .bytes(let path): policy[keyPath: path] = try value.quantity(Quantities.bytes, Quantities.sizeHint)
+            }
+        }
+        return policy
+    }
+
+    func device(_ field: Field, into device: inout DeviceState) throws(ScenarioError) {
+        let table = try field.table(
+            ["battery", "charging", "network", "thermal", "screen", "locked", "gpu"], expecting: "a mapping")
+        if let value = table["battery"] { device.batteryLevel = try value.quantity(Quantities.fraction, Quantities.fractionHint) }
+        if let value = table["charging"] { device.isCharging = try value.bool() }
+        if let value = table["network"] { device.network = try value.choice(NetworkKind.allCases.map { ($0.rawValue, $0) }) }
+        if let value = table["thermal"] {
+            device.thermalState = try value.choice(ThermalState.allCases.map { ($0.rawValue, $0) })
+        }
+        if let value = table["screen"] { device.isScreenOn = try value.choice([("on", true), ("off", false)]) }
+        if let value = table["locked"] { device.isLocked = try value.bool() }
+        if let value = table["gpu"] { device.hasBackgroundGPU = try value.bool() }
+        if !device.isScreenOn {
+            if let locked = table["locked"], !device.isLocked {
+                throw locked.error("the screen is off, which means locked: remove 'locked: false' or set 'screen: on'")
+            }
+            device.isLocked = true
+        }
+    }
+
+    func settings(_ field: Field, apps: [ScenarioApp]) throws(ScenarioError) -> UserSettings {
+        let table = try field.table(
+            [
+                "backgroundAppRefresh", "backgroundAppRefreshRestricted", "backgroundAppRefreshOff",
+                "continuedProcessingOff", "lowPowerMode", "lowDataMode",
+            ], expecting: "a mapping")
+        var settings = UserSettings()
+        if let value = table["backgroundAppRefresh"] { settings.backgroundAppRefresh = try value.bool() }
+        if let value = table["backgroundAppRefreshRestricted"] { settings.backgroundAppRefreshRestricted = try value.bool() }
+        if let value = table["backgroundAppRefreshOff"] { settings.backgroundAppRefreshOff = try appSet(value, apps: apps) }
+        if let value = table["continuedProcessingOff"] { settings.continuedProcessingOff = try appSet(value, apps: apps) }
+        if let value = table["lowPowerMode"] { settings.lowPowerMode = try value.bool() }
+        if let value = table["lowDataMode"] { settings.lowDataMode = try value.bool() }
+        return settings
+    }
+
+    /// A list of bundle identifiers, each of an app of the scenario.
+    private func appSet(_ field: Field, apps: [ScenarioApp]) throws(ScenarioError) -> Set<BundleID> {
+        var result: Set<BundleID> = []
+        for item in try field.list(expecting: "a list of bundle identifiers") {
+            let app = BundleID(try item.string())
+            try checkKnown(app, apps: apps, at: item)
+            result.insert(app)
+        }
+        return result
+    }
+
+    /// Fails unless `app` is one of the scenario's apps: a typo would otherwise change nothing, silently.
+    private func checkKnown(_ app: BundleID, apps: [ScenarioApp], at field: Field) throws(ScenarioError) {
+        guard !apps.contains(where: { $0.manifest.bundleIdentifier == app }) else { return }
+        let known = apps.map(\.manifest.bundleIdentifier.rawValue)
+        let list = known.isEmpty ? "it has none" : "they are " + known.joined(separator: ", ")
+        throw field.error("unknown app '\(app)': not one of the scenario's apps (\(list))")
+    }
+}
+
+// MARK: - Apps
+
+extension ScenarioReader {
+    func apps(_ field: Field) throws(ScenarioError) -> [ScenarioApp] {
+        var apps: [ScenarioApp] = []
+        var firstIndex: [BundleID: Int] = [:]
+        for (index, item) in try field.list(expecting: "a list of apps").enumerated() {
+            let (app, identifierField) = try self.app(item)
+            let bundle = app.manifest.bundleIdentifier
+            if let first = firstIndex[bundle] {
+                throw identifierField.error("bundle identifier '\(bundle)' is already used by apps[\(first)]")
+            }
+            firstIndex[bundle] = index
+            apps.append(app)
+        }
+        return apps
+    }
+
+    /// One app, and the field its bundle identifier came from (for the duplicate check).
+    private func app(_ field: Field) throws(ScenarioError) -> (ScenarioApp, Field) {
+        let table = try field.table(
+            ["code", "memory", "manifest", "plist", "behaviour"],
+            expecting: "an app: a mapping with manifest: or plist:, and code: or behaviour:")
+        let manifest: AppManifest
+        let identifierField: Field
+        switch (table["manifest"], table["plist"]) {
+        case (let inline?, nil):
+            manifest = try self.manifest(inline)
+            identifierField = inline.locate("CFBundleIdentifier") ?? inline
+        case (nil, let path?):
+            manifest = try plist(path)
+            identifierField = path
+        case (_?, let path?):
+            throw path.error("an app has either 'manifest:' or 'plist:', not both")
+        case (nil, nil):
+            throw field.error(
+                "an app needs 'manifest:' (its Info.plist keys) or 'plist:' (the path of its Info.plist)")
+        }
+        var app = ScenarioApp(manifest: manifest)
+        if let code = table["code"] {
+            if let behaviour = table["behaviour"] {
+                throw behaviour.error("an app has either 'code:' (a Swift app) or 'behaviour:', not both")
+            }
+            app.code = try code.string()
+        }
+        if let behaviour = table["behaviour"] { app.behaviour = try self.behaviour(behaviour) }
+        if let memory = table["memory"] { app.memoryFootprint = try memory.quantity(Quantities.bytes, Quantities.sizeHint) }
+        return (app, identifierField)
+    }
+
+    /// `manifest:`: Info.plist keys written in YAML.
+    private func manifest(_ field: Field) throws(ScenarioError) -> AppManifest {
+        guard case .mapping = field.node else { throw field.expected("a mapping of Info.plist keys") }
+        let dictionary = try field.propertyList()
+        do {
+            return try AppManifest(dictionary: dictionary as? [String: Any] ?? [:], source: source)
+        } catch {
+            let culprit = error.field.flatMap { field.locate($0) } ?? field
+            let path = field.path + (error.field.map { ".\($0)" } ?? "")
+            throw ScenarioError(source: source, line: culprit.line, field: path, message: error.message)
+        }
+    }
+
+    /// `plist:`: an Info.plist file, relative to the scenario's directory; its errors name that file.
+    private func plist(_ field: Field) throws(ScenarioError) -> AppManifest {
+        let relative = try field.string()
+        var path = relative
+        if !relative.hasPrefix("/"), let slash = source.lastIndex(of: "/") {
+            path = String(source[...slash]) + relative
+        }
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw field.error("no such file '\(path)'")
+        }
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw field.error("cannot read '\(path)' (\(error.localizedDescription))")
+        }
+        do {
+            return try AppManifest(plist: data, source: path)
+        } catch {
+            throw ScenarioError(source: path, field: error.field, message: error.message)
+        }
+    }
+}
+
+// MARK: - Behaviour
+
+extension ScenarioReader {
+    func behaviour(_ field: Field) throws(ScenarioError) -> AppBehaviour {
+        let table = try field.table(
+            ["register", "onLaunch", "onBecomeActive", "onEnterBackground", "onTap", "tasks"],
+            expecting: "a mapping of callbacks (register:, onLaunch:, tasks:…)")
+        var behaviour = AppBehaviour()
+        if let value = table["register"] {
+            for item in try value.list(expecting: "a list of task identifiers") {
+                behaviour.register.append(try item.string())
+            }
+        }
+        if let value = table["onLaunch"] { behaviour.onLaunch = try actions(value) }
+        if let value = table["onBecomeActive"] { behaviour.onBecomeActive = try actions(value) }
+        if let value = table["onEnterBackground"] { behaviour.onEnterBackground = try actions(value) }
+        if let value = table["onTap"] {
+            for entry in try value.table(nil, expecting: "a mapping from action names to lists of actions").entries {
+                guard !entry.key.contains(where: { $0 == " " || $0 == "\t" }) else {
+                    throw entry.value.error("an onTap name is one word, as `tap APP NAME` reads it")
+                }
+                behaviour.onTap[entry.key] = try actions(entry.value)
+            }
+        }
+        if let value = table["tasks"] {
+            for entry in try value.table(nil, expecting: "a mapping from task identifiers to what they do").entries {
+                behaviour.tasks[entry.key] = try task(entry.value)
+            }
+        }
+        return behaviour
+    }
+
+    private func task(_ field: Field) throws(ScenarioError) -> TaskBehaviour {
+        let table = try field.table(
+            ["work", "success", "onExpiration", "then"], expecting: "a mapping (work:, success:, onExpiration:, then:)")
+        var task = TaskBehaviour()
+        if let value = table["work"] { task.work = try value.quantity(Quantities.work, Quantities.workHint) }
+        if let value = table["success"] { task.success = try value.bool() }
+        if let value = table["onExpiration"] {
+            task.onExpiration = try value.choice(ExpirationBehaviour.allCases.map { ($0.rawValue, $0) })
+        }
+        if let value = table["then"] { task.then = try actions(value) }
+        return task
+    }
+
+    private static let actionKeys = ["submit", "backgroundTask", "work", "register", "cancel", "cancelAll"]
+
+    private func actions(_ field: Field) throws(ScenarioError) -> [BehaviourAction] {
+        var actions: [BehaviourAction] = []
+        for item in try field.list(expecting: "a list of actions") { actions.append(try action(item)) }
+        return actions
+    }
+
+    private func action(_ field: Field) throws(ScenarioError) -> BehaviourAction {
+        let expectation = "an action: one of " + Self.actionKeys.map { "\($0):" }.joined(separator: ", ")
+        if field.scalarText == "cancelAll" { return .cancelAll }
+        guard case .mapping = field.node else { throw field.expected(expectation) }
+        let table = try field.table(Self.actionKeys, expecting: expectation)
+        guard let entry = table.entries.first else { throw field.expected(expectation) }
+        guard table.entries.count == 1 else {
+            let keys = table.entries.map { "'\($0.key)'" }.joined(separator: " and ")
+            throw table.entries[1].value.error("one action per list item, this one has \(keys); start each with '-'")
+        }
+        let value = entry.value
+        switch entry.key {
+        case "submit": return .submit(try request(value))
+        case "work": return .work(try value.quantity(Quantities.work, Quantities.workHint))
+        case "register": return .register(try value.string())
+        case "cancel": return .cancel(try value.string())
+        case "cancelAll":
+            guard try value.bool() else { throw value.error("write 'cancelAll: true', or leave the action out") }
+            return .cancelAll
+        default:
+            let task = try value.table(["name", "work", "leak"], expecting: "a mapping (name:, work:, leak:)")
+            let work = try task.required("work").quantity(Quantities.work, Quantities.workHint)
+            return .backgroundTask(
+                name: try task["name"]?.string() ?? "", work: work, leak: try task["leak"]?.bool() ?? false)
+        }
+    }
+
+    /// `submit:`: the kind key names the request class, and only that class's fields are allowed.
+    private func request(_ field: Field) throws(ScenarioError) -> RequestTemplate {
+        let kinds: [(key: String, kind: TaskKind, fields: [String])] = [
+            ("refresh", .appRefresh, ["after"]),
+            ("processing", .processing, ["after", "network", "power"]),
+            ("continued", .continuedProcessing, ["title", "subtitle", "strategy", "gpu"]),
+        ]
+        let table = try field.table(
+            kinds.map(\.key) + ["after", "network", "power", "title", "subtitle", "strategy", "gpu"],
+            expecting: "a request: { refresh: ID, after: 1h }, { processing: ID, … } or { continued: ID, … }")
+        let given = kinds.filter { table[$0.key] != nil }
+        guard given.count == 1, let kind = given.first, let identifier = table[kind.key] else {
+            let message = "a request names exactly one of 'refresh:', 'processing:' or 'continued:' (its identifier)"
+            throw (given.count > 1 ? table[given[1].key] ?? field : field).error(message)
+        }
+        for entry in table.entries where entry.key != kind.key && !kind.fields.contains(entry.key) {
+            let owners = kinds.filter { $0.fields.contains(entry.key) }.map(\.key).joined(separator: " and ")
+            throw entry.value.error("'\(entry.key)' is for \(owners) requests, not \(kind.key)")
+        }
+        var template = RequestTemplate(identifier: try identifier.string(), kind: kind.kind)
+        if let value = table["after"] { template.after = try value.quantity(Quantities.seconds, Quantities.durationHint) }
+        if let value = table["network"] { template.requiresNetworkConnectivity = try value.bool() }
+        if let value = table["power"] { template.requiresExternalPower = try value.bool() }
+        if let value = table["title"] { template.title = try value.string() }
+        if let value = table["subtitle"] { template.subtitle = try value.string() }
+        if let value = table["strategy"] { template.strategy = try value.choice([("queue", .queue), ("fail", .fail)]) }
+        if let value = table["gpu"] { template.requiresGPU = try value.bool() }
+        return template
+    }
+}
+
+// MARK: - Timeline
+
+extension ScenarioReader {
+    /// The entries in time order; `device` is tracked along so that `battery`, `plug` and `unplug`
+    /// keep the part of the power state they do not name.
+    func timeline(_ field: Field, device start: DeviceState, apps: [ScenarioApp], duration: Double?)
+        throws(ScenarioError) -> [TimelineEntry]
+    {
+        var device = start
+        var entries: [TimelineEntry] = []
+        for item in try field.list(expecting: "a list of { at: TIME, do: COMMAND }") {
+            let table = try item.table(["at", "do"], expecting: "an entry: { at: TIME, do: COMMAND }")
+            let atField = try table.required("at")
+            let at = try atField.quantity(Quantities.timelineOffset, Quantities.timeHint)
+            if let previous = entries.last, at < previous.at {
+                throw atField.error(
+                    "\(Self.describe(at)) comes before the entry above it (\(Self.describe(previous.at)), line "
+                        + "\(previous.line)); entries go in time order")
+            }
+            if let duration, at > duration {
+                throw atField.error("\(Self.describe(at)) is after the end of the run (duration: \(Self.describe(duration)))")
+            }
+            let doField = try table.required("do")
+            let text = try doField.string()
+            let action: UserAction
+            do {
+                action = try UserCommand.parse(text, device: device)
+            } catch {
+                throw doField.error(error.message)
+            }
+            try check(action, apps: apps, at: doField)
+            if case .system(.setBattery(let level, let charging)) = action {
+                device.batteryLevel = level
+                device.isCharging = charging
+            }
+            entries.append(TimelineEntry(at: at, action: action, line: item.line ?? 0))
+        }
+        return entries
+    }
+
+    /// Fails if the action names an app the scenario lacks, or taps a control a declarative app lacks.
+    private func check(_ action: UserAction, apps: [ScenarioApp], at field: Field) throws(ScenarioError) {
+        switch action {
+        case .tap(let bundle, let name):
+            try checkKnown(bundle, apps: apps, at: field)
+            guard let app = apps.first(where: { $0.manifest.bundleIdentifier == bundle }), app.code == nil,
+                app.behaviour.onTap[name] == nil
+            else { return }
+            let names = app.behaviour.onTap.keys.sorted()
+            let known = names.isEmpty ? "it has none" : "it has " + names.joined(separator: ", ")
+            throw field.error("app '\(bundle)' has no onTap action '\(name)' (\(known))")
+        case .system(let event):
+            switch event {
+            case .open(let app), .swipeAway(let app), .setAppBackgroundAppRefresh(let app, _),
+                .setContinuedProcessing(let app, _), .setMemoryFootprint(let app, _), .simulateLaunch(let app, _),
+                .simulateExpiration(let app, _), .processExited(let app, _):
+                try checkKnown(app, apps: apps, at: field)
+            default:
+                return
+            }
+        }
+    }
+
+    /// Seconds as people write them: `7h 5m`, `90.5s`, `0s`.
+    static func describe(_ seconds: Double) -> String {
+        var rest = seconds
+        var parts: [String] = []
+        for (unit, size) in [("d", 86_400.0), ("h", 3_600), ("m", 60)] where rest >= size {
+            let count = (rest / size).rounded(.down)
+            parts.append("\(Int(count))\(unit)")
+            rest -= count * size
+        }
+        if rest > 0 || parts.isEmpty {
+            parts.append(rest == rest.rounded() ? "\(Int(rest))s" : "\(rest)s")
+        }
+        return parts.joined(separator: " ")
+    }
+}
+
+// MARK: - Walking the YAML
+
+/// A YAML node with its path in the scenario (`apps[0].memory`): every reader of a value
+/// fails with an error naming the file, the node's line and that path.
+private struct Field {
+    let node: Node
+    let path: String
+    let source: String
+
+    /// The node's 1-based line (Yams's marks start at 1).
+    var line: Int? { node.mark?.line }
+
+    func error(_ message: String) -> ScenarioError {
+        ScenarioError(source: source, line: line, field: path.isEmpty ? nil : path, message: message)
+    }
+
+    /// "expected a size like 120MB, got "lots"".
+    func expected(_ what: String) -> ScenarioError {
+        error("expected \(what), got \(got)")
+    }
+
+    /// The value as an error message shows it.
+    var got: String {
+        switch node {
+        case .scalar(let scalar): isNull ? "nothing" : "\"\(scalar.string)\""
+        case .mapping: "a mapping"
+        case .sequence: "a list"
+        case .alias: "an alias"
+        }
+    }
+
+    /// Whether the value is empty or `~`/`null`, written plain.
+    var isNull: Bool {
+        guard case .scalar(let scalar) = node, scalar.style == .plain || scalar.style == .any else { return false }
+        return ["", "~", "null", "Null", "NULL"].contains(scalar.string)
+    }
+
+    /// The text of a scalar that is not null.
+    var scalarText: String? {
+        guard case .scalar(let scalar) = node, !isNull else { return nil }
+        return scalar.string
+    }
+
+    func child(_ key: String, _ node: Node) -> Field {
+        Field(node: node, path: path.isEmpty ? key : "\(path).\(key)", source: source)
+    }
+
+    func string() throws(ScenarioError) -> String {
+        guard let text = scalarText, !text.trimmingSpaces.isEmpty else { throw expected("a non-empty string") }
+        return text
+    }
+
+    func bool() throws(ScenarioError) -> Bool {
+        switch scalarText?.lowercased() {
+        case "true", "yes", "on": return true
+        case "false", "no", "off": return false
+        default: throw expected("true or false")
+        }
+    }
+
+    /// A scalar read by one of the `Quantities` parsers; `hint` says what it looks like.
+    func quantity<Value>(_ parse: (String) -> Value?, _ hint: String) throws(ScenarioError) -> Value {
+        guard let text = scalarText, let value = parse(text) else { throw expected(hint) }
+        return value
+    }
+
+    /// A scalar that must be one of the options' names.
+    func choice<Value>(_ options: [(String, Value)]) throws(ScenarioError) -> Value {
+        if let text = scalarText?.trimmingSpaces, let match = options.first(where: { $0.0 == text }) {
+            return match.1
+        }
+        let names = options.map(\.0)
+        let list = names.dropLast().joined(separator: ", ") + (names.count > 1 ? " or " : "") + (names.last ?? "")
+        throw expected(list)
+    }
+
+    /// The items of a list; nothing (`key:` alone) is an empty list.
+    func list(expecting what: String) throws(ScenarioError) -> [Field] {
+        if isNull { return [] }
+        guard case .sequence(let sequence) = node else { throw expected(what) }
+        return sequence.enumerated().map { index, item in
+            Field(node: item, path: "\(path)[\(index)]", source: source)
+        }
+    }
+
+    /// The entries of a mapping, whose keys must be among `keys` (any key when nil); nothing is empty.
+    func table(_ keys: [String]?, expecting what: String) throws(ScenarioError) -> Table {
+        if isNull { return Table(owner: self, entries: []) }
+        guard case .mapping(let mapping) = node else { throw expected(what) }
+        var entries: [Table.Entry] = []
+        for (keyNode, value) in mapping {
+            let keyField = Field(node: keyNode, path: path, source: source)
+            guard let key = keyField.scalarText else { throw keyField.expected("a key (a plain word)") }
+            let entry = Table.Entry(key: key, value: child(key, value))
+            if let keys, !keys.contains(key) {
+                throw ScenarioError(
+                    source: source, line: keyNode.mark?.line, field: entry.value.path,
+                    message: "unknown key '\(key)'; expected one of: \(keys.joined(separator: ", "))")
+            }
+            entries.append(entry)
+        }
+        return Table(owner: self, entries: entries)
+    }
+
+    /// The node at a manifest field path (`Entitlements.com.x`, `UIBackgroundModes[1]`), to point at its line.
+    func locate(_ fieldPath: String) -> Field? {
+        guard case .mapping(let mapping) = node else { return nil }
+        let key = String(fieldPath.prefix { $0 != "." && $0 != "[" })
+        func lookup(_ key: String, in mapping: Node.Mapping) -> Node? {
+            mapping.first { $0.key.scalar?.string == key }?.value
+        }
+        guard let value = lookup(key, in: mapping) else { return nil }
+        let found = child(key, value)
+        let rest = fieldPath.dropFirst(key.count)
+        if rest.hasPrefix("."), case .mapping(let inner) = value, let deeper = lookup(String(rest.dropFirst()), in: inner) {
+            return found.child(String(rest.dropFirst()), deeper)
+        }
+        if rest.hasPrefix("["), rest.hasSuffix("]"), let index = Int(rest.dropFirst().dropLast()),
+            case .sequence(let items) = value, items.indices.contains(index)
+        {
+            return Field(node: items[index], path: "\(found.path)[\(index)]", source: source)
+        }
+        return found
+    }
+
+    /// The node as a property-list value for `AppManifest(dictionary:)`: plain scalars by their YAML type.
+    func propertyList() throws(ScenarioError) -> Any {
+        switch node {
+        case .scalar(let scalar):
+            switch Tag.Name(rawValue: node.tag.rawValue) {
+            case .bool: return bool(orText: scalar.string)
+            case .int: return Int(scalar.string) ?? scalar.string
+            case .float: return Double(scalar.string) ?? scalar.string
+            case .null: return NSNull()
+            default: return scalar.string
+            }
+        case .sequence:
+            var array: [Any] = []
+            for item in try list(expecting: "a list") { array.append(try item.propertyList()) }
+            return array
+        case .mapping:
+            var dictionary: [String: Any] = [:]
+            for entry in try table(nil, expecting: "a mapping").entries {
+                dictionary[entry.key] = try entry.value.propertyList()
+            }
+            return dictionary
+        case .alias:
+            throw expected("a value")
+        }
+    }
+
+    private func bool(orText text: String) -> Any {
+        switch text.lowercased() {
+        case "true", "yes", "on": true
+        case "false", "no", "off": false
+        default: text
+        }
+    }
+}
+
+/// The entries of one YAML mapping, in file order, each a `Field`.
+private struct Table {
+    struct Entry {
+        let key: String
+        let value: Field
+    }
+
+    let owner: Field
+    let entries: [Entry]
+
+    subscript(key: String) -> Field? {
+        entries.first { $0.key == key }?.value
+    }
+
+    /// The value of a key that must be there; its absence is reported at the mapping's line.
+    func required(_ key: String) throws(ScenarioError) -> Field {
+        if let value = self[key] { return value }
+        let path = owner.path.isEmpty ? key : "\(owner.path).\(key)"
+        throw ScenarioError(source: owner.source, line: owner.line, field: path, message: "is required")
+    }
+}

@@ -1,0 +1,225 @@
+import Foundation
+public import OffstageCore
+import HeapModule
+import OffstageKit
+
+/// The virtual-time host: a discrete-event loop that jumps from one due time to the next,
+/// drives the core, and hosts every app's code (declarative or real Swift) in coroutines.
+public final class Simulation: @unchecked Sendable {
+    public let scenario: Scenario
+    public private(set) var system: BackgroundSystem
+    /// Virtual time now.
+    public private(set) var now: Instant = .zero
+    public private(set) var records: [Record] = []
+    let catalog: SwiftAppCatalog
+    var random: SeededRandom
+    private var queue = Heap<Scheduled>()
+    private var sequence = 0
+    private var processes: [BundleID: SimulatedProcess] = [:]
+    private var generations: [BundleID: Int] = [:]
+    private var pendingEffects: [Effect] = []
+
+    /// Prepares a run; every `code:` app must be in the catalog.
+    public init(scenario: Scenario, catalog: SwiftAppCatalog = SwiftAppCatalog()) throws(ScenarioError) {
+        for app in scenario.apps {
+            if let code = app.code, catalog.apps[code] == nil {
+                let known = catalog.apps.keys.sorted().joined(separator: ", ")
+                throw ScenarioError(
+                    source: scenario.source, line: nil, field: "apps[\(app.manifest.bundleIdentifier)].code",
+                    message: "no Swift app named '\(code)' in this host (known: \(known.isEmpty ? "none" : known))")
+            }
+        }
+        self.scenario = scenario
+        self.catalog = catalog
+        random = SeededRandom(seed: scenario.seed)
+        var device = scenario.device
+        if device.isLocked && !device.isScreenOn { device.idleSince = .zero } else if !device.isLocked { device.idleSince = nil }
+        system = BackgroundSystem(
+            policy: scenario.policy, device: device, settings: scenario.settings,
+            wallClock: WallClock(epochAtZero: scenario.startEpoch))
+    }
+
+    /// When the run stops by default: one hour after the last timeline entry.
+    public var defaultDuration: Double { scenario.duration ?? ((scenario.timeline.map(\.at).max() ?? 0) + 3600) }
+
+    /// Runs the scenario for `duration` seconds of virtual time (default: the scenario's), reporting progress 0–1.
+    @discardableResult
+    public func run(for duration: Double? = nil, progress: ((Double) -> Void)? = nil) -> [Record] {
+        let end = Instant(seconds: duration ?? defaultDuration)
+        for app in scenario.apps {
+            let id = app.manifest.bundleIdentifier
+            perform(system.install(app.manifest, at: now))
+            if let bytes = app.memoryFootprint { perform(system.handle(.setMemoryFootprint(id, bytes: bytes), at: now)) }
+        }
+        for entry in scenario.timeline { schedule(at: Instant(seconds: entry.at), .timeline(entry)) }
+        var reported = -1
+        while let next = [queue.min?.at, system.nextDueTime].compactMap({ $0 }).min(), next <= end {
+            now = max(now, next)
+            if let top = queue.min, top.at <= next {
+                execute(queue.removeMin().action)
+            } else {
+                perform(system.handle(.tick, at: now))
+            }
+            let percent = Int(now.seconds / max(end.seconds, 1) * 100)
+            if percent != reported, let progress {
+                reported = percent
+                progress(Double(percent) / 100)
+            }
+        }
+        now = end
+        perform(system.handle(.tick, at: end))
+        return records
+    }
+
+    /// The wall clock apps see: the scenario's start plus virtual time.
+    var wallClockNow: Date { Date(timeIntervalSince1970: system.wallClock.epoch(at: now)) }
+
+    // MARK: Scheduling
+
+    /// Something the loop does at a virtual time.
+    enum Action {
+        case timeline(TimelineEntry)
+        /// Resume an app's parked code whose deadline has come.
+        case wake(BundleID, generation: Int)
+        /// Run work an app scheduled with `OffstageClock.after`.
+        case appWork(BundleID, generation: Int, @Sendable () -> Void)
+    }
+
+    struct Scheduled: Comparable {
+        var at: Instant
+        var sequence: Int
+        var action: Action
+        static func < (a: Scheduled, b: Scheduled) -> Bool { (a.at, a.sequence) < (b.at, b.sequence) }
+        static func == (a: Scheduled, b: Scheduled) -> Bool { (a.at, a.sequence) == (b.at, b.sequence) }
+    }
+
+    func schedule(at time: Instant, _ action: Action) {
+        sequence += 1
+        queue.insert(Scheduled(at: time, sequence: sequence, action: action))
+    }
+
+    private func execute(_ action: Action) {
+        switch action {
+        case .timeline(let entry):
+            switch entry.action {
+            case .system(let event): perform(system.handle(event, at: now))
+            case .tap(let app, let control): tap(app, control)
+            }
+        case .wake(let app, let generation):
+            guard let process = processes[app], process.generation == generation else { return }
+            resumeOverdue(process)
+        case .appWork(let app, let generation, let work):
+            guard let process = processes[app], process.generation == generation else { return }
+            runOnApp(process) { work() }
+        }
+        drain()
+    }
+
+    private func tap(_ app: BundleID, _ control: String) {
+        guard let process = processes[app], system.foregroundApp == app else {
+            records.append(Record(at: now, app: app, kind: .log, reason: "tap \(control): the app is not on screen; ignored"))
+            return
+        }
+        records.append(Record(at: now, app: app, kind: .user, reason: "tap \(control)"))
+        runOnApp(process) { process.runtime.performUserAction(control) }
+    }
+
+    // MARK: App code
+
+    /// An app's call into the system, made on the app's thread while the loop waits.
+    func appCall(_ call: AppCall, from app: BundleID) -> AppCallResult {
+        let (result, effects) = system.call(call, from: app, at: now)
+        pendingEffects += effects
+        return result
+    }
+
+    /// Runs `work` on an idle thread of the app now, or when the app is resumed if it is suspended.
+    private func runOnApp(_ process: SimulatedProcess, _ work: @escaping () -> Void) {
+        guard !process.crashed, processes[process.app] === process else { return }
+        if process.isSuspended {
+            process.deferred.append(work)
+            return
+        }
+        let thread = process.idleThread()
+        process.currentThread = thread
+        let report = thread.run(work)
+        process.currentThread = nil
+        if case .parked(let until) = report { schedule(at: until, .wake(process.app, generation: process.generation)) }
+        resumeOverdue(process)
+    }
+
+    /// Lets the app's parked code go on wherever its deadline has passed, oldest thread first.
+    private func resumeOverdue(_ process: SimulatedProcess) {
+        var index = 0
+        while index < process.threads.count {
+            guard !process.isSuspended, !process.crashed, processes[process.app] === process else { return }
+            let thread = process.threads[index]
+            if let deadline = thread.parkedUntil, deadline <= now {
+                process.currentThread = thread
+                let report = thread.resume()
+                process.currentThread = nil
+                if case .parked(let until) = report { schedule(at: until, .wake(process.app, generation: process.generation)) }
+                continue
+            }
+            index += 1
+        }
+    }
+
+    // MARK: Effects
+
+    private func perform(_ effects: [Effect]) {
+        pendingEffects += effects
+        drain()
+    }
+
+    /// Carries out queued effects in order, including those that app code causes meanwhile.
+    private func drain() {
+        while !pendingEffects.isEmpty {
+            let effect = pendingEffects.removeFirst()
+            switch effect {
+            case .record(let record):
+                records.append(record)
+            case .launch(let app, _):
+                launch(app)
+            case .deliver(let app, let callback, let token):
+                withProcess(app) { process in runOnApp(process) { process.runtime.deliver(callback, token: token) } }
+            case .startTask(let app, let run):
+                withProcess(app) { process in runOnApp(process) { process.runtime.startTask(run) } }
+            case .expireTask(let app, let taskID):
+                withProcess(app) { process in runOnApp(process) { process.runtime.expireTask(taskID) } }
+            case .expireBackgroundTasks(let app, let ids):
+                withProcess(app) { process in runOnApp(process) { process.runtime.expireBackgroundTasks(ids) } }
+            case .suspend(let app):
+                processes[app]?.isSuspended = true
+            case .resume(let app):
+                withProcess(app) { process in
+                    process.isSuspended = false
+                    let work = process.deferred
+                    process.deferred = []
+                    for item in work { runOnApp(process, item) }
+                    resumeOverdue(process)
+                }
+            case .terminate(let app, _):
+                processes.removeValue(forKey: app)?.threads.forEach { $0.retire() }
+            }
+        }
+    }
+
+    private func withProcess(_ app: BundleID, _ body: (SimulatedProcess) -> Void) {
+        if let process = processes[app] { body(process) }
+    }
+
+    private func launch(_ app: BundleID) {
+        guard let spec = scenario.apps.first(where: { $0.manifest.bundleIdentifier == app }) else { return }
+        let generation = (generations[app] ?? 0) + 1
+        generations[app] = generation
+        let makeDelegate: () -> any UIApplicationDelegate
+        if let code = spec.code, let make = catalog.apps[code] {
+            makeDelegate = make
+        } else {
+            let behaviour = spec.behaviour
+            makeDelegate = { [unowned self] in ScriptedApp(behaviour: behaviour, simulation: self) }
+        }
+        processes[app] = SimulatedProcess(app: app, generation: generation, simulation: self, makeDelegate: makeDelegate)
+    }
+}
