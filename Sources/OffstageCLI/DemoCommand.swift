@@ -28,7 +28,7 @@ enum DemoScenario {
         do {
             return try ScenarioLoader.parse(yaml: yaml, source: "built-in demo")
         } catch {
-            throw ValidationError("\(error)")
+            throw CLIError("\(error)")
         }
     }
 }

@@ -37,7 +37,7 @@ struct RunOptions: ParsableArguments {
             do {
                 try report.json().write(to: URL(fileURLWithPath: json))
             } catch {
-                throw ValidationError("--json: cannot write \(json): \(error.localizedDescription)")
+                throw CLIError("--json: cannot write \(json): \(error.localizedDescription)")
             }
             print("Records written to \(json)")
         }

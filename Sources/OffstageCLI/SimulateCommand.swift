@@ -16,7 +16,7 @@ struct SimulateCommand: ParsableCommand {
         do {
             scenario = try ScenarioLoader.load(contentsOf: file)
         } catch {
-            throw ValidationError("\(error)")
+            throw CLIError("\(error)")
         }
         try options.run(scenario)
     }

@@ -71,7 +71,7 @@ extension BackgroundSystem {
         if app.registered.contains(identifier) {
             return crash(id, "Launch handler for task with identifier \(identifier) has already been registered")
         }
-        if app.launchCompleted, permission == .exact {
+        if app.launchCompleted, permission == .exact, !AppManifest.isWildcard(identifier) {
             return crash(id, "All launch handlers must be registered before application finishes launching")
         }
         apps[id]!.registered.insert(identifier)

@@ -6,6 +6,7 @@ extension BackgroundSystem {
         case .open(let id):
             guard apps[id] != nil else { return record(nil, .log, reason: "open: \(id) is not installed") }
             record(id, .user, reason: "open")
+            if device.isLocked { unlockToOpen() }
             bringToForeground(id)
         case .home:
             record(nil, .user, reason: "home")
@@ -19,9 +20,7 @@ extension BackgroundSystem {
             device.idleSince = now
         case .unlock:
             record(nil, .user, reason: "unlock")
-            device.isLocked = false
-            device.isScreenOn = true
-            device.idleSince = nil
+            wakeDevice()
             if let previous = appUnderLock {
                 appUnderLock = nil
                 bringToForeground(previous)
@@ -89,6 +88,21 @@ extension BackgroundSystem {
         case .tick:
             break
         }
+    }
+
+    /// The user is using the device: screen on, unlocked, not idle.
+    mutating func wakeDevice() {
+        device.isLocked = false
+        device.isScreenOn = true
+        device.idleSince = nil
+    }
+
+    /// Opening an app needs an unlocked device: the user unlocks on the way, and the app that was
+    /// on screen before the lock stays in the background.
+    mutating func unlockToOpen() {
+        record(nil, .user, reason: "unlock")
+        wakeDevice()
+        appUnderLock = nil
     }
 
     /// Swipe away: force-quit; queued continued-processing requests are cancelled, running ones die

@@ -91,6 +91,7 @@ extension BackgroundSystem {
         case .willEnterForeground:
             app.state = .inactive
             app.backgroundSince = nil
+            app.assertionsWarned = false
         default:
             if let state = callback.stateDuring { app.state = state }
         }

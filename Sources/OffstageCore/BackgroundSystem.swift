@@ -160,7 +160,8 @@ public struct BackgroundSystem: Sendable {
     func context(for app: AppRecord) -> ConstraintContext {
         ConstraintContext(
             now: now, policy: policy, device: device, settings: settings, wallClock: wallClock,
-            app: app.id, appState: app.projectedState, appForceQuit: app.forceQuit)
+            app: app.id, appState: app.projectedState, appForceQuit: app.forceQuit,
+            runningIdentifiers: Set(app.running.map(\.request.identifier)))
     }
 
     /// Brings time-driven and state-driven decisions up to date after every entry point.

@@ -23,8 +23,8 @@ public struct DeviceState: Hashable, Sendable, Codable {
     public var isLocked: Bool = false
     /// Whether the device has a GPU that continued-processing tasks may use in the background.
     public var hasBackgroundGPU: Bool = false
-    /// When the screen went off and the device locked (nil while in use).
-    public var idleSince: Instant? = .zero
+    /// When the screen went off and the device locked (nil while in use, as the device starts).
+    public var idleSince: Instant? = nil
 
     public init() {}
 }

@@ -10,7 +10,8 @@ enum Quantities {
     /// What a battery level or other fraction looks like, for error messages.
     static let fractionHint = "a percentage like 80% or a fraction from 0 to 1"
     /// What a timeline time looks like, for error messages.
-    static let timeHint = "a time like \"07:00\" or \"1d 07:30\", or a duration like 90s, 15m, 2h or 1h30m"
+    static let timeHint =
+        "a time like \"07:00\" or \"1d 07:30\", or a duration like 90s, 15m, 2h or 1h30m"
     /// What a wall-clock date looks like, for error messages.
     static let dateHint = "an ISO 8601 date like 2026-11-21T06:00:00Z"
     /// What a whole number looks like, for error messages.
@@ -20,7 +21,7 @@ enum Quantities {
     /// Units go from days down to seconds, each at most once.
     static func seconds(_ text: String) -> Double? {
         let trimmed = text.trimmingSpaces
-        if let plain = number(trimmed) { return plain }
+        if let plain = number(trimmed) { return plain <= maximumSeconds ? plain : nil }
         let units: [(Character, Double)] = [("d", 86_400), ("h", 3_600), ("m", 60), ("s", 1)]
         var rest = Substring(trimmed)
         var nextUnit = 0
@@ -38,13 +39,19 @@ enum Quantities {
             components += 1
             rest = rest.dropFirst().drop { $0 == " " }
         }
-        return components > 0 && total.isFinite ? total : nil
+        return components > 0 && total <= maximumSeconds ? total : nil
     }
+
+    /// The longest time accepted (about 300 years): longer is a typo, and would overflow whole-number clocks.
+    static let maximumSeconds = 1e10
 
     /// A work time: one duration, or `A..B` (a range drawn with the seed) where A ≤ B.
     static func work(_ text: String) -> WorkDuration? {
         let characters = Array(text)
-        guard let dots = characters.indices.dropLast().first(where: { characters[$0] == "." && characters[$0 + 1] == "." })
+        guard
+            let dots = characters.indices.dropLast().first(where: {
+                characters[$0] == "." && characters[$0 + 1] == "."
+            })
         else { return seconds(text).map(WorkDuration.fixed) }
         let low = seconds(String(characters[..<dots]))
         let high = seconds(String(characters[(dots + 2)...]))
@@ -78,7 +85,9 @@ enum Quantities {
     static func fraction(_ text: String) -> Double? {
         let trimmed = text.trimmingSpaces
         if trimmed.hasSuffix("%") {
-            guard let percent = number(String(trimmed.dropLast()).trimmingSpaces), percent <= 100 else { return nil }
+            guard let percent = number(String(trimmed.dropLast()).trimmingSpaces), percent <= 100 else {
+                return nil
+            }
             return percent / 100
         }
         guard let value = number(trimmed), value <= 1 else { return nil }
@@ -88,7 +97,8 @@ enum Quantities {
     /// A whole number ≥ 0.
     static func count(_ text: String) -> Int? {
         let trimmed = text.trimmingSpaces
-        guard !trimmed.isEmpty, trimmed.count <= 18, trimmed.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+        guard !trimmed.isEmpty, trimmed.count <= 18, trimmed.allSatisfy({ $0.isASCII && $0.isNumber })
+        else {
             return nil
         }
         return Int(trimmed)
@@ -103,7 +113,10 @@ enum Quantities {
         var clock = Substring(trimmed)
         if let space = clock.firstIndex(of: " ") {
             let prefix = clock[..<space]
-            guard prefix.hasSuffix("d"), let count = count(String(prefix.dropLast())) else { return nil }
+            guard prefix.hasSuffix("d"), let count = count(String(prefix.dropLast())), count <= 100_000
+            else {
+                return nil
+            }
             days = count
             clock = clock[space...].drop { $0 == " " }
         }
@@ -111,7 +124,9 @@ enum Quantities {
         guard fields.count == 2 || fields.count == 3 else { return nil }
         var numbers: [Int] = []
         for field in fields {
-            guard field.count == 2 || (numbers.isEmpty && field.count == 1), let value = count(String(field)) else {
+            guard field.count == 2 || (numbers.isEmpty && field.count == 1),
+                let value = count(String(field))
+            else {
                 return nil
             }
             numbers.append(value)
@@ -127,8 +142,10 @@ enum Quantities {
     /// `…T06:00:00.5Z`. A time without a zone is UTC, so a scenario means the same everywhere.
     static func epoch(iso8601 text: String) -> Double? {
         var scanner = Scanner(text.trimmingSpaces)
-        guard let year = scanner.digits(4), scanner.skip("-"), let month = scanner.digits(2), scanner.skip("-"),
-            let day = scanner.digits(2), (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day)
+        guard let year = scanner.digits(4), scanner.skip("-"), let month = scanner.digits(2),
+            scanner.skip("-"),
+            let day = scanner.digits(2), (1...12).contains(month),
+            (1...daysIn(month: month, year: year)).contains(day)
         else { return nil }
         var seconds = Double(daysSince1970(year: year, month: month, day: day) * 86_400)
         if scanner.atEnd { return seconds }
@@ -145,7 +162,9 @@ enum Quantities {
                 seconds += value
             }
         }
-        if scanner.skip("Z") || scanner.skip("z") || scanner.atEnd { return scanner.atEnd ? seconds : nil }
+        if scanner.skip("Z") || scanner.skip("z") || scanner.atEnd {
+            return scanner.atEnd ? seconds : nil
+        }
         let sign: Double
         if scanner.skip("+") {
             sign = 1
@@ -203,7 +222,9 @@ enum Quantities {
 
         mutating func digits(_ width: Int) -> Int? {
             let field = rest.prefix(width)
-            guard field.count == width, field.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+            guard field.count == width, field.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+                return nil
+            }
             rest = rest.dropFirst(width)
             return Int(field)
         }
@@ -220,7 +241,9 @@ extension StringProtocol {
     /// The text without spaces, tabs and newlines at either end.
     var trimmingSpaces: String {
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0.isNewline }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
+        guard let first = firstIndex(where: { !isSpace($0) }),
+            let last = lastIndex(where: { !isSpace($0) })
+        else {
             return ""
         }
         return String(self[first...last])

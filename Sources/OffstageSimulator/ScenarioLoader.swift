@@ -1,5 +1,5 @@
-import OffstageCore
 import Foundation
+import OffstageCore
 import Yams
 
 /// Reads a scenario file (YAML) into a `Scenario`, with errors that name the file, the line and the field.
@@ -90,7 +90,8 @@ public enum ScenarioLoader {
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            throw ScenarioError(source: path, message: "cannot read the file (\(error.localizedDescription))")
+            throw ScenarioError(
+                source: path, message: "cannot read the file (\(error.localizedDescription))")
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw ScenarioError(source: path, message: "not UTF-8 text")
@@ -108,7 +109,8 @@ public enum ScenarioLoader {
             throw syntaxError(error, yaml: yaml, source: source)
         }
         guard let root else {
-            throw ScenarioError(source: source, line: 1, message: "the scenario is empty: it needs at least 'name:'")
+            throw ScenarioError(
+                source: source, line: 1, message: "the scenario is empty: it needs at least 'name:'")
         }
         return try ScenarioReader(source: source).scenario(Field(node: root, path: "", source: source))
     }
@@ -144,7 +146,8 @@ public enum ScenarioLoader {
     /// A Yams error as a `ScenarioError` with the line of the problem.
     private static func syntaxError(_ error: any Error, yaml: String, source: String) -> ScenarioError {
         switch error as? YamlError {
-        case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
+        case .scanner(let context, let problem, let mark, _),
+            .parser(let context, let problem, let mark, _),
             .composer(let context, let problem, let mark, _):
             var message = "invalid YAML: \(problem)"
             if let context { message += " (\(context.text) at line \(context.mark.line))" }
@@ -190,7 +193,9 @@ private struct ScenarioReader {
         // idleSince follows the screen: the device is idle only with the screen off (and so locked).
         scenario.device.idleSince = scenario.device.isScreenOn ? nil : .zero
         if let field = table["apps"] { scenario.apps = try apps(field) }
-        if let field = table["settings"] { scenario.settings = try settings(field, apps: scenario.apps) }
+        if let field = table["settings"] {
+            scenario.settings = try settings(field, apps: scenario.apps)
+        }
         if let field = table["timeline"] {
             scenario.timeline = try timeline(
                 field, device: scenario.device, apps: scenario.apps, duration: scenario.duration)
@@ -206,10 +211,14 @@ private struct ScenarioReader {
             guard let setting = settings.first(where: { $0.name == entry.key })?.setting else { continue }
             let value = entry.value
             switch setting {
-            case .seconds(let path): policy[keyPath: path] = try value.quantity(Quantities.seconds, Quantities.durationHint)
-            case .fraction(let path): policy[keyPath: path] = try value.quantity(Quantities.fraction, Quantities.fractionHint)
-            case .count(let path): policy[keyPath: path] = try value.quantity(Quantities.count, Quantities.countHint)
-            case .bytes(let path): policy[keyPath: path] = try value.quantity(Quantities.bytes, Quantities.sizeHint)
+            case .seconds(let path):
+                policy[keyPath: path] = try value.quantity(Quantities.seconds, Quantities.durationHint)
+            case .fraction(let path):
+                policy[keyPath: path] = try value.quantity(Quantities.fraction, Quantities.fractionHint)
+            case .count(let path):
+                policy[keyPath: path] = try value.quantity(Quantities.count, Quantities.countHint)
+            case .bytes(let path):
+                policy[keyPath: path] = try value.quantity(Quantities.bytes, Quantities.sizeHint)
             }
         }
         return policy
@@ -217,19 +226,27 @@ private struct ScenarioReader {
 
     func device(_ field: Field, into device: inout DeviceState) throws(ScenarioError) {
         let table = try field.table(
-            ["battery", "charging", "network", "thermal", "screen", "locked", "gpu"], expecting: "a mapping")
-        if let value = table["battery"] { device.batteryLevel = try value.quantity(Quantities.fraction, Quantities.fractionHint) }
+            ["battery", "charging", "network", "thermal", "screen", "locked", "gpu"],
+            expecting: "a mapping")
+        if let value = table["battery"] {
+            device.batteryLevel = try value.quantity(Quantities.fraction, Quantities.fractionHint)
+        }
         if let value = table["charging"] { device.isCharging = try value.bool() }
-        if let value = table["network"] { device.network = try value.choice(NetworkKind.allCases.map { ($0.rawValue, $0) }) }
+        if let value = table["network"] {
+            device.network = try value.choice(NetworkKind.allCases.map { ($0.rawValue, $0) })
+        }
         if let value = table["thermal"] {
             device.thermalState = try value.choice(ThermalState.allCases.map { ($0.rawValue, $0) })
         }
-        if let value = table["screen"] { device.isScreenOn = try value.choice([("on", true), ("off", false)]) }
+        if let value = table["screen"] {
+            device.isScreenOn = try value.choice([("on", true), ("off", false)])
+        }
         if let value = table["locked"] { device.isLocked = try value.bool() }
         if let value = table["gpu"] { device.hasBackgroundGPU = try value.bool() }
         if !device.isScreenOn {
             if let locked = table["locked"], !device.isLocked {
-                throw locked.error("the screen is off, which means locked: remove 'locked: false' or set 'screen: on'")
+                throw locked.error(
+                    "the screen is off, which means locked: remove 'locked: false' or set 'screen: on'")
             }
             device.isLocked = true
         }
@@ -242,10 +259,18 @@ private struct ScenarioReader {
                 "continuedProcessingOff", "lowPowerMode", "lowDataMode",
             ], expecting: "a mapping")
         var settings = UserSettings()
-        if let value = table["backgroundAppRefresh"] { settings.backgroundAppRefresh = try value.bool() }
-        if let value = table["backgroundAppRefreshRestricted"] { settings.backgroundAppRefreshRestricted = try value.bool() }
-        if let value = table["backgroundAppRefreshOff"] { settings.backgroundAppRefreshOff = try appSet(value, apps: apps) }
-        if let value = table["continuedProcessingOff"] { settings.continuedProcessingOff = try appSet(value, apps: apps) }
+        if let value = table["backgroundAppRefresh"] {
+            settings.backgroundAppRefresh = try value.bool()
+        }
+        if let value = table["backgroundAppRefreshRestricted"] {
+            settings.backgroundAppRefreshRestricted = try value.bool()
+        }
+        if let value = table["backgroundAppRefreshOff"] {
+            settings.backgroundAppRefreshOff = try appSet(value, apps: apps)
+        }
+        if let value = table["continuedProcessingOff"] {
+            settings.continuedProcessingOff = try appSet(value, apps: apps)
+        }
         if let value = table["lowPowerMode"] { settings.lowPowerMode = try value.bool() }
         if let value = table["lowDataMode"] { settings.lowDataMode = try value.bool() }
         return settings
@@ -263,7 +288,9 @@ private struct ScenarioReader {
     }
 
     /// Fails unless `app` is one of the scenario's apps: a typo would otherwise change nothing, silently.
-    private func checkKnown(_ app: BundleID, apps: [ScenarioApp], at field: Field) throws(ScenarioError) {
+    private func checkKnown(_ app: BundleID, apps: [ScenarioApp], at field: Field)
+        throws(ScenarioError)
+    {
         guard !apps.contains(where: { $0.manifest.bundleIdentifier == app }) else { return }
         let known = apps.map(\.manifest.bundleIdentifier.rawValue)
         let list = known.isEmpty ? "it has none" : "they are " + known.joined(separator: ", ")
@@ -281,7 +308,8 @@ extension ScenarioReader {
             let (app, identifierField) = try self.app(item)
             let bundle = app.manifest.bundleIdentifier
             if let first = firstIndex[bundle] {
-                throw identifierField.error("bundle identifier '\(bundle)' is already used by apps[\(first)]")
+                throw identifierField.error(
+                    "bundle identifier '\(bundle)' is already used by apps[\(first)]")
             }
             firstIndex[bundle] = index
             apps.append(app)
@@ -317,7 +345,9 @@ extension ScenarioReader {
             app.code = try code.string()
         }
         if let behaviour = table["behaviour"] { app.behaviour = try self.behaviour(behaviour) }
-        if let memory = table["memory"] { app.memoryFootprint = try memory.quantity(Quantities.bytes, Quantities.sizeHint) }
+        if let memory = table["memory"] {
+            app.memoryFootprint = try memory.quantity(Quantities.bytes, Quantities.sizeHint)
+        }
         return (app, identifierField)
     }
 
@@ -375,7 +405,9 @@ extension ScenarioReader {
         if let value = table["onBecomeActive"] { behaviour.onBecomeActive = try actions(value) }
         if let value = table["onEnterBackground"] { behaviour.onEnterBackground = try actions(value) }
         if let value = table["onTap"] {
-            for entry in try value.table(nil, expecting: "a mapping from action names to lists of actions").entries {
+            for entry in try value.table(
+                nil, expecting: "a mapping from action names to lists of actions"
+            ).entries {
                 guard !entry.key.contains(where: { $0 == " " || $0 == "\t" }) else {
                     throw entry.value.error("an onTap name is one word, as `tap APP NAME` reads it")
                 }
@@ -383,7 +415,9 @@ extension ScenarioReader {
             }
         }
         if let value = table["tasks"] {
-            for entry in try value.table(nil, expecting: "a mapping from task identifiers to what they do").entries {
+            for entry in try value.table(
+                nil, expecting: "a mapping from task identifiers to what they do"
+            ).entries {
                 behaviour.tasks[entry.key] = try task(entry.value)
             }
         }
@@ -392,9 +426,12 @@ extension ScenarioReader {
 
     private func task(_ field: Field) throws(ScenarioError) -> TaskBehaviour {
         let table = try field.table(
-            ["work", "success", "onExpiration", "then"], expecting: "a mapping (work:, success:, onExpiration:, then:)")
+            ["work", "success", "onExpiration", "then"],
+            expecting: "a mapping (work:, success:, onExpiration:, then:)")
         var task = TaskBehaviour()
-        if let value = table["work"] { task.work = try value.quantity(Quantities.work, Quantities.workHint) }
+        if let value = table["work"] {
+            task.work = try value.quantity(Quantities.work, Quantities.workHint)
+        }
         if let value = table["success"] { task.success = try value.bool() }
         if let value = table["onExpiration"] {
             task.onExpiration = try value.choice(ExpirationBehaviour.allCases.map { ($0.rawValue, $0) })
@@ -403,7 +440,9 @@ extension ScenarioReader {
         return task
     }
 
-    private static let actionKeys = ["submit", "backgroundTask", "work", "register", "cancel", "cancelAll"]
+    private static let actionKeys = [
+        "submit", "backgroundTask", "work", "register", "cancel", "cancelAll",
+    ]
 
     private func actions(_ field: Field) throws(ScenarioError) -> [BehaviourAction] {
         var actions: [BehaviourAction] = []
@@ -412,15 +451,20 @@ extension ScenarioReader {
     }
 
     private func action(_ field: Field) throws(ScenarioError) -> BehaviourAction {
-        let expectation = "an action: one of " + Self.actionKeys.map { "\($0):" }.joined(separator: ", ")
+        let expectation =
+            "an action: one of " + Self.actionKeys.map { "\($0):" }.joined(separator: ", ")
         if field.scalarText == "cancelAll" { return .cancelAll }
-        guard case .mapping = field.node else { throw field.expected(expectation) }
+        guard case .mapping(let mapping) = field.node, !mapping.isEmpty else {
+            throw field.expected(expectation)
+        }
+        let keys = try field.table(nil, expecting: expectation).entries
+        guard keys.count == 1 else {
+            let names = keys.map { "'\($0.key)'" }.joined(separator: " and ")
+            throw keys[1].value.error(
+                "one action per list item, this one has \(names); start each with '-'")
+        }
         let table = try field.table(Self.actionKeys, expecting: expectation)
         guard let entry = table.entries.first else { throw field.expected(expectation) }
-        guard table.entries.count == 1 else {
-            let keys = table.entries.map { "'\($0.key)'" }.joined(separator: " and ")
-            throw table.entries[1].value.error("one action per list item, this one has \(keys); start each with '-'")
-        }
         let value = entry.value
         switch entry.key {
         case "submit": return .submit(try request(value))
@@ -428,10 +472,13 @@ extension ScenarioReader {
         case "register": return .register(try value.string())
         case "cancel": return .cancel(try value.string())
         case "cancelAll":
-            guard try value.bool() else { throw value.error("write 'cancelAll: true', or leave the action out") }
+            guard try value.bool() else {
+                throw value.error("write 'cancelAll: true', or leave the action out")
+            }
             return .cancelAll
         default:
-            let task = try value.table(["name", "work", "leak"], expecting: "a mapping (name:, work:, leak:)")
+            let task = try value.table(
+                ["name", "work", "leak"], expecting: "a mapping (name:, work:, leak:)")
             let work = try task.required("work").quantity(Quantities.work, Quantities.workHint)
             return .backgroundTask(
                 name: try task["name"]?.string() ?? "", work: work, leak: try task["leak"]?.bool() ?? false)
@@ -447,23 +494,30 @@ extension ScenarioReader {
         ]
         let table = try field.table(
             kinds.map(\.key) + ["after", "network", "power", "title", "subtitle", "strategy", "gpu"],
-            expecting: "a request: { refresh: ID, after: 1h }, { processing: ID, … } or { continued: ID, … }")
+            expecting:
+                "a request: { refresh: ID, after: 1h }, { processing: ID, … } or { continued: ID, … }")
         let given = kinds.filter { table[$0.key] != nil }
         guard given.count == 1, let kind = given.first, let identifier = table[kind.key] else {
-            let message = "a request names exactly one of 'refresh:', 'processing:' or 'continued:' (its identifier)"
+            let message =
+                "a request names exactly one of 'refresh:', 'processing:' or 'continued:' (its identifier)"
             throw (given.count > 1 ? table[given[1].key] ?? field : field).error(message)
         }
         for entry in table.entries where entry.key != kind.key && !kind.fields.contains(entry.key) {
-            let owners = kinds.filter { $0.fields.contains(entry.key) }.map(\.key).joined(separator: " and ")
+            let owners = kinds.filter { $0.fields.contains(entry.key) }.map(\.key).joined(
+                separator: " and ")
             throw entry.value.error("'\(entry.key)' is for \(owners) requests, not \(kind.key)")
         }
         var template = RequestTemplate(identifier: try identifier.string(), kind: kind.kind)
-        if let value = table["after"] { template.after = try value.quantity(Quantities.seconds, Quantities.durationHint) }
+        if let value = table["after"] {
+            template.after = try value.quantity(Quantities.seconds, Quantities.durationHint)
+        }
         if let value = table["network"] { template.requiresNetworkConnectivity = try value.bool() }
         if let value = table["power"] { template.requiresExternalPower = try value.bool() }
         if let value = table["title"] { template.title = try value.string() }
         if let value = table["subtitle"] { template.subtitle = try value.string() }
-        if let value = table["strategy"] { template.strategy = try value.choice([("queue", .queue), ("fail", .fail)]) }
+        if let value = table["strategy"] {
+            template.strategy = try value.choice([("queue", .queue), ("fail", .fail)])
+        }
         if let value = table["gpu"] { template.requiresGPU = try value.bool() }
         return template
     }
@@ -489,7 +543,8 @@ extension ScenarioReader {
                         + "\(previous.line)); entries go in time order")
             }
             if let duration, at > duration {
-                throw atField.error("\(Self.describe(at)) is after the end of the run (duration: \(Self.describe(duration)))")
+                throw atField.error(
+                    "\(Self.describe(at)) is after the end of the run (duration: \(Self.describe(duration)))")
             }
             let doField = try table.required("do")
             let text = try doField.string()
@@ -510,11 +565,14 @@ extension ScenarioReader {
     }
 
     /// Fails if the action names an app the scenario lacks, or taps a control a declarative app lacks.
-    private func check(_ action: UserAction, apps: [ScenarioApp], at field: Field) throws(ScenarioError) {
+    private func check(_ action: UserAction, apps: [ScenarioApp], at field: Field)
+        throws(ScenarioError)
+    {
         switch action {
         case .tap(let bundle, let name):
             try checkKnown(bundle, apps: apps, at: field)
-            guard let app = apps.first(where: { $0.manifest.bundleIdentifier == bundle }), app.code == nil,
+            guard let app = apps.first(where: { $0.manifest.bundleIdentifier == bundle }),
+                app.code == nil,
                 app.behaviour.onTap[name] == nil
             else { return }
             let names = app.behaviour.onTap.keys.sorted()
@@ -523,7 +581,8 @@ extension ScenarioReader {
         case .system(let event):
             switch event {
             case .open(let app), .swipeAway(let app), .setAppBackgroundAppRefresh(let app, _),
-                .setContinuedProcessing(let app, _), .setMemoryFootprint(let app, _), .simulateLaunch(let app, _),
+                .setContinuedProcessing(let app, _), .setMemoryFootprint(let app, _),
+                .simulateLaunch(let app, _),
                 .simulateExpiration(let app, _), .processExited(let app, _):
                 try checkKnown(app, apps: apps, at: field)
             default:
@@ -534,6 +593,9 @@ extension ScenarioReader {
 
     /// Seconds as people write them: `7h 5m`, `90.5s`, `0s`.
     static func describe(_ seconds: Double) -> String {
+        guard seconds.isFinite, seconds >= 0, seconds <= Quantities.maximumSeconds else {
+            return "\(seconds)s"
+        }
         var rest = seconds
         var parts: [String] = []
         for (unit, size) in [("d", 86_400.0), ("h", 3_600), ("m", 60)] where rest >= size {
@@ -581,7 +643,9 @@ private struct Field {
 
     /// Whether the value is empty or `~`/`null`, written plain.
     var isNull: Bool {
-        guard case .scalar(let scalar) = node, scalar.style == .plain || scalar.style == .any else { return false }
+        guard case .scalar(let scalar) = node, scalar.style == .plain || scalar.style == .any else {
+            return false
+        }
         return ["", "~", "null", "Null", "NULL"].contains(scalar.string)
     }
 
@@ -596,7 +660,9 @@ private struct Field {
     }
 
     func string() throws(ScenarioError) -> String {
-        guard let text = scalarText, !text.trimmingSpaces.isEmpty else { throw expected("a non-empty string") }
+        guard let text = scalarText, !text.trimmingSpaces.isEmpty else {
+            throw expected("a non-empty string")
+        }
         return text
     }
 
@@ -620,7 +686,9 @@ private struct Field {
             return match.1
         }
         let names = options.map(\.0)
-        let list = names.dropLast().joined(separator: ", ") + (names.count > 1 ? " or " : "") + (names.last ?? "")
+        let list =
+            names.dropLast().joined(separator: ", ") + (names.count > 1 ? " or " : "")
+            + (names.last ?? "")
         throw expected(list)
     }
 
@@ -662,7 +730,9 @@ private struct Field {
         guard let value = lookup(key, in: mapping) else { return nil }
         let found = child(key, value)
         let rest = fieldPath.dropFirst(key.count)
-        if rest.hasPrefix("."), case .mapping(let inner) = value, let deeper = lookup(String(rest.dropFirst()), in: inner) {
+        if rest.hasPrefix("."), case .mapping(let inner) = value,
+            let deeper = lookup(String(rest.dropFirst()), in: inner)
+        {
             return found.child(String(rest.dropFirst()), deeper)
         }
         if rest.hasPrefix("["), rest.hasSuffix("]"), let index = Int(rest.dropFirst().dropLast()),

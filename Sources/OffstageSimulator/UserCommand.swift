@@ -21,17 +21,24 @@ public enum UserCommand {
     /// Every command with its arguments (`APP` is a bundle identifier), in the order help lists them.
     /// Error messages quote these lines.
     public static let usage: [String] = [
-        "open APP", "home", "lock", "unlock", "switcher", "swipe APP", "interrupt", "interrupt-end take|dismiss",
-        "battery LEVEL", "plug", "unplug", "network wifi|cellular|none", "thermal nominal|fair|serious|critical",
-        "low-power on|off", "low-data on|off", "background-refresh on|off [APP]", "background-refresh-restricted on|off",
-        "continued-processing on|off APP", "memory-pressure SIZE", "memory APP SIZE", "simulate-launch APP ID",
+        "open APP", "home", "lock", "unlock", "switcher", "swipe APP", "interrupt",
+        "interrupt-end take|dismiss",
+        "battery LEVEL", "plug", "unplug", "network wifi|cellular|none",
+        "thermal nominal|fair|serious|critical",
+        "low-power on|off", "low-data on|off", "background-refresh on|off [APP]",
+        "background-refresh-restricted on|off",
+        "continued-processing on|off APP", "memory-pressure SIZE", "memory APP SIZE",
+        "simulate-launch APP ID",
         "simulate-expiration APP ID", "tap APP ACTION",
     ]
 
     /// Parses one command, given the device as it is when the command runs.
     /// `battery` keeps `device.isCharging` and `plug`/`unplug` keep `device.batteryLevel`, as iOS has one power event.
-    public static func parse(_ text: String, device: DeviceState) throws(UserCommandError) -> UserAction {
-        let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0.isNewline }).map(String.init)
+    public static func parse(_ text: String, device: DeviceState) throws(UserCommandError)
+        -> UserAction
+    {
+        let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0.isNewline }).map(
+            String.init)
         guard let verb = words.first else {
             throw UserCommandError(message: "empty command; expected one of: \(verbs)")
         }
@@ -48,13 +55,18 @@ public enum UserCommand {
         case "swipe": return .system(.swipeAway(try command.app(0)))
         case "interrupt": return .system(try command.none(.interruptionBegan))
         case "interrupt-end":
-            return .system(.interruptionEnded(accepted: try command.choice(0, [("take", true), ("dismiss", false)])))
+            return .system(
+                .interruptionEnded(accepted: try command.choice(0, [("take", true), ("dismiss", false)])))
         case "battery":
             let text = try command.word(0)
-            guard let level = Quantities.fraction(text) else { throw command.expected(Quantities.fractionHint, text) }
+            guard let level = Quantities.fraction(text) else {
+                throw command.expected(Quantities.fractionHint, text)
+            }
             return .system(.setBattery(level: level, charging: device.isCharging))
-        case "plug": return .system(try command.none(.setBattery(level: device.batteryLevel, charging: true)))
-        case "unplug": return .system(try command.none(.setBattery(level: device.batteryLevel, charging: false)))
+        case "plug":
+            return .system(try command.none(.setBattery(level: device.batteryLevel, charging: true)))
+        case "unplug":
+            return .system(try command.none(.setBattery(level: device.batteryLevel, charging: false)))
         case "network":
             let kinds = NetworkKind.allCases.map { ($0.rawValue, $0) }
             return .system(.setNetwork(try command.choice(0, kinds)))
@@ -65,9 +77,12 @@ public enum UserCommand {
         case "low-data": return .system(.setLowDataMode(try command.onOff(0)))
         case "background-refresh":
             let enabled = try command.onOff(0, allowing: 1...2)
-            if command.arguments.count == 2 { return .system(.setAppBackgroundAppRefresh(try command.app(1), enabled)) }
+            if command.arguments.count == 2 {
+                return .system(.setAppBackgroundAppRefresh(try command.app(1), enabled))
+            }
             return .system(.setBackgroundAppRefresh(enabled))
-        case "background-refresh-restricted": return .system(.setBackgroundAppRefreshRestricted(try command.onOff(0)))
+        case "background-refresh-restricted":
+            return .system(.setBackgroundAppRefreshRestricted(try command.onOff(0)))
         case "continued-processing":
             let enabled = try command.onOff(0)
             return .system(.setContinuedProcessing(try command.app(1), enabled))
@@ -115,7 +130,8 @@ public enum UserCommand {
             let wanted: String
             switch (allowed.lowerBound, allowed.upperBound) {
             case (0, 0): wanted = "takes no arguments"
-            case (let low, let high) where low == high: wanted = "takes \(low) argument\(low == 1 ? "" : "s")"
+            case (let low, let high) where low == high:
+                wanted = "takes \(low) argument\(low == 1 ? "" : "s")"
             case (let low, let high): wanted = "takes \(low) to \(high) arguments"
             }
             throw UserCommandError(
@@ -144,13 +160,16 @@ public enum UserCommand {
             return bytes
         }
 
-        func onOff(_ index: Int, allowing allowed: ClosedRange<Int>? = nil) throws(UserCommandError) -> Bool {
+        func onOff(_ index: Int, allowing allowed: ClosedRange<Int>? = nil) throws(UserCommandError)
+            -> Bool
+        {
             try checkCount(allowed)
             return try choice(index, [("on", true), ("off", false)], checked: true)
         }
 
         /// Argument `index`, which must be one of the `options`' names.
-        func choice<Value>(_ index: Int, _ options: [(String, Value)], checked: Bool = false) throws(UserCommandError)
+        func choice<Value>(_ index: Int, _ options: [(String, Value)], checked: Bool = false)
+            throws(UserCommandError)
             -> Value
         {
             if !checked { try checkCount() }

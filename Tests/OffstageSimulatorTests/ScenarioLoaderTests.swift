@@ -121,7 +121,8 @@ import Testing
         #expect(news.manifest.permittedIdentifiers == ["com.example.news.refresh"])
         let behaviour = news.behaviour
         #expect(behaviour.register == ["com.example.news.refresh"])
-        var hourly = RequestTemplate(identifier: "com.example.news.refresh", kind: .appRefresh, after: 3600)
+        var hourly = RequestTemplate(
+            identifier: "com.example.news.refresh", kind: .appRefresh, after: 3600)
         #expect(behaviour.onLaunch == [.submit(hourly)])
         #expect(behaviour.onBecomeActive == [])
         #expect(
@@ -132,7 +133,8 @@ import Testing
                 .cancel("com.example.news.old"),
                 .cancelAll,
             ])
-        var export = RequestTemplate(identifier: "com.example.news.export.job1", kind: .continuedProcessing)
+        var export = RequestTemplate(
+            identifier: "com.example.news.export.job1", kind: .continuedProcessing)
         export.title = "Exporting"
         export.subtitle = "3 files"
         export.strategy = .fail
@@ -141,7 +143,9 @@ import Testing
         sync.requiresNetworkConnectivity = true
         sync.requiresExternalPower = true
         #expect(
-            behaviour.onTap == ["export": [.register("com.example.news.export.job1"), .submit(export), .submit(sync)]])
+            behaviour.onTap == [
+                "export": [.register("com.example.news.export.job1"), .submit(export), .submit(sync)]
+            ])
         var refresh = TaskBehaviour()
         refresh.work = .between(5, 12)
         refresh.success = false
@@ -152,9 +156,9 @@ import Testing
 
         #expect(
             scenario.timeline == [
-                TimelineEntry(at: 7 * 3600, action: .system(.open("com.colorfeed.wwdc25")), line: 72),
-                TimelineEntry(at: 7 * 3600 + 300, action: .system(.home), line: 74),
-                TimelineEntry(at: 86_400, action: .tap("com.example.news", action: "export"), line: 75),
+                TimelineEntry(at: 7 * 3600, action: .system(.open("com.colorfeed.wwdc25")), line: 59),
+                TimelineEntry(at: 7 * 3600 + 300, action: .system(.home), line: 61),
+                TimelineEntry(at: 86_400, action: .tap("com.example.news", action: "export"), line: 62),
             ])
     }
 
@@ -178,9 +182,10 @@ import Testing
             .appendingPathComponent("Sources/OffstageCLI/Resources/demo.yaml")
         try #require(FileManager.default.fileExists(atPath: url.path))
         let scenario = try ScenarioLoader.load(contentsOf: url.path)
-        #expect(scenario.duration == 86_400 + 9 * 3600)
+        #expect(scenario.duration == Double(86_400 + 9 * 3600))
         #expect(scenario.apps.count == 3)
-        #expect(scenario.device.isLocked && !scenario.device.isScreenOn && scenario.device.idleSince == .zero)
+        #expect(
+            scenario.device.isLocked && !scenario.device.isScreenOn && scenario.device.idleSince == .zero)
         #expect(scenario.timeline.count == 27)
     }
 
@@ -195,7 +200,8 @@ import Testing
                 manifest: { CFBundleIdentifier: com.x }
             """
         #expect(
-            errorText(yaml) == "demo.yaml:4: field 'apps[0].memory': expected a size like 120MB, got \"lots\"")
+            errorText(yaml)
+                == "demo.yaml:4: field 'apps[0].memory': expected a size like 120MB, got \"lots\"")
     }
 
     @Test func missingNameIsReportedAtTheTopMapping() {
@@ -203,13 +209,15 @@ import Testing
     }
 
     @Test func emptyDocumentIsAnError() {
-        #expect(errorText("# nothing\n") == "demo.yaml:1: the scenario is empty: it needs at least 'name:'")
+        #expect(
+            errorText("# nothing\n") == "demo.yaml:1: the scenario is empty: it needs at least 'name:'")
     }
 
     @Test func topLevelListIsAnError() {
         #expect(
             errorText("- name: x\n")
-                == "demo.yaml:1: expected a mapping of scenario keys (name:, apps:, timeline:…), got a list")
+                == "demo.yaml:1: expected a mapping of scenario keys (name:, apps:, timeline:…), got a list"
+        )
     }
 
     @Test func yamlSyntaxErrorComesOutWithItsLine() {
@@ -256,22 +264,29 @@ import Testing
         #expect(
             errorText("name: x\ndevice:\n  network: [wifi]\n")
                 == "demo.yaml:3: field 'device.network': expected none, wifi or cellular, got a list")
-        #expect(errorText("name:\n") == "demo.yaml:1: field 'name': expected a non-empty string, got nothing")
         #expect(
-            errorText("name: x\nseed: -1\n") == "demo.yaml:2: field 'seed': expected a whole number like 7, got \"-1\"")
+            errorText("name:\n") == "demo.yaml:1: field 'name': expected a non-empty string, got nothing")
+        #expect(
+            errorText("name: x\nseed: -1\n")
+                == "demo.yaml:2: field 'seed': expected a whole number like 7, got \"-1\"")
         #expect(
             errorText("name: x\nstart: tomorrow\n")
-                == "demo.yaml:2: field 'start': expected an ISO 8601 date like 2026-11-21T06:00:00Z, got \"tomorrow\"")
+                == "demo.yaml:2: field 'start': expected an ISO 8601 date like 2026-11-21T06:00:00Z, got \"tomorrow\""
+        )
     }
 
     @Test func policyKeysAreCheckedAndTyped() {
         #expect(
             errorText("name: x\npolicy:\n  refreshRuntime: long\n")
-                == "demo.yaml:3: field 'policy.refreshRuntime': expected a duration like 90s, 15m or 1h30m, got \"long\"")
+                == "demo.yaml:3: field 'policy.refreshRuntime': expected a duration like 90s, 15m or 1h30m, got \"long\""
+        )
         #expect(
             errorText("name: x\npolicy:\n  maxPendingRefreshRequests: 1.5\n")
-                == "demo.yaml:3: field 'policy.maxPendingRefreshRequests': expected a whole number like 10, got \"1.5\"")
-        #expect(errorText("name: x\npolicy:\n  warp: 9\n")?.hasPrefix("demo.yaml:3: field 'policy.warp': unknown key") == true)
+                == "demo.yaml:3: field 'policy.maxPendingRefreshRequests': expected a whole number like 10, got \"1.5\""
+        )
+        #expect(
+            errorText("name: x\npolicy:\n  warp: 9\n")?.hasPrefix(
+                "demo.yaml:3: field 'policy.warp': unknown key") == true)
     }
 
     @Test func policyTableCoversEveryPolicyProperty() {
@@ -280,7 +295,8 @@ import Testing
     }
 
     @Test func screenOffMeansLockedAndIdleFromTheStart() throws {
-        let scenario = try ScenarioLoader.parse(yaml: "name: x\ndevice:\n  screen: off\n", source: "demo.yaml")
+        let scenario = try ScenarioLoader.parse(
+            yaml: "name: x\ndevice:\n  screen: off\n", source: "demo.yaml")
         #expect(!scenario.device.isScreenOn)
         #expect(scenario.device.isLocked)
         #expect(scenario.device.idleSince == .zero)
@@ -288,6 +304,39 @@ import Testing
             errorText("name: x\ndevice:\n  screen: off\n  locked: false\n")
                 == "demo.yaml:4: field 'device.locked': the screen is off, which means locked: remove 'locked: false' "
                 + "or set 'screen: on'")
+    }
+
+    @Test func mutatedScenariosGiveErrorsNotCrashes() {
+        var state: UInt64 = 42
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        let noise: [Character] = [
+            ":", "-", "[", "]", "{", "}", "'", "\"", "\t", "#", "&", "*", "!", "|", ">", "%", "@", " ",
+            "\n", ".", "9",
+        ]
+        let lineCount = Self.fullExample.split(separator: "\n", omittingEmptySubsequences: false).count
+        var errors = 0
+        for _ in 0..<500 {
+            var text = Array(Self.fullExample)
+            for _ in 0...next(3) {
+                let at = next(text.count)
+                switch next(3) {
+                case 0: text.remove(at: at)
+                case 1: text.insert(noise[next(noise.count)], at: at)
+                default: text[at] = noise[next(noise.count)]
+                }
+            }
+            do {
+                _ = try ScenarioLoader.parse(yaml: String(text), source: "fuzz.yaml")
+            } catch {
+                errors += 1
+                #expect(error.line.map { (1...lineCount + 1).contains($0) } ?? true, "\(error)")
+                #expect(!error.message.isEmpty)
+            }
+        }
+        #expect(errors > 250)
     }
 
     // MARK: Apps
@@ -299,7 +348,8 @@ import Testing
                 + "(the path of its Info.plist)")
         #expect(
             errorText("name: x\napps:\n  - manifest: { CFBundleIdentifier: com.x }\n    plist: x.plist\n")
-                == "demo.yaml:4: field 'apps[0].plist': an app has either 'manifest:' or 'plist:', not both")
+                == "demo.yaml:4: field 'apps[0].plist': an app has either 'manifest:' or 'plist:', not both"
+        )
     }
 
     @Test func codeAndBehaviourAreExclusive() {
@@ -349,7 +399,8 @@ import Testing
                 == "demo.yaml:7: field 'apps[0].manifest.BGTaskSchedulerPermittedIdentifiers[1]': wildcard 'com.y.*' "
                 + "must start with the bundle identifier 'com.x.'")
         #expect(
-            errorText("name: x\napps:\n  - manifest: { CFBundleIdentifier: com.x, Entitlements: {gpu: maybe} }\n")
+            errorText(
+                "name: x\napps:\n  - manifest: { CFBundleIdentifier: com.x, Entitlements: {gpu: maybe} }\n")
                 == "demo.yaml:3: field 'apps[0].manifest.Entitlements.gpu': must be a boolean")
     }
 
@@ -380,8 +431,10 @@ import Testing
     @Test func plistErrorsNameThePlistFile() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        try PropertyListSerialization.data(fromPropertyList: ["UIBackgroundModes": ["fetch"]], format: .xml, options: 0)
-            .write(to: directory.appendingPathComponent("Info.plist"))
+        try PropertyListSerialization.data(
+            fromPropertyList: ["UIBackgroundModes": ["fetch"]], format: .xml, options: 0
+        )
+        .write(to: directory.appendingPathComponent("Info.plist"))
         let scenarioPath = directory.appendingPathComponent("s.yaml").path
         try "name: x\napps:\n  - plist: Info.plist\n  - plist: Missing.plist\n".write(
             toFile: scenarioPath, atomically: true, encoding: .utf8)
@@ -389,14 +442,17 @@ import Testing
         #expect(
             loadError(path: scenarioPath)?.description
                 == "\(directory.path)/Info.plist: field 'CFBundleIdentifier': is required")
-        try "name: x\napps:\n  - plist: Missing.plist\n".write(toFile: scenarioPath, atomically: true, encoding: .utf8)
+        try "name: x\napps:\n  - plist: Missing.plist\n".write(
+            toFile: scenarioPath, atomically: true, encoding: .utf8)
         #expect(
             loadError(path: scenarioPath)?.description
-                == "\(scenarioPath):3: field 'apps[0].plist': no such file '\(directory.path)/Missing.plist'")
+                == "\(scenarioPath):3: field 'apps[0].plist': no such file '\(directory.path)/Missing.plist'"
+        )
     }
 
     @Test func missingScenarioFileIsAnError() {
-        #expect(loadError(path: "/nonexistent/s.yaml")?.description == "/nonexistent/s.yaml: no such file")
+        #expect(
+            loadError(path: "/nonexistent/s.yaml")?.description == "/nonexistent/s.yaml: no such file")
     }
 
     @Test func settingsNamingAnUnknownAppIsAnError() {
@@ -418,7 +474,8 @@ import Testing
     // MARK: Behaviour
 
     static func behaviourError(_ behaviour: String) -> String? {
-        let yaml = "name: x\napps:\n  - manifest: { CFBundleIdentifier: com.x }\n    behaviour:\n" + behaviour
+        let yaml =
+            "name: x\napps:\n  - manifest: { CFBundleIdentifier: com.x }\n    behaviour:\n" + behaviour
         return Self().errorText(yaml)
     }
 
@@ -428,14 +485,16 @@ import Testing
                 == "demo.yaml:6: field 'apps[0].behaviour.onLaunch[0].submit': a request names exactly one of "
                 + "'refresh:', 'processing:' or 'continued:' (its identifier)")
         #expect(
-            Self.behaviourError("      onLaunch:\n        - submit: { refresh: com.x.a, processing: com.x.b }\n")
+            Self.behaviourError(
+                "      onLaunch:\n        - submit: { refresh: com.x.a, processing: com.x.b }\n")
                 == "demo.yaml:6: field 'apps[0].behaviour.onLaunch[0].submit.processing': a request names exactly "
                 + "one of 'refresh:', 'processing:' or 'continued:' (its identifier)")
     }
 
     @Test func submitRejectsFieldsOfAnotherKind() {
         #expect(
-            Self.behaviourError("      onLaunch:\n        - submit: { refresh: com.x.a, network: true }\n")
+            Self.behaviourError(
+                "      onLaunch:\n        - submit: { refresh: com.x.a, network: true }\n")
                 == "demo.yaml:6: field 'apps[0].behaviour.onLaunch[0].submit.network': 'network' is for processing "
                 + "requests, not refresh")
         #expect(
@@ -443,7 +502,8 @@ import Testing
                 == "demo.yaml:6: field 'apps[0].behaviour.onLaunch[0].submit.after': 'after' is for refresh and "
                 + "processing requests, not continued")
         #expect(
-            Self.behaviourError("      onLaunch:\n        - submit: { continued: com.x.a, strategy: later }\n")
+            Self.behaviourError(
+                "      onLaunch:\n        - submit: { continued: com.x.a, strategy: later }\n")
                 == "demo.yaml:6: field 'apps[0].behaviour.onLaunch[0].submit.strategy': expected queue or fail, "
                 + "got \"later\"")
     }
@@ -558,7 +618,8 @@ import Testing
     @Test func entryAfterTheDurationIsAnError() {
         let yaml = "name: x\nduration: 1h\ntimeline:\n  - { at: 2h, do: home }\n"
         #expect(
-            errorText(yaml) == "demo.yaml:4: field 'timeline[0].at': 2h is after the end of the run (duration: 1h)")
+            errorText(yaml)
+                == "demo.yaml:4: field 'timeline[0].at': 2h is after the end of the run (duration: 1h)")
     }
 
     @Test func badTimeSaysWhatWasExpected() {
@@ -571,7 +632,8 @@ import Testing
     @Test func commandErrorGetsTheFileLineAndField() {
         #expect(
             Self.timelineError("  - at: 1h\n    do: network wlan\n")
-                == "demo.yaml:10: field 'timeline[0].do': 'network' expects none, wifi or cellular, got \"wlan\"")
+                == "demo.yaml:10: field 'timeline[0].do': 'network' expects none, wifi or cellular, got \"wlan\""
+        )
         #expect(
             Self.timelineError("  - { at: 1h }\n") == "demo.yaml:9: field 'timeline[0].do': is required")
     }
@@ -586,7 +648,8 @@ import Testing
     @Test func tapMustNameAnOnTapActionOfADeclarativeApp() throws {
         #expect(
             Self.timelineError("  - { at: 1h, do: tap com.x share }\n")
-                == "demo.yaml:9: field 'timeline[0].do': app 'com.x' has no onTap action 'share' (it has export)")
+                == "demo.yaml:9: field 'timeline[0].do': app 'com.x' has no onTap action 'share' (it has export)"
+        )
         let entries = try Self.timeline("  - { at: 1h, do: tap com.real anything }\n")
         #expect(entries.map(\.action) == [.tap("com.real", action: "anything")])
     }
@@ -601,7 +664,9 @@ import Testing
         #expect(Quantities.seconds(text) == seconds)
     }
 
-    @Test(arguments: ["", "s", "1x", "30m1h", "1h1h", "-5s", "inf", "nan", "1e3", "1h30", "1..2s", ".5s"])
+    @Test(arguments: [
+        "", "s", "1x", "30m1h", "1h1h", "-5s", "inf", "nan", "1e3", "1h30", "1..2s", ".5s",
+    ])
     func badDurationsAreRejected(text: String) {
         #expect(Quantities.seconds(text) == nil)
     }
@@ -638,11 +703,14 @@ import Testing
     }
 
     @Test func isoDatesAreSecondsSince1970() {
+        let midnight: Double = 1_795_219_200
+        let sixThirty: Double = midnight + 6.5 * 3600
+        let sixAndAHalfSecond: Double = midnight + 6 * 3600 + 0.5
         #expect(Quantities.epoch(iso8601: "1970-01-01T00:00:00Z") == 0)
-        #expect(Quantities.epoch(iso8601: "2026-11-21T00:00:00Z") == 1_795_219_200)
-        #expect(Quantities.epoch(iso8601: "2026-11-21") == 1_795_219_200)
-        #expect(Quantities.epoch(iso8601: "2026-11-21T07:30:00+01:00") == 1_795_219_200 + 6.5 * 3600)
-        #expect(Quantities.epoch(iso8601: "2026-11-21 06:00:00.5") == 1_795_219_200 + 6 * 3600 + 0.5)
+        #expect(Quantities.epoch(iso8601: "2026-11-21T00:00:00Z") == midnight)
+        #expect(Quantities.epoch(iso8601: "2026-11-21") == midnight)
+        #expect(Quantities.epoch(iso8601: "2026-11-21T07:30:00+01:00") == sixThirty)
+        #expect(Quantities.epoch(iso8601: "2026-11-21 06:00:00.5") == sixAndAHalfSecond)
         #expect(Quantities.epoch(iso8601: "2024-02-29T00:00:00Z") == 1_709_164_800)
         #expect(Quantities.epoch(iso8601: "2026-02-29T00:00:00Z") == nil)
         #expect(Quantities.epoch(iso8601: "2026-11-21T24:00:00Z") == nil)
@@ -674,7 +742,8 @@ import Testing
     }
 
     private func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("offstage-\(UUID().uuidString)")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "offstage-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }

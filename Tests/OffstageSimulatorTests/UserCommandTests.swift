@@ -32,8 +32,14 @@ import Testing
         ("continued-processing off com.x", .system(.setContinuedProcessing("com.x", false))),
         ("memory-pressure 200MB", .system(.memoryPressure(bytes: 200_000_000))),
         ("memory com.x 120MB", .system(.setMemoryFootprint("com.x", bytes: 120_000_000))),
-        ("simulate-launch com.x com.x.refresh", .system(.simulateLaunch("com.x", identifier: "com.x.refresh"))),
-        ("simulate-expiration com.x com.x.refresh", .system(.simulateExpiration("com.x", identifier: "com.x.refresh"))),
+        (
+            "simulate-launch com.x com.x.refresh",
+            .system(.simulateLaunch("com.x", identifier: "com.x.refresh"))
+        ),
+        (
+            "simulate-expiration com.x com.x.refresh",
+            .system(.simulateExpiration("com.x", identifier: "com.x.refresh"))
+        ),
         ("tap com.x export", .tap("com.x", action: "export")),
         ("  open \t com.x  ", .system(.open("com.x"))),
     ]
@@ -52,14 +58,20 @@ import Testing
     @Test func batteryKeepsTheChargingStateOfTheDevice() throws {
         var device = DeviceState()
         device.isCharging = true
-        #expect(try UserCommand.parse("battery 15%", device: device) == .system(.setBattery(level: 0.15, charging: true)))
+        #expect(
+            try UserCommand.parse("battery 15%", device: device)
+                == .system(.setBattery(level: 0.15, charging: true)))
     }
 
     @Test func plugAndUnplugKeepTheBatteryLevelOfTheDevice() throws {
         var device = DeviceState()
         device.batteryLevel = 0.33
-        #expect(try UserCommand.parse("plug", device: device) == .system(.setBattery(level: 0.33, charging: true)))
-        #expect(try UserCommand.parse("unplug", device: device) == .system(.setBattery(level: 0.33, charging: false)))
+        #expect(
+            try UserCommand.parse("plug", device: device)
+                == .system(.setBattery(level: 0.33, charging: true)))
+        #expect(
+            try UserCommand.parse("unplug", device: device)
+                == .system(.setBattery(level: 0.33, charging: false)))
     }
 
     @Test func unknownVerbListsEveryVerb() {
@@ -77,21 +89,27 @@ import Testing
 
     @Test func missingArgumentQuotesTheUsage() {
         #expect(message(of: "open") == "'open' takes 1 argument, got 0: expected \"open APP\"")
-        #expect(message(of: "tap com.x") == "'tap' takes 2 arguments, got 1: expected \"tap APP ACTION\"")
+        #expect(
+            message(of: "tap com.x") == "'tap' takes 2 arguments, got 1: expected \"tap APP ACTION\"")
     }
 
     @Test func extraArgumentsAreRejected() {
         #expect(message(of: "home now") == "'home' takes no arguments, got 1: expected \"home\"")
         #expect(
             message(of: "background-refresh on com.x com.y")
-                == "'background-refresh' takes 1 to 2 arguments, got 3: expected \"background-refresh on|off [APP]\"")
+                == "'background-refresh' takes 1 to 2 arguments, got 3: expected \"background-refresh on|off [APP]\""
+        )
     }
 
     @Test func wrongChoiceSaysWhatWasExpected() {
         #expect(message(of: "network wlan") == "'network' expects none, wifi or cellular, got \"wlan\"")
-        #expect(message(of: "thermal hot") == "'thermal' expects nominal, fair, serious or critical, got \"hot\"")
+        #expect(
+            message(of: "thermal hot")
+                == "'thermal' expects nominal, fair, serious or critical, got \"hot\"")
         #expect(message(of: "low-power yes") == "'low-power' expects on or off, got \"yes\"")
-        #expect(message(of: "interrupt-end maybe") == "'interrupt-end' expects take or dismiss, got \"maybe\"")
+        #expect(
+            message(of: "interrupt-end maybe") == "'interrupt-end' expects take or dismiss, got \"maybe\""
+        )
     }
 
     @Test func badQuantitiesSayWhatWasExpected() {
@@ -99,7 +117,9 @@ import Testing
             message(of: "battery 150%")
                 == "'battery' expects a percentage like 80% or a fraction from 0 to 1, got \"150%\"")
         #expect(message(of: "memory com.x lots") == "'memory' expects a size like 120MB, got \"lots\"")
-        #expect(message(of: "memory-pressure -5MB") == "'memory-pressure' expects a size like 120MB, got \"-5MB\"")
+        #expect(
+            message(of: "memory-pressure -5MB")
+                == "'memory-pressure' expects a size like 120MB, got \"-5MB\"")
     }
 
     @Test func errorDescriptionIsItsMessage() {

@@ -10,6 +10,8 @@ public struct ConstraintContext: Sendable {
     public var appState: AppState
     /// Whether the user swiped the app away since they last opened it.
     public var appForceQuit: Bool
+    /// Identifiers of the app's tasks running now.
+    public var runningIdentifiers: Set<String>
 }
 
 /// A constraint's answer for one request.
@@ -57,7 +59,7 @@ extension Array where Element == any Constraint {
         [
             EarliestBeginDateConstraint(), BackgroundAppRefreshConstraint(), LowPowerModeConstraint(),
             CriticalBatteryConstraint(), ThermalConstraint(), NetworkConstraint(), ExternalPowerConstraint(),
-            DeviceIdleConstraint(), ForceQuitConstraint(), ForegroundConstraint(),
+            DeviceIdleConstraint(), ForceQuitConstraint(), ForegroundConstraint(), NotAlreadyRunningConstraint(),
         ]
     }
 

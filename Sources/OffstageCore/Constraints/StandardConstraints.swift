@@ -136,3 +136,14 @@ public struct ForegroundConstraint: Constraint {
         context.appState.isForeground ? .blocked(reason: "the app is in the foreground", until: nil) : .satisfied
     }
 }
+
+/// One run per identifier at a time: a request submitted while its task runs waits for that run to end.
+public struct NotAlreadyRunningConstraint: Constraint {
+    public init() {}
+    public var name: String { "alreadyRunning" }
+    public func applies(to request: TaskRequest) -> Bool { request.isDiscretionary }
+    public func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict {
+        context.runningIdentifiers.contains(request.identifier)
+            ? .blocked(reason: "a task with this identifier is running", until: nil) : .satisfied
+    }
+}

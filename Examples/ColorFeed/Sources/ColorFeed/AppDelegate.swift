@@ -2,10 +2,13 @@
 // 10:51 "Begin and end background task"), with Apple's real signatures. Only the imports differ
 // from iOS (`import BackgroundTasks` / `import UIKit` → `import OffstageKit`); the fixes to the
 // slides' typos are listed in Examples/ColorFeed/README.md.
+import Foundation
 import OffstageKit
 
 public class AppDelegate: UIResponder, UIApplicationDelegate {
     var backgroundTaskID: UIBackgroundTaskIdentifier = .invalid
+    /// When the database was last cleaned in this process: cleaning runs at most once a day.
+    var lastCleaning: Date?
 
     public func application(
         _ application: UIApplication,
@@ -38,6 +41,7 @@ public class AppDelegate: UIResponder, UIApplicationDelegate {
         )
         request.requiresNetworkConnectivity = true
         request.requiresExternalPower = true
+        request.earliestBeginDate = lastCleaning.map { $0.addingTimeInterval(24 * 60 * 60) }
 
         try? BGTaskScheduler.shared.submit(request)
     }

@@ -23,6 +23,7 @@ extension AppDelegate {
         var cancelled = false
         task.expirationHandler = { cancelled = true }
         Feed.deleteOldEntries(while: { !cancelled })
+        if !cancelled { lastCleaning = OffstageClock.now }
         task.setTaskCompleted(success: !cancelled)
     }
 }
