@@ -4,7 +4,8 @@ import OffstageSimulator
 /// `offstage demo`: the built-in day on a phone with ColorFeed and two other apps.
 struct DemoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "demo", abstract: "Watch a simulated day on a phone: launches, background time, tasks, suspension.")
+        commandName: "demo", abstract: "Watch a simulated day on a phone: launches, background time, tasks, suspension."
+    )
 
     @OptionGroup var options: RunOptions
 

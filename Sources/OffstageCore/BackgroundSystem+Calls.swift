@@ -97,12 +97,16 @@ extension BackgroundSystem {
         default: break
         }
         guard request.kind == .continuedProcessing else { return nil }
-        if settings.continuedProcessingOff.contains(app.id) { return "the user turned continued processing off for this app" }
+        if settings.continuedProcessingOff.contains(app.id) {
+            return "the user turned continued processing off for this app"
+        }
         if request.requiresGPU {
             if !manifest.entitlements.contains(Entitlement.continuedProcessingGPU) {
                 return "requires the GPU without the entitlement \(Entitlement.continuedProcessingGPU)"
             }
-            if !device.hasBackgroundGPU { return "requires the GPU, which this device does not support in the background" }
+            if !device.hasBackgroundGPU {
+                return "requires the GPU, which this device does not support in the background"
+            }
         }
         return nil
     }
@@ -130,7 +134,9 @@ extension BackgroundSystem {
         }
         let limit = request.kind == .appRefresh ? policy.maxPendingRefreshRequests : policy.maxPendingProcessingRequests
         if app.pending.filter({ $0.kind == request.kind }).count >= limit {
-            record(id, .rejected, task: name, reason: "tooManyPendingTaskRequests: \(limit) \(request.kind.rawValue) pending")
+            record(
+                id, .rejected, task: name,
+                reason: "tooManyPendingTaskRequests: \(limit) \(request.kind.rawValue) pending")
             return .failed(.tooManyPendingTaskRequests)
         }
         apps[id]!.pending.append(request)
@@ -147,7 +153,9 @@ extension BackgroundSystem {
             return .ok
         }
         guard request.strategy == .queue else {
-            record(id, .rejected, task: name, reason: "immediateRunIneligible: \(running) continued-processing tasks running")
+            record(
+                id, .rejected, task: name,
+                reason: "immediateRunIneligible: \(running) continued-processing tasks running")
             return .failed(.immediateRunIneligible)
         }
         continuedQueue.removeAll { $0.app == id && $0.request.identifier == name }
@@ -157,7 +165,8 @@ extension BackgroundSystem {
     }
 
     mutating func cancel(_ id: BundleID, where matches: (TaskRequest) -> Bool) {
-        let cancelled = apps[id]!.pending.filter(matches) + continuedQueue.filter { $0.app == id }.map(\.request).filter(matches)
+        let cancelled =
+            apps[id]!.pending.filter(matches) + continuedQueue.filter { $0.app == id }.map(\.request).filter(matches)
         apps[id]!.pending.removeAll(where: matches)
         continuedQueue.removeAll { $0.app == id && matches($0.request) }
         for request in cancelled {

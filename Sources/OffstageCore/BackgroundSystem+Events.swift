@@ -13,6 +13,7 @@ extension BackgroundSystem {
             if let current = foregroundApp { sendToBackground(current) }
         case .lock:
             record(nil, .user, reason: "lock")
+            guard !device.isLocked else { return }
             appUnderLock = foregroundApp
             if let current = foregroundApp { sendToBackground(current) }
             device.isLocked = true
@@ -64,7 +65,9 @@ extension BackgroundSystem {
             device.batteryLevel = min(max(level, 0), 1)
             device.isCharging = charging
             let percent = Int((device.batteryLevel * 100).rounded())
-            record(nil, .device, reason: "battery \(percent)%\(plugged ? (charging ? ", plugged in" : ", unplugged") : "")")
+            record(
+                nil, .device, reason: "battery \(percent)%\(plugged ? (charging ? ", plugged in" : ", unplugged") : "")"
+            )
         case .setNetwork(let kind):
             device.network = kind
             record(nil, .device, reason: "network: \(kind.rawValue)")

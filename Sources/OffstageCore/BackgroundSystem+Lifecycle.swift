@@ -186,7 +186,9 @@ extension BackgroundSystem {
             terminate(id, .memoryPressure)
         }
         if freed < bytes {
-            record(nil, .log, reason: "memory pressure: freed \(freed) of \(bytes) bytes; the foreground app is never killed")
+            record(
+                nil, .log,
+                reason: "memory pressure: freed \(freed) of \(bytes) bytes; the foreground app is never killed")
         }
     }
 }

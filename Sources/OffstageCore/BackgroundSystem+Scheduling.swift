@@ -23,14 +23,17 @@ extension BackgroundSystem {
                 if !app.assertionsWarned, now >= end + (-policy.assertionExpirationWarning) {
                     let ids = app.assertions.keys.sorted()
                     apps[id]!.assertionsWarned = true
-                    record(id, .assertionExpired, reason: "background time ends in \(Int(end - now)) s: expiration handlers for \(ids)")
+                    record(
+                        id, .assertionExpired,
+                        reason: "background time ends in \(Int(end - now)) s: expiration handlers for \(ids)")
                     emit(.expireBackgroundTasks(id, ids: ids))
                 }
             }
             for run in app.running where run.delivered {
                 if let expired = run.expiredAt, now >= expired + policy.expirationGrace {
                     let grace = Int(policy.expirationGrace)
-                    endProcess(id, .watchdog("task \(run.request.identifier) not completed within \(grace) s of expiration"))
+                    endProcess(
+                        id, .watchdog("task \(run.request.identifier) not completed within \(grace) s of expiration"))
                     break
                 }
                 if run.expiredAt == nil, let end = run.expiresAt, now >= end {
@@ -85,7 +88,9 @@ extension BackgroundSystem {
                 result.append(RequestStatus(app: id, request: request, phase: .pending, blockers: blockers))
             }
             for (position, entry) in continuedQueue.enumerated() where entry.app == id {
-                result.append(RequestStatus(app: id, request: entry.request, phase: .queued(position: position + 1), blockers: []))
+                result.append(
+                    RequestStatus(app: id, request: entry.request, phase: .queued(position: position + 1), blockers: [])
+                )
             }
             for run in app.running {
                 result.append(RequestStatus(app: id, request: run.request, phase: .running(run), blockers: []))

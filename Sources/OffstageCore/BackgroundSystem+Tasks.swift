@@ -31,9 +31,10 @@ extension BackgroundSystem {
                 case .processing: policy.processingRuntime
                 case .continuedProcessing: nil
                 }
-            let expiresAt = runtime.map { now + $0 }
+            let (deliveredAt, expiresAt) = (now, runtime.map { now + $0 })
             updateRun(id, run.id) { run in
                 run.delivered = true
+                run.startedAt = deliveredAt
                 run.expiresAt = expiresAt
             }
             emit(.startTask(id, apps[id]!.running.first { $0.id == run.id }!))
@@ -55,7 +56,9 @@ extension BackgroundSystem {
         }
         apps[id]!.running.removeAll { $0.id == taskID }
         let took = oneDecimal(now - run.startedAt)
-        record(id, .completed, task: run.request.identifier, reason: "setTaskCompleted(success: \(success)) after \(took) s")
+        record(
+            id, .completed, task: run.request.identifier,
+            reason: "setTaskCompleted(success: \(success)) after \(took) s")
         if run.request.kind == .continuedProcessing { startQueuedContinuedTasks() }
     }
 
@@ -87,12 +90,14 @@ extension BackgroundSystem {
         if let request = app.pending.first(where: { $0.identifier == identifier }) {
             record(id, .log, task: identifier, reason: "Simulating launch for task with identifier \(identifier)")
             start(id, request, why: "simulated launch")
-        } else if let index = continuedQueue.firstIndex(where: { $0.app == id && $0.request.identifier == identifier }) {
+        } else if let index = continuedQueue.firstIndex(where: { $0.app == id && $0.request.identifier == identifier })
+        {
             record(id, .log, task: identifier, reason: "Simulating launch for task with identifier \(identifier)")
             let entry = continuedQueue.remove(at: index)
             start(id, entry.request, why: "simulated launch")
         } else {
-            record(id, .log, task: identifier, reason: "No task request with identifier \(identifier) has been scheduled")
+            record(
+                id, .log, task: identifier, reason: "No task request with identifier \(identifier) has been scheduled")
         }
     }
 

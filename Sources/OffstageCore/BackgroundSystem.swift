@@ -46,7 +46,9 @@ public struct BackgroundSystem: Sendable {
         } else {
             apps[id]?.manifest = manifest
         }
-        record(id, .installed, reason: "modes: \(manifest.backgroundModes.sorted().map(\.rawValue).joined(separator: ", "))")
+        record(
+            id, .installed,
+            reason: "modes: \(manifest.backgroundModes.sorted().map(\.rawValue).joined(separator: ", "))")
         return finish()
     }
 
@@ -107,11 +109,14 @@ public struct BackgroundSystem: Sendable {
     /// Whether the user swiped the app away since they last opened it.
     public func isForceQuit(_ app: BundleID) -> Bool { apps[app]?.forceQuit ?? false }
 
-    /// The app switcher: apps with a live process, most recently used first.
+    /// The app switcher: apps with a live process, most recently used first (the app on screen,
+    /// which the previous one left at the same instant, before all others).
     public var switcher: [BundleID] {
         installed.filter { apps[$0]!.state.hasProcess }
             .enumerated()
             .sorted { a, b in
+                let (fa, fb) = (a.element == foregroundApp, b.element == foregroundApp)
+                if fa != fb { return fa }
                 let (ua, ub) = (apps[a.element]!.lastUsed, apps[b.element]!.lastUsed)
                 return ua != ub ? ua > ub : a.offset < b.offset
             }
@@ -132,7 +137,8 @@ public struct BackgroundSystem: Sendable {
     /// Background App Refresh as `UIApplication.backgroundRefreshStatus` reports it to the app.
     public func backgroundRefreshStatus(for app: BundleID) -> BackgroundRefreshStatus {
         if settings.backgroundAppRefreshRestricted { return .restricted }
-        let on = settings.backgroundAppRefresh && !settings.backgroundAppRefreshOff.contains(app)
+        let on =
+            settings.backgroundAppRefresh && !settings.backgroundAppRefreshOff.contains(app)
             && !(settings.lowPowerMode && !device.isCharging)
         return on ? .available : .denied
     }

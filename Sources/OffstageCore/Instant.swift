@@ -45,7 +45,9 @@ public struct WallClock: Hashable, Sendable, Codable {
     /// Computed without Foundation (civil-from-days), so it is the same on every platform.
     public func timestamp(at instant: Instant) -> String {
         let total = Int(epoch(at: instant).rounded(.down))
-        let (days, second) = (total >= 0 ? total / 86_400 : (total - 86_399) / 86_400, ((total % 86_400) + 86_400) % 86_400)
+        let (days, second) = (
+            total >= 0 ? total / 86_400 : (total - 86_399) / 86_400, ((total % 86_400) + 86_400) % 86_400
+        )
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097

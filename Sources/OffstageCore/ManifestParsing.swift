@@ -27,7 +27,8 @@ extension AppManifest {
         do {
             object = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
         } catch {
-            throw ManifestError(source: source, field: nil, message: "not a property list (\(error.localizedDescription))")
+            throw ManifestError(
+                source: source, field: nil, message: "not a property list (\(error.localizedDescription))")
         }
         guard let dictionary = object as? [String: Any] else {
             throw ManifestError(source: source, field: nil, message: "the top level must be a dictionary")
@@ -53,7 +54,8 @@ extension AppManifest {
             var result: [String] = []
             for (index, element) in list.enumerated() {
                 guard let text = element as? String, !text.isEmpty else {
-                    throw ManifestError(source: source, field: "\(key)[\(index)]", message: "must be a non-empty string")
+                    throw ManifestError(
+                        source: source, field: "\(key)[\(index)]", message: "must be a non-empty string")
                 }
                 result.append(text)
             }

@@ -67,6 +67,7 @@ public struct TaskRun: Hashable, Sendable, Codable {
     public var id: Int
     public var app: BundleID
     public var request: TaskRequest
+    /// When the system decided to start it; once delivered, when its launch handler was called.
     public var startedAt: Instant
     /// When the runtime ends and the expiration handler is called; nil for continued processing.
     public var expiresAt: Instant?

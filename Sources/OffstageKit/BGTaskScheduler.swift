@@ -100,7 +100,7 @@ extension BGTaskScheduler {
 }
 
 extension BGTaskScheduler.Error.Code {
-    /// Lets `catch BGTaskScheduler.Error.Code.notPermitted` match, as with imported error codes.
+    /// Lets `catch BGTaskScheduler.Error.notPermitted` match, as with imported error codes.
     public static func ~= (code: Self, error: any Error) -> Bool {
         (error as? BGTaskScheduler.Error)?.code == code
     }

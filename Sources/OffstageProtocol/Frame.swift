@@ -50,7 +50,8 @@ public enum Frame {
     }
 
     /// Decodes one frame from the start of `data`, returning the payload and the bytes it used.
-    public static func decode<Payload: Codable>(_ type: Payload.Type, from data: Data) throws(Failure) -> (Payload, Int) {
+    public static func decode<Payload: Codable>(_ type: Payload.Type, from data: Data) throws(Failure) -> (Payload, Int)
+    {
         guard data.count >= 4 else { throw .truncated }
         let length = data.prefix(4).reduce(0) { ($0 << 8) | Int($1) }
         guard length <= maxMessageBytes else { throw .tooLarge(bytes: length) }

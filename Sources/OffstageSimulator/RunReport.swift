@@ -63,7 +63,11 @@ public struct RunReport: Sendable {
         } else {
             lines.append("  Waiting at the end:")
             for status in pendingAtEnd {
-                let why = status.blockers.isEmpty ? "eligible" : status.blockers.map { $0.explained(on: WallClock(epochAtZero: scenario.startEpoch)) }.joined(separator: "; ")
+                let why =
+                    status.blockers.isEmpty
+                    ? "eligible"
+                    : status.blockers.map { $0.explained(on: WallClock(epochAtZero: scenario.startEpoch)) }.joined(
+                        separator: "; ")
                 lines.append("    \(status.app) [\(status.request.identifier)] \(status.request.kind.rawValue): \(why)")
             }
         }
@@ -82,7 +86,9 @@ public struct RunReport: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
         return try encoder.encode(
-            Document(scenario: scenario.name, source: scenario.source, seed: scenario.seed, startEpoch: scenario.startEpoch, records: records))
+            Document(
+                scenario: scenario.name, source: scenario.source, seed: scenario.seed, startEpoch: scenario.startEpoch,
+                records: records))
     }
 }
 

@@ -47,7 +47,10 @@ public struct ScenarioApp: Sendable {
     /// Memory the app uses, in bytes (jetsam reads it).
     public var memoryFootprint: Int?
 
-    public init(manifest: AppManifest, code: String? = nil, behaviour: AppBehaviour = AppBehaviour(), memoryFootprint: Int? = nil) {
+    public init(
+        manifest: AppManifest, code: String? = nil, behaviour: AppBehaviour = AppBehaviour(),
+        memoryFootprint: Int? = nil
+    ) {
         self.manifest = manifest
         self.code = code
         self.behaviour = behaviour

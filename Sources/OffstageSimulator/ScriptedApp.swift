@@ -14,7 +14,8 @@ final class ScriptedApp: UIResponder, UIApplicationDelegate, OffstageUserActions
     }
 
     func application(
-        _ application: UIApplication, didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?
+        _ application: UIApplication,
+        didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?
     ) -> Bool {
         for identifier in behaviour.register { register(identifier) }
         perform(behaviour.onLaunch)

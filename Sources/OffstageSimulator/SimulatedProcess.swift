@@ -17,7 +17,9 @@ final class SimulatedProcess: @unchecked Sendable {
     /// Work that fell due while suspended, run on resume.
     var deferred: [() -> Void] = []
 
-    init(app: BundleID, generation: Int, simulation: Simulation, makeDelegate: @escaping () -> any UIApplicationDelegate) {
+    init(
+        app: BundleID, generation: Int, simulation: Simulation, makeDelegate: @escaping () -> any UIApplicationDelegate
+    ) {
         self.app = app
         self.generation = generation
         let link = SimulatorLink(simulation: simulation, app: app, generation: generation)
@@ -31,7 +33,8 @@ final class SimulatedProcess: @unchecked Sendable {
         if let idle = threads.first(where: \.isIdle) { return idle }
         let runtime = runtime!
         let thread = AppThread(
-            name: "\(app) #\(generation).\(threads.count)", runtime: AppRuntimeBinding { runtime.bindToCurrentThread() })
+            name: "\(app) #\(generation).\(threads.count)", runtime: AppRuntimeBinding { runtime.bindToCurrentThread() }
+        )
         threads.append(thread)
         return thread
     }

@@ -1,6 +1,6 @@
 import Foundation
-public import OffstageCore
 import HeapModule
+public import OffstageCore
 import OffstageKit
 
 /// The virtual-time host: a discrete-event loop that jumps from one due time to the next,
@@ -33,7 +33,11 @@ public final class Simulation: @unchecked Sendable {
         self.catalog = catalog
         random = SeededRandom(seed: scenario.seed)
         var device = scenario.device
-        if device.isLocked && !device.isScreenOn { device.idleSince = .zero } else if !device.isLocked { device.idleSince = nil }
+        if device.isLocked && !device.isScreenOn {
+            device.idleSince = .zero
+        } else if !device.isLocked {
+            device.idleSince = nil
+        }
         system = BackgroundSystem(
             policy: scenario.policy, device: device, settings: scenario.settings,
             wallClock: WallClock(epochAtZero: scenario.startEpoch))
@@ -49,7 +53,9 @@ public final class Simulation: @unchecked Sendable {
         for app in scenario.apps {
             let id = app.manifest.bundleIdentifier
             perform(system.install(app.manifest, at: now))
-            if let bytes = app.memoryFootprint { perform(system.handle(.setMemoryFootprint(id, bytes: bytes), at: now)) }
+            if let bytes = app.memoryFootprint {
+                perform(system.handle(.setMemoryFootprint(id, bytes: bytes), at: now))
+            }
         }
         for entry in scenario.timeline { schedule(at: Instant(seconds: entry.at), .timeline(entry)) }
         var reported = -1
@@ -117,7 +123,8 @@ public final class Simulation: @unchecked Sendable {
 
     private func tap(_ app: BundleID, _ control: String) {
         guard let process = processes[app], system.foregroundApp == app else {
-            records.append(Record(at: now, app: app, kind: .log, reason: "tap \(control): the app is not on screen; ignored"))
+            records.append(
+                Record(at: now, app: app, kind: .log, reason: "tap \(control): the app is not on screen; ignored"))
             return
         }
         records.append(Record(at: now, app: app, kind: .user, reason: "tap \(control)"))
@@ -158,7 +165,9 @@ public final class Simulation: @unchecked Sendable {
                 process.currentThread = thread
                 let report = thread.resume()
                 process.currentThread = nil
-                if case .parked(let until) = report { schedule(at: until, .wake(process.app, generation: process.generation)) }
+                if case .parked(let until) = report {
+                    schedule(at: until, .wake(process.app, generation: process.generation))
+                }
                 continue
             }
             index += 1
@@ -220,6 +229,7 @@ public final class Simulation: @unchecked Sendable {
             let behaviour = spec.behaviour
             makeDelegate = { [unowned self] in ScriptedApp(behaviour: behaviour, simulation: self) }
         }
-        processes[app] = SimulatedProcess(app: app, generation: generation, simulation: self, makeDelegate: makeDelegate)
+        processes[app] = SimulatedProcess(
+            app: app, generation: generation, simulation: self, makeDelegate: makeDelegate)
     }
 }

@@ -33,7 +33,11 @@ import Testing
     @Test func earliestBeginDateDefersUntilTheDate() {
         var h = waiting(Fixture.refreshRequest(feed, earliestBeginDate: 3600), blockedBy: [])
         let blocker = h.system.explain().first?.blockers.first
-        #expect(blocker == Blocker(constraint: "earliestBeginDate", reason: "earliest begin date not reached", until: Instant(seconds: 3600)))
+        #expect(
+            blocker
+                == Blocker(
+                    constraint: "earliestBeginDate", reason: "earliest begin date not reached",
+                    until: Instant(seconds: 3600)))
         #expect(h.system.nextDueTime == Instant(seconds: 3600))
         #expect(h.advance(to: Instant(seconds: 3599.9)).startedTasks.isEmpty)
         let effects = h.advance(to: Instant(seconds: 3600))
@@ -56,7 +60,8 @@ import Testing
         h.lockUntilIdle()
         #expect(h.log.startedTasks.isEmpty)
         #expect(h.system.explain().allSatisfy { $0.blockers.map(\.constraint) == ["backgroundAppRefresh"] })
-        #expect(reasons(h, .deferred, Fixture.refresh(feed)).last == "backgroundAppRefresh: Background App Refresh is off")
+        #expect(
+            reasons(h, .deferred, Fixture.refresh(feed)).last == "backgroundAppRefresh: Background App Refresh is off")
         let effects = h.handle(.setBackgroundAppRefresh(true))
         #expect(
             Set(effects.startedTasks.map(\.request.identifier)) == [Fixture.refresh(feed), Fixture.processing(feed)])
@@ -72,13 +77,17 @@ import Testing
         h.handle(.home)
         #expect(h.log.startedTasks.map(\.app) == [mail])
         #expect(blockers(h) == ["backgroundAppRefresh"])
-        #expect(reasons(h, .deferred, Fixture.refresh(feed)).last == "backgroundAppRefresh: Background App Refresh is off for this app")
+        #expect(
+            reasons(h, .deferred, Fixture.refresh(feed)).last
+                == "backgroundAppRefresh: Background App Refresh is off for this app")
     }
 
     @Test func restrictedBackgroundAppRefreshBlocks() {
         let h = waiting(Fixture.refreshRequest(feed), blockedBy: [.setBackgroundAppRefreshRestricted(true)])
         #expect(h.log.startedTasks.isEmpty)
-        #expect(reasons(h, .deferred, Fixture.refresh(feed)).last == "backgroundAppRefresh: Background App Refresh is restricted")
+        #expect(
+            reasons(h, .deferred, Fixture.refresh(feed)).last
+                == "backgroundAppRefresh: Background App Refresh is restricted")
     }
 
     @Test func lowPowerModeBlocksUntilCharging() {
@@ -157,7 +166,8 @@ import Testing
     }
 
     @Test func unpluggingExpiresAPoweredTask() throws {
-        var h = waiting(Fixture.processingRequest(feed, power: true), blockedBy: [.setBattery(level: 0.5, charging: true)])
+        var h = waiting(
+            Fixture.processingRequest(feed, power: true), blockedBy: [.setBattery(level: 0.5, charging: true)])
         h.lockUntilIdle()
         let run = try #require(h.task(Fixture.processing(feed), of: feed))
         #expect(h.handle(.setBattery(level: 0.5, charging: false)).actions.first == .expireTask(feed, taskID: run.id))
@@ -168,7 +178,10 @@ import Testing
         var h = waiting(Fixture.processingRequest(feed), blockedBy: [])
         h.advance(by: 3600)
         #expect(h.log.startedTasks.isEmpty)
-        #expect(h.system.explain().first?.blockers == [Blocker(constraint: "deviceIdle", reason: "the device is in use", until: nil)])
+        #expect(
+            h.system.explain().first?.blockers == [
+                Blocker(constraint: "deviceIdle", reason: "the device is in use", until: nil)
+            ])
     }
 
     @Test func processingWaitsFor15MinutesOfIdle() {
@@ -178,7 +191,8 @@ import Testing
         let lockedAt = h.now
         #expect(
             h.system.explain().first?.blockers == [
-                Blocker(constraint: "deviceIdle", reason: "the device has not been idle for 15 min", until: lockedAt + 900)
+                Blocker(
+                    constraint: "deviceIdle", reason: "the device has not been idle for 15 min", until: lockedAt + 900)
             ])
         #expect(h.advance(by: 899.9).startedTasks.isEmpty)
         let effects = h.advance(by: 0.1)
@@ -242,7 +256,9 @@ import Testing
         _ = try #require(h.task(Fixture.refresh(feed), of: feed))
         h.submit(Fixture.refreshRequest(feed), from: feed)
         #expect(blockers(h) == ["alreadyRunning"])
-        #expect(reasons(h, .deferred, Fixture.refresh(feed)).last == "alreadyRunning: a task with this identifier is running")
+        #expect(
+            reasons(h, .deferred, Fixture.refresh(feed)).last
+                == "alreadyRunning: a task with this identifier is running")
     }
 
     @Test func continuedProcessingIgnoresTheSchedulersConstraints() {
@@ -279,14 +295,18 @@ import Testing
         #expect(statuses.allSatisfy { $0.phase == .pending })
         #expect(
             statuses[0].blockers == [
-                Blocker(constraint: "earliestBeginDate", reason: "earliest begin date not reached", until: Instant(seconds: 7200)),
+                Blocker(
+                    constraint: "earliestBeginDate", reason: "earliest begin date not reached",
+                    until: Instant(seconds: 7200)),
                 Blocker(constraint: "backgroundAppRefresh", reason: "Background App Refresh is off", until: nil),
                 Blocker(constraint: "lowPowerMode", reason: "Low Power Mode is on", until: nil),
-                Blocker(constraint: "criticalBattery", reason: "battery at 10% (below 20%) and not charging", until: nil),
+                Blocker(
+                    constraint: "criticalBattery", reason: "battery at 10% (below 20%) and not charging", until: nil),
                 Blocker(constraint: "thermalState", reason: "thermal state is serious", until: nil),
                 Blocker(constraint: "network", reason: "no network connection", until: nil),
                 Blocker(constraint: "externalPower", reason: "not on external power", until: nil),
-                Blocker(constraint: "deviceIdle", reason: "the device has not been idle for 15 min", until: lockedAt + 900),
+                Blocker(
+                    constraint: "deviceIdle", reason: "the device has not been idle for 15 min", until: lockedAt + 900),
             ])
         #expect(
             statuses[1].blockers.map(\.constraint) == [

@@ -11,6 +11,8 @@ struct CoreHarness {
     private(set) var now: Instant = .zero
     /// Every effect the system returned, reactions included, in order.
     private(set) var log: [Effect] = []
+    /// The time at which each effect of `log` was returned.
+    private(set) var times: [Instant] = []
     /// The identifiers each app registers in `didFinishLaunching` (default: its exact permitted identifiers).
     var handlers: [BundleID: [String]] = [:]
     /// Callbacks an app does not return from when they are delivered, until `release`.
@@ -34,7 +36,7 @@ struct CoreHarness {
         for manifest in apps {
             let id = manifest.bundleIdentifier
             handlers[id] = manifest.permittedIdentifiers.filter { !AppManifest.isWildcard($0) }
-            log += system.install(manifest, at: now)
+            process(system.install(manifest, at: now))
         }
     }
 
@@ -120,6 +122,7 @@ struct CoreHarness {
             let effect = queue[next]
             next += 1
             log.append(effect)
+            times.append(now)
             queue += react(to: effect)
         }
     }
@@ -214,7 +217,9 @@ enum Fixture {
     ) -> AppManifest {
         AppManifest(
             bundleIdentifier: app, backgroundModes: modes,
-            permittedIdentifiers: [refresh(app), refresh(app, 2)] + (1...11).map { processing(app, $0) } + ["\(app).export.*"],
+            permittedIdentifiers: [refresh(app), refresh(app, 2)] + (1...11).map { processing(app, $0) } + [
+                "\(app).export.*"
+            ],
             entitlements: entitlements)
     }
 

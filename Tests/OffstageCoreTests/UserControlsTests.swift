@@ -81,7 +81,10 @@ import Testing
     @Test func swipingAnAppNotInTheSwitcherOnlyLogs() {
         var h = Fixture.harness()
         let effects = h.handle(.swipeAway(feed))
-        #expect(effects == [.record(Record(at: h.now, app: feed, kind: .log, reason: "swipe: the app is not in the app switcher"))])
+        #expect(
+            effects == [
+                .record(Record(at: h.now, app: feed, kind: .log, reason: "swipe: the app is not in the app switcher"))
+            ])
         #expect(!h.system.isForceQuit(feed))
     }
 
@@ -125,8 +128,9 @@ import Testing
         #expect(h.submit(Fixture.refreshRequest(feed), from: feed) == .failed(.unavailable))
         #expect(h.submit(Fixture.processingRequest(feed), from: feed) == .failed(.unavailable))
         #expect(
-            h.log.records(.rejected).map(\.reason) == Array(
-                repeating: "unavailable: Background App Refresh is off", count: 2))
+            h.log.records(.rejected).map(\.reason)
+                == Array(
+                    repeating: "unavailable: Background App Refresh is off", count: 2))
         let identifier = Fixture.continued(feed, "A")
         h.call(.register(identifier: identifier), from: feed)
         #expect(h.submit(Fixture.continuedRequest(feed, "A"), from: feed) == .ok, "continued processing is not refresh")

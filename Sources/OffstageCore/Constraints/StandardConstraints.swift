@@ -72,7 +72,9 @@ public struct ThermalConstraint: Constraint {
 public struct NetworkConstraint: Constraint {
     public init() {}
     public var name: String { "network" }
-    public func applies(to request: TaskRequest) -> Bool { request.isDiscretionary && request.requiresNetworkConnectivity }
+    public func applies(to request: TaskRequest) -> Bool {
+        request.isDiscretionary && request.requiresNetworkConnectivity
+    }
     public func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict {
         if context.device.network == .none { return .blocked(reason: "no network connection", until: nil) }
         if context.settings.lowDataMode { return .blocked(reason: "Low Data Mode is on", until: nil) }
@@ -87,7 +89,9 @@ public struct NetworkConstraint: Constraint {
 public struct ExternalPowerConstraint: Constraint {
     public init() {}
     public var name: String { "externalPower" }
-    public func applies(to request: TaskRequest) -> Bool { request.kind == .processing && request.requiresExternalPower }
+    public func applies(to request: TaskRequest) -> Bool {
+        request.kind == .processing && request.requiresExternalPower
+    }
     public func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict {
         context.device.isCharging ? .satisfied : .blocked(reason: "not on external power", until: nil)
     }

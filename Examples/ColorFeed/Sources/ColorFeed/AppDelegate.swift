@@ -7,7 +7,7 @@ import OffstageKit
 
 public class AppDelegate: UIResponder, UIApplicationDelegate {
     var backgroundTaskID: UIBackgroundTaskIdentifier = .invalid
-    /// When the database was last cleaned in this process: cleaning runs at most once a day.
+    /// When the database was last cleaned in this process: the next cleaning waits a day.
     var lastCleaning: Date?
 
     public func application(
@@ -26,13 +26,13 @@ public class AppDelegate: UIResponder, UIApplicationDelegate {
         ) { task in
             self.handleAppRefresh(task: task as! BGAppRefreshTask)
         }
+        submitProcessingTaskRequest()
         return true
     }
 
     public func applicationDidEnterBackground(_ application: UIApplication) {
         handlePersistence()
         scheduleAppRefresh()
-        submitProcessingTaskRequest()
     }
 
     func submitProcessingTaskRequest() {

@@ -23,7 +23,10 @@ extension AppDelegate {
         var cancelled = false
         task.expirationHandler = { cancelled = true }
         Feed.deleteOldEntries(while: { !cancelled })
-        if !cancelled { lastCleaning = OffstageClock.now }
+        if !cancelled {
+            lastCleaning = OffstageClock.now
+            submitProcessingTaskRequest()
+        }
         task.setTaskCompleted(success: !cancelled)
     }
 }

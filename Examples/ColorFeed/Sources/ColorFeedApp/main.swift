@@ -29,7 +29,8 @@ let scenario = Scenario(
     duration: 6 * 3600)
 
 do {
-    let simulation = try Simulation(scenario: scenario, catalog: SwiftAppCatalog(["ColorFeed": { ColorFeed.makeDelegate() }]))
+    let simulation = try Simulation(
+        scenario: scenario, catalog: SwiftAppCatalog(["ColorFeed": { ColorFeed.makeDelegate() }]))
     let report = simulation.report()
     print(report.timeline(verbose: CommandLine.arguments.contains("--verbose")))
     print("")

@@ -1,0 +1,67 @@
+import OffstageCore
+import OffstageKit
+import OffstageSimulator
+
+/// A Swift app for tests: each callback runs the closure it was given, with the app's `UIApplication`.
+final class TestApp: UIResponder, UIApplicationDelegate, OffstageUserActions, @unchecked Sendable {
+    typealias Step = @Sendable (UIApplication) -> Void
+    let launch: Step
+    let background: Step
+    let tap: Step
+
+    init(launch: @escaping Step = { _ in }, background: @escaping Step = { _ in }, tap: @escaping Step = { _ in }) {
+        self.launch = launch
+        self.background = background
+        self.tap = tap
+    }
+
+    func application(
+        _ application: UIApplication,
+        didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?
+    ) -> Bool {
+        launch(application)
+        return true
+    }
+
+    func applicationDidEnterBackground(_ application: UIApplication) { background(application) }
+    func performUserAction(_ action: String) { tap(UIApplication.shared) }
+}
+
+/// Things a test app observed, in order (its code runs one piece at a time).
+final class Observations: @unchecked Sendable {
+    var lines: [String] = []
+    func note(_ line: String) { lines.append(line) }
+}
+
+/// A manifest permitting `identifiers` with the modes a refresh and a processing task need.
+func manifest(_ bundle: String, modes: Set<BackgroundMode> = [.fetch, .processing], identifiers: [String])
+    -> AppManifest
+{
+    AppManifest(bundleIdentifier: BundleID(bundle), backgroundModes: modes, permittedIdentifiers: identifiers)
+}
+
+/// Runs Swift apps (by catalog name) through a timeline and returns the records.
+func simulate(
+    _ apps: [(AppManifest, TestApp)], timeline: [TimelineEntry], duration: Double, device: DeviceState = DeviceState()
+) throws -> [Record] {
+    var catalog: [String: @Sendable () -> any UIApplicationDelegate] = [:]
+    var scenarioApps: [ScenarioApp] = []
+    for (manifest, app) in apps {
+        let name = manifest.bundleIdentifier.rawValue
+        catalog[name] = { app }
+        scenarioApps.append(ScenarioApp(manifest: manifest, code: name))
+    }
+    let scenario = Scenario(
+        name: "test", source: "test", device: device, apps: scenarioApps, timeline: timeline, duration: duration)
+    return try Simulation(scenario: scenario, catalog: SwiftAppCatalog(catalog)).run()
+}
+
+extension Array where Element == Record {
+    /// The records of one kind for one app, optionally for one task.
+    func of(_ kind: RecordKind, _ app: String, task: String? = nil) -> [Record] {
+        filter { $0.kind == kind && $0.app?.rawValue == app && (task == nil || $0.task == task) }
+    }
+}
+
+/// A timeline entry at `seconds` for a system event.
+func at(_ seconds: Double, _ event: SystemEvent) -> TimelineEntry { TimelineEntry(at: seconds, action: .system(event)) }

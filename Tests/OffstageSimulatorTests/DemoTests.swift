@@ -1,0 +1,75 @@
+import Foundation
+import OffstageCore
+import Testing
+
+@testable import OffstageCLI
+@testable import OffstageSimulator
+
+/// The built-in demo day: it shows every moment the issue asks for, and it is deterministic.
+@Suite struct DemoTests {
+    func runDemo() throws -> RunReport {
+        try Simulation(scenario: try DemoScenario.load(), catalog: .bundled).report()
+    }
+
+    @Test func demoShowsEveryMomentOfTheDay() throws {
+        let records = try runDemo().records
+        func has(_ kind: RecordKind, _ app: String?, task: String? = nil, _ text: String) -> Bool {
+            records.contains {
+                $0.kind == kind && $0.app?.rawValue == app && $0.task == task && $0.reason.contains(text)
+            }
+        }
+        // An app switch: ColorFeed leaves the screen for News and is suspended.
+        #expect(has(.suspended, "com.colorfeed.wwdc25", "no outstanding background work"))
+        #expect(has(.user, nil, "lock"))
+        #expect(has(.device, nil, "plugged in"))
+        // A refresh, run in the background and completed.
+        #expect(has(.completed, "com.colorfeed.wwdc25", task: "com.colorfeed.wwdc25.appRefresh", "success: true"))
+        // A processing task that waits for the charger, then runs.
+        #expect(has(.deferred, "com.example.photosync", task: "com.example.photosync.upload", "externalPower"))
+        #expect(
+            has(.started, "com.example.photosync", task: "com.example.photosync.upload", "all constraints satisfied"))
+        // An expiration: the upload needs 25 min, processing gets 10.
+        #expect(has(.expired, "com.example.photosync", task: "com.example.photosync.upload", "600 s runtime"))
+        // A force-quit, and the refresh it blocks until the user opens the app again.
+        #expect(has(.terminated, "com.example.news", "swiped away in the app switcher"))
+        #expect(has(.deferred, "com.example.news", task: "com.example.news.refresh", "forceQuit"))
+        // ColorFeed's own code ran: the continued-processing export.
+        #expect(has(.completed, "com.colorfeed.wwdc25", task: "com.colorfeed.wwdc25.userTask", "success: true"))
+        #expect(!records.contains { $0.kind == .crashed })
+    }
+
+    @Test func sameScenarioAndSeedGiveTheSameRecordsByteForByte() throws {
+        let first = try runDemo().json()
+        let second = try runDemo().json()
+        #expect(first == second)
+        #expect(first.count > 10_000)
+    }
+
+    @Test func anotherSeedDrawsOtherWorkDurations() throws {
+        var scenario = try DemoScenario.load()
+        scenario.seed = 8
+        let other = try Simulation(scenario: scenario, catalog: .bundled).report().json()
+        #expect(try runDemo().json() != other)
+    }
+
+    @Test func timelineShowsWallClockAppKindTaskAndWhy() throws {
+        let report = try runDemo()
+        let lines = report.timeline(verbose: false).split(separator: "\n")
+        #expect(lines.contains { $0.hasPrefix("day 1 07:00:05  com.colorfeed.wwdc25") && $0.contains("launched") })
+        #expect(report.timeline(verbose: true).contains("applicationDidEnterBackground(_:)"))
+        #expect(!report.timeline(verbose: false).contains("applicationDidEnterBackground(_:)"))
+        #expect(report.summary().contains("com.example.photosync: 1 launches"))
+    }
+
+    @Test func unknownSwiftAppIsAnErrorNamingTheField() throws {
+        let scenario = try ScenarioLoader.parse(
+            yaml: "name: x\napps:\n  - code: Nope\n    manifest: {CFBundleIdentifier: com.x}\n", source: "x.yaml")
+        #expect(throws: ScenarioError.self) { try Simulation(scenario: scenario, catalog: .bundled) }
+        do {
+            _ = try Simulation(scenario: scenario, catalog: .bundled)
+        } catch {
+            #expect(error.description.contains("no Swift app named 'Nope'"))
+            #expect(error.description.hasPrefix("x.yaml"))
+        }
+    }
+}
