@@ -72,7 +72,7 @@ let package = Package(
         ),
         .testTarget(
             name: "OffstageKitTests",
-            dependencies: ["OffstageKit", "OffstageSimulator", "OffstageCore", "ColorFeed"],
+            dependencies: ["OffstageKit", "OffstageSimulator", "OffstageCore", "OffstageProtocol", "ColorFeed"],
             swiftSettings: strictSettings
         ),
         .testTarget(
