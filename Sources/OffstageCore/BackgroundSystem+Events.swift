@@ -49,10 +49,10 @@ extension BackgroundSystem {
             settings.backgroundAppRefreshRestricted = restricted
             record(nil, .setting, reason: "Background App Refresh \(restricted ? "restricted" : "unrestricted")")
         case .setAppBackgroundAppRefresh(let id, let on):
-            if on { settings.backgroundAppRefreshOff.remove(id) } else { settings.backgroundAppRefreshOff.insert(id) }
+            settings.backgroundAppRefreshOff.turn(id, off: !on)
             record(id, .setting, reason: "Background App Refresh for the app \(on ? "on" : "off")")
         case .setContinuedProcessing(let id, let on):
-            if on { settings.continuedProcessingOff.remove(id) } else { settings.continuedProcessingOff.insert(id) }
+            settings.continuedProcessingOff.turn(id, off: !on)
             record(id, .setting, reason: "continued-processing tasks \(on ? "allowed" : "off")")
         case .setLowPowerMode(let on):
             settings.lowPowerMode = on
@@ -118,5 +118,12 @@ extension BackgroundSystem {
         }
         apps[id]?.forceQuit = true
         terminate(id, .userForceQuit)
+    }
+}
+
+extension Set where Element == BundleID {
+    /// Adds `app` to a set of apps whose switch is off, or removes it when it is turned on.
+    mutating func turn(_ app: BundleID, off: Bool) {
+        if off { insert(app) } else { remove(app) }
     }
 }

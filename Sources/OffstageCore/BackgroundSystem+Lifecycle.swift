@@ -9,17 +9,11 @@ extension BackgroundSystem {
         app.lastUsed = now
         switch app.projectedState {
         case .notRunning:
-            app.launchReason = .user
-            app.queuedCallbacks = [.willFinishLaunching, .didFinishLaunching, .didBecomeActive]
             apps[id] = app
-            emit(.launch(id, .user))
-            record(id, .launched, reason: "the user opened the app")
+            launchProcess(id, .user, why: "the user opened the app")
         case .suspended:
-            app.state = .background
-            app.queuedCallbacks += [.willEnterForeground, .didBecomeActive]
             apps[id] = app
-            emit(.resume(id))
-            record(id, .resumed, reason: "the user opened the app")
+            resumeProcess(id, then: [.willEnterForeground, .didBecomeActive], why: "the user opened the app")
         case .background:
             app.queuedCallbacks += [.willEnterForeground, .didBecomeActive]
             apps[id] = app
@@ -54,23 +48,28 @@ extension BackgroundSystem {
 
     /// Launches the app in the background (for a task) or resumes it if suspended.
     mutating func wakeForBackgroundWork(_ id: BundleID, why: String) {
-        guard var app = apps[id] else { return }
-        switch app.projectedState {
-        case .notRunning:
-            app.launchReason = .backgroundTask
-            app.queuedCallbacks = [.willFinishLaunching, .didFinishLaunching, .didEnterBackground]
-            apps[id] = app
-            emit(.launch(id, .backgroundTask))
-            record(id, .launched, reason: "launched in the background: \(why)")
-        case .suspended:
-            app.state = .background
-            app.queuedCallbacks.append(.didEnterBackground)
-            apps[id] = app
-            emit(.resume(id))
-            record(id, .resumed, reason: why)
-        default:
-            break
+        switch apps[id]?.projectedState {
+        case .notRunning: launchProcess(id, .backgroundTask, why: "launched in the background: \(why)")
+        case .suspended: resumeProcess(id, then: [.didEnterBackground], why: why)
+        default: break
         }
+    }
+
+    /// Starts the process: the launch callbacks, then active (user) or background (background task).
+    mutating func launchProcess(_ id: BundleID, _ reason: LaunchReason, why: String) {
+        apps[id]!.launchReason = reason
+        let last: LifecycleCallback = reason == .user ? .didBecomeActive : .didEnterBackground
+        apps[id]!.queuedCallbacks = [.willFinishLaunching, .didFinishLaunching, last]
+        emit(.launch(id, reason))
+        record(id, .launched, reason: why)
+    }
+
+    /// Thaws a suspended process, which then receives `callbacks`.
+    mutating func resumeProcess(_ id: BundleID, then callbacks: [LifecycleCallback], why: String) {
+        apps[id]!.state = .background
+        apps[id]!.queuedCallbacks += callbacks
+        emit(.resume(id))
+        record(id, .resumed, reason: why)
     }
 
     /// Delivers the next queued callback if none is in flight.

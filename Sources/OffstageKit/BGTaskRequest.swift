@@ -1,5 +1,5 @@
 public import Foundation
-import OffstageCore
+public import OffstageCore
 
 /// `BGTaskRequest`: the abstract request for a background task, identified by a permitted identifier.
 /// Requests are values to the system: it keeps copies, and `getPendingTaskRequests` returns copies.
@@ -21,8 +21,9 @@ open class BGTaskRequest: NSCopying, CustomStringConvertible {
         TaskRequest(identifier: identifier, kind: .appRefresh, earliestBeginDate: epoch)
     }
 
-    /// A new request object (of the right subclass) holding `request`'s values.
-    static func make(from request: TaskRequest) -> BGTaskRequest {
+    /// A new request object of the right subclass holding the system's values (an Offstage addition,
+    /// for hosts and tools that build requests from data rather than code).
+    public static func make(from request: TaskRequest) -> BGTaskRequest {
         let result: BGTaskRequest
         switch request.kind {
         case .appRefresh:

@@ -114,6 +114,14 @@ public struct RequestTemplate: Hashable, Sendable {
         self.kind = kind
         self.after = after
     }
+
+    /// The request's values, without its earliest begin date (set at submission, from `after`).
+    var taskRequest: TaskRequest {
+        TaskRequest(
+            identifier: identifier, kind: kind, requiresNetworkConnectivity: requiresNetworkConnectivity,
+            requiresExternalPower: requiresExternalPower, title: title, subtitle: subtitle, strategy: strategy,
+            requiresGPU: requiresGPU)
+    }
 }
 
 /// What a task's launch handler does when it runs.

@@ -54,23 +54,8 @@ final class ScriptedApp: UIResponder, UIApplicationDelegate, OffstageUserActions
     }
 
     private func request(from template: RequestTemplate) -> BGTaskRequest {
-        let request: BGTaskRequest
-        switch template.kind {
-        case .appRefresh:
-            request = BGAppRefreshTaskRequest(identifier: template.identifier)
-        case .processing:
-            let processing = BGProcessingTaskRequest(identifier: template.identifier)
-            processing.requiresNetworkConnectivity = template.requiresNetworkConnectivity
-            processing.requiresExternalPower = template.requiresExternalPower
-            request = processing
-        case .continuedProcessing:
-            let continued = BGContinuedProcessingTaskRequest(
-                identifier: template.identifier, title: template.title, subtitle: template.subtitle)
-            continued.strategy = template.strategy == .fail ? .fail : .queue
-            continued.requiredResources = template.requiresGPU ? .gpu : []
-            request = continued
-        }
-        if let after = template.after { request.earliestBeginDate = Date(timeIntervalSinceNow: after) }
+        let request = BGTaskRequest.make(from: template.taskRequest)
+        request.earliestBeginDate = template.after.map { Date(timeIntervalSinceNow: $0) }
         return request
     }
 
