@@ -135,7 +135,7 @@ extension BackgroundSystem {
         }
     }
 
-    /// Removes the process now: no callback; its running tasks die with it.
+    /// Removes the process now: no callback; its running tasks and queued continued requests die with it.
     mutating func endProcess(_ id: BundleID, _ reason: TerminationReason) {
         guard var app = apps[id], app.state.hasProcess else { return }
         for run in app.running {
@@ -152,6 +152,11 @@ extension BackgroundSystem {
             record(id, .crashed, reason: "\(reason)")
         }
         record(id, .terminated, reason: "\(before.rawValue) → not running: \(reason)")
+        // Queued continued-processing work belongs to the user's action in this process: it ends with it.
+        for entry in continuedQueue where entry.app == id {
+            record(id, .cancelled, task: entry.request.identifier, reason: "the app's process ended")
+        }
+        continuedQueue.removeAll { $0.app == id }
         if hadContinued { startQueuedContinuedTasks() }
     }
 

@@ -317,8 +317,8 @@ import Testing
         #expect(h.system.nextDueTime == lockedAt + 900)
     }
 
-    @Test func explainShowsQueuedAndRunningRequests() throws {
-        var h = waiting(Fixture.refreshRequest(feed), blockedBy: [])
+    @Test func explainShowsRunningTasks() throws {
+        let h = waiting(Fixture.refreshRequest(feed), blockedBy: [])
         let run = try #require(h.task(Fixture.refresh(feed), of: feed))
         #expect(h.system.explain().map(\.phase) == [.running(run)])
         #expect(h.system.explain().first?.blockers == [])

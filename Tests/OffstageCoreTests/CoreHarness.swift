@@ -25,8 +25,6 @@ struct CoreHarness {
     var endAssertionsOnExpiration = true
     /// The IDs of the tasks handed to apps' launch handlers.
     private var handed: Set<Int> = []
-    /// The results of every call the harness made, newest last.
-    private(set) var results: [AppCallResult] = []
 
     init(
         policy: Policy = .iOS, device: DeviceState = DeviceState(), settings: UserSettings = UserSettings(),
@@ -57,7 +55,6 @@ struct CoreHarness {
     @discardableResult
     mutating func call(_ call: AppCall, from app: BundleID) -> AppCallResult {
         let (result, effects) = system.call(call, from: app, at: now)
-        results.append(result)
         process(effects)
         return result
     }
@@ -161,9 +158,7 @@ struct CoreHarness {
 
     /// A call made by the harness itself: its effects are returned for the queue, not processed here.
     private mutating func quietCall(_ call: AppCall, from app: BundleID) -> [Effect] {
-        let (result, effects) = system.call(call, from: app, at: now)
-        results.append(result)
-        return effects
+        system.call(call, from: app, at: now).1
     }
 }
 

@@ -12,28 +12,28 @@ import Testing
     static let steps = Gen.int(in: 0...Int(Int32.max)).array(of: 10...80).map { $0.map(Step.init(seed:)) }
 
     @Test func noDiscretionaryTaskStartsWhileAConstraintBlocksIt() async {
-        await propertyCheck(count: 150, input: Self.apps, Self.honours, Self.steps) { apps, honours, steps in
+        await propertyCheck(count: 300, input: Self.apps, Self.honours, Self.steps) { apps, honours, steps in
             let run = PropertyRun(apps: apps, honoursExpiration: honours, steps: steps)
             #expect(run.constraintViolations == [], "\(steps)")
         }
     }
 
     @Test func everyGrantedAssertionIsEndedExpiredOrKilled() async {
-        await propertyCheck(count: 150, input: Self.apps, Self.honours, Self.steps) { apps, honours, steps in
+        await propertyCheck(count: 300, input: Self.apps, Self.honours, Self.steps) { apps, honours, steps in
             let run = PropertyRun(apps: apps, honoursExpiration: honours, steps: steps)
             #expect(run.unresolvedAssertions == [], "\(steps)")
         }
     }
 
     @Test func appStatesStayConsistent() async {
-        await propertyCheck(count: 150, input: Self.apps, Self.honours, Self.steps) { apps, honours, steps in
+        await propertyCheck(count: 300, input: Self.apps, Self.honours, Self.steps) { apps, honours, steps in
             let run = PropertyRun(apps: apps, honoursExpiration: honours, steps: steps)
             #expect(run.stateViolations == [], "\(steps)")
         }
     }
 
     @Test func sameSequenceGivesTheSameRecords() async {
-        await propertyCheck(count: 50, input: Self.apps, Self.honours, Self.steps) { apps, honours, steps in
+        await propertyCheck(count: 100, input: Self.apps, Self.honours, Self.steps) { apps, honours, steps in
             let first = PropertyRun(apps: apps, honoursExpiration: honours, steps: steps)
             let second = PropertyRun(apps: apps, honoursExpiration: honours, steps: steps)
             #expect(first.harness.records == second.harness.records)

@@ -254,6 +254,14 @@ import Testing
             effects.records(.submitted).map(\.reason) == ["continued-processing request submitted: starts now"])
     }
 
+    @Test func continuedProcessingIgnoresEarliestBeginDate() {
+        var h = openWithContinuedHandlers(["A"])
+        var request = Fixture.continuedRequest(feed, "A")
+        request.earliestBeginDate = 1_000_000
+        let (_, effects) = h.callWithEffects(.submit(request), from: feed)
+        #expect(effects.startedTasks.map(\.request.identifier) == [Fixture.continued(feed, "A")])
+    }
+
     @Test func continuedProcessingIsQueuedWhenThreeRun() {
         var h = openWithContinuedHandlers(["A", "B", "C", "D"])
         for suffix in ["A", "B", "C"] { h.submit(Fixture.continuedRequest(feed, suffix), from: feed) }
@@ -266,6 +274,17 @@ import Testing
         #expect(h.system.explain().map(\.phase).contains(.queued(position: 1)))
         let done = h.complete(Fixture.continued(feed, "A"), of: feed)
         #expect(done.startedTasks.map(\.request.identifier) == [Fixture.continued(feed, "D")])
+    }
+
+    @Test func queuedContinuedProcessingEndsWithTheProcess() {
+        var h = openWithContinuedHandlers(["A", "B", "C", "D"])
+        for suffix in ["A", "B", "C", "D"] { h.submit(Fixture.continuedRequest(feed, suffix), from: feed) }
+        let effects = h.handle(.processExited(feed, reason: "crashed"))
+        #expect(
+            effects.records(.cancelled).map(\.task) == [Fixture.continued(feed, "D")]
+                && effects.records(.cancelled).map(\.reason) == ["the app's process ended"])
+        #expect(h.system.pendingRequests(of: feed).isEmpty)
+        #expect(effects.startedTasks.isEmpty)
     }
 
     @Test func continuedProcessingWithFailStrategyIsImmediateRunIneligible() {
@@ -328,6 +347,15 @@ import Testing
         let effects = h.advance(by: 0.1)
         #expect(effects.actions.first == .expireTask(feed, taskID: run.id))
         #expect(effects.records(.expired).map(\.reason) == ["its 600 s runtime is used up"])
+    }
+
+    @Test func wallClockJumpsDoNotMoveTaskDeadlines() throws {
+        var h = Fixture.harness()
+        _ = try #require(runningRefresh(&h))
+        h.advance(by: 10)
+        #expect(h.handle(.setWallClock(WallClock(epochAtZero: 86_400))).actions.isEmpty)
+        #expect(h.advance(by: 19.9).actions.isEmpty)
+        #expect(h.advance(by: 0.1).actions.first { if case .expireTask = $0 { true } else { false } } != nil)
     }
 
     @Test func completingTheTaskSuspendsTheApp() throws {

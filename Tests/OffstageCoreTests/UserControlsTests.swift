@@ -33,6 +33,15 @@ import Testing
         #expect(h.state(of: feed) == .inactive)
     }
 
+    @Test func leavingTheSwitcherForHomeSendsTheAppToBackground() {
+        var h = Fixture.harness()
+        h.open(feed)
+        h.handle(.openSwitcher)
+        let effects = h.handle(.home)
+        #expect(effects.callbacks(of: feed) == [.didEnterBackground])
+        #expect(h.state(of: feed) == .suspended)
+    }
+
     @Test func tappingAnAppInTheSwitcherBringsItToTheForeground() {
         var h = Fixture.harness([feed, mail])
         h.launchAndSuspend(feed)
