@@ -232,3 +232,58 @@ import Testing
             ])
     }
 }
+
+/// The request and task classes carry Apple's properties to and from the system.
+@Suite struct KitClassesTests {
+    @Test func requestClassesCarryTheirPropertiesToTheSystem() throws {
+        let seen = Observations()
+        let app = TestApp(launch: { _ in
+            let scheduler = BGTaskScheduler.shared
+            for identifier in ["com.a.clean", "com.a.refresh"] {
+                scheduler.register(forTaskWithIdentifier: identifier, using: nil) { _ in }
+            }
+            let processing = BGProcessingTaskRequest(identifier: "com.a.clean")
+            processing.requiresNetworkConnectivity = true
+            processing.requiresExternalPower = true
+            processing.earliestBeginDate = Date(timeIntervalSinceNow: 3600)
+            try? scheduler.submit(processing)
+            try? scheduler.submit(BGAppRefreshTaskRequest(identifier: "com.a.refresh"))
+            scheduler.getPendingTaskRequests { pending in
+                for request in pending {
+                    let begin = request.earliestBeginDate.map { Int($0.timeIntervalSince(OffstageClock.now)) }
+                    if let copy = request as? BGProcessingTaskRequest {
+                        seen.note("processing \(copy.identifier) \(copy.requiresNetworkConnectivity) \(copy.requiresExternalPower) \(begin ?? -1)")
+                    } else {
+                        seen.note("\(type(of: request)) \(request.identifier)")
+                    }
+                }
+            }
+        })
+        _ = try simulate(
+            [(manifest("com.a", identifiers: ["com.a.clean", "com.a.refresh"]), app)], timeline: [at(1, .open("com.a"))],
+            duration: 5)
+        #expect(seen.lines == ["processing com.a.clean true true 3600", "BGAppRefreshTaskRequest com.a.refresh"])
+    }
+
+    @Test func continuedProcessingTaskReportsTitleAndProgressToTheSystem() throws {
+        let app = TestApp(tap: { _ in
+            BGTaskScheduler.shared.register(forTaskWithIdentifier: "com.a.export.7", using: nil) { task in
+                let task = task as! BGContinuedProcessingTask
+                task.progress.totalUnitCount = 10
+                task.progress.completedUnitCount = 4
+                task.updateTitle("Exporting", subtitle: "4 of 10")
+            }
+            let request = BGContinuedProcessingTaskRequest(identifier: "com.a.export.7", title: "Export", subtitle: "10 files")
+            try? BGTaskScheduler.shared.submit(request)
+        })
+        let scenario = Scenario(
+            name: "t", source: "t", apps: [ScenarioApp(manifest: manifest("com.a", identifiers: ["com.a.export.*"]), code: "a")],
+            timeline: [at(1, .open("com.a")), TimelineEntry(at: 2, action: .tap("com.a", action: "export"))], duration: 5)
+        let simulation = try Simulation(scenario: scenario, catalog: SwiftAppCatalog(["a": { app }]))
+        let records = simulation.run()
+        let run = try #require(simulation.system.runningTasks.first)
+        #expect((run.progressCompleted, run.progressTotal) == (4, 10))
+        #expect((run.request.title, run.request.subtitle) == ("Exporting", "4 of 10"))
+        #expect(records.of(.log, "com.a", task: "com.a.export.7").map(\.reason) == ["title: Exporting — 4 of 10"])
+    }
+}
