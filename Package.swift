@@ -30,7 +30,7 @@ let package = Package(
         .target(name: "OffstageProtocol", swiftSettings: strictSettings),
         .target(
             name: "OffstageKit",
-            dependencies: ["OffstageCore", "OffstageProtocol"],
+            dependencies: ["OffstageCore"],
             swiftSettings: strictSettings
         ),
         .target(

@@ -50,7 +50,11 @@ extension BackgroundSystem {
     mutating func wakeForBackgroundWork(_ id: BundleID, why: String) {
         switch apps[id]?.projectedState {
         case .notRunning: launchProcess(id, .backgroundTask, why: "launched in the background: \(why)")
-        case .suspended: resumeProcess(id, then: [.didEnterBackground], why: why)
+        case .suspended:
+            // Resumed for an event: no callback (the app never left the background); its background time starts anew.
+            resumeProcess(id, then: [], why: why)
+            apps[id]!.backgroundSince = now
+            apps[id]!.assertionsWarned = false
         default: break
         }
     }

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import OffstageCore
 
 /// One running app process as OffstageKit sees it: its `UIApplication`, its `BGTaskScheduler`,
@@ -136,7 +136,4 @@ public enum OffstageClock {
     public static func after(seconds: Double, _ work: @escaping @Sendable () -> Void) {
         AppRuntime.current.link.after(seconds: seconds, work)
     }
-
-    /// The system's wall clock (virtual in the simulator).
-    public static var now: Date { AppRuntime.current.link.now }
 }

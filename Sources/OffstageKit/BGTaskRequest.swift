@@ -22,7 +22,7 @@ open class BGTaskRequest: NSCopying, CustomStringConvertible {
     }
 
     /// A new request object of the right subclass holding the system's values (an Offstage addition,
-    /// for hosts and tools that build requests from data rather than code).
+    /// for hosts and tools that build requests from data rather than code). Dates are taken as they are.
     public static func make(from request: TaskRequest) -> BGTaskRequest {
         let result: BGTaskRequest
         switch request.kind {

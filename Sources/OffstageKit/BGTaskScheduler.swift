@@ -56,7 +56,11 @@ public final class BGTaskScheduler: @unchecked Sendable {
 
     private func pendingCopies() -> [BGTaskRequest] {
         guard case .pending(let requests) = runtime.send(.pendingRequests) else { return [] }
-        return requests.map(BGTaskRequest.make(from:))
+        return requests.map { request in
+            let copy = BGTaskRequest.make(from: request)
+            copy.earliestBeginDate = request.earliestBeginDate.map(runtime.link.appDate(forSystemEpoch:))
+            return copy
+        }
     }
 
     // MARK: Offstage additions: the public form of Apple's private debugging calls

@@ -21,7 +21,11 @@ extension SystemLink {
     /// Maps a date the app computed from its own clock (`Date()`) onto the system's wall clock,
     /// keeping its distance from "now" (rounded to the second so that runs stay deterministic).
     func systemEpoch(forAppDate date: Date) -> Double {
-        let offset = (date.timeIntervalSinceNow).rounded()
-        return now.timeIntervalSince1970 + offset
+        now.timeIntervalSince1970 + date.timeIntervalSinceNow.rounded()
+    }
+
+    /// The inverse: a date on the system's clock as the app's own clock shows it.
+    func appDate(forSystemEpoch epoch: Double) -> Date {
+        Date(timeIntervalSinceNow: epoch - now.timeIntervalSince1970)
     }
 }

@@ -1,4 +1,4 @@
-public import Foundation
+@_exported public import Foundation
 import OffstageCore
 
 /// The base of UIKit's responder chain; app delegates inherit from it, as on iOS.

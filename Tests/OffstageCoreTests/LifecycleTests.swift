@@ -173,6 +173,7 @@ import Testing
         #expect(done.actions == [.suspend(feed)])
     }
 
+    /// Resumed, not relaunched, and handed the task with no life-cycle callback (SPEC §2 names none).
     @Test func resumeFromSuspendedForTask() {
         var h = Fixture.harness()
         h.open(feed)
@@ -183,7 +184,7 @@ import Testing
         let actions = effects.actions
         #expect(actions.first == .resume(feed))
         #expect(!actions.contains { if case .launch = $0 { true } else { false } })
-        #expect(effects.callbacks(of: feed) == [.didEnterBackground])
+        #expect(effects.callbacks(of: feed).isEmpty)
         #expect(effects.startedTasks.map(\.request.identifier) == [Fixture.processing(feed)])
         #expect(h.complete(Fixture.processing(feed), of: feed).actions == [.suspend(feed)])
     }

@@ -250,9 +250,11 @@ import Testing
             try? scheduler.submit(BGAppRefreshTaskRequest(identifier: "com.a.refresh"))
             scheduler.getPendingTaskRequests { pending in
                 for request in pending {
-                    let begin = request.earliestBeginDate.map { Int($0.timeIntervalSince(OffstageClock.now)) }
+                    let begin = request.earliestBeginDate.map { Int($0.timeIntervalSinceNow.rounded()) }
                     if let copy = request as? BGProcessingTaskRequest {
-                        seen.note("processing \(copy.identifier) \(copy.requiresNetworkConnectivity) \(copy.requiresExternalPower) \(begin ?? -1)")
+                        seen.note(
+                            "processing \(copy.identifier) \(copy.requiresNetworkConnectivity) \(copy.requiresExternalPower) \(begin ?? -1)"
+                        )
                     } else {
                         seen.note("\(type(of: request)) \(request.identifier)")
                     }
@@ -260,7 +262,8 @@ import Testing
             }
         })
         _ = try simulate(
-            [(manifest("com.a", identifiers: ["com.a.clean", "com.a.refresh"]), app)], timeline: [at(1, .open("com.a"))],
+            [(manifest("com.a", identifiers: ["com.a.clean", "com.a.refresh"]), app)],
+            timeline: [at(1, .open("com.a"))],
             duration: 5)
         #expect(seen.lines == ["processing com.a.clean true true 3600", "BGAppRefreshTaskRequest com.a.refresh"])
     }
@@ -273,12 +276,15 @@ import Testing
                 task.progress.completedUnitCount = 4
                 task.updateTitle("Exporting", subtitle: "4 of 10")
             }
-            let request = BGContinuedProcessingTaskRequest(identifier: "com.a.export.7", title: "Export", subtitle: "10 files")
+            let request = BGContinuedProcessingTaskRequest(
+                identifier: "com.a.export.7", title: "Export", subtitle: "10 files")
             try? BGTaskScheduler.shared.submit(request)
         })
         let scenario = Scenario(
-            name: "t", source: "t", apps: [ScenarioApp(manifest: manifest("com.a", identifiers: ["com.a.export.*"]), code: "a")],
-            timeline: [at(1, .open("com.a")), TimelineEntry(at: 2, action: .tap("com.a", action: "export"))], duration: 5)
+            name: "t", source: "t",
+            apps: [ScenarioApp(manifest: manifest("com.a", identifiers: ["com.a.export.*"]), code: "a")],
+            timeline: [at(1, .open("com.a")), TimelineEntry(at: 2, action: .tap("com.a", action: "export"))],
+            duration: 5)
         let simulation = try Simulation(scenario: scenario, catalog: SwiftAppCatalog(["a": { app }]))
         let records = simulation.run()
         let run = try #require(simulation.system.runningTasks.first)

@@ -2,13 +2,12 @@
 // 10:51 "Begin and end background task"), with Apple's real signatures. Only the imports differ
 // from iOS (`import BackgroundTasks` / `import UIKit` → `import OffstageKit`); the fixes to the
 // slides' typos are listed in Examples/ColorFeed/README.md.
-import Foundation
 import OffstageKit
 
 public class AppDelegate: UIResponder, UIApplicationDelegate {
     var backgroundTaskID: UIBackgroundTaskIdentifier = .invalid
-    /// When the database was last cleaned in this process: the next cleaning waits a day.
-    var lastCleaning: Date?
+    /// How long the next cleaning waits: nothing at first, a day once the database has been cleaned.
+    var cleaningDelay: TimeInterval?
 
     public func application(
         _ application: UIApplication,
@@ -41,7 +40,7 @@ public class AppDelegate: UIResponder, UIApplicationDelegate {
         )
         request.requiresNetworkConnectivity = true
         request.requiresExternalPower = true
-        request.earliestBeginDate = lastCleaning.map { $0.addingTimeInterval(24 * 60 * 60) }
+        request.earliestBeginDate = cleaningDelay.map { Date(timeIntervalSinceNow: $0) }
 
         try? BGTaskScheduler.shared.submit(request)
     }

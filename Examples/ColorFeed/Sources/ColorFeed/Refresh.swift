@@ -1,7 +1,6 @@
 // ColorFeed's refresh and database cleaning, in the shape of Apple's ColorFeed sample
 // ("Refreshing and Maintaining Your App Using Background Tasks"): schedule the next refresh,
 // do the work, honour expiration, complete.
-import Foundation
 import OffstageKit
 
 extension AppDelegate {
@@ -24,7 +23,7 @@ extension AppDelegate {
         task.expirationHandler = { cancelled = true }
         Feed.deleteOldEntries(while: { !cancelled })
         if !cancelled {
-            lastCleaning = OffstageClock.now
+            cleaningDelay = 24 * 60 * 60
             submitProcessingTaskRequest()
         }
         task.setTaskCompleted(success: !cancelled)
