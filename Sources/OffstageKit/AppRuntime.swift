@@ -25,31 +25,19 @@ public final class AppRuntime: @unchecked Sendable {
     // MARK: Which app is running this code
 
     private static let threadKey = "OffstageKit.AppRuntime"
-    nonisolated(unsafe) private static var processDefault: AppRuntime?
-    private static let defaultLock = NSLock()
 
-    /// The runtime of the app whose code runs on this thread (simulator), or the process's one (daemon).
+    /// The runtime of the app whose code runs on this thread.
     public static var current: AppRuntime {
-        if let runtime = Thread.current.threadDictionary[threadKey] as? AppRuntime { return runtime }
-        defaultLock.lock()
-        defer { defaultLock.unlock() }
-        guard let runtime = processDefault else {
+        guard let runtime = Thread.current.threadDictionary[threadKey] as? AppRuntime else {
             fatalError(
-                "OffstageKit: UIApplication.shared or BGTaskScheduler.shared used outside an app; "
-                    + "run the app's code under the Offstage simulator or daemon")
+                "OffstageKit: UIApplication.shared or BGTaskScheduler.shared used on a thread with no app; "
+                    + "in the simulator, app code runs on the threads the simulator starts")
         }
         return runtime
     }
 
     /// Makes this runtime `current` for code on the calling thread (the simulator's app threads).
     public func bindToCurrentThread() { Thread.current.threadDictionary[Self.threadKey] = self }
-
-    /// Makes this runtime `current` for every thread of the process (one app per process).
-    public func bindToProcess() {
-        Self.defaultLock.lock()
-        Self.processDefault = self
-        Self.defaultLock.unlock()
-    }
 
     // MARK: Talking to the system
 

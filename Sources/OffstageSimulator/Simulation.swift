@@ -32,14 +32,8 @@ public final class Simulation: @unchecked Sendable {
         self.scenario = scenario
         self.catalog = catalog
         random = SeededRandom(seed: scenario.seed)
-        var device = scenario.device
-        if device.isLocked && !device.isScreenOn {
-            device.idleSince = .zero
-        } else if !device.isLocked {
-            device.idleSince = nil
-        }
         system = BackgroundSystem(
-            policy: scenario.policy, device: device, settings: scenario.settings,
+            policy: scenario.policy, device: scenario.device, settings: scenario.settings,
             wallClock: WallClock(epochAtZero: scenario.startEpoch))
     }
 
