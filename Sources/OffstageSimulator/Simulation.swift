@@ -203,7 +203,7 @@ public final class Simulation: @unchecked Sendable {
                     resumeOverdue(process)
                 }
             case .terminate(let app, _):
-                processes.removeValue(forKey: app)?.threads.forEach { $0.retire() }
+                for thread in processes.removeValue(forKey: app)?.threads ?? [] { thread.retire() }
             }
         }
     }
