@@ -34,9 +34,8 @@ import Testing
     @Test func taskWithoutExpirationHandlerIsMarkedCompleteAndUnsuccessful() throws {
         let app = TestApp(
             launch: { _ in
-                BGTaskScheduler.shared.register(forTaskWithIdentifier: "com.a.refresh", using: nil) {
-                    _ in /* never completes */
-                }
+                // The launch handler never completes the task and sets no expiration handler.
+                BGTaskScheduler.shared.register(forTaskWithIdentifier: "com.a.refresh", using: nil) { _ in }
             },
             background: { _ in try? BGTaskScheduler.shared.submit(BGAppRefreshTaskRequest(identifier: "com.a.refresh"))
             })
