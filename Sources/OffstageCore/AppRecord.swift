@@ -45,6 +45,12 @@ struct AppRecord: Sendable {
         inFlight == nil && queuedCallbacks.isEmpty && assertions.isEmpty && running.isEmpty && terminating == nil
     }
 
+    /// Starts the app's background time (for `beginBackgroundTask` assertions) at `time`.
+    mutating func startBackgroundTime(at time: Instant) {
+        backgroundSince = time
+        assertionsWarned = false
+    }
+
     /// Forgets everything that lives only as long as the process.
     mutating func clearProcess() {
         state = .notRunning

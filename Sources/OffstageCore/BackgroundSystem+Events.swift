@@ -108,14 +108,9 @@ extension BackgroundSystem {
         appUnderLock = nil
     }
 
-    /// Swipe away: force-quit; queued continued-processing requests are cancelled, running ones die
-    /// with the process without any callback.
+    /// Swipe away: force-quit. The process ends (with `willTerminate` if it was running); its queued and
+    /// running continued-processing tasks end with it, without any callback (see `endProcess`).
     mutating func swipeAway(_ id: BundleID) {
-        let queued = continuedQueue.filter { $0.app == id }
-        continuedQueue.removeAll { $0.app == id }
-        for entry in queued {
-            record(id, .cancelled, task: entry.request.identifier, reason: "the app was swiped away")
-        }
         apps[id]?.forceQuit = true
         terminate(id, .userForceQuit)
     }

@@ -3,25 +3,17 @@
 extension BackgroundSystem {
     /// Puts `id` on screen, sending the current foreground app away first.
     mutating func bringToForeground(_ id: BundleID) {
-        guard var app = apps[id] else { return }
+        guard let app = apps[id] else { return }
         if let current = foregroundApp, current != id { sendToBackground(current) }
-        app.forceQuit = false
-        app.lastUsed = now
+        apps[id]!.forceQuit = false
+        apps[id]!.lastUsed = now
         switch app.projectedState {
-        case .notRunning:
-            apps[id] = app
-            launchProcess(id, .user, why: "the user opened the app")
+        case .notRunning: launchProcess(id, .user, why: "the user opened the app")
         case .suspended:
-            apps[id] = app
             resumeProcess(id, then: [.willEnterForeground, .didBecomeActive], why: "the user opened the app")
-        case .background:
-            app.queuedCallbacks += [.willEnterForeground, .didBecomeActive]
-            apps[id] = app
-        case .inactive:
-            app.queuedCallbacks += [.didBecomeActive]
-            apps[id] = app
-        case .active:
-            apps[id] = app
+        case .background: apps[id]!.queuedCallbacks += [.willEnterForeground, .didBecomeActive]
+        case .inactive: apps[id]!.queuedCallbacks += [.didBecomeActive]
+        case .active: break
         }
         foregroundApp = id
     }
@@ -50,11 +42,8 @@ extension BackgroundSystem {
     mutating func wakeForBackgroundWork(_ id: BundleID, why: String) {
         switch apps[id]?.projectedState {
         case .notRunning: launchProcess(id, .backgroundTask, why: "launched in the background: \(why)")
-        case .suspended:
-            // Resumed for an event: no callback (the app never left the background); its background time starts anew.
-            resumeProcess(id, then: [], why: why)
-            apps[id]!.backgroundSince = now
-            apps[id]!.assertionsWarned = false
+        // Resumed for an event: no callback, as the app never left the background.
+        case .suspended: resumeProcess(id, then: [], why: why)
         default: break
         }
     }
@@ -68,9 +57,10 @@ extension BackgroundSystem {
         record(id, .launched, reason: why)
     }
 
-    /// Thaws a suspended process, which then receives `callbacks`.
+    /// Thaws a suspended process, which then receives `callbacks`; its background time starts anew.
     mutating func resumeProcess(_ id: BundleID, then callbacks: [LifecycleCallback], why: String) {
         apps[id]!.state = .background
+        apps[id]!.startBackgroundTime(at: now)
         apps[id]!.queuedCallbacks += callbacks
         emit(.resume(id))
         record(id, .resumed, reason: why)
@@ -78,19 +68,16 @@ extension BackgroundSystem {
 
     /// Delivers the next queued callback if none is in flight.
     mutating func pumpCallbacks(_ id: BundleID) {
-        guard var app = apps[id], app.state.hasProcess || !app.queuedCallbacks.isEmpty,
-            app.inFlight == nil, !app.queuedCallbacks.isEmpty
-        else { return }
+        guard var app = apps[id], app.inFlight == nil, !app.queuedCallbacks.isEmpty else { return }
         let callback = app.queuedCallbacks.removeFirst()
         let before = app.state
         switch callback {
         case .willFinishLaunching:
             app.state = app.launchReason == .user ? .inactive : .background
-            if app.state == .background { app.backgroundSince = now }
+            if app.state == .background { app.startBackgroundTime(at: now) }
         case .didEnterBackground:
             app.state = .background
-            app.backgroundSince = now
-            app.assertionsWarned = false
+            app.startBackgroundTime(at: now)
         case .willEnterForeground:
             app.state = .inactive
             app.backgroundSince = nil
@@ -100,12 +87,12 @@ extension BackgroundSystem {
         }
         let token = nextToken
         nextToken += 1
-        var deadline: Instant?
-        switch callback {
-        case .didEnterBackground: deadline = now + policy.didEnterBackgroundDeadline
-        case .willTerminate: deadline = now + policy.willTerminateDeadline
-        default: deadline = nil
-        }
+        let deadline: Instant? =
+            switch callback {
+            case .didEnterBackground: now + policy.didEnterBackgroundDeadline
+            case .willTerminate: now + policy.willTerminateDeadline
+            default: nil
+            }
         app.inFlight = (token, callback, deadline)
         apps[id] = app
         if before != app.state { record(id, .state, reason: "\(before.rawValue) → \(app.state.rawValue)") }

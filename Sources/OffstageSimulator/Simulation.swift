@@ -136,37 +136,38 @@ public final class Simulation: @unchecked Sendable {
 
     /// Runs `work` on an idle thread of the app now, or when the app is resumed if it is suspended.
     private func runOnApp(_ process: SimulatedProcess, _ work: @escaping () -> Void) {
-        guard !process.crashed, processes[process.app] === process else { return }
+        guard isLive(process) else { return }
         if process.isSuspended {
             process.deferred.append(work)
             return
         }
-        let thread = process.idleThread()
-        process.currentThread = thread
-        let report = thread.run(work)
-        process.currentThread = nil
-        if case .parked(let until) = report { schedule(at: until, .wake(process.app, generation: process.generation)) }
+        step(process, on: process.idleThread()) { $0.run(work) }
         resumeOverdue(process)
     }
 
     /// Lets the app's parked code go on wherever its deadline has passed, oldest thread first.
     private func resumeOverdue(_ process: SimulatedProcess) {
         var index = 0
-        while index < process.threads.count {
-            guard !process.isSuspended, !process.crashed, processes[process.app] === process else { return }
+        while index < process.threads.count, isLive(process), !process.isSuspended {
             let thread = process.threads[index]
             if let deadline = thread.parkedUntil, deadline <= now {
-                process.currentThread = thread
-                let report = thread.resume()
-                process.currentThread = nil
-                if case .parked(let until) = report {
-                    schedule(at: until, .wake(process.app, generation: process.generation))
-                }
-                continue
+                step(process, on: thread) { $0.resume() }
+            } else {
+                index += 1
             }
-            index += 1
         }
     }
+
+    /// Hands control to one of the app's threads until it hands back; parked code gets a wake-up.
+    private func step(_ process: SimulatedProcess, on thread: AppThread, _ handOver: (AppThread) -> AppThread.Report) {
+        process.currentThread = thread
+        let report = handOver(thread)
+        process.currentThread = nil
+        if case .parked(let until) = report { schedule(at: until, .wake(process.app, generation: process.generation)) }
+    }
+
+    /// Whether the process is the app's current one and its code has not crashed.
+    private func isLive(_ process: SimulatedProcess) -> Bool { !process.crashed && processes[process.app] === process }
 
     // MARK: Effects
 
