@@ -26,6 +26,8 @@ struct AppRecord: Sendable {
     var memoryFootprint: Int
     /// The blocker names last recorded for each pending identifier, so only changes are logged.
     var lastBlockers: [String: [String]] = [:]
+    /// Everything the host reported the app's processes used, since installation.
+    var totalUsage = ResourceUsage()
 
     init(manifest: AppManifest, memoryFootprint: Int) {
         self.manifest = manifest

@@ -84,6 +84,8 @@ extension BackgroundSystem {
             record(nil, .device, reason: "wall clock set")
         case .processExited(let id, let reason):
             endProcess(id, .exited(reason))
+        case .resourceUsage(let id, let usage):
+            noteResourceUsage(id, usage)
         case .simulateLaunch(let id, let identifier):
             simulateLaunch(id, identifier: identifier)
         case .simulateExpiration(let id, let identifier):

@@ -38,6 +38,8 @@ public enum SystemEvent: Hashable, Sendable, Codable {
     // Processes.
     /// The app's process ended on its own (crash, exit) without the system asking.
     case processExited(BundleID, reason: String)
+    /// The app's process used these resources in the interval ending now (measured or modelled by the host).
+    case resourceUsage(BundleID, ResourceUsage)
 
     // Debugging, the public equivalent of Apple's private LLDB calls.
     case simulateLaunch(BundleID, identifier: String)

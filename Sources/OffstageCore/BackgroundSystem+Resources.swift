@@ -1,0 +1,14 @@
+/// Resource reports from hosts: what each app's process used, kept per app for the energy ledger,
+/// the budgets and the resource limits, which each read the report here.
+extension BackgroundSystem {
+    /// Takes a host's report that `id` used `usage` in the interval ending now.
+    mutating func noteResourceUsage(_ id: BundleID, _ usage: ResourceUsage) {
+        guard apps[id] != nil else {
+            return record(nil, .log, reason: "resource usage for \(id), not installed: ignored")
+        }
+        apps[id]!.totalUsage = apps[id]!.totalUsage + usage
+    }
+
+    /// Everything the app has been reported to use since it was installed.
+    public func totalUsage(of app: BundleID) -> ResourceUsage { apps[app]?.totalUsage ?? ResourceUsage() }
+}

@@ -1,0 +1,32 @@
+/// What an app's process used over a stretch of time, as its host measured it: CPU, GPU and network.
+/// The energy ledger prices it and the resource limits watch it; the simulator reports modelled work.
+public struct ResourceUsage: Hashable, Sendable, Codable {
+    /// CPU time, in seconds of one core.
+    public var cpuSeconds: Double
+    /// GPU time, in seconds.
+    public var gpuSeconds: Double
+    /// Bytes sent and received over Wi-Fi.
+    public var wifiBytes: Int
+    /// Bytes sent and received over cellular.
+    public var cellularBytes: Int
+    /// The wall-clock seconds the usage was spread over (the measuring interval, ending at the event).
+    public var interval: Double
+
+    public init(
+        cpuSeconds: Double = 0, gpuSeconds: Double = 0, wifiBytes: Int = 0, cellularBytes: Int = 0, interval: Double = 0
+    ) {
+        self.cpuSeconds = cpuSeconds
+        self.gpuSeconds = gpuSeconds
+        self.wifiBytes = wifiBytes
+        self.cellularBytes = cellularBytes
+        self.interval = interval
+    }
+
+    /// The usage of two intervals together.
+    public static func + (a: ResourceUsage, b: ResourceUsage) -> ResourceUsage {
+        ResourceUsage(
+            cpuSeconds: a.cpuSeconds + b.cpuSeconds, gpuSeconds: a.gpuSeconds + b.gpuSeconds,
+            wifiBytes: a.wifiBytes + b.wifiBytes, cellularBytes: a.cellularBytes + b.cellularBytes,
+            interval: a.interval + b.interval)
+    }
+}
