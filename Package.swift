@@ -26,7 +26,11 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
     ],
     targets: [
-        .target(name: "OffstageCore", swiftSettings: strictSettings),
+        .target(
+            name: "OffstageCore",
+            dependencies: [.product(name: "HeapModule", package: "swift-collections")],
+            swiftSettings: strictSettings
+        ),
         .target(name: "OffstageProtocol", swiftSettings: strictSettings),
         .target(
             name: "OffstageKit",

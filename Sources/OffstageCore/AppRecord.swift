@@ -2,6 +2,12 @@
 /// assertions, requests and running tasks. Internal: hosts read it through `BackgroundSystem`.
 struct AppRecord: Sendable {
     var manifest: AppManifest
+    /// The app's place in installation order: reviews run in this order, for determinism.
+    let installIndex: Int
+    /// The time of the app's queued review in `BackgroundSystem.reviews`, if one is queued.
+    var scheduledReview: Instant?
+    /// The earliest time one of its pending requests' blockers lifts by itself.
+    var blockersLift: Instant?
     var state: AppState = .notRunning
     var launchReason: LaunchReason = .user
     /// `didFinishLaunching` has returned: registering exact identifiers now crashes.
@@ -29,8 +35,9 @@ struct AppRecord: Sendable {
     /// Everything the host reported the app's processes used, since installation.
     var totalUsage = ResourceUsage()
 
-    init(manifest: AppManifest, memoryFootprint: Int) {
+    init(manifest: AppManifest, installIndex: Int, memoryFootprint: Int) {
         self.manifest = manifest
+        self.installIndex = installIndex
         self.memoryFootprint = memoryFootprint
     }
 

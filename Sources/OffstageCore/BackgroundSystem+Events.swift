@@ -2,6 +2,7 @@
 /// and state changes; the scheduler then reacts in `settle()`.
 extension BackgroundSystem {
     mutating func apply(_ event: SystemEvent) {
+        if event.changesWhatAllAppsSee { reviewAllApps() }
         switch event {
         case .open(let id):
             guard apps[id] != nil else { return record(nil, .log, reason: "open: \(id) is not installed") }
@@ -115,6 +116,19 @@ extension BackgroundSystem {
     mutating func swipeAway(_ id: BundleID) {
         apps[id]?.forceQuit = true
         terminate(id, .userForceQuit)
+    }
+}
+
+extension SystemEvent {
+    /// Whether the event changes state every app's constraints read (the device, the settings, the screen),
+    /// so every app is reviewed; the others concern one app, which its records mark for review.
+    var changesWhatAllAppsSee: Bool {
+        switch self {
+        case .tick, .resourceUsage, .setMemoryFootprint, .processExited, .simulateLaunch, .simulateExpiration,
+            .swipeAway, .setAppBackgroundAppRefresh, .setContinuedProcessing:
+            false
+        default: true
+        }
     }
 }
 

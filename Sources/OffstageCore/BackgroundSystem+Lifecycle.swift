@@ -151,16 +151,14 @@ extension BackgroundSystem {
         if hadContinued { startQueuedContinuedTasks() }
     }
 
-    /// Suspends background apps with no outstanding work: iOS's default for apps off screen.
-    mutating func suspendIdleApps() {
-        for id in installed {
-            guard var app = apps[id], app.state == .background, app.hasNoBackgroundWork else { continue }
-            app.state = .suspended
-            app.backgroundSince = nil
-            apps[id] = app
-            emit(.suspend(id))
-            record(id, .suspended, reason: "background → suspended: no outstanding background work")
-        }
+    /// Suspends the app if it is in the background with no outstanding work: iOS's default off screen.
+    mutating func suspendIfIdle(_ id: BundleID) {
+        guard var app = apps[id], app.state == .background, app.hasNoBackgroundWork else { return }
+        app.state = .suspended
+        app.backgroundSince = nil
+        apps[id] = app
+        emit(.suspend(id))
+        record(id, .suspended, reason: "background → suspended: no outstanding background work")
     }
 
     /// Jetsam: kills suspended apps (least recently used, largest first), then background apps,

@@ -1,3 +1,5 @@
+import HeapModule
+
 /// The iOS background-execution system as a pure state machine: life cycle, assertions,
 /// `BGTaskScheduler` and its scheduler. Hosts feed it events and app calls; it returns effects.
 /// It never reads a clock or does I/O: every entry point takes the time of the event.
@@ -23,6 +25,10 @@ public struct BackgroundSystem: Sendable {
     var nextToken = 1
     var nextTaskID = 1
     var outbox: [Effect] = []
+    /// Apps whose decisions may have changed since they were last reviewed (see `settle`).
+    var dirty: Set<BundleID> = []
+    /// When each app next needs a review without any event: deadlines and blockers that lift.
+    var reviews = Heap<Review>()
 
     public init(
         policy: Policy = .iOS, device: DeviceState = DeviceState(), settings: UserSettings = UserSettings(),
@@ -41,8 +47,9 @@ public struct BackgroundSystem: Sendable {
         begin(at: time)
         let id = manifest.bundleIdentifier
         if apps[id] == nil {
+            apps[id] = AppRecord(
+                manifest: manifest, installIndex: installed.count, memoryFootprint: policy.defaultMemoryFootprint)
             installed.append(id)
-            apps[id] = AppRecord(manifest: manifest, memoryFootprint: policy.defaultMemoryFootprint)
         } else {
             apps[id]?.manifest = manifest
         }
@@ -62,6 +69,7 @@ public struct BackgroundSystem: Sendable {
     /// Answers a call from `app`'s code at `time`, with the effects it causes.
     public mutating func call(_ call: AppCall, from app: BundleID, at time: Instant) -> (AppCallResult, [Effect]) {
         begin(at: time)
+        dirty.insert(app)
         let result: AppCallResult
         if let record = apps[app], record.state.hasProcess {
             result = answer(call, from: app)
@@ -73,30 +81,7 @@ public struct BackgroundSystem: Sendable {
 
     /// The earliest time at which something will happen without a new event; nil if none.
     /// Hosts sleep (or jump virtual time) until then and send `.tick`.
-    public var nextDueTime: Instant? {
-        var due: [Instant] = []
-        for id in installed {
-            guard let app = apps[id] else { continue }
-            if let deadline = app.inFlight?.deadline { due.append(deadline) }
-            if let since = app.backgroundSince, !app.assertions.isEmpty {
-                let end = since + policy.backgroundTimeAllowance
-                due.append(app.assertionsWarned ? end : end + (-policy.assertionExpirationWarning))
-            }
-            for run in app.running where run.delivered {
-                if let expired = run.expiredAt {
-                    due.append(expired + policy.expirationGrace)
-                } else if let end = run.expiresAt {
-                    due.append(end)
-                }
-            }
-            for request in app.pending {
-                for blocker in constraints.blockers(for: request, in: context(for: app)) {
-                    if let until = blocker.until { due.append(until) }
-                }
-            }
-        }
-        return due.filter { $0 > now }.min()
-    }
+    public var nextDueTime: Instant? { reviews.min.map(\.at) }
 
     // MARK: Reading
 
@@ -159,7 +144,9 @@ public struct BackgroundSystem: Sendable {
 
     mutating func emit(_ effect: Effect) { outbox.append(effect) }
 
+    /// Keeps a decision or fact; the app it names is reviewed again before the entry point returns.
     mutating func record(_ app: BundleID?, _ kind: RecordKind, task: String? = nil, reason: String) {
+        if let app { dirty.insert(app) }
         emit(.record(Record(at: now, app: app, kind: kind, task: task, reason: reason)))
     }
 
@@ -168,17 +155,5 @@ public struct BackgroundSystem: Sendable {
             now: now, policy: policy, device: device, settings: settings, wallClock: wallClock,
             app: app.id, appState: app.projectedState, appForceQuit: app.forceQuit,
             runningIdentifiers: Set(app.running.map(\.request.identifier)))
-    }
-
-    /// Brings time-driven and state-driven decisions up to date after every entry point.
-    mutating func settle() {
-        fireTimers()
-        interruptRunningTasks()
-        schedulePendingRequests()
-        for id in installed {
-            pumpCallbacks(id)
-            deliverReadyTasks(id)
-        }
-        suspendIdleApps()
     }
 }
