@@ -28,12 +28,27 @@ struct AppRecord: Sendable {
     var forceQuit = false
     /// A termination waiting for `willTerminate` to return.
     var terminating: TerminationReason?
-    var lastUsed: Instant = .zero
     var memoryFootprint: Int
     /// The blocker names last recorded for each pending identifier, so only changes are logged.
     var lastBlockers: [String: [String]] = [:]
     /// Everything the host reported the app's processes used, since installation.
     var totalUsage = ResourceUsage()
+    /// The user's use of the app: launches, time on screen, last use. Outlives processes.
+    var usage = UsageHistory()
+    /// How the app's tasks have ended. Outlives processes: the system remembers.
+    var cooperation = Cooperation()
+    /// When its discretionary runs started, within the quota window.
+    var discretionaryStarts: [Instant] = []
+    /// The predicted next launch, and until when that prediction holds before it is made again.
+    var prediction: (launch: Instant?, validUntil: Instant)?
+    /// Budget reservations of its running tasks, by task ID: joules and cellular bytes.
+    var reservations: [Int: (energy: Double, data: Double)] = [:]
+    /// When a background refresh last completed successfully: the age of the content it shows.
+    var contentUpdatedAt: Instant?
+    /// Maintenance wakes its work started (the device was asleep).
+    var wakeUps = 0
+    /// The constraints that block at least one of its pending requests, as last reviewed.
+    var blockedBy: Set<String> = []
 
     init(manifest: AppManifest, installIndex: Int, memoryFootprint: Int) {
         self.manifest = manifest
@@ -42,6 +57,9 @@ struct AppRecord: Sendable {
     }
 
     var id: BundleID { manifest.bundleIdentifier }
+
+    /// When the user last had the app on screen (zero if never): the switcher and jetsam order by it.
+    var lastUsed: Instant { usage.lastUsed ?? .zero }
 
     /// The state the app will be in once every queued callback is delivered.
     var projectedState: AppState {

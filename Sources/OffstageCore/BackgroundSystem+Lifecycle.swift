@@ -6,7 +6,7 @@ extension BackgroundSystem {
         guard let app = apps[id] else { return }
         if let current = foregroundApp, current != id { sendToBackground(current) }
         apps[id]!.forceQuit = false
-        apps[id]!.lastUsed = now
+        if foregroundApp != id { noteLaunchByUser(id) }
         switch app.projectedState {
         case .notRunning: launchProcess(id, .user, why: "the user opened the app")
         case .suspended:
@@ -26,7 +26,7 @@ extension BackgroundSystem {
         case .inactive: app.queuedCallbacks += [.didEnterBackground]
         default: break
         }
-        app.lastUsed = now
+        app.usage.left(at: now)
         apps[id] = app
         if foregroundApp == id { foregroundApp = nil }
     }
@@ -118,6 +118,7 @@ extension BackgroundSystem {
         if politeEnd && app.state != .suspended {
             app.terminating = reason
             app.queuedCallbacks = [.willTerminate]
+            app.usage.left(at: now)
             apps[id] = app
             if foregroundApp == id { foregroundApp = nil }
             pumpCallbacks(id)
@@ -134,8 +135,10 @@ extension BackgroundSystem {
         }
         let hadContinued = app.running.contains { $0.request.kind == .continuedProcessing }
         let before = app.state
-        app.clearProcess()
+        app.usage.left(at: now)
         apps[id] = app
+        for run in app.running { finishRun(id, run, ending: reason) }
+        apps[id]!.clearProcess()
         if foregroundApp == id { foregroundApp = nil }
         if appUnderLock == id { appUnderLock = nil }
         if case .exited = reason {} else { emit(.terminate(id, reason)) }

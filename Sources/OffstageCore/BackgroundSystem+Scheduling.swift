@@ -51,8 +51,12 @@ extension BackgroundSystem {
     /// Starts the app's pending requests whose constraints are all satisfied; records why the others
     /// wait, and remembers when the first of their blockers lifts by itself.
     mutating func schedulePendingRequests(_ id: BundleID) {
-        guard let app = apps[id], app.terminating == nil else { return }
+        guard apps[id] != nil else { return }
+        refreshPrediction(id)
+        let app = apps[id]!
+        guard app.terminating == nil else { return }
         var lift: Instant?
+        var blockedBy: Set<String> = []
         for request in app.pending {
             let blockers = constraints.blockers(for: request, in: context(for: apps[id]!))
             if blockers.isEmpty {
@@ -61,6 +65,7 @@ extension BackgroundSystem {
             }
             for until in blockers.compactMap(\.until) where lift.map({ until < $0 }) ?? true { lift = until }
             let names = blockers.map(\.constraint)
+            blockedBy.formUnion(names)
             if apps[id]!.lastBlockers[request.identifier] != names {
                 apps[id]!.lastBlockers[request.identifier] = names
                 record(
@@ -69,6 +74,7 @@ extension BackgroundSystem {
             }
         }
         apps[id]!.blockersLift = lift
+        noteBlockers(id, blockedBy)
     }
 
     /// For every request not yet finished: where it stands and, if it waits, every constraint that blocks it.

@@ -2,7 +2,7 @@
 /// the grace period and completion; plus the public simulate-launch and simulate-expiration.
 extension BackgroundSystem {
     /// Starts `request` for `id`: the app is woken if needed; the launch handler follows once it is ready.
-    mutating func start(_ id: BundleID, _ request: TaskRequest, why: String) {
+    mutating func start(_ id: BundleID, _ request: TaskRequest, why: String, charged: Bool = true) {
         let run = TaskRun(
             id: nextTaskID, app: id, request: request, startedAt: now, expiresAt: nil, expiredAt: nil,
             delivered: false)
@@ -12,6 +12,7 @@ extension BackgroundSystem {
         apps[id]!.running.append(run)
         wakeForBackgroundWork(id, why: "to run \(request.identifier)")
         record(id, .started, task: request.identifier, reason: "\(request.kind.rawValue) task started: \(why)")
+        noteRunStarted(id, run, charged: charged)
     }
 
     /// Hands waiting tasks to the app once it has finished launching and no callback is in flight.
@@ -59,6 +60,7 @@ extension BackgroundSystem {
         record(
             id, .completed, task: run.request.identifier,
             reason: "setTaskCompleted(success: \(success)) after \(took) s")
+        finishRun(id, run, success: success)
         if run.request.kind == .continuedProcessing { startQueuedContinuedTasks() }
     }
 
@@ -89,12 +91,12 @@ extension BackgroundSystem {
         guard let app = apps[id] else { return }
         if let request = app.pending.first(where: { $0.identifier == identifier }) {
             record(id, .log, task: identifier, reason: "Simulating launch for task with identifier \(identifier)")
-            start(id, request, why: "simulated launch")
+            start(id, request, why: "simulated launch", charged: false)
         } else if let index = continuedQueue.firstIndex(where: { $0.app == id && $0.request.identifier == identifier })
         {
             record(id, .log, task: identifier, reason: "Simulating launch for task with identifier \(identifier)")
             let entry = continuedQueue.remove(at: index)
-            start(id, entry.request, why: "simulated launch")
+            start(id, entry.request, why: "simulated launch", charged: false)
         } else {
             record(
                 id, .log, task: identifier, reason: "No task request with identifier \(identifier) has been scheduled")

@@ -29,6 +29,16 @@ public struct BackgroundSystem: Sendable {
     var dirty: Set<BundleID> = []
     /// When each app next needs a review without any event: deadlines and blockers that lift.
     var reviews = Heap<Review>()
+    /// The apps whose pending requests each constraint blocks, by constraint name.
+    var blockedApps: [String: Set<BundleID>] = [:]
+    /// Tasks running on the device, of every app and kind.
+    var runningTaskCount = 0
+    /// Maintenance wakes: times the system woke the sleeping device to run discretionary work.
+    public internal(set) var wakeUps = 0
+    /// The system-wide energy budget for discretionary work, in joules.
+    public internal(set) var energyBudget: BudgetAccount
+    /// The system-wide cellular data budget for discretionary work, in bytes.
+    public internal(set) var dataBudget: BudgetAccount
 
     public init(
         policy: Policy = .iOS, device: DeviceState = DeviceState(), settings: UserSettings = UserSettings(),
@@ -38,6 +48,10 @@ public struct BackgroundSystem: Sendable {
         self.device = device
         self.settings = settings
         self.wallClock = wallClock
+        energyBudget = BudgetAccount(
+            capacity: policy.judgement.energyBudgetCapacity, perDay: policy.judgement.energyBudgetPerDay)
+        dataBudget = BudgetAccount(
+            capacity: policy.judgement.dataBudgetCapacity, perDay: policy.judgement.dataBudgetPerDay)
     }
 
     // MARK: Entry points
@@ -154,6 +168,6 @@ public struct BackgroundSystem: Sendable {
         ConstraintContext(
             now: now, policy: policy, device: device, settings: settings, wallClock: wallClock,
             app: app.id, appState: app.projectedState, appForceQuit: app.forceQuit,
-            runningIdentifiers: Set(app.running.map(\.request.identifier)))
+            runningIdentifiers: Set(app.running.map(\.request.identifier)), judgement: judgementContext(for: app))
     }
 }

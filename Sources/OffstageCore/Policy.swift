@@ -29,6 +29,8 @@ public struct Policy: Hashable, Sendable, Codable {
     public var maxConcurrentContinuedProcessingTasks: Int = 3
     /// Memory an app is assumed to use when the host reports nothing (bytes).
     public var defaultMemoryFootprint: Int = 50_000_000
+    /// Usage tiers, quotas, launch prediction, budgets, coalescing and cooperation.
+    public var judgement = JudgementPolicy()
 
     /// iOS's defaults.
     public static let iOS = Policy()

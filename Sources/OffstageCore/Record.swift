@@ -25,6 +25,12 @@ public enum RecordKind: String, Hashable, Sendable, Codable, CaseIterable {
     case user
     case device
     case setting
+    /// The age of an app's content when the user opened it (`value`: seconds, nil if never refreshed).
+    case contentAge = "content age"
+    /// The system woke the sleeping device to run discretionary work.
+    case wake
+    /// A task's outcome moved its app's cooperation score.
+    case cooperation
 }
 
 /// One structured entry of the system's decision log: when, which app, what, which task, and why.
@@ -35,13 +41,18 @@ public struct Record: Hashable, Sendable, Codable {
     public var kind: RecordKind
     public var task: String?
     public var reason: String
+    /// A number the record measures, for reports (e.g. a content age in seconds).
+    public var value: Double?
 
-    public init(at: Instant, app: BundleID?, kind: RecordKind, task: String? = nil, reason: String) {
+    public init(
+        at: Instant, app: BundleID?, kind: RecordKind, task: String? = nil, reason: String, value: Double? = nil
+    ) {
         self.at = at
         self.app = app
         self.kind = kind
         self.task = task
         self.reason = reason
+        self.value = value
     }
 }
 

@@ -121,6 +121,8 @@ public enum ScenarioLoader {
         case fraction(WritableKeyPath<Policy, Double>)
         case count(WritableKeyPath<Policy, Int>)
         case bytes(WritableKeyPath<Policy, Int>)
+        case data(WritableKeyPath<Policy, Double>)
+        case energy(WritableKeyPath<Policy, Double>)
     }
 
     /// Every `Policy` property a scenario may set, by its Swift name (a test checks none is missing).
@@ -140,6 +142,40 @@ public enum ScenarioLoader {
             ("deviceIdleDelay", .seconds(\.deviceIdleDelay)),
             ("maxConcurrentContinuedProcessingTasks", .count(\.maxConcurrentContinuedProcessingTasks)),
             ("defaultMemoryFootprint", .bytes(\.defaultMemoryFootprint)),
+        ] + judgementSettings
+    }
+
+    /// The `JudgementPolicy` properties, set under `policy:` by their Swift names like the others.
+    static var judgementSettings: [(name: String, setting: PolicySetting)] {
+        [
+            ("activeWithin", .seconds(\.judgement.activeWithin)),
+            ("workingSetWithin", .seconds(\.judgement.workingSetWithin)),
+            ("frequentWithin", .seconds(\.judgement.frequentWithin)),
+            ("rareWithin", .seconds(\.judgement.rareWithin)),
+            ("dailyUseDays", .count(\.judgement.dailyUseDays)),
+            ("regularUseDays", .count(\.judgement.regularUseDays)),
+            ("quotaWindow", .seconds(\.judgement.quotaWindow)),
+            ("quotaActive", .count(\.judgement.quotaActive)),
+            ("quotaWorkingSet", .count(\.judgement.quotaWorkingSet)),
+            ("quotaFrequent", .count(\.judgement.quotaFrequent)),
+            ("quotaRare", .count(\.judgement.quotaRare)),
+            ("historyWindow", .seconds(\.judgement.historyWindow)),
+            ("minimumDaysForPrediction", .count(\.judgement.minimumDaysForPrediction)),
+            ("predictionThreshold", .fraction(\.judgement.predictionThreshold)),
+            ("predictionHorizonHours", .count(\.judgement.predictionHorizonHours)),
+            ("refreshLead", .seconds(\.judgement.refreshLead)),
+            ("energyBudgetCapacity", .energy(\.judgement.energyBudgetCapacity)),
+            ("energyBudgetPerDay", .energy(\.judgement.energyBudgetPerDay)),
+            ("refreshEnergyReservation", .energy(\.judgement.refreshEnergyReservation)),
+            ("processingEnergyReservation", .energy(\.judgement.processingEnergyReservation)),
+            ("dataBudgetCapacity", .data(\.judgement.dataBudgetCapacity)),
+            ("dataBudgetPerDay", .data(\.judgement.dataBudgetPerDay)),
+            ("dataReservation", .data(\.judgement.dataReservation)),
+            ("maintenanceInterval", .seconds(\.judgement.maintenanceInterval)),
+            ("maintenanceWindow", .seconds(\.judgement.maintenanceWindow)),
+            ("cooperationWeight", .fraction(\.judgement.cooperationWeight)),
+            ("minimumCooperation", .fraction(\.judgement.minimumCooperation)),
+            ("quickShare", .fraction(\.judgement.quickShare)),
         ]
     }
 
@@ -219,6 +255,10 @@ private struct ScenarioReader {
                 policy[keyPath: path] = try value.quantity(Quantities.count, Quantities.countHint)
             case .bytes(let path):
                 policy[keyPath: path] = try value.quantity(Quantities.bytes, Quantities.sizeHint)
+            case .data(let path):
+                policy[keyPath: path] = Double(try value.quantity(Quantities.bytes, Quantities.sizeHint))
+            case .energy(let path):
+                policy[keyPath: path] = try value.quantity(Quantities.joules, Quantities.energyHint)
             }
         }
         return policy
