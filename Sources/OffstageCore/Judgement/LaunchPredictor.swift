@@ -5,9 +5,9 @@ import Foundation
 public enum LaunchPredictor {
     /// The first time after `now` within the horizon at which a launch is likely enough, or nil when
     /// the history is too short or no hour is likely enough. Each hour ahead is scored from the mean
-    /// launches per day in that hour of the day and per week in that hour of that weekday; the
-    /// predicted time is the median minute of past launches in that hour. An hour in which the user
-    /// already opened the app is skipped.
+    /// launches per day in that hour of the day and, once more than a week is known (weighing up to
+    /// half after four), per week in that hour of that weekday; the predicted time is the median
+    /// minute of past launches in that hour. An hour in which the user already opened the app is skipped.
     public static func nextLaunch(
         after now: Instant, history: UsageHistory, clock: WallClock, policy: JudgementPolicy
     ) -> Instant? {
@@ -17,6 +17,7 @@ public enum LaunchPredictor {
         guard days.count >= policy.minimumDaysForPrediction else { return nil }
         let observedDays = max(1, ((now - first) / 86_400).rounded(.up))
         let observedWeeks = max(1, (observedDays / 7).rounded(.up))
+        let weeklyWeight = 0.5 * min(1, max(0, (observedDays - 7) / 21))
         var byHour = [Double](repeating: 0, count: 24)
         var byWeekHour = [Double](repeating: 0, count: 7 * 24)
         var minutes = [[Double]](repeating: [], count: 24)
@@ -33,9 +34,8 @@ public enum LaunchPredictor {
             let slot = hourStart + Double(ahead) * 3600
             if ahead == 0, let last = launches.last, last >= slot { continue }
             let hour = clock.localHour(at: slot)
-            let rate =
-                0.5 * byHour[hour] / observedDays + 0.5 * byWeekHour[clock.localWeekday(at: slot) * 24 + hour]
-                / observedWeeks
+            let weekly = byWeekHour[clock.localWeekday(at: slot) * 24 + hour] / observedWeeks
+            let rate = (1 - weeklyWeight) * byHour[hour] / observedDays + weeklyWeight * weekly
             let probability = 1 - exp(-rate)
             guard probability >= policy.predictionThreshold else { continue }
             let sorted = minutes[hour].sorted()
