@@ -65,12 +65,13 @@ extension BackgroundSystem {
     /// The screen is on, the charger plugged in, or a task is running: the device is awake anyway.
     var isDeviceAwake: Bool { device.isScreenOn || device.isCharging || runningTaskCount > 0 }
 
-    /// Accounts for a run that starts now: a maintenance wake if the device slept, a place in the
-    /// app's quota, and reservations from the budgets (none on the charger or for simulated launches).
-    mutating func noteRunStarted(_ id: BundleID, _ run: TaskRun, charged: Bool) {
+    /// Accounts for a run the scheduler starts now: a maintenance wake if the device slept, a place in
+    /// the app's quota, and reservations from the budgets (none on the charger). A simulated launch is
+    /// a developer's act, not the scheduler's: it is only counted as running.
+    mutating func noteRunStarted(_ id: BundleID, _ run: TaskRun, simulated: Bool) {
         let wasAwake = isDeviceAwake
         runningTaskCount += 1
-        guard run.request.isDiscretionary else { return }
+        guard run.request.isDiscretionary, !simulated else { return }
         if !wasAwake {
             wakeUps += 1
             apps[id]!.wakeUps += 1
@@ -81,7 +82,7 @@ extension BackgroundSystem {
         let window = policy.judgement.quotaWindow
         apps[id]!.discretionaryStarts.removeAll { now - $0 >= window }
         apps[id]!.discretionaryStarts.append(now)
-        guard charged, !device.isCharging else { return }
+        guard !device.isCharging else { return }
         let energy = run.request.energyReservation(policy.judgement)
         let data = device.network == .cellular ? policy.judgement.dataReservation : 0
         energyBudget.withdraw(energy, at: now)

@@ -2,7 +2,7 @@
 /// the grace period and completion; plus the public simulate-launch and simulate-expiration.
 extension BackgroundSystem {
     /// Starts `request` for `id`: the app is woken if needed; the launch handler follows once it is ready.
-    mutating func start(_ id: BundleID, _ request: TaskRequest, why: String, charged: Bool = true) {
+    mutating func start(_ id: BundleID, _ request: TaskRequest, why: String, simulated: Bool = false) {
         let run = TaskRun(
             id: nextTaskID, app: id, request: request, startedAt: now, expiresAt: nil, expiredAt: nil,
             delivered: false)
@@ -12,7 +12,7 @@ extension BackgroundSystem {
         apps[id]!.running.append(run)
         wakeForBackgroundWork(id, why: "to run \(request.identifier)")
         record(id, .started, task: request.identifier, reason: "\(request.kind.rawValue) task started: \(why)")
-        noteRunStarted(id, run, charged: charged)
+        noteRunStarted(id, run, simulated: simulated)
     }
 
     /// Hands waiting tasks to the app once it has finished launching and no callback is in flight.
@@ -91,12 +91,12 @@ extension BackgroundSystem {
         guard let app = apps[id] else { return }
         if let request = app.pending.first(where: { $0.identifier == identifier }) {
             record(id, .log, task: identifier, reason: "Simulating launch for task with identifier \(identifier)")
-            start(id, request, why: "simulated launch", charged: false)
+            start(id, request, why: "simulated launch", simulated: true)
         } else if let index = continuedQueue.firstIndex(where: { $0.app == id && $0.request.identifier == identifier })
         {
             record(id, .log, task: identifier, reason: "Simulating launch for task with identifier \(identifier)")
             let entry = continuedQueue.remove(at: index)
-            start(id, entry.request, why: "simulated launch", charged: false)
+            start(id, entry.request, why: "simulated launch", simulated: true)
         } else {
             record(
                 id, .log, task: identifier, reason: "No task request with identifier \(identifier) has been scheduled")
