@@ -14,6 +14,12 @@ struct RunOptions: ParsableArguments {
     @Flag(name: .long, help: "Show every record: callbacks, registrations, assertions, state changes.")
     var verbose = false
 
+    @Flag(name: .long, help: "Print only the summary, not the timeline.")
+    var summary = false
+
+    @Option(name: .long, help: "Explain one request by its identifier: where it stands at the end, and its history.")
+    var why: String?
+
     /// `--until` in seconds, or a validation error that names the option.
     func duration() throws -> Double? {
         guard let until else { return nil }
@@ -30,8 +36,17 @@ struct RunOptions: ParsableArguments {
         let progress = ProgressBar(label: scenario.name)
         let report = simulation.report(for: duration, progress: progress.update)
         progress.finish()
-        print(report.timeline(verbose: verbose))
-        print("")
+        if let why {
+            guard let explanation = report.why(why) else {
+                throw CLIError("--why: no request with identifier \"\(why)\" appears in this run")
+            }
+            print(explanation)
+            return
+        }
+        if !summary {
+            print(report.timeline(verbose: verbose))
+            print("")
+        }
         print(report.summary())
         if let json {
             do {

@@ -66,6 +66,13 @@ import Yams
 ///   - at: "07:00"                       # "HH:MM[:SS]" after the start, "1d 07:30" adds days;
 ///     do: open com.colorfeed.wwdc25     # or a duration: 90s, 15m, 2h, 1h30m, 1d
 ///   - { at: 7h05m, do: home }
+/// routine:                              # repeated on every day of the run (needs duration:), merged
+///   - at: "07:30"                       # with the timeline; "HH:MM" after the start of each day
+///     jitter: 20m                       # optional: moved by up to ± this, drawn with the seed
+///     days: weekdays                    # daily (default) | weekdays | weekends (of the wall clock, UTC)
+///     open: com.example.news            # a session: open the app, then lock the device after `for`
+///     for: 5m                           # default 5m
+///   - { at: "23:00", do: plug }         # or any timeline command instead of open:
 /// ```
 ///
 /// Actions: `submit:` takes exactly one of `refresh:`, `processing:`, `continued:` (the identifier, which sets
@@ -210,7 +217,7 @@ private struct ScenarioReader {
 
     func scenario(_ root: Field) throws(ScenarioError) -> Scenario {
         let table = try root.table(
-            ["name", "seed", "start", "duration", "policy", "device", "settings", "apps", "timeline"],
+            ["name", "seed", "start", "duration", "policy", "device", "settings", "apps", "timeline", "routine"],
             expecting: "a mapping of scenario keys (name:, apps:, timeline:…)")
         var scenario = Scenario(name: try table.required("name").string(), source: source)
         if let field = table["seed"] {
@@ -235,6 +242,14 @@ private struct ScenarioReader {
         if let field = table["timeline"] {
             scenario.timeline = try timeline(
                 field, device: scenario.device, apps: scenario.apps, duration: scenario.duration)
+        }
+        if let field = table["routine"] {
+            guard let duration = scenario.duration else {
+                throw field.error("a routine repeats every day of the run, so the scenario needs duration:")
+            }
+            let repeated = try routine(field, scenario: scenario, duration: duration)
+            scenario.timeline = (scenario.timeline + repeated).enumerated()
+                .sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.map(\.element)
         }
         return scenario
     }
@@ -600,6 +615,55 @@ extension ScenarioReader {
                 device.isCharging = charging
             }
             entries.append(TimelineEntry(at: at, action: action, line: item.line ?? 0))
+        }
+        return entries
+    }
+
+    /// The routine's entries on every matching day of the run: sessions (open, then lock after `for`)
+    /// or single commands, each moved by its seeded jitter and kept inside the run.
+    func routine(_ field: Field, scenario: Scenario, duration: Double) throws(ScenarioError) -> [TimelineEntry] {
+        var entries: [TimelineEntry] = []
+        for item in try field.list(
+            expecting: "a list of { at: TIME, open: APP, for: DURATION } or { at: TIME, do: COMMAND }")
+        {
+            let table = try item.table(
+                ["at", "jitter", "days", "open", "for", "do"], expecting: "a routine entry: { at: TIME, open: APP }")
+            let atField = try table.required("at")
+            let at = try atField.quantity(Quantities.timelineOffset, Quantities.timeHint)
+            guard at < 86_400 else { throw atField.error("a routine time is within a day, like \"07:30\"") }
+            let jitter = try table["jitter"]?.quantity(Quantities.seconds, Quantities.durationHint) ?? 0
+            let days: Set<Int> =
+                try table["days"]?.choice([("daily", Set(0...6)), ("weekdays", Set(1...5)), ("weekends", [0, 6])])
+                ?? Set(0...6)
+            var actions: [(offset: Double, action: UserAction)]
+            switch (table["open"], table["do"]) {
+            case (let open?, nil):
+                let app = BundleID(try open.string())
+                try checkKnown(app, apps: scenario.apps, at: open)
+                let length = try table["for"]?.quantity(Quantities.seconds, Quantities.durationHint) ?? 300
+                actions = [(0, .system(.open(app))), (length, .system(.lock))]
+            case (nil, let command?):
+                if let extra = table["for"] { throw extra.error("for: goes with open:, not with do:") }
+                let text = try command.string()
+                do {
+                    actions = [(0, try UserCommand.parse(text, device: scenario.device))]
+                } catch {
+                    throw command.error(error.message)
+                }
+                try check(actions[0].action, apps: scenario.apps, at: command)
+            default:
+                throw item.error("a routine entry needs exactly one of open: and do:")
+            }
+            var random = SeededRandom(seed: scenario.seed &+ UInt64(item.line ?? 0) &* 0x9E37_79B9)
+            let clock = WallClock(epochAtZero: scenario.startEpoch)
+            for day in 0..<Int((duration / 86_400).rounded(.up)) {
+                let base = Double(day) * 86_400 + at
+                guard days.contains(clock.localWeekday(at: Instant(seconds: base))) else { continue }
+                let start = max(0, base + random.seconds(.between(-jitter, jitter)))
+                for (offset, action) in actions where start + offset < duration {
+                    entries.append(TimelineEntry(at: start + offset, action: action, line: item.line ?? 0))
+                }
+            }
         }
         return entries
     }

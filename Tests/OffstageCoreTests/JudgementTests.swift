@@ -117,7 +117,7 @@ import Testing
         #expect(blocker?.until == starts.first.map { $0 + day })
     }
 
-    @Test func quotaIsLiftedOnTheCharger() {
+    @Test func quotaHoldsOnTheCharger() {
         var policy = Policy.iOS
         policy.judgement.quotaActive = 1
         var h = Fixture.harness(policy: policy)
@@ -130,7 +130,8 @@ import Testing
         h.advance(by: 1)
         #expect(blockers(h, feed) == ["quota"])
         h.handle(.setBattery(level: 0.5, charging: true))
-        #expect(h.task(Fixture.refresh(feed), of: feed) != nil)
+        #expect(h.task(Fixture.refresh(feed), of: feed) == nil)
+        #expect(blockers(h, feed) == ["quota"])
     }
 
     // MARK: Launch prediction

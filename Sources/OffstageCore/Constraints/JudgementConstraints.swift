@@ -10,14 +10,15 @@ public struct UsageTierConstraint: Constraint {
     }
 }
 
-/// Quota: runs per rolling window by usage tier, scaled by the app's cooperation; lifted on the charger.
+/// Quota: runs per rolling window by usage tier, scaled by the app's cooperation. Unlike the budget it
+/// holds on the charger too: it shares opportunities out by use, not by energy.
 public struct QuotaConstraint: Constraint {
     public init() {}
     public var name: String { "quota" }
     public func applies(to request: TaskRequest) -> Bool { request.isDiscretionary }
     public func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict {
         let usage = context.judgement
-        guard !context.device.isCharging, usage.tier != .never, usage.runsInWindow >= usage.quota else {
+        guard usage.tier != .never, usage.runsInWindow >= usage.quota else {
             return .satisfied
         }
         let hours = Int((context.policy.judgement.quotaWindow / 3600).rounded())

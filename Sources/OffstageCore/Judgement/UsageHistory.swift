@@ -57,5 +57,5 @@ extension WallClock {
     }
 
     /// The local weekday of `instant`, 0 = Sunday … 6 = Saturday (1970-01-01 was a Thursday).
-    func localWeekday(at instant: Instant) -> Int { ((localDay(at: instant) + 4) % 7 + 7) % 7 }
+    public func localWeekday(at instant: Instant) -> Int { ((localDay(at: instant) + 4) % 7 + 7) % 7 }
 }
