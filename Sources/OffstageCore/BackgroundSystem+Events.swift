@@ -92,6 +92,11 @@ extension BackgroundSystem {
             simulateExpiration(id, identifier: identifier)
         case .tick:
             break
+        // Continued processing: the user in the system's progress UI.
+        case .cancelContinuedProcessingTask(let id, let identifier):
+            userCancelled(id, identifier: identifier)
+        case .answerContinuedProcessingQuestion(let id, let identifier, let answer):
+            userAnswered(id, identifier: identifier, answer)
         }
     }
 

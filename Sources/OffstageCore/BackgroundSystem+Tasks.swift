@@ -59,7 +59,7 @@ extension BackgroundSystem {
         record(
             id, .completed, task: run.request.identifier,
             reason: "setTaskCompleted(success: \(success)) after \(took) s")
-        if run.request.kind == .continuedProcessing { startQueuedContinuedTasks() }
+        if run.request.kind == .continuedProcessing { continuedTaskCompleted(run, success: success) }
     }
 
     /// Starts queued continued-processing requests while there is room.

@@ -23,6 +23,8 @@ public struct BackgroundSystem: Sendable {
     var nextToken = 1
     var nextTaskID = 1
     var outbox: [Effect] = []
+    /// Continued-processing progress and UI, CPU priorities and CPU reports (see `Monitors`).
+    var monitors = Monitors()
 
     public init(
         policy: Policy = .iOS, device: DeviceState = DeviceState(), settings: UserSettings = UserSettings(),
@@ -95,6 +97,7 @@ public struct BackgroundSystem: Sendable {
                 }
             }
         }
+        due += continuedProcessingDueTimes
         return due.filter { $0 > now }.min()
     }
 
@@ -180,5 +183,6 @@ public struct BackgroundSystem: Sendable {
             deliverReadyTasks(id)
         }
         suspendIdleApps()
+        superviseRunningWork()
     }
 }

@@ -25,6 +25,14 @@ public enum RecordKind: String, Hashable, Sendable, Codable, CaseIterable {
     case user
     case device
     case setting
+
+    // MARK: Continued processing and resource limits
+    /// The continued-processing progress UI appeared, showed an outcome, or went away.
+    case progressUI = "progress UI"
+    /// The system asked the user whether a slow continued-processing task should go on.
+    case askedUser = "asked user"
+    /// A background app went over a CPU or memory limit.
+    case resourceLimit = "resource limit"
 }
 
 /// One structured entry of the system's decision log: when, which app, what, which task, and why.
