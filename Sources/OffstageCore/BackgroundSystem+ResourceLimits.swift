@@ -48,13 +48,14 @@ extension BackgroundSystem {
 
     // MARK: Memory limit
 
-    /// Kills every app running in the background (not suspended: jetsam judges those) whose footprint is over
-    /// the background memory limit; returns whether it killed any.
+    /// Kills every app kept running in the background by its work whose footprint is over the background
+    /// memory limit; returns whether it killed any. Suspended apps are left to jetsam, and an app between
+    /// two life-cycle callbacks (leaving the screen, launching) is not judged until they are delivered.
     mutating func enforceBackgroundMemoryLimit() -> Bool {
         var killed = false
         for id in installed {
             guard let app = apps[id], app.state == .background, id != foregroundApp, app.terminating == nil,
-                app.memoryFootprint > policy.backgroundMemoryLimit
+                app.inFlight == nil, app.queuedCallbacks.isEmpty, app.memoryFootprint > policy.backgroundMemoryLimit
             else { continue }
             record(
                 id, .resourceLimit,
