@@ -3,6 +3,7 @@
 extension BackgroundSystem {
     mutating func apply(_ event: SystemEvent) {
         if event.changesWhatAllAppsSee { reviewAllApps() }
+        if let app = event.app, apps[app] != nil { dirty.insert(app) }
         switch event {
         case .open(let id):
             guard apps[id] != nil else { return record(nil, .log, reason: "open: \(id) is not installed") }
@@ -93,6 +94,11 @@ extension BackgroundSystem {
             simulateExpiration(id, identifier: identifier)
         case .tick:
             break
+        // Continued processing: the user in the system's progress UI.
+        case .cancelContinuedProcessingTask(let id, let identifier):
+            userCancelled(id, identifier: identifier)
+        case .answerContinuedProcessingQuestion(let id, let identifier, let answer):
+            userAnswered(id, identifier: identifier, answer)
         }
     }
 
@@ -120,6 +126,17 @@ extension BackgroundSystem {
 }
 
 extension SystemEvent {
+    /// The app the event names, if it names one.
+    var app: BundleID? {
+        switch self {
+        case .open(let id), .swipeAway(let id), .setAppBackgroundAppRefresh(let id, _),
+            .setContinuedProcessing(let id, _), .setMemoryFootprint(let id, _), .processExited(let id, _),
+            .resourceUsage(let id, _), .simulateLaunch(let id, _), .simulateExpiration(let id, _):
+            id
+        default: nil
+        }
+    }
+
     /// Whether the event changes state every app's constraints read (the device, the settings, the screen),
     /// so every app is reviewed; the others concern one app, which its records mark for review.
     var changesWhatAllAppsSee: Bool {

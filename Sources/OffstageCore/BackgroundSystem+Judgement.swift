@@ -71,6 +71,7 @@ extension BackgroundSystem {
     mutating func noteRunStarted(_ id: BundleID, _ run: TaskRun, simulated: Bool) {
         let wasAwake = isDeviceAwake
         runningTaskCount += 1
+        appsWithTasks.insert(id)
         guard run.request.isDiscretionary, !simulated else { return }
         if !wasAwake {
             wakeUps += 1
@@ -119,7 +120,7 @@ extension BackgroundSystem {
         let outcome: TaskOutcome?
         switch reason {
         case .userForceQuit, .memoryPressure: outcome = nil
-        case .watchdog, .crash, .exited:
+        case .watchdog, .crash, .exited, .resourceLimit:
             let ignored = run.expiredAt.map { now >= $0 + policy.expirationGrace } ?? false
             outcome = ignored ? .ignoredExpiration : .killed
         }

@@ -12,9 +12,9 @@ extension BackgroundSystem {
         static func == (a: Review, b: Review) -> Bool { (a.at, a.order) == (b.at, b.order) }
     }
 
-    /// Reviews dirty apps, in installation order, until none is left; then queues each reviewed app's
-    /// next review and drops superseded ones from the top, so `nextDueTime` is exact. Work is
-    /// proportional to the apps concerned, not to all apps or all requests.
+    /// Reviews dirty apps, in installation order, and supervises their running work, until no app is
+    /// left dirty; then queues each reviewed app's next review and drops superseded ones from the top,
+    /// so `nextDueTime` is exact. Work is proportional to the apps concerned, not to all apps or requests.
     mutating func settle() {
         while let top = reviews.min, top.at <= now {
             reviews.removeMin()
@@ -24,12 +24,15 @@ extension BackgroundSystem {
             }
         }
         var reviewed: Set<BundleID> = []
-        while !dirty.isEmpty {
-            let batch = dirty.sorted { apps[$0]!.installIndex < apps[$1]!.installIndex }
-            dirty = []
-            for id in batch { review(id) }
-            reviewed.formUnion(batch)
-        }
+        repeat {
+            while !dirty.isEmpty {
+                let batch = dirty.sorted { apps[$0]!.installIndex < apps[$1]!.installIndex }
+                dirty = []
+                for id in batch { review(id) }
+                reviewed.formUnion(batch)
+            }
+            superviseRunningWork(reviewed.sorted { apps[$0]!.installIndex < apps[$1]!.installIndex })
+        } while !dirty.isEmpty
         for id in reviewed { queueNextReview(id) }
         while let top = reviews.min, apps[top.app]?.scheduledReview != top.at { reviews.removeMin() }
     }
@@ -45,6 +48,7 @@ extension BackgroundSystem {
         pumpCallbacks(id)
         deliverReadyTasks(id)
         suspendIfIdle(id)
+        if apps[id]!.running.isEmpty { appsWithTasks.remove(id) }
     }
 
     /// Queues the app's next review at its earliest future deadline, unless one is already queued then.

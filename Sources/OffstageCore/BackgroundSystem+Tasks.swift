@@ -61,7 +61,7 @@ extension BackgroundSystem {
             id, .completed, task: run.request.identifier,
             reason: "setTaskCompleted(success: \(success)) after \(took) s")
         finishRun(id, run, success: success)
-        if run.request.kind == .continuedProcessing { startQueuedContinuedTasks() }
+        if run.request.kind == .continuedProcessing { continuedTaskCompleted(run, success: success) }
     }
 
     /// Starts queued continued-processing requests while there is room.

@@ -33,12 +33,16 @@ public struct BackgroundSystem: Sendable {
     var blockedApps: [String: Set<BundleID>] = [:]
     /// Tasks running on the device, of every app and kind.
     var runningTaskCount = 0
+    /// Apps that have (or, until their next review, had) running tasks: `runningTasks` reads only these.
+    var appsWithTasks: Set<BundleID> = []
     /// Maintenance wakes: times the system woke the sleeping device to run discretionary work.
     public internal(set) var wakeUps = 0
     /// The system-wide energy budget for discretionary work, in joules.
     public internal(set) var energyBudget: BudgetAccount
     /// The system-wide cellular data budget for discretionary work, in bytes.
     public internal(set) var dataBudget: BudgetAccount
+    /// Continued-processing progress and UI, CPU priorities and CPU reports (see `Monitors`).
+    var monitors = Monitors()
 
     public init(
         policy: Policy = .iOS, device: DeviceState = DeviceState(), settings: UserSettings = UserSettings(),
@@ -95,7 +99,9 @@ public struct BackgroundSystem: Sendable {
 
     /// The earliest time at which something will happen without a new event; nil if none.
     /// Hosts sleep (or jump virtual time) until then and send `.tick`.
-    public var nextDueTime: Instant? { reviews.min.map(\.at) }
+    public var nextDueTime: Instant? {
+        ([reviews.min?.at] + continuedProcessingDueTimes).compactMap { $0 }.filter { $0 > now }.min()
+    }
 
     // MARK: Reading
 
@@ -128,7 +134,9 @@ public struct BackgroundSystem: Sendable {
     }
 
     /// Tasks running now, on every app.
-    public var runningTasks: [TaskRun] { installed.flatMap { apps[$0]!.running } }
+    public var runningTasks: [TaskRun] {
+        appsWithTasks.sorted { apps[$0]!.installIndex < apps[$1]!.installIndex }.flatMap { apps[$0]!.running }
+    }
 
     /// Outstanding `beginBackgroundTask` identifiers of the app.
     public func outstandingAssertions(of app: BundleID) -> [Int] { apps[app]?.assertions.keys.sorted() ?? [] }

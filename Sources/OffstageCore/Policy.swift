@@ -32,6 +32,22 @@ public struct Policy: Hashable, Sendable, Codable {
     /// Usage tiers, quotas, launch prediction, budgets, coalescing and cooperation.
     public var judgement = JudgementPolicy()
 
+    // MARK: Continued processing and resource limits
+    /// Seconds a running continued-processing task's progress may stay still before it is expired.
+    public var continuedProcessingStallTimeout: Double = 60
+    /// Seconds after its start beyond which a continued-processing task's estimated completion makes
+    /// the system ask the user whether it should go on.
+    public var continuedProcessingSlowLimit: Double = 30 * 60
+    /// Seconds the progress UI shows a finished task's outcome before it dismisses itself
+    /// (an assumption: Apple publishes no value).
+    public var continuedProcessingOutcomeDisplay: Double = 5
+    /// CPU share of one core (0–1), averaged over `backgroundCPUWindow`, above which a background app is killed.
+    public var backgroundCPULimit: Double = 0.8
+    /// Seconds over which the CPU monitor averages a background app's CPU use.
+    public var backgroundCPUWindow: Double = 60
+    /// Memory (bytes) above which an app running in the background is killed.
+    public var backgroundMemoryLimit: Int = 50_000_000
+
     /// iOS's defaults.
     public static let iOS = Policy()
 

@@ -31,6 +31,14 @@ public enum RecordKind: String, Hashable, Sendable, Codable, CaseIterable {
     case wake
     /// A task's outcome moved its app's cooperation score.
     case cooperation
+
+    // MARK: Continued processing and resource limits
+    /// The continued-processing progress UI appeared, showed an outcome, or went away.
+    case progressUI = "progress UI"
+    /// The system asked the user whether a slow continued-processing task should go on.
+    case askedUser = "asked user"
+    /// A background app went over a CPU or memory limit.
+    case resourceLimit = "resource limit"
 }
 
 /// One structured entry of the system's decision log: when, which app, what, which task, and why.

@@ -47,6 +47,12 @@ public enum SystemEvent: Hashable, Sendable, Codable {
 
     /// Nothing happened; time passed. Hosts send it at `nextDueTime`.
     case tick
+
+    // MARK: Continued processing: the user in the system's progress UI
+    /// The user tapped cancel on the running task's progress UI: its expiration handler runs.
+    case cancelContinuedProcessingTask(BundleID, identifier: String)
+    /// The user answered the system's question about a slow task: let it go on, or stop it.
+    case answerContinuedProcessingQuestion(BundleID, identifier: String, answer: SlowTaskAnswer)
 }
 
 /// What an app's code asks of the system: the calls behind `UIApplication` and `BGTaskScheduler`.

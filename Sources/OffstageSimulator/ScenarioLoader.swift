@@ -149,6 +149,13 @@ public enum ScenarioLoader {
             ("deviceIdleDelay", .seconds(\.deviceIdleDelay)),
             ("maxConcurrentContinuedProcessingTasks", .count(\.maxConcurrentContinuedProcessingTasks)),
             ("defaultMemoryFootprint", .bytes(\.defaultMemoryFootprint)),
+            // Continued processing and resource limits.
+            ("continuedProcessingStallTimeout", .seconds(\.continuedProcessingStallTimeout)),
+            ("continuedProcessingSlowLimit", .seconds(\.continuedProcessingSlowLimit)),
+            ("continuedProcessingOutcomeDisplay", .seconds(\.continuedProcessingOutcomeDisplay)),
+            ("backgroundCPULimit", .fraction(\.backgroundCPULimit)),
+            ("backgroundCPUWindow", .seconds(\.backgroundCPUWindow)),
+            ("backgroundMemoryLimit", .bytes(\.backgroundMemoryLimit)),
         ] + judgementSettings
     }
 
@@ -687,7 +694,8 @@ extension ScenarioReader {
             case .open(let app), .swipeAway(let app), .setAppBackgroundAppRefresh(let app, _),
                 .setContinuedProcessing(let app, _), .setMemoryFootprint(let app, _),
                 .simulateLaunch(let app, _),
-                .simulateExpiration(let app, _), .processExited(let app, _):
+                .simulateExpiration(let app, _), .processExited(let app, _),
+                .cancelContinuedProcessingTask(let app, _), .answerContinuedProcessingQuestion(let app, _, _):
                 try checkKnown(app, apps: apps, at: field)
             default:
                 return

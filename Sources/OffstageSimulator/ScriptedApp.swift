@@ -94,13 +94,31 @@ final class ScriptedApp: UIResponder, UIApplicationDelegate, OffstageUserActions
         }
         let work = seconds(plan.work)
         if let continued = task as? BGContinuedProcessingTask {
-            continued.progress.totalUnitCount = 100
+            continued.progress.totalUnitCount = Int64(max(1, work.rounded(.up)))
+            reportProgress(of: continued, work: work, done: 0, stopped: stopped)
         }
         OffstageClock.after(seconds: work) { [unowned self] in
             guard !stopped.value else { return }
-            (task as? BGContinuedProcessingTask)?.progress.completedUnitCount = 100
+            if let continued = task as? BGContinuedProcessingTask {
+                continued.progress.completedUnitCount = continued.progress.totalUnitCount
+            }
             self.perform(plan.then)
             task.setTaskCompleted(success: plan.success)
+        }
+    }
+
+    /// Seconds of work between two progress reports of a continued-processing task.
+    static let progressStep = 10.0
+
+    /// Reports a continued-processing task's progress, one unit per second of work, every `progressStep`
+    /// until its work ends, so that the system's stall monitor sees it move.
+    private func reportProgress(of task: BGContinuedProcessingTask, work: Double, done: Double, stopped: Box<Bool>) {
+        let next = done + Self.progressStep
+        guard next < work else { return }
+        OffstageClock.after(seconds: Self.progressStep) { [unowned self] in
+            guard !stopped.value else { return }
+            task.progress.completedUnitCount = Int64(next)
+            self.reportProgress(of: task, work: work, done: next, stopped: stopped)
         }
     }
 

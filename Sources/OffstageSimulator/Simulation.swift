@@ -205,8 +205,32 @@ public final class Simulation: @unchecked Sendable {
                 }
             case .terminate(let app, _):
                 for thread in processes.removeValue(forKey: app)?.threads ?? [] { thread.retire() }
+            case .askUser(let app, let taskID, _):
+                answerByDefault(app, taskID: taskID)
+            case .setCPUPriority:
+                // Simulated apps share one virtual CPU with no scheduler: priorities change nothing here.
+                break
             }
         }
+    }
+
+    /// The system asked the simulated user whether a slow task should go on. If the timeline answers it
+    /// later (`answer APP ID continue|stop`), that answer comes then; else the user answers `continue` now.
+    private func answerByDefault(_ app: BundleID, taskID: Int) {
+        guard let identifier = system.runningTasks.first(where: { $0.id == taskID })?.request.identifier else { return }
+        let answered = scenario.timeline.contains { entry in
+            guard entry.at >= now.seconds,
+                case .system(.answerContinuedProcessingQuestion(app, identifier, _)) = entry.action
+            else { return false }
+            return true
+        }
+        guard !answered else { return }
+        records.append(
+            Record(
+                at: now, app: app, kind: .log, task: identifier,
+                reason: "the timeline does not answer the question: the user answers continue (the default)"))
+        perform(
+            system.handle(.answerContinuedProcessingQuestion(app, identifier: identifier, answer: .proceed), at: now))
     }
 
     private func withProcess(_ app: BundleID, _ body: (SimulatedProcess) -> Void) {

@@ -30,6 +30,8 @@ public enum UserCommand {
         "continued-processing on|off APP", "memory-pressure SIZE", "memory APP SIZE",
         "simulate-launch APP ID",
         "simulate-expiration APP ID", "tap APP ACTION",
+        // Continued processing: the user in the system's progress UI.
+        "cancel-task APP ID", "answer APP ID continue|stop",
     ]
 
     /// Parses one command, given the device as it is when the command runs.
@@ -99,6 +101,15 @@ public enum UserCommand {
         case "tap":
             let app = try command.app(0)
             return .tap(app, action: try command.word(1))
+        case "cancel-task":
+            let app = try command.app(0)
+            return .system(.cancelContinuedProcessingTask(app, identifier: try command.word(1)))
+        case "answer":
+            let app = try command.app(0)
+            let answers = SlowTaskAnswer.allCases.map { ($0.rawValue, $0) }
+            return .system(
+                .answerContinuedProcessingQuestion(
+                    app, identifier: try command.word(1), answer: try command.choice(2, answers)))
         default:
             throw UserCommandError(message: "unknown command '\(verb)'; expected one of: \(verbs)")
         }

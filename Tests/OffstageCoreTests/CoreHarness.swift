@@ -172,9 +172,20 @@ extension Array where Element == Effect {
         }
     }
 
-    /// The effects that are not records: what the host must do, in order.
+    /// What the host must do for the life cycle and the tasks, in order: every effect but records and
+    /// CPU priorities (which `cpuPriorities` reads, for the tests of SPEC §5 "Foreground first").
     var actions: [Effect] {
-        filter { if case .record = $0 { false } else { true } }
+        filter {
+            switch $0 {
+            case .record, .setCPUPriority: false
+            default: true
+            }
+        }
+    }
+
+    /// The `.setCPUPriority` effects, in order.
+    var cpuPriorities: [(BundleID, CPUPriority)] {
+        compactMap { if case .setCPUPriority(let app, let priority) = $0 { (app, priority) } else { nil } }
     }
 
     /// The records of this kind, in order.

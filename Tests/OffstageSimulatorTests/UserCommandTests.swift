@@ -42,6 +42,18 @@ import Testing
         ),
         ("tap com.x export", .tap("com.x", action: "export")),
         ("  open \t com.x  ", .system(.open("com.x"))),
+        (
+            "cancel-task com.x com.x.export.1",
+            .system(.cancelContinuedProcessingTask("com.x", identifier: "com.x.export.1"))
+        ),
+        (
+            "answer com.x com.x.export.1 continue",
+            .system(.answerContinuedProcessingQuestion("com.x", identifier: "com.x.export.1", answer: .proceed))
+        ),
+        (
+            "answer com.x com.x.export.1 stop",
+            .system(.answerContinuedProcessingQuestion("com.x", identifier: "com.x.export.1", answer: .stop))
+        ),
     ]
 
     @Test(arguments: verbs)
@@ -80,7 +92,18 @@ import Testing
                 == "unknown command 'opn'; expected one of: open, home, lock, unlock, switcher, swipe, interrupt, "
                 + "interrupt-end, battery, plug, unplug, network, thermal, low-power, low-data, background-refresh, "
                 + "background-refresh-restricted, continued-processing, memory-pressure, memory, simulate-launch, "
-                + "simulate-expiration, tap")
+                + "simulate-expiration, tap, cancel-task, answer")
+    }
+
+    @Test func cancelTaskAndAnswerSayWhatWasExpected() {
+        #expect(
+            message(of: "cancel-task com.x")
+                == "'cancel-task' takes 2 arguments, got 1: expected \"cancel-task APP ID\"")
+        #expect(
+            message(of: "answer com.x com.x.export.1")
+                == "'answer' takes 3 arguments, got 2: expected \"answer APP ID continue|stop\"")
+        #expect(
+            message(of: "answer com.x com.x.export.1 maybe") == "'answer' expects continue or stop, got \"maybe\"")
     }
 
     @Test func emptyCommandListsEveryVerb() {
