@@ -92,6 +92,8 @@ extension BackgroundSystem {
             simulateExpiration(id, identifier: identifier)
         case .tick:
             break
+        case .setCharging(let charging):
+            setCharging(charging)
         }
     }
 

@@ -23,6 +23,7 @@ public struct BackgroundSystem: Sendable {
     var nextToken = 1
     var nextTaskID = 1
     var outbox: [Effect] = []
+    var energyMeter = EnergyMeter()
 
     public init(
         policy: Policy = .iOS, device: DeviceState = DeviceState(), settings: UserSettings = UserSettings(),
@@ -148,6 +149,7 @@ public struct BackgroundSystem: Sendable {
     mutating func begin(at time: Instant) {
         outbox = []
         if time > now { now = time }
+        advanceEnergy(to: now)
     }
 
     mutating func finish() -> [Effect] {

@@ -30,6 +30,10 @@ public struct Policy: Hashable, Sendable, Codable {
     /// Memory an app is assumed to use when the host reports nothing (bytes).
     public var defaultMemoryFootprint: Int = 50_000_000
 
+    // MARK: Energy
+    /// What CPU, GPU, bytes, the cellular tail, wake-ups, the screen and the baseline cost (§9).
+    public var power = PowerModel()
+
     /// iOS's defaults.
     public static let iOS = Policy()
 

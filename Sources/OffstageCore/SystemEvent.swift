@@ -47,6 +47,10 @@ public enum SystemEvent: Hashable, Sendable, Codable {
 
     /// Nothing happened; time passed. Hosts send it at `nextDueTime`.
     case tick
+
+    // MARK: Energy
+    /// The charger was plugged in (`true`) or out; the battery level stays what it is.
+    case setCharging(Bool)
 }
 
 /// What an app's code asks of the system: the calls behind `UIApplication` and `BGTaskScheduler`.
