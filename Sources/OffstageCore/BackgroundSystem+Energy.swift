@@ -49,6 +49,18 @@ extension BackgroundSystem {
         updateBattery(drained: joules, charging: 0)
     }
 
+    /// When a simulated battery off the charger falls below the critical level at the present draw (the
+    /// earliest it can), so that hosts wake then and the crossing is recorded on time; nil otherwise.
+    var criticalBatteryDueTime: Instant? {
+        let critical = policy.criticalBatteryLevel
+        guard device.simulatesBattery, !device.isCharging, device.batteryLevel >= critical else { return nil }
+        let power = policy.power
+        let tail = (energyMeter.radioTail?.until ?? now) > now ? power.cellularTailWatts : 0
+        let watts = power.baselineWatts + (device.isScreenOn ? power.screenWatts : 0) + tail
+        guard watts > 0 else { return nil }
+        return now + max(0.001, (device.batteryLevel - critical) * device.battery.capacityJoules / watts)
+    }
+
     /// The charger was plugged in or out: the battery keeps its level (a simulated one goes on from it).
     mutating func setCharging(_ charging: Bool) {
         apply(.setBattery(level: device.batteryLevel, charging: charging))

@@ -96,6 +96,7 @@ public struct BackgroundSystem: Sendable {
                 }
             }
         }
+        if let battery = criticalBatteryDueTime { due.append(battery) }
         return due.filter { $0 > now }.min()
     }
 

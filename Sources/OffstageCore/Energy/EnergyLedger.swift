@@ -107,7 +107,7 @@ public struct EnergyLedger: Hashable, Sendable, Codable {
         let first = Self.hourIndex(of: now) - count + 1
         var result: [EnergyConsumer: EnergySplit] = [:]
         for hour in hours where hour.index >= first {
-            for (consumer, split) in hour.consumers { result[consumer, default: EnergySplit()] = result[consumer]! + split }
+            for (consumer, split) in hour.consumers { result[consumer] = (result[consumer] ?? EnergySplit()) + split }
         }
         return result
     }
