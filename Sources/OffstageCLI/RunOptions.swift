@@ -3,7 +3,7 @@ import ColorFeed
 import Foundation
 import OffstageSimulator
 
-/// The options `demo` and `simulate` share: how long, where the JSON goes, how much to print.
+/// The options `demo` and `simulate` share: how long, where the JSON goes, how much to print, the Battery view.
 struct RunOptions: ParsableArguments {
     @Option(name: .long, help: "Virtual time to run, e.g. 2h, 1d, \"1d 07:00\" (default: the scenario's).")
     var until: String?
@@ -13,6 +13,9 @@ struct RunOptions: ParsableArguments {
 
     @Flag(name: .long, help: "Show every record: callbacks, registrations, assertions, state changes.")
     var verbose = false
+
+    @Flag(name: .long, help: "Show the Battery view at the end: the level, and energy per app over 24 h and 10 days.")
+    var battery = false
 
     /// `--until` in seconds, or a validation error that names the option.
     func duration() throws -> Double? {
@@ -33,6 +36,10 @@ struct RunOptions: ParsableArguments {
         print(report.timeline(verbose: verbose))
         print("")
         print(report.summary())
+        if battery {
+            print("")
+            print(BatteryReport(system: simulation.system).text())
+        }
         if let json {
             do {
                 try report.json().write(to: URL(fileURLWithPath: json))

@@ -121,6 +121,8 @@ public enum ScenarioLoader {
         case fraction(WritableKeyPath<Policy, Double>)
         case count(WritableKeyPath<Policy, Int>)
         case bytes(WritableKeyPath<Policy, Int>)
+        /// `power:`, a mapping of `PowerModel` properties (see `powerSettings`).
+        case power
     }
 
     /// Every `Policy` property a scenario may set, by its Swift name (a test checks none is missing).
@@ -140,6 +142,25 @@ public enum ScenarioLoader {
             ("deviceIdleDelay", .seconds(\.deviceIdleDelay)),
             ("maxConcurrentContinuedProcessingTasks", .count(\.maxConcurrentContinuedProcessingTasks)),
             ("defaultMemoryFootprint", .bytes(\.defaultMemoryFootprint)),
+            ("power", .power),
+        ]
+    }
+
+    /// Every `PowerModel` property a scenario may set under `policy: power:`, with its parser and hint
+    /// (a test checks none is missing).
+    static var powerSettings:
+        [(name: String, path: WritableKeyPath<PowerModel, Double>, parse: (String) -> Double?, hint: String)]
+    {
+        [
+            ("baselineWatts", \.baselineWatts, Quantities.watts, Quantities.wattsHint),
+            ("screenWatts", \.screenWatts, Quantities.watts, Quantities.wattsHint),
+            ("cpuWattsPerCore", \.cpuWattsPerCore, Quantities.watts, Quantities.wattsHint),
+            ("gpuWatts", \.gpuWatts, Quantities.watts, Quantities.wattsHint),
+            ("wifiJoulesPerByte", \.wifiJoulesPerByte, Quantities.joules, Quantities.joulesHint),
+            ("cellularJoulesPerByte", \.cellularJoulesPerByte, Quantities.joules, Quantities.joulesHint),
+            ("cellularTailSeconds", \.cellularTailSeconds, Quantities.seconds, Quantities.durationHint),
+            ("cellularTailWatts", \.cellularTailWatts, Quantities.watts, Quantities.wattsHint),
+            ("wakeUpJoules", \.wakeUpJoules, Quantities.joules, Quantities.joulesHint),
         ]
     }
 
@@ -219,18 +240,30 @@ private struct ScenarioReader {
                 policy[keyPath: path] = try value.quantity(Quantities.count, Quantities.countHint)
             case .bytes(let path):
                 policy[keyPath: path] = try value.quantity(Quantities.bytes, Quantities.sizeHint)
+            case .power:
+                policy.power = try power(value)
             }
         }
         return policy
+    }
+
+    /// `policy: power:`: what each thing costs, in watts, joules and seconds.
+    func power(_ field: Field) throws(ScenarioError) -> PowerModel {
+        let settings = ScenarioLoader.powerSettings
+        let table = try field.table(settings.map(\.name), expecting: "a mapping of PowerModel properties")
+        var power = PowerModel()
+        for entry in table.entries {
+            guard let setting = settings.first(where: { $0.name == entry.key }) else { continue }
+            power[keyPath: setting.path] = try entry.value.quantity(setting.parse, setting.hint)
+        }
+        return power
     }
 
     func device(_ field: Field, into device: inout DeviceState) throws(ScenarioError) {
         let table = try field.table(
             ["battery", "charging", "network", "thermal", "screen", "locked", "gpu"],
             expecting: "a mapping")
-        if let value = table["battery"] {
-            device.batteryLevel = try value.quantity(Quantities.fraction, Quantities.fractionHint)
-        }
+        if let value = table["battery"] { try battery(value, into: &device, charging: table["charging"]) }
         if let value = table["charging"] { device.isCharging = try value.bool() }
         if let value = table["network"] {
             device.network = try value.choice(NetworkKind.allCases.map { ($0.rawValue, $0) })
@@ -249,6 +282,37 @@ private struct ScenarioReader {
                     "the screen is off, which means locked: remove 'locked: false' or set 'screen: on'")
             }
             device.isLocked = true
+        }
+    }
+
+    /// `battery:` as a level (`80%`), or the whole battery: `{capacity: 12Wh, level: 80%, charging: false,
+    /// chargingPower: 12W, taper: 80%}`. `charging` goes in one place only.
+    private func battery(_ field: Field, into device: inout DeviceState, charging: Field?) throws(ScenarioError) {
+        guard case .mapping = field.node else {
+            device.batteryLevel = try field.quantity(Quantities.fraction, Quantities.fractionHint)
+            return
+        }
+        let table = try field.table(
+            ["capacity", "level", "charging", "chargingPower", "taper"],
+            expecting: "a level like 80%, or a mapping (capacity:, level:, charging:, chargingPower:, taper:)")
+        if let value = table["capacity"] {
+            device.battery.capacityWattHours = try value.quantity(Quantities.wattHours, Quantities.wattHoursHint)
+        }
+        if let value = table["level"] {
+            device.batteryLevel = try value.quantity(Quantities.fraction, Quantities.fractionHint)
+        }
+        if let value = table["charging"] {
+            if charging != nil {
+                throw value.error(
+                    "'charging' is given twice: keep either 'device.charging' or 'device.battery.charging'")
+            }
+            device.isCharging = try value.bool()
+        }
+        if let value = table["chargingPower"] {
+            device.battery.chargingWatts = try value.quantity(Quantities.watts, Quantities.wattsHint)
+        }
+        if let value = table["taper"] {
+            device.battery.taperLevel = try value.quantity(Quantities.fraction, Quantities.fractionHint)
         }
     }
 
@@ -426,12 +490,13 @@ extension ScenarioReader {
 
     private func task(_ field: Field) throws(ScenarioError) -> TaskBehaviour {
         let table = try field.table(
-            ["work", "success", "onExpiration", "then"],
-            expecting: "a mapping (work:, success:, onExpiration:, then:)")
+            ["work", "cpu", "gpu", "bytes", "success", "onExpiration", "then"],
+            expecting: "a mapping (work:, cpu:, gpu:, bytes:, success:, onExpiration:, then:)")
         var task = TaskBehaviour()
         if let value = table["work"] {
             task.work = try value.quantity(Quantities.work, Quantities.workHint)
         }
+        task.load = try load(table)
         if let value = table["success"] { task.success = try value.bool() }
         if let value = table["onExpiration"] {
             task.onExpiration = try value.choice(ExpirationBehaviour.allCases.map { ($0.rawValue, $0) })
@@ -468,7 +533,14 @@ extension ScenarioReader {
         let value = entry.value
         switch entry.key {
         case "submit": return .submit(try request(value))
-        case "work": return .work(try value.quantity(Quantities.work, Quantities.workHint))
+        case "work":
+            guard case .mapping = value.node else {
+                return .work(try value.quantity(Quantities.work, Quantities.workHint))
+            }
+            let work = try value.table(
+                ["duration", "cpu", "gpu", "bytes"], expecting: "a mapping (duration:, cpu:, gpu:, bytes:)")
+            let duration = try work.required("duration").quantity(Quantities.work, Quantities.workHint)
+            return .work(duration, load: try load(work))
         case "register": return .register(try value.string())
         case "cancel": return .cancel(try value.string())
         case "cancelAll":
@@ -478,11 +550,22 @@ extension ScenarioReader {
             return .cancelAll
         default:
             let task = try value.table(
-                ["name", "work", "leak"], expecting: "a mapping (name:, work:, leak:)")
+                ["name", "work", "leak", "cpu", "gpu", "bytes"],
+                expecting: "a mapping (name:, work:, leak:, cpu:, gpu:, bytes:)")
             let work = try task.required("work").quantity(Quantities.work, Quantities.workHint)
             return .backgroundTask(
-                name: try task["name"]?.string() ?? "", work: work, leak: try task["leak"]?.bool() ?? false)
+                name: try task["name"]?.string() ?? "", work: work, leak: try task["leak"]?.bool() ?? false,
+                load: try load(task))
         }
+    }
+
+    /// What a piece of work uses, from its `cpu:`, `gpu:` and `bytes:` keys (each optional).
+    private func load(_ table: Table) throws(ScenarioError) -> WorkLoad {
+        var load = WorkLoad()
+        if let value = table["cpu"] { load.cpu = try value.quantity(Quantities.cores, Quantities.coresHint) }
+        if let value = table["gpu"] { load.gpu = try value.quantity(Quantities.fraction, Quantities.fractionHint) }
+        if let value = table["bytes"] { load.bytes = try value.quantity(Quantities.bytes, Quantities.sizeHint) }
+        return load
     }
 
     /// `submit:`: the kind key names the request class, and only that class's fields are allowed.
@@ -555,9 +638,14 @@ extension ScenarioReader {
                 throw doField.error(error.message)
             }
             try check(action, apps: apps, at: doField)
-            if case .system(.setBattery(let level, let charging)) = action {
+            switch action {
+            case .system(.setBattery(let level, let charging)):
                 device.batteryLevel = level
                 device.isCharging = charging
+            case .system(.setCharging(let charging)):
+                device.isCharging = charging
+            default:
+                break
             }
             entries.append(TimelineEntry(at: at, action: action, line: item.line ?? 0))
         }

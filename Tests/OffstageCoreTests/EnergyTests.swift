@@ -105,7 +105,11 @@ import Testing
     }
 
     @Test func backgroundWorkIsChargedAsBackground() {
-        var h = Fixture.harness(policy: Self.only { $0.cpuWattsPerCore = 2; $0.gpuWatts = 3 })
+        var h = Fixture.harness(
+            policy: Self.only {
+                $0.cpuWattsPerCore = 2
+                $0.gpuWatts = 3
+            })
         h.open(feed)
         h.handle(.resourceUsage(feed, ResourceUsage(cpuSeconds: 1)))
         #expect(energy(h, .app(feed)) == EnergySplit(foreground: 2))
@@ -145,6 +149,9 @@ import Testing
         #expect(ledger.totals[.app(feed)] == EnergySplit(foreground: 2, background: 1))
         #expect(ledger.totalJoules == 15)
         #expect(ledger.hourlyTotals(lastHours: 3, at: now) == [0, 0, 8])
+        // A view that ends on the hour ends with the hour before it, not with an empty one.
+        #expect(ledger.hourlyTotals(lastHours: 1, at: Instant(seconds: 251 * hour)) == [8])
+        #expect(ledger.last24Hours(at: Instant(seconds: 251 * hour)) == [.app(mail): EnergySplit(background: 8)])
     }
 
     @Test func steadyDrawIsSplitAtHourBoundaries() {

@@ -59,6 +59,10 @@ public struct EnergyLedger: Hashable, Sendable, Codable {
     /// The index of the hour that holds `instant`.
     public static func hourIndex(of instant: Instant) -> Int { Int((instant.seconds / 3600).rounded(.down)) }
 
+    /// The index of the last hour begun before `now`: the hour of `now`, or the one before when `now` is
+    /// exactly on the hour (so a view that ends on the hour does not end with an empty hour).
+    static func lastHourIndex(before now: Instant) -> Int { Int((now.seconds / 3600).rounded(.up)) - 1 }
+
     /// Charges `joules` spent at `time` to `consumer`, in the foreground or the background.
     /// Times may go back within the kept hours (a steady draw is charged after the events it spans).
     mutating func charge(_ joules: Double, to consumer: EnergyConsumer, background: Bool, at time: Instant) {
@@ -102,9 +106,9 @@ public struct EnergyLedger: Hashable, Sendable, Codable {
 
     // MARK: Views
 
-    /// Per consumer, the joules of the `count` hours up to and including the one that holds `now`.
+    /// Per consumer, the joules of the `count` hours that end at `now` (the last one may be partial).
     public func usage(lastHours count: Int, at now: Instant) -> [EnergyConsumer: EnergySplit] {
-        let first = Self.hourIndex(of: now) - count + 1
+        let first = Self.lastHourIndex(before: now) - count + 1
         var result: [EnergyConsumer: EnergySplit] = [:]
         for hour in hours where hour.index >= first {
             for (consumer, split) in hour.consumers { result[consumer] = (result[consumer] ?? EnergySplit()) + split }
@@ -112,18 +116,17 @@ public struct EnergyLedger: Hashable, Sendable, Codable {
         return result
     }
 
-    /// The last 24 hours (the current hour and the 23 before it), as iOS's Battery view shows them.
+    /// The last 24 hours (the hour up to `now` and the 23 before it), as iOS's Battery view shows them.
     public func last24Hours(at now: Instant) -> [EnergyConsumer: EnergySplit] { usage(lastHours: 24, at: now) }
 
-    /// The last 10 days (the current hour and the 239 before it).
+    /// The last 10 days (the hour up to `now` and the 239 before it).
     public func last10Days(at now: Instant) -> [EnergyConsumer: EnergySplit] {
         usage(lastHours: Self.retainedHours, at: now)
     }
 
-    /// The total joules of each of the `count` hours up to and including the current one, oldest first:
-    /// the bars of a battery graph.
+    /// The total joules of each of the `count` hours that end at `now`, oldest first: a battery graph's bars.
     public func hourlyTotals(lastHours count: Int, at now: Instant) -> [Double] {
-        let last = Self.hourIndex(of: now)
+        let last = Self.lastHourIndex(before: now)
         var totals = [Double](repeating: 0, count: count)
         for hour in hours where hour.index > last - count && hour.index <= last {
             totals[count - 1 - (last - hour.index)] = hour.total
@@ -132,8 +135,12 @@ public struct EnergyLedger: Hashable, Sendable, Codable {
     }
 
     /// The consumers that affect the battery most first (ties by name): iOS's order in Settings › Battery.
-    public static func ranked(_ usage: [EnergyConsumer: EnergySplit]) -> [(consumer: EnergyConsumer, energy: EnergySplit)] {
+    public static func ranked(_ usage: [EnergyConsumer: EnergySplit]) -> [(
+        consumer: EnergyConsumer, energy: EnergySplit
+    )] {
         usage.map { (consumer: $0.key, energy: $0.value) }
-            .sorted { $0.energy.total != $1.energy.total ? $0.energy.total > $1.energy.total : $0.consumer < $1.consumer }
+            .sorted {
+                $0.energy.total != $1.energy.total ? $0.energy.total > $1.energy.total : $0.consumer < $1.consumer
+            }
     }
 }
