@@ -18,9 +18,11 @@ import Yams
 ///   maxPendingProcessingRequests: 10    # whole numbers for the counts
 ///   criticalBatteryLevel: 20%           # a percentage or a fraction 0–1
 ///   defaultMemoryFootprint: 50MB        # a size
+///   power: { cellularTailSeconds: 10s, screenWatts: 1W, wifiJoulesPerByte: 1µJ }   # PowerModel properties
 /// device:
-///   battery: 80%                        # or 0.8
-///   charging: false
+///   battery: 80%                        # or 0.8, or { capacity: 12Wh, level: 80%, charging: false,
+///                                       #              chargingPower: 12W, taper: 80% }
+///   charging: false                     # (or in battery:, not both)
 ///   network: wifi                       # wifi | cellular | none
 ///   thermal: nominal                    # nominal | fair | serious | critical
 ///   screen: on                          # on | off  (off also means locked, and the device idle since t=0)
@@ -48,8 +50,8 @@ import Yams
 ///         - submit: { refresh: com.example.news.refresh, after: 1h }
 ///       onBecomeActive: []
 ///       onEnterBackground:
-///         - backgroundTask: { name: save, work: 3s }   # leak: true never ends it
-///         - work: 1s
+///         - backgroundTask: { name: save, work: 3s }   # leak: true never ends it; cpu:, gpu:, bytes: too
+///         - work: 1s                    # or { duration: 1s, cpu: 0.3, gpu: 0, bytes: 0 }
 ///       onTap:                          # actions the timeline triggers with `tap APP NAME`
 ///         export:
 ///           - register: com.example.news.export.job1
@@ -58,6 +60,9 @@ import Yams
 ///       tasks:                          # what each task's launch handler does, by identifier
 ///         com.example.news.refresh:
 ///           work: 5s..12s               # fixed or a range drawn with the seed; default 1s
+///           cpu: 0.3                    # cores kept busy (or 30%); default 0.3
+///           gpu: 0                      # fraction of the GPU; default 0
+///           bytes: 2MB                  # network bytes over the work; default 0
 ///           success: true               # default true
 ///           onExpiration: stop          # stop | ignore | none; default stop
 ///           then:                       # actions just before setTaskCompleted
@@ -78,7 +83,7 @@ import Yams
 ///
 /// Quantities: durations `90s`, `0.5s`, `15m`, `2h`, `1d`, `1h30m`, `1d2h` (plain numbers are seconds);
 /// ranges `A..B` for work; sizes `500KB`, `120MB`, `1.5GB` (decimal, plain integers are bytes); fractions
-/// `80%` or 0–1.
+/// `80%` or 0–1; powers `1.5W`, `40mW`; energies `1J`, `3µJ`; capacities `12Wh`; CPU loads `0.3` or `30%`.
 public enum ScenarioLoader {
     /// Reads and parses the scenario file at `path`; `plist:` paths are relative to its directory.
     /// An unreadable file, bad YAML and bad fields all come out as a `ScenarioError`.
