@@ -53,7 +53,9 @@ extension BackgroundSystem {
     /// earliest it can), so that hosts wake then and the crossing is recorded on time; nil otherwise.
     var criticalBatteryDueTime: Instant? {
         let critical = policy.criticalBatteryLevel
-        guard device.simulatesBattery, !device.isCharging, device.batteryLevel >= critical else { return nil }
+        guard device.simulatesBattery, !device.isCharging, critical > 0, device.batteryLevel >= critical else {
+            return nil
+        }
         let power = policy.power
         let tail = (energyMeter.radioTail?.until ?? now) > now ? power.cellularTailWatts : 0
         let watts = power.baselineWatts + (device.isScreenOn ? power.screenWatts : 0) + tail

@@ -247,6 +247,22 @@ import Testing
         #expect(h.system.device.batteryLevel > level)
     }
 
+    @Test func simulatedBatteryAsksToBeWokenOnlyForAFallBelowTheCriticalLevel() {
+        var device = Self.pocket
+        device.simulatesBattery = true
+        device.batteryLevel = 0.3
+        var policy = Self.only { $0.baselineWatts = 1 }
+        var h = Fixture.harness(policy: policy, device: device)
+        // 10 % of 12 Wh at 1 W: 4320 s.
+        #expect(h.system.nextDueTime.map { abs($0.seconds - 4320) < 1e-6 } == true)
+        h.handle(.setCharging(true))
+        #expect(h.system.nextDueTime == nil)
+        policy.criticalBatteryLevel = 0
+        device.batteryLevel = 0
+        h = Fixture.harness(policy: policy, device: device)
+        #expect(h.system.nextDueTime == nil)
+    }
+
     @Test func drainingBelowTheCriticalLevelBlocksDiscretionaryWork() {
         var device = DeviceState()
         device.simulatesBattery = true
