@@ -42,5 +42,4 @@ public struct PowerModel: Hashable, Sendable, Codable {
         usage.cpuSeconds * cpuWattsPerCore + usage.gpuSeconds * gpuWatts
             + Double(usage.wifiBytes) * wifiJoulesPerByte + Double(usage.cellularBytes) * cellularJoulesPerByte
     }
-
 }
