@@ -41,8 +41,8 @@ struct AppRecord: Sendable {
     var discretionaryStarts: [Instant] = []
     /// The predicted next launch, and until when that prediction holds before it is made again.
     var prediction: (launch: Instant?, validUntil: Instant)?
-    /// Budget reservations of its running tasks, by task ID: joules and cellular bytes.
-    var reservations: [Int: (energy: Double, data: Double)] = [:]
+    /// Budget reservations of its running tasks, by task ID.
+    var reservations: [Int: Reservation] = [:]
     /// When a background refresh last completed successfully: the age of the content it shows.
     var contentUpdatedAt: Instant?
     /// Maintenance wakes its work started (the device was asleep).

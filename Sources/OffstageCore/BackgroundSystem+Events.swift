@@ -99,6 +99,8 @@ extension BackgroundSystem {
             userCancelled(id, identifier: identifier)
         case .answerContinuedProcessingQuestion(let id, let identifier, let answer):
             userAnswered(id, identifier: identifier, answer)
+        case .setCharging(let charging):
+            setCharging(charging)
         }
     }
 

@@ -76,6 +76,7 @@ extension BackgroundSystem {
         if !wasAwake {
             wakeUps += 1
             apps[id]!.wakeUps += 1
+            chargeWakeUp(for: id)
             record(
                 id, .wake, task: run.request.identifier, reason: "maintenance wake #\(wakeUps): the device was asleep")
             for waiting in blockedApps["coalescing"] ?? [] { dirty.insert(waiting) }
@@ -84,18 +85,32 @@ extension BackgroundSystem {
         apps[id]!.discretionaryStarts.removeAll { now - $0 >= window }
         apps[id]!.discretionaryStarts.append(now)
         guard !device.isCharging else { return }
-        let energy = run.request.energyReservation(policy.judgement)
-        let data = device.network == .cellular ? policy.judgement.dataReservation : 0
-        energyBudget.withdraw(energy, at: now)
-        dataBudget.withdraw(data, at: now)
-        apps[id]!.reservations[run.id] = (energy, data)
+        let reservation = Reservation(
+            energy: run.request.energyReservation(policy.judgement),
+            data: device.network == .cellular ? policy.judgement.dataReservation : 0,
+            energyBefore: backgroundJoules(of: id), bytesBefore: apps[id]!.totalUsage.cellularBytes)
+        energyBudget.withdraw(reservation.energy, at: now)
+        dataBudget.withdraw(reservation.data, at: now)
+        apps[id]!.reservations[run.id] = reservation
     }
 
-    /// Accounts for a run that ended: its reservations are spent, its outcome moves the app's
-    /// cooperation score, and a successful refresh makes the app's content fresh.
+    /// The background energy charged to the app since the ledger began.
+    func backgroundJoules(of id: BundleID) -> Double { energy.totals[.app(id)]?.background ?? 0 }
+
+    /// Accounts for a run that ended: what it did not use of its reservations goes back to the budgets
+    /// (what it used beyond them is not charged: the budget is never overspent), its outcome moves the
+    /// app's cooperation score, and a successful refresh makes the app's content fresh.
     mutating func noteRunEnded(_ id: BundleID, _ run: TaskRun, outcome: TaskOutcome?, success: Bool) {
         runningTaskCount -= 1
-        apps[id]!.reservations[run.id] = nil
+        if let reserved = apps[id]!.reservations.removeValue(forKey: run.id) {
+            let usedEnergy = backgroundJoules(of: id) - reserved.energyBefore
+            let usedBytes = Double(apps[id]!.totalUsage.cellularBytes - reserved.bytesBefore)
+            energyBudget.deposit(reserved.energy - min(max(0, usedEnergy), reserved.energy), at: now)
+            dataBudget.deposit(reserved.data - min(max(0, usedBytes), reserved.data), at: now)
+            for waiting in blockedApps["energyBudget", default: []].union(blockedApps["cellularBudget", default: []]) {
+                dirty.insert(waiting)
+            }
+        }
         if success && run.request.kind == .appRefresh { apps[id]!.contentUpdatedAt = now }
         guard run.request.isDiscretionary, let outcome else { return }
         apps[id]!.cooperation.note(outcome, policy.judgement)
@@ -136,6 +151,17 @@ extension BackgroundSystem {
         for name in names.subtracting(before) { blockedApps[name, default: []].insert(id) }
         apps[id]!.blockedBy = names
     }
+}
+
+/// What a running task took from the budgets when it started, and the app's meters then, so that what
+/// it did not use can be given back when it ends.
+struct Reservation: Sendable {
+    /// Joules and cellular bytes reserved.
+    var energy: Double
+    var data: Double
+    /// The app's background joules and cellular bytes when the run started.
+    var energyBefore: Double
+    var bytesBefore: Int
 }
 
 /// "12 min" or "3 h 5 min": a duration in words, for records.

@@ -8,6 +8,7 @@ extension BackgroundSystem {
         }
         apps[id]!.totalUsage = apps[id]!.totalUsage + usage
         monitorCPU(id, usage)
+        chargeEnergy(of: usage, to: id)
     }
 
     /// Everything the app has been reported to use since it was installed.

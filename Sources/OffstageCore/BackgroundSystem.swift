@@ -43,6 +43,7 @@ public struct BackgroundSystem: Sendable {
     public internal(set) var dataBudget: BudgetAccount
     /// Continued-processing progress and UI, CPU priorities and CPU reports (see `Monitors`).
     var monitors = Monitors()
+    var energyMeter = EnergyMeter()
 
     public init(
         policy: Policy = .iOS, device: DeviceState = DeviceState(), settings: UserSettings = UserSettings(),
@@ -100,7 +101,8 @@ public struct BackgroundSystem: Sendable {
     /// The earliest time at which something will happen without a new event; nil if none.
     /// Hosts sleep (or jump virtual time) until then and send `.tick`.
     public var nextDueTime: Instant? {
-        ([reviews.min?.at] + continuedProcessingDueTimes).compactMap { $0 }.filter { $0 > now }.min()
+        ([reviews.min?.at, criticalBatteryDueTime] + continuedProcessingDueTimes).compactMap { $0 }.filter { $0 > now }
+            .min()
     }
 
     // MARK: Reading
@@ -155,6 +157,7 @@ public struct BackgroundSystem: Sendable {
     mutating func begin(at time: Instant) {
         outbox = []
         if time > now { now = time }
+        advanceEnergy(to: now)
     }
 
     mutating func finish() -> [Effect] {

@@ -48,6 +48,10 @@ public struct Policy: Hashable, Sendable, Codable {
     /// Memory (bytes) above which an app running in the background is killed.
     public var backgroundMemoryLimit: Int = 50_000_000
 
+    // MARK: Energy
+    /// What CPU, GPU, bytes, the cellular tail, wake-ups, the screen and the baseline cost (§9).
+    public var power = PowerModel()
+
     /// iOS's defaults.
     public static let iOS = Policy()
 

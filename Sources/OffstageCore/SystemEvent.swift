@@ -53,6 +53,9 @@ public enum SystemEvent: Hashable, Sendable, Codable {
     case cancelContinuedProcessingTask(BundleID, identifier: String)
     /// The user answered the system's question about a slow task: let it go on, or stop it.
     case answerContinuedProcessingQuestion(BundleID, identifier: String, answer: SlowTaskAnswer)
+    // MARK: Energy
+    /// The charger was plugged in (`true`) or out; the battery level stays what it is.
+    case setCharging(Bool)
 }
 
 /// What an app's code asks of the system: the calls behind `UIApplication` and `BGTaskScheduler`.

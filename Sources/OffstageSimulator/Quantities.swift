@@ -14,8 +14,6 @@ enum Quantities {
         "a time like \"07:00\" or \"1d 07:30\", or a duration like 90s, 15m, 2h or 1h30m"
     /// What a wall-clock date looks like, for error messages.
     static let dateHint = "an ISO 8601 date like 2026-11-21T06:00:00Z"
-    /// What an energy looks like, for error messages.
-    static let energyHint = "an energy like 500J, 2kJ or 12Wh"
     /// What a whole number looks like, for error messages.
     static let countHint = "a whole number like 10"
 
@@ -81,17 +79,6 @@ enum Quantities {
         // Bytes are whole: "1.5" on its own is not a size, and sizes stay far from overflow.
         guard scale > 1 || result == value, result < 1e18 else { return nil }
         return Int(result)
-    }
-
-    /// Joules from `500J`, `2kJ`, `12Wh` or `300mWh` (any case), or a plain number of joules.
-    static func joules(_ text: String) -> Double? {
-        let trimmed = text.trimmingSpaces
-        let digits = trimmed.prefix { $0.isASCII && ($0.isNumber || $0 == ".") }
-        guard let value = number(String(digits)) else { return nil }
-        let scales: [String: Double] = ["": 1, "J": 1, "KJ": 1e3, "WH": 3600, "MWH": 3.6]
-        guard let scale = scales[trimmed.dropFirst(digits.count).trimmingSpaces.uppercased()] else { return nil }
-        let result = value * scale
-        return result < 1e15 ? result : nil
     }
 
     /// A fraction 0–1 from `80%` or `0.8`.
@@ -194,7 +181,7 @@ enum Quantities {
     }
 
     /// A plain decimal number ≥ 0 (`12`, `0.5`, `1.`): no sign, exponent, `inf` or `nan`.
-    private static func number(_ text: String) -> Double? {
+    static func number(_ text: String) -> Double? {
         guard !text.isEmpty, text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
             text.filter({ $0 == "." }).count <= 1, text.first != "."
         else { return nil }

@@ -87,9 +87,9 @@ public enum BehaviourAction: Hashable, Sendable {
     /// `BGTaskScheduler.shared.submit(_:)` of a request made from the template.
     case submit(RequestTemplate)
     /// `beginBackgroundTask(withName:)`, work for the duration, then `endBackgroundTask` unless `leak`.
-    case backgroundTask(name: String, work: WorkDuration, leak: Bool)
+    case backgroundTask(name: String, work: WorkDuration, leak: Bool, load: WorkLoad = WorkLoad())
     /// Block the callback for this long (a slow `didEnterBackground`, say).
-    case work(WorkDuration)
+    case work(WorkDuration, load: WorkLoad = WorkLoad())
     /// Register a launch handler now (continued-processing identifiers are registered this way).
     case register(String)
     case cancel(String)
@@ -128,6 +128,8 @@ public struct RequestTemplate: Hashable, Sendable {
 public struct TaskBehaviour: Hashable, Sendable {
     /// How long the work takes before `setTaskCompleted`.
     public var work: WorkDuration = .fixed(1)
+    /// What the work uses besides time.
+    public var load = WorkLoad()
     /// The `success:` it reports.
     public var success = true
     public var onExpiration: ExpirationBehaviour = .stop
@@ -135,6 +137,23 @@ public struct TaskBehaviour: Hashable, Sendable {
     public var then: [BehaviourAction] = []
 
     public init() {}
+}
+
+/// What a stretch of declarative work uses besides time: CPU, GPU and network bytes. The app reports it
+/// (`OffstageWork.report`) when the work ends, or the part done when it is stopped, and the energy ledger prices it.
+public struct WorkLoad: Hashable, Sendable {
+    /// CPU cores kept busy while working (0.3: a third of one core; 2: two cores).
+    public var cpu: Double
+    /// The fraction of the GPU kept busy.
+    public var gpu: Double
+    /// Network bytes over the whole work, on whatever network the device is on.
+    public var bytes: Int
+
+    public init(cpu: Double = 0.3, gpu: Double = 0, bytes: Int = 0) {
+        self.cpu = cpu
+        self.gpu = gpu
+        self.bytes = bytes
+    }
 }
 
 /// What a declarative task does about its expiration handler.

@@ -18,9 +18,11 @@ import Yams
 ///   maxPendingProcessingRequests: 10    # whole numbers for the counts
 ///   criticalBatteryLevel: 20%           # a percentage or a fraction 0–1
 ///   defaultMemoryFootprint: 50MB        # a size
+///   power: { cellularTailSeconds: 10s, screenWatts: 1W, wifiJoulesPerByte: 1µJ }   # PowerModel properties
 /// device:
-///   battery: 80%                        # or 0.8
-///   charging: false
+///   battery: 80%                        # or 0.8, or { capacity: 12Wh, level: 80%, charging: false,
+///                                       #              chargingPower: 12W, taper: 80% }
+///   charging: false                     # (or in battery:, not both)
 ///   network: wifi                       # wifi | cellular | none
 ///   thermal: nominal                    # nominal | fair | serious | critical
 ///   screen: on                          # on | off  (off also means locked, and the device idle since t=0)
@@ -48,8 +50,8 @@ import Yams
 ///         - submit: { refresh: com.example.news.refresh, after: 1h }
 ///       onBecomeActive: []
 ///       onEnterBackground:
-///         - backgroundTask: { name: save, work: 3s }   # leak: true never ends it
-///         - work: 1s
+///         - backgroundTask: { name: save, work: 3s }   # leak: true never ends it; cpu:, gpu:, bytes: too
+///         - work: 1s                    # or { duration: 1s, cpu: 0.3, gpu: 0, bytes: 0 }
 ///       onTap:                          # actions the timeline triggers with `tap APP NAME`
 ///         export:
 ///           - register: com.example.news.export.job1
@@ -58,6 +60,9 @@ import Yams
 ///       tasks:                          # what each task's launch handler does, by identifier
 ///         com.example.news.refresh:
 ///           work: 5s..12s               # fixed or a range drawn with the seed; default 1s
+///           cpu: 0.3                    # cores kept busy (or 30%); default 0.3
+///           gpu: 0                      # fraction of the GPU; default 0
+///           bytes: 2MB                  # network bytes over the work; default 0
 ///           success: true               # default true
 ///           onExpiration: stop          # stop | ignore | none; default stop
 ///           then:                       # actions just before setTaskCompleted
@@ -85,7 +90,7 @@ import Yams
 ///
 /// Quantities: durations `90s`, `0.5s`, `15m`, `2h`, `1d`, `1h30m`, `1d2h` (plain numbers are seconds);
 /// ranges `A..B` for work; sizes `500KB`, `120MB`, `1.5GB` (decimal, plain integers are bytes); fractions
-/// `80%` or 0–1.
+/// `80%` or 0–1; powers `1.5W`, `40mW`; energies `1J`, `3µJ`; capacities `12Wh`; CPU loads `0.3` or `30%`.
 public enum ScenarioLoader {
     /// Reads and parses the scenario file at `path`; `plist:` paths are relative to its directory.
     /// An unreadable file, bad YAML and bad fields all come out as a `ScenarioError`.
@@ -130,6 +135,8 @@ public enum ScenarioLoader {
         case bytes(WritableKeyPath<Policy, Int>)
         case data(WritableKeyPath<Policy, Double>)
         case energy(WritableKeyPath<Policy, Double>)
+        /// `power:`, a mapping of `PowerModel` properties (see `powerSettings`).
+        case power
     }
 
     /// Every `Policy` property a scenario may set, by its Swift name (a test checks none is missing).
@@ -156,6 +163,7 @@ public enum ScenarioLoader {
             ("backgroundCPULimit", .fraction(\.backgroundCPULimit)),
             ("backgroundCPUWindow", .seconds(\.backgroundCPUWindow)),
             ("backgroundMemoryLimit", .bytes(\.backgroundMemoryLimit)),
+            ("power", .power),
         ] + judgementSettings
     }
 
@@ -190,6 +198,24 @@ public enum ScenarioLoader {
             ("cooperationWeight", .fraction(\.judgement.cooperationWeight)),
             ("minimumCooperation", .fraction(\.judgement.minimumCooperation)),
             ("quickShare", .fraction(\.judgement.quickShare)),
+        ]
+    }
+
+    /// Every `PowerModel` property a scenario may set under `policy: power:`, with its parser and hint
+    /// (a test checks none is missing).
+    static var powerSettings:
+        [(name: String, path: WritableKeyPath<PowerModel, Double>, parse: (String) -> Double?, hint: String)]
+    {
+        [
+            ("baselineWatts", \.baselineWatts, Quantities.watts, Quantities.wattsHint),
+            ("screenWatts", \.screenWatts, Quantities.watts, Quantities.wattsHint),
+            ("cpuWattsPerCore", \.cpuWattsPerCore, Quantities.watts, Quantities.wattsHint),
+            ("gpuWatts", \.gpuWatts, Quantities.watts, Quantities.wattsHint),
+            ("wifiJoulesPerByte", \.wifiJoulesPerByte, Quantities.joules, Quantities.joulesHint),
+            ("cellularJoulesPerByte", \.cellularJoulesPerByte, Quantities.joules, Quantities.joulesHint),
+            ("cellularTailSeconds", \.cellularTailSeconds, Quantities.seconds, Quantities.durationHint),
+            ("cellularTailWatts", \.cellularTailWatts, Quantities.watts, Quantities.wattsHint),
+            ("wakeUpJoules", \.wakeUpJoules, Quantities.joules, Quantities.joulesHint),
         ]
     }
 
@@ -280,19 +306,31 @@ private struct ScenarioReader {
             case .data(let path):
                 policy[keyPath: path] = Double(try value.quantity(Quantities.bytes, Quantities.sizeHint))
             case .energy(let path):
-                policy[keyPath: path] = try value.quantity(Quantities.joules, Quantities.energyHint)
+                policy[keyPath: path] = try value.quantity(Quantities.joules, Quantities.joulesHint)
+            case .power:
+                policy.power = try power(value)
             }
         }
         return policy
+    }
+
+    /// `policy: power:`: what each thing costs, in watts, joules and seconds.
+    func power(_ field: Field) throws(ScenarioError) -> PowerModel {
+        let settings = ScenarioLoader.powerSettings
+        let table = try field.table(settings.map(\.name), expecting: "a mapping of PowerModel properties")
+        var power = PowerModel()
+        for entry in table.entries {
+            guard let setting = settings.first(where: { $0.name == entry.key }) else { continue }
+            power[keyPath: setting.path] = try entry.value.quantity(setting.parse, setting.hint)
+        }
+        return power
     }
 
     func device(_ field: Field, into device: inout DeviceState) throws(ScenarioError) {
         let table = try field.table(
             ["battery", "charging", "network", "thermal", "screen", "locked", "gpu"],
             expecting: "a mapping")
-        if let value = table["battery"] {
-            device.batteryLevel = try value.quantity(Quantities.fraction, Quantities.fractionHint)
-        }
+        if let value = table["battery"] { try battery(value, into: &device, charging: table["charging"]) }
         if let value = table["charging"] { device.isCharging = try value.bool() }
         if let value = table["network"] {
             device.network = try value.choice(NetworkKind.allCases.map { ($0.rawValue, $0) })
@@ -311,6 +349,37 @@ private struct ScenarioReader {
                     "the screen is off, which means locked: remove 'locked: false' or set 'screen: on'")
             }
             device.isLocked = true
+        }
+    }
+
+    /// `battery:` as a level (`80%`), or the whole battery: `{capacity: 12Wh, level: 80%, charging: false,
+    /// chargingPower: 12W, taper: 80%}`. `charging` goes in one place only.
+    private func battery(_ field: Field, into device: inout DeviceState, charging: Field?) throws(ScenarioError) {
+        guard case .mapping = field.node else {
+            device.batteryLevel = try field.quantity(Quantities.fraction, Quantities.fractionHint)
+            return
+        }
+        let table = try field.table(
+            ["capacity", "level", "charging", "chargingPower", "taper"],
+            expecting: "a level like 80%, or a mapping (capacity:, level:, charging:, chargingPower:, taper:)")
+        if let value = table["capacity"] {
+            device.battery.capacityWattHours = try value.quantity(Quantities.wattHours, Quantities.wattHoursHint)
+        }
+        if let value = table["level"] {
+            device.batteryLevel = try value.quantity(Quantities.fraction, Quantities.fractionHint)
+        }
+        if let value = table["charging"] {
+            if charging != nil {
+                throw value.error(
+                    "'charging' is given twice: keep either 'device.charging' or 'device.battery.charging'")
+            }
+            device.isCharging = try value.bool()
+        }
+        if let value = table["chargingPower"] {
+            device.battery.chargingWatts = try value.quantity(Quantities.watts, Quantities.wattsHint)
+        }
+        if let value = table["taper"] {
+            device.battery.taperLevel = try value.quantity(Quantities.fraction, Quantities.fractionHint)
         }
     }
 
@@ -488,12 +557,13 @@ extension ScenarioReader {
 
     private func task(_ field: Field) throws(ScenarioError) -> TaskBehaviour {
         let table = try field.table(
-            ["work", "success", "onExpiration", "then"],
-            expecting: "a mapping (work:, success:, onExpiration:, then:)")
+            ["work", "cpu", "gpu", "bytes", "success", "onExpiration", "then"],
+            expecting: "a mapping (work:, cpu:, gpu:, bytes:, success:, onExpiration:, then:)")
         var task = TaskBehaviour()
         if let value = table["work"] {
             task.work = try value.quantity(Quantities.work, Quantities.workHint)
         }
+        task.load = try load(table)
         if let value = table["success"] { task.success = try value.bool() }
         if let value = table["onExpiration"] {
             task.onExpiration = try value.choice(ExpirationBehaviour.allCases.map { ($0.rawValue, $0) })
@@ -530,7 +600,14 @@ extension ScenarioReader {
         let value = entry.value
         switch entry.key {
         case "submit": return .submit(try request(value))
-        case "work": return .work(try value.quantity(Quantities.work, Quantities.workHint))
+        case "work":
+            guard case .mapping = value.node else {
+                return .work(try value.quantity(Quantities.work, Quantities.workHint))
+            }
+            let work = try value.table(
+                ["duration", "cpu", "gpu", "bytes"], expecting: "a mapping (duration:, cpu:, gpu:, bytes:)")
+            let duration = try work.required("duration").quantity(Quantities.work, Quantities.workHint)
+            return .work(duration, load: try load(work))
         case "register": return .register(try value.string())
         case "cancel": return .cancel(try value.string())
         case "cancelAll":
@@ -540,11 +617,22 @@ extension ScenarioReader {
             return .cancelAll
         default:
             let task = try value.table(
-                ["name", "work", "leak"], expecting: "a mapping (name:, work:, leak:)")
+                ["name", "work", "leak", "cpu", "gpu", "bytes"],
+                expecting: "a mapping (name:, work:, leak:, cpu:, gpu:, bytes:)")
             let work = try task.required("work").quantity(Quantities.work, Quantities.workHint)
             return .backgroundTask(
-                name: try task["name"]?.string() ?? "", work: work, leak: try task["leak"]?.bool() ?? false)
+                name: try task["name"]?.string() ?? "", work: work, leak: try task["leak"]?.bool() ?? false,
+                load: try load(task))
         }
+    }
+
+    /// What a piece of work uses, from its `cpu:`, `gpu:` and `bytes:` keys (each optional).
+    private func load(_ table: Table) throws(ScenarioError) -> WorkLoad {
+        var load = WorkLoad()
+        if let value = table["cpu"] { load.cpu = try value.quantity(Quantities.cores, Quantities.coresHint) }
+        if let value = table["gpu"] { load.gpu = try value.quantity(Quantities.fraction, Quantities.fractionHint) }
+        if let value = table["bytes"] { load.bytes = try value.quantity(Quantities.bytes, Quantities.sizeHint) }
+        return load
     }
 
     /// `submit:`: the kind key names the request class, and only that class's fields are allowed.
@@ -617,9 +705,14 @@ extension ScenarioReader {
                 throw doField.error(error.message)
             }
             try check(action, apps: apps, at: doField)
-            if case .system(.setBattery(let level, let charging)) = action {
+            switch action {
+            case .system(.setBattery(let level, let charging)):
                 device.batteryLevel = level
                 device.isCharging = charging
+            case .system(.setCharging(let charging)):
+                device.isCharging = charging
+            default:
+                break
             }
             entries.append(TimelineEntry(at: at, action: action, line: item.line ?? 0))
         }

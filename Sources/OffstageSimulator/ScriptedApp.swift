@@ -39,10 +39,12 @@ final class ScriptedApp: UIResponder, UIApplicationDelegate, OffstageUserActions
             switch action {
             case .submit(let template):
                 try? BGTaskScheduler.shared.submit(request(from: template))
-            case .backgroundTask(let name, let work, let leak):
-                beginBackgroundTask(name: name, work: seconds(work), leak: leak)
-            case .work(let duration):
-                OffstageClock.sleep(seconds: seconds(duration))
+            case .backgroundTask(let name, let work, let leak, let load):
+                beginBackgroundTask(name: name, work: seconds(work), leak: leak, load: load)
+            case .work(let duration, let load):
+                let work = seconds(duration)
+                OffstageClock.sleep(seconds: work)
+                report(load, worked: work, of: work)
             case .register(let identifier):
                 register(identifier)
             case .cancel(let identifier):
@@ -60,31 +62,47 @@ final class ScriptedApp: UIResponder, UIApplicationDelegate, OffstageUserActions
     }
 
     /// Begins an assertion and ends it after `work` seconds (unless it leaks); a good citizen
-    /// also ends it in the expiration handler.
-    private func beginBackgroundTask(name: String, work: Double, leak: Bool) {
+    /// also ends it in the expiration handler, stopping the work. The work done is reported either way.
+    private func beginBackgroundTask(name: String, work: Double, leak: Bool, load: WorkLoad) {
         let application = UIApplication.shared
         let box = Box(UIBackgroundTaskIdentifier.invalid)
-        box.value = application.beginBackgroundTask(withName: name) {
+        let start = simulation.now
+        box.value = application.beginBackgroundTask(withName: name) { [unowned self] in
+            guard !leak, box.value != .invalid else { return }
+            self.report(load, worked: self.simulation.now - start, of: work)
+            application.endBackgroundTask(box.value)
+            box.value = .invalid
+        }
+        guard box.value != .invalid else { return }
+        OffstageClock.after(seconds: work) { [unowned self] in
+            guard box.value != .invalid else { return }
+            self.report(load, worked: work, of: work)
             guard !leak else { return }
             application.endBackgroundTask(box.value)
             box.value = .invalid
         }
-        guard !leak, box.value != .invalid else { return }
-        OffstageClock.after(seconds: work) {
-            guard box.value != .invalid else { return }
-            application.endBackgroundTask(box.value)
-            box.value = .invalid
-        }
+    }
+
+    /// Reports what `worked` seconds of a `total`-second piece of work with this load used: CPU and GPU for
+    /// the time worked, and the bytes in proportion.
+    private func report(_ load: WorkLoad, worked: Double, of total: Double) {
+        let share = total > 0 ? min(1, worked / total) : 1
+        let bytes = Int((Double(load.bytes) * share).rounded())
+        guard worked > 0 || bytes > 0 else { return }
+        OffstageWork.report(cpuSeconds: load.cpu * worked, gpuSeconds: load.gpu * worked, bytes: bytes, over: worked)
     }
 
     /// The launch handler: works for the behaviour's duration, then completes (unless stopped).
     private func run(_ task: BGTask) {
         let plan = taskBehaviour(for: task.identifier)
         let stopped = Box(false)
+        let work = seconds(plan.work)
+        let start = simulation.now
         switch plan.onExpiration {
         case .stop:
-            task.expirationHandler = {
+            task.expirationHandler = { [unowned self] in
                 stopped.value = true
+                self.report(plan.load, worked: self.simulation.now - start, of: work)
                 task.setTaskCompleted(success: false)
             }
         case .ignore:
@@ -92,13 +110,13 @@ final class ScriptedApp: UIResponder, UIApplicationDelegate, OffstageUserActions
         case .none:
             task.expirationHandler = nil
         }
-        let work = seconds(plan.work)
         if let continued = task as? BGContinuedProcessingTask {
             continued.progress.totalUnitCount = Int64(max(1, work.rounded(.up)))
             reportProgress(of: continued, work: work, done: 0, stopped: stopped)
         }
         OffstageClock.after(seconds: work) { [unowned self] in
             guard !stopped.value else { return }
+            self.report(plan.load, worked: work, of: work)
             if let continued = task as? BGContinuedProcessingTask {
                 continued.progress.completedUnitCount = continued.progress.totalUnitCount
             }

@@ -32,8 +32,10 @@ public final class Simulation: @unchecked Sendable {
         self.scenario = scenario
         self.catalog = catalog
         random = SeededRandom(seed: scenario.seed)
+        var device = scenario.device
+        device.simulatesBattery = true
         system = BackgroundSystem(
-            policy: scenario.policy, device: scenario.device, settings: scenario.settings,
+            policy: scenario.policy, device: device, settings: scenario.settings,
             wallClock: WallClock(epochAtZero: scenario.startEpoch))
     }
 
@@ -132,6 +134,16 @@ public final class Simulation: @unchecked Sendable {
         let (result, effects) = system.call(call, from: app, at: now)
         pendingEffects += effects
         return result
+    }
+
+    /// An app's account of work it did, charged as the host's resource report for it: the bytes went over
+    /// the network the device is on now (with none, nothing was sent).
+    func reportWork(_ work: OffstageWork, from app: BundleID) {
+        let network = system.device.network
+        let usage = ResourceUsage(
+            cpuSeconds: work.cpuSeconds, gpuSeconds: work.gpuSeconds, wifiBytes: network == .wifi ? work.bytes : 0,
+            cellularBytes: network == .cellular ? work.bytes : 0, interval: work.seconds)
+        pendingEffects += system.handle(.resourceUsage(app, usage), at: now)
     }
 
     /// Runs `work` on an idle thread of the app now, or when the app is resumed if it is suspended.

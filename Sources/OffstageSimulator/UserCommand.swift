@@ -35,7 +35,8 @@ public enum UserCommand {
     ]
 
     /// Parses one command, given the device as it is when the command runs.
-    /// `battery` keeps `device.isCharging` and `plug`/`unplug` keep `device.batteryLevel`, as iOS has one power event.
+    /// `battery` keeps `device.isCharging`; `plug`/`unplug` only move the charger, so that a simulated battery
+    /// goes on from the level it has reached.
     public static func parse(_ text: String, device: DeviceState) throws(UserCommandError)
         -> UserAction
     {
@@ -66,9 +67,9 @@ public enum UserCommand {
             }
             return .system(.setBattery(level: level, charging: device.isCharging))
         case "plug":
-            return .system(try command.none(.setBattery(level: device.batteryLevel, charging: true)))
+            return .system(try command.none(.setCharging(true)))
         case "unplug":
-            return .system(try command.none(.setBattery(level: device.batteryLevel, charging: false)))
+            return .system(try command.none(.setCharging(false)))
         case "network":
             let kinds = NetworkKind.allCases.map { ($0.rawValue, $0) }
             return .system(.setNetwork(try command.choice(0, kinds)))

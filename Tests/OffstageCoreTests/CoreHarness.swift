@@ -87,6 +87,9 @@ struct CoreHarness {
         return Array(log[start...])
     }
 
+    /// Charges a wake-up of the device as the scheduler does when it wakes it (not an entry point: no effects).
+    mutating func chargeWakeUp(for app: BundleID?) { system.chargeWakeUp(for: app) }
+
     /// The app returns from the callback it was holding.
     @discardableResult
     mutating func release(_ app: BundleID) -> [Effect] {

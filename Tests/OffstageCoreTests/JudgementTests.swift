@@ -204,7 +204,7 @@ import Testing
 
     // MARK: Budgets
 
-    @Test func energyBudgetHoldsWorkWhenSpentAndRefillsThroughTheDay() {
+    @Test func energyBudgetHoldsWorkWhenSpentAndRefillsThroughTheDay() throws {
         var policy = Policy.iOS
         policy.judgement.energyBudgetCapacity = 50
         policy.judgement.energyBudgetPerDay = 864  // 0.01 J/s
@@ -214,6 +214,8 @@ import Testing
         for number in 1...2 {
             h.submit(Fixture.refreshRequest(feed, number), from: feed)
             h.advance(by: 1)
+            // 20 s of a busy core at 1 W: 20 J, charged to the budget (the run reserved 25 J).
+            h.handle(.resourceUsage(feed, ResourceUsage(cpuSeconds: 20, interval: 1)))
             h.complete(Fixture.refresh(feed, number), of: feed)
         }
         #expect(h.system.energyBudget.balance(at: h.now) < 25)
@@ -221,9 +223,23 @@ import Testing
         h.advance(by: 1)
         let blocker = h.system.explain().first { $0.app == feed }?.blockers.first
         #expect(blocker?.constraint == "energyBudget")
-        let until = try! #require(blocker?.until)
+        let until = try #require(blocker?.until)
         #expect(h.advance(to: until + (-1)).startedTasks.isEmpty)
         #expect(h.advance(to: until).startedTasks.count == 1)
+    }
+
+    @Test func unusedReservationsGoBackToTheBudget() {
+        var h = Fixture.harness()
+        h.open(feed)
+        h.handle(.home)
+        let before = h.system.energyBudget.balance(at: h.now)
+        h.submit(Fixture.refreshRequest(feed), from: feed)
+        h.advance(by: 1)
+        #expect(h.system.energyBudget.balance(at: h.now) < before - 20)
+        h.handle(.resourceUsage(feed, ResourceUsage(cpuSeconds: 5, interval: 1)))
+        h.complete(Fixture.refresh(feed), of: feed)
+        // 5 J used of the 25 J reserved (the budget is full, so its refill since is capped).
+        #expect(abs(h.system.energyBudget.balance(at: h.now) - (before - 5)) < 0.5)
     }
 
     @Test func energyBudgetIsUnlimitedOnTheCharger() {
@@ -250,6 +266,7 @@ import Testing
         h.handle(.home)
         h.submit(Fixture.refreshRequest(feed), from: feed)
         h.advance(by: 1)
+        h.handle(.resourceUsage(feed, ResourceUsage(cellularBytes: 1_500_000, interval: 1)))
         h.complete(Fixture.refresh(feed), of: feed)
         h.submit(Fixture.refreshRequest(feed), from: feed)
         h.advance(by: 1)

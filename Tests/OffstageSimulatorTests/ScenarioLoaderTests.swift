@@ -603,9 +603,9 @@ import Testing
         #expect(
             entries.map(\.action) == [
                 .system(.setBattery(level: 0.15, charging: true)),
-                .system(.setBattery(level: 0.15, charging: false)),
+                .system(.setCharging(false)),
                 .system(.setBattery(level: 0.4, charging: false)),
-                .system(.setBattery(level: 0.4, charging: true)),
+                .system(.setCharging(true)),
             ])
     }
 

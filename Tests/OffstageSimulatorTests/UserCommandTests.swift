@@ -19,8 +19,8 @@ import Testing
         ("interrupt-end dismiss", .system(.interruptionEnded(accepted: false))),
         ("battery 15%", .system(.setBattery(level: 0.15, charging: false))),
         ("battery 0.5", .system(.setBattery(level: 0.5, charging: false))),
-        ("plug", .system(.setBattery(level: 0.8, charging: true))),
-        ("unplug", .system(.setBattery(level: 0.8, charging: false))),
+        ("plug", .system(.setCharging(true))),
+        ("unplug", .system(.setCharging(false))),
         ("network cellular", .system(.setNetwork(.cellular))),
         ("network none", .system(.setNetwork(.none))),
         ("thermal serious", .system(.setThermalState(.serious))),
@@ -75,15 +75,11 @@ import Testing
                 == .system(.setBattery(level: 0.15, charging: true)))
     }
 
-    @Test func plugAndUnplugKeepTheBatteryLevelOfTheDevice() throws {
+    @Test func plugAndUnplugOnlyMoveTheCharger() throws {
         var device = DeviceState()
         device.batteryLevel = 0.33
-        #expect(
-            try UserCommand.parse("plug", device: device)
-                == .system(.setBattery(level: 0.33, charging: true)))
-        #expect(
-            try UserCommand.parse("unplug", device: device)
-                == .system(.setBattery(level: 0.33, charging: false)))
+        #expect(try UserCommand.parse("plug", device: device) == .system(.setCharging(true)))
+        #expect(try UserCommand.parse("unplug", device: device) == .system(.setCharging(false)))
     }
 
     @Test func unknownVerbListsEveryVerb() {
