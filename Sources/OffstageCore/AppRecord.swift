@@ -28,6 +28,8 @@ struct AppRecord: Sendable {
     var lastBlockers: [String: [String]] = [:]
     /// Everything the host reported the app's processes used, since installation.
     var totalUsage = ResourceUsage()
+    // MARK: Background pushes, legacy fetch and background modes (§7)
+    var backgroundWork = BackgroundWorkState()
 
     init(manifest: AppManifest, memoryFootprint: Int) {
         self.manifest = manifest
@@ -45,6 +47,7 @@ struct AppRecord: Sendable {
     /// Nothing is keeping the app running in the background.
     var hasNoBackgroundWork: Bool {
         inFlight == nil && queuedCallbacks.isEmpty && assertions.isEmpty && running.isEmpty && terminating == nil
+            && !backgroundWork.keepsAppRunning
     }
 
     /// Starts the app's background time (for `beginBackgroundTask` assertions) at `time`.
@@ -66,5 +69,6 @@ struct AppRecord: Sendable {
         assertionsWarned = false
         running = []
         terminating = nil
+        backgroundWork.clearProcess()
     }
 }

@@ -92,6 +92,10 @@ extension BackgroundSystem {
             simulateExpiration(id, identifier: identifier)
         case .tick:
             break
+        case .backgroundPush(let id, let payload):
+            receivePush(id, payload: payload)
+        case .locationEvent(let id, let event):
+            receiveLocationEvent(id, event)
         }
     }
 

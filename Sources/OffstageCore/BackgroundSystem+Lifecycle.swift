@@ -149,6 +149,7 @@ extension BackgroundSystem {
         }
         continuedQueue.removeAll { $0.app == id }
         if hadContinued { startQueuedContinuedTasks() }
+        discardHeldPush(id, because: "the app was terminated (\(reason))")
     }
 
     /// Suspends background apps with no outstanding work: iOS's default for apps off screen.

@@ -95,6 +95,7 @@ public struct BackgroundSystem: Sendable {
                 }
             }
         }
+        due += backgroundWorkDueTimes
         return due.filter { $0 > now }.min()
     }
 
@@ -179,6 +180,7 @@ public struct BackgroundSystem: Sendable {
             pumpCallbacks(id)
             deliverReadyTasks(id)
         }
+        settleBackgroundWork()
         suspendIdleApps()
     }
 }

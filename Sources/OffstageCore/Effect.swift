@@ -19,4 +19,8 @@ public enum Effect: Hashable, Sendable, Codable {
     case terminate(BundleID, TerminationReason)
     /// A decision or fact to keep: timelines, reports, `why` and tests read these.
     case record(Record)
+
+    // MARK: Background pushes, legacy fetch and location events (§7)
+    /// Hand the event to the app's code; pushes and fetches answer `AppCall.backgroundEventCompleted(token:result:)`.
+    case deliverBackgroundEvent(BundleID, BackgroundEvent, token: Int)
 }

@@ -393,7 +393,10 @@ extension ScenarioReader {
 extension ScenarioReader {
     func behaviour(_ field: Field) throws(ScenarioError) -> AppBehaviour {
         let table = try field.table(
-            ["register", "onLaunch", "onBecomeActive", "onEnterBackground", "onTap", "tasks"],
+            [
+                "register", "onLaunch", "onBecomeActive", "onEnterBackground", "onTap", "tasks", "onPush", "onFetch",
+                "onLocation",
+            ],
             expecting: "a mapping of callbacks (register:, onLaunch:, tasks:…)")
         var behaviour = AppBehaviour()
         if let value = table["register"] {
@@ -421,7 +424,25 @@ extension ScenarioReader {
                 behaviour.tasks[entry.key] = try task(entry.value)
             }
         }
+        if let value = table["onPush"] { behaviour.onPush = try event(value) }
+        if let value = table["onFetch"] { behaviour.onFetch = try event(value) }
+        if let value = table["onLocation"] { behaviour.onLocation = try actions(value) }
         return behaviour
+    }
+
+    /// `onPush:` / `onFetch:`: work, then actions, then the completion handler with `result` (`none`: never).
+    private func event(_ field: Field) throws(ScenarioError) -> EventBehaviour {
+        let table = try field.table(["work", "result", "then"], expecting: "a mapping (work:, result:, then:)")
+        var event = EventBehaviour()
+        if let value = table["work"] {
+            event.work = try value.quantity(Quantities.work, Quantities.workHint)
+        }
+        if let value = table["result"] {
+            let results = BackgroundFetchResult.allCases.map { ($0.description, Optional($0)) }
+            event.result = try value.choice(results + [("none", nil)])
+        }
+        if let value = table["then"] { event.then = try actions(value) }
+        return event
     }
 
     private func task(_ field: Field) throws(ScenarioError) -> TaskBehaviour {
@@ -441,7 +462,8 @@ extension ScenarioReader {
     }
 
     private static let actionKeys = [
-        "submit", "backgroundTask", "work", "register", "cancel", "cancelAll",
+        "submit", "backgroundTask", "work", "register", "cancel", "cancelAll", "fetchInterval", "startMode",
+        "stopMode", "monitorSignificantChanges", "monitorRegion",
     ]
 
     private func actions(_ field: Field) throws(ScenarioError) -> [BehaviourAction] {
@@ -476,6 +498,20 @@ extension ScenarioReader {
                 throw value.error("write 'cancelAll: true', or leave the action out")
             }
             return .cancelAll
+        case "fetchInterval":
+            switch value.scalarText {
+            case "minimum": return .fetchInterval(0)
+            case "never": return .fetchInterval(nil)
+            default:
+                return .fetchInterval(
+                    try value.quantity(Quantities.seconds, "minimum, never or " + Quantities.durationHint))
+            }
+        case "startMode", "stopMode":
+            let modes = BackgroundMode.continuous.sorted().map { ($0.rawValue, $0) }
+            let mode = try value.choice(modes)
+            return entry.key == "startMode" ? .startMode(mode) : .stopMode(mode)
+        case "monitorSignificantChanges": return .monitorSignificantChanges(try value.bool())
+        case "monitorRegion": return .monitorRegion(try value.string())
         default:
             let task = try value.table(
                 ["name", "work", "leak"], expecting: "a mapping (name:, work:, leak:)")
@@ -583,7 +619,8 @@ extension ScenarioReader {
             case .open(let app), .swipeAway(let app), .setAppBackgroundAppRefresh(let app, _),
                 .setContinuedProcessing(let app, _), .setMemoryFootprint(let app, _),
                 .simulateLaunch(let app, _),
-                .simulateExpiration(let app, _), .processExited(let app, _):
+                .simulateExpiration(let app, _), .processExited(let app, _), .backgroundPush(let app, _),
+                .locationEvent(let app, _):
                 try checkKnown(app, apps: apps, at: field)
             default:
                 return

@@ -205,6 +205,10 @@ public final class Simulation: @unchecked Sendable {
                 }
             case .terminate(let app, _):
                 for thread in processes.removeValue(forKey: app)?.threads ?? [] { thread.retire() }
+            case .deliverBackgroundEvent(let app, let event, let token):
+                withProcess(app) { process in
+                    runOnApp(process) { process.runtime.deliverBackgroundEvent(event, token: token) }
+                }
             }
         }
     }

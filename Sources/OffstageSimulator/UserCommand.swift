@@ -30,6 +30,7 @@ public enum UserCommand {
         "continued-processing on|off APP", "memory-pressure SIZE", "memory APP SIZE",
         "simulate-launch APP ID",
         "simulate-expiration APP ID", "tap APP ACTION",
+        "push APP [PAYLOAD]", "location APP [enter|exit REGION]",
     ]
 
     /// Parses one command, given the device as it is when the command runs.
@@ -99,6 +100,11 @@ public enum UserCommand {
         case "tap":
             let app = try command.app(0)
             return .tap(app, action: try command.word(1))
+        case "push":
+            let app = try command.app(0)
+            return .system(.backgroundPush(app, payload: command.arguments.count > 1 ? command.arguments[1] : ""))
+        case "location":
+            return .system(try command.location())
         default:
             throw UserCommandError(message: "unknown command '\(verb)'; expected one of: \(verbs)")
         }
@@ -178,6 +184,20 @@ public enum UserCommand {
             var names = options.map(\.0)
             let last = names.removeLast()
             throw expected(names.joined(separator: ", ") + " or " + last, text)
+        }
+
+        /// `location APP` (a significant change) or `location APP enter|exit REGION` (a region crossing).
+        func location() throws(UserCommandError) -> SystemEvent {
+            guard arguments.count == 1 || arguments.count == 3 else {
+                throw UserCommandError(
+                    message: "'\(verb)' takes 1 or 3 arguments, got \(arguments.count): expected \"\(usage)\"")
+            }
+            let app = BundleID(arguments[0])
+            guard arguments.count == 3 else { return .locationEvent(app, .significantChange) }
+            let region = arguments[2]
+            let crossing = try choice(
+                1, [("enter", LocationEvent.enteredRegion(region)), ("exit", .exitedRegion(region))], checked: true)
+            return .locationEvent(app, crossing)
         }
 
         /// "'battery' expects a percentage like 80%…, got "lots"".
