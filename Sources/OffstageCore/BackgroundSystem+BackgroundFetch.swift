@@ -87,21 +87,23 @@ extension BackgroundSystem {
         var work = apps[id]!.backgroundWork
         let before = work.fetchBackoff
         let why: String
+        var slowOrFailed = true
         switch result {
-        case nil:
-            why = "the completion handler was not called"
-            work.fetchBackoff = min(before * 2, policy.maxBackgroundFetchBackoff)
-        case .failed?:
-            why = "the fetch failed"
-            work.fetchBackoff = min(before * 2, policy.maxBackgroundFetchBackoff)
+        case nil: why = "the completion handler was not called"
+        case .failed?: why = "the fetch failed"
         case _ where took > policy.slowBackgroundFetch:
             why = "the fetch took \(oneDecimal(took)) s (slow: over \(oneDecimal(policy.slowBackgroundFetch)) s)"
-            work.fetchBackoff = min(before * 2, policy.maxBackgroundFetchBackoff)
         case .newData?:
             why = "the fetch brought new data"
-            work.fetchBackoff = 1
+            slowOrFailed = false
         case .noData?:
             why = "no new data"
+            slowOrFailed = false
+        }
+        if slowOrFailed {
+            work.fetchBackoff = min(before * 2, Double(policy.maxBackgroundFetchBackoff))
+        } else if result == .newData {
+            work.fetchBackoff = 1
         }
         work.fetchSince = now
         apps[id]!.backgroundWork = work

@@ -44,7 +44,7 @@ public struct Policy: Hashable, Sendable, Codable {
     /// A fetch that takes longer than this many seconds counts as slow: the interval doubles.
     public var slowBackgroundFetch: Double = 10
     /// The largest factor slow or failed fetches may multiply the fetch interval by.
-    public var maxBackgroundFetchBackoff: Double = 16
+    public var maxBackgroundFetchBackoff: Int = 16
     /// Seconds a significant-location-change or region event keeps the app running in the background.
     public var locationEventRuntime: Double = 10
 

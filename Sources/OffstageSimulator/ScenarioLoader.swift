@@ -140,6 +140,14 @@ public enum ScenarioLoader {
             ("deviceIdleDelay", .seconds(\.deviceIdleDelay)),
             ("maxConcurrentContinuedProcessingTasks", .count(\.maxConcurrentContinuedProcessingTasks)),
             ("defaultMemoryFootprint", .bytes(\.defaultMemoryFootprint)),
+            ("backgroundPushRateLimit", .count(\.backgroundPushRateLimit)),
+            ("backgroundPushRateWindow", .seconds(\.backgroundPushRateWindow)),
+            ("backgroundPushRuntime", .seconds(\.backgroundPushRuntime)),
+            ("backgroundFetchRuntime", .seconds(\.backgroundFetchRuntime)),
+            ("minimumBackgroundFetchInterval", .seconds(\.minimumBackgroundFetchInterval)),
+            ("slowBackgroundFetch", .seconds(\.slowBackgroundFetch)),
+            ("maxBackgroundFetchBackoff", .count(\.maxBackgroundFetchBackoff)),
+            ("locationEventRuntime", .seconds(\.locationEventRuntime)),
         ]
     }
 
