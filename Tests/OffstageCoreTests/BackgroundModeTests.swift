@@ -80,7 +80,9 @@ import Testing
         #expect(effects.callbacks(of: player) == [.willFinishLaunching, .didFinishLaunching, .didEnterBackground])
         #expect(effects.backgroundEvents.map(\.event) == [.location(.significantChange)])
         #expect(
-            effects.records(.delivered).map(\.reason) == ["locationManager(_:didUpdateLocations:): 10 s in the background"]
+            effects.records(.delivered).map(\.reason) == [
+                "locationManager(_:didUpdateLocations:): 10 s in the background"
+            ]
         )
         #expect(h.advance(by: 9.9).actions.isEmpty)
         let end = h.advance(by: 0.1)

@@ -113,7 +113,9 @@ import Testing
         var h = harness()
         h.open(feed)
         var delivered: [String] = []
-        for payload in ["a", "b", "c", "d", "e"] { delivered += pushes(h.handle(.backgroundPush(feed, payload: payload))) }
+        for payload in ["a", "b", "c", "d", "e"] {
+            delivered += pushes(h.handle(.backgroundPush(feed, payload: payload)))
+        }
         #expect(delivered == ["a", "b", "c", "d", "e"])
     }
 

@@ -44,6 +44,14 @@ func manifest(_ bundle: String, modes: Set<BackgroundMode> = [.fetch, .processin
 func simulate(
     _ apps: [(AppManifest, TestApp)], timeline: [TimelineEntry], duration: Double, device: DeviceState = DeviceState()
 ) throws -> [Record] {
+    try simulate(delegates: apps.map { ($0, $1) }, timeline: timeline, duration: duration, device: device)
+}
+
+/// Runs any Swift app delegates (one instance each, by catalog name) through a timeline and returns the records.
+func simulate(
+    delegates apps: [(AppManifest, any UIApplicationDelegate & Sendable)], timeline: [TimelineEntry],
+    duration: Double, device: DeviceState = DeviceState()
+) throws -> [Record] {
     var catalog: [String: @Sendable () -> any UIApplicationDelegate] = [:]
     var scenarioApps: [ScenarioApp] = []
     for (manifest, app) in apps {
