@@ -66,7 +66,7 @@ extension BackgroundSystem {
                     constraint: "pushRateLimit",
                     reason:
                         "\(recent.count) background pushes woke the app in the last \(minutes) min (limit \(limit))",
-                    until: recent[recent.count - max(limit, 1)] + window))
+                    until: limit > 0 ? recent[recent.count - limit] + window : nil))
         }
         return blockers
     }
