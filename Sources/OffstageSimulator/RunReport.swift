@@ -8,6 +8,8 @@ public struct RunReport: Sendable {
     public var records: [Record]
     /// Requests still waiting at the end, with every constraint that blocks them.
     public var pendingAtEnd: [RequestStatus]
+    /// Background pushes still held at the end, with every reason they wait (§7).
+    public var heldPushesAtEnd: [HeldPushStatus] = []
 
     public init(scenario: Scenario, records: [Record], pendingAtEnd: [RequestStatus]) {
         self.scenario = scenario
@@ -71,6 +73,11 @@ public struct RunReport: Sendable {
                 lines.append("    \(status.app) [\(status.request.identifier)] \(status.request.kind.rawValue): \(why)")
             }
         }
+        for held in heldPushesAtEnd {
+            let clock = WallClock(epochAtZero: scenario.startEpoch)
+            let why = held.blockers.map { $0.explained(on: clock) }.joined(separator: "; ")
+            lines.append("  Background push held for \(held.app) (payload \"\(held.payload)\"): \(why)")
+        }
         return lines.joined(separator: "\n")
     }
 
@@ -97,6 +104,8 @@ extension Simulation {
     public func report(for duration: Double? = nil, progress: ((Double) -> Void)? = nil) -> RunReport {
         let records = run(for: duration, progress: progress)
         let waiting = system.explain().filter { if case .running = $0.phase { false } else { true } }
-        return RunReport(scenario: scenario, records: records, pendingAtEnd: waiting)
+        var report = RunReport(scenario: scenario, records: records, pendingAtEnd: waiting)
+        report.heldPushesAtEnd = system.heldPushes()
+        return report
     }
 }

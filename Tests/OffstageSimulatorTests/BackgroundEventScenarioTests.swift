@@ -85,6 +85,21 @@ import Testing
         #expect(of(records, .handled, run).last?.at.seconds == 2410)
     }
 
+    @Test func summaryExplainsPushesStillHeldAtTheEnd() throws {
+        let yaml = """
+            name: Held
+            settings: { lowPowerMode: true }
+            apps:
+              - manifest: { CFBundleIdentifier: com.x, UIBackgroundModes: [remote-notification] }
+            timeline:
+              - { at: 1m, do: push com.x late }
+            """
+        let report = try Simulation(scenario: try ScenarioLoader.parse(yaml: yaml, source: "x.yaml")).report()
+        #expect(
+            report.summary().hasSuffix(
+                "  Background push held for com.x (payload \"late\"): lowPowerMode: Low Power Mode is on"))
+    }
+
     @Test func badPushBehaviourNamesLineAndField() {
         #expect(
             ScenarioLoaderTests.behaviourError("      onPush: { result: maybe }\n")
