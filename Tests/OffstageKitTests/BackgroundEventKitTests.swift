@@ -5,7 +5,7 @@ import OffstageSimulator
 import Testing
 
 /// A completion handler carried into `OffstageClock.after` work (app code runs one piece at a time).
-final class Completion: @unchecked Sendable {
+final class FetchCompletion: @unchecked Sendable {
     let call: (UIBackgroundFetchResult) -> Void
     init(_ call: @escaping (UIBackgroundFetchResult) -> Void) { self.call = call }
 }
@@ -35,7 +35,7 @@ final class LegacyNewsApp: UIResponder, UIApplicationDelegate, CLLocationManager
     ) {
         let aps = userInfo["aps"] as? [String: Int]
         seen.note("push \(userInfo["payload"] as? String ?? "?") content-available \(aps?["content-available"] ?? 0)")
-        let completion = Completion(completionHandler)
+        let completion = FetchCompletion(completionHandler)
         OffstageClock.after(seconds: 2) { completion.call(.newData) }
     }
 
@@ -86,7 +86,7 @@ final class LegacyNewsApp: UIResponder, UIApplicationDelegate, CLLocationManager
     }
 
     @Test func backgroundAudioAndLocationUpdatesKeepTheAppRunningUntilTheyStop() throws {
-        let manager = Box<CLLocationManager?>(nil)
+        let manager = LocationManagerHolder()
         let app = TestApp(
             launch: { _ in
                 OffstageBackgroundActivity.audio.begin()
@@ -116,8 +116,8 @@ final class LegacyNewsApp: UIResponder, UIApplicationDelegate, CLLocationManager
     }
 }
 
-/// A value shared by a test app's closures.
-final class Box<Value>: @unchecked Sendable {
-    var value: Value
-    init(_ value: Value) { self.value = value }
+/// The location manager a test app keeps between its closures.
+final class LocationManagerHolder: @unchecked Sendable {
+    var value: CLLocationManager?
+    init() {}
 }
