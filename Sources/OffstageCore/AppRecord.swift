@@ -49,6 +49,8 @@ struct AppRecord: Sendable {
     var wakeUps = 0
     /// The constraints that block at least one of its pending requests, as last reviewed.
     var blockedBy: Set<String> = []
+    // MARK: Background pushes, legacy fetch and background modes (§7)
+    var backgroundWork = BackgroundWorkState()
 
     init(manifest: AppManifest, installIndex: Int, memoryFootprint: Int) {
         self.manifest = manifest
@@ -70,6 +72,7 @@ struct AppRecord: Sendable {
     /// Nothing is keeping the app running in the background.
     var hasNoBackgroundWork: Bool {
         inFlight == nil && queuedCallbacks.isEmpty && assertions.isEmpty && running.isEmpty && terminating == nil
+            && !backgroundWork.keepsAppRunning
     }
 
     /// Starts the app's background time (for `beginBackgroundTask` assertions) at `time`.
@@ -91,5 +94,6 @@ struct AppRecord: Sendable {
         assertionsWarned = false
         running = []
         terminating = nil
+        backgroundWork.clearProcess()
     }
 }

@@ -101,6 +101,10 @@ extension BackgroundSystem {
             userAnswered(id, identifier: identifier, answer)
         case .setCharging(let charging):
             setCharging(charging)
+        case .backgroundPush(let id, let payload):
+            receivePush(id, payload: payload)
+        case .locationEvent(let id, let event):
+            receiveLocationEvent(id, event)
         }
     }
 
@@ -133,7 +137,9 @@ extension SystemEvent {
         switch self {
         case .open(let id), .swipeAway(let id), .setAppBackgroundAppRefresh(let id, _),
             .setContinuedProcessing(let id, _), .setMemoryFootprint(let id, _), .processExited(let id, _),
-            .resourceUsage(let id, _), .simulateLaunch(let id, _), .simulateExpiration(let id, _):
+            .resourceUsage(let id, _), .simulateLaunch(let id, _), .simulateExpiration(let id, _),
+            .backgroundPush(let id, _), .locationEvent(let id, _), .cancelContinuedProcessingTask(let id, _),
+            .answerContinuedProcessingQuestion(let id, _, _):
             id
         default: nil
         }
@@ -144,7 +150,8 @@ extension SystemEvent {
     var changesWhatAllAppsSee: Bool {
         switch self {
         case .tick, .resourceUsage, .setMemoryFootprint, .processExited, .simulateLaunch, .simulateExpiration,
-            .swipeAway, .setAppBackgroundAppRefresh, .setContinuedProcessing:
+            .swipeAway, .setAppBackgroundAppRefresh, .setContinuedProcessing, .backgroundPush, .locationEvent,
+            .cancelContinuedProcessingTask, .answerContinuedProcessingQuestion:
             false
         default: true
         }

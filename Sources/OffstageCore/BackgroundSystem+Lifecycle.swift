@@ -152,6 +152,7 @@ extension BackgroundSystem {
         }
         continuedQueue.removeAll { $0.app == id }
         if hadContinued { startQueuedContinuedTasks() }
+        discardHeldPush(id, because: "the app was terminated (\(reason))")
     }
 
     /// Suspends the app if it is in the background with no outstanding work: iOS's default off screen.

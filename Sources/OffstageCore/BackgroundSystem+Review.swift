@@ -40,13 +40,15 @@ extension BackgroundSystem {
     /// Marks every app for review: the device, the settings or something all constraints read changed.
     mutating func reviewAllApps() { dirty.formUnion(installed) }
 
-    /// One app's decisions: deadlines, interrupted tasks, requests to start, callbacks, tasks, suspension.
+    /// One app's decisions: deadlines, interrupted tasks, requests to start, callbacks, tasks, pushes,
+    /// fetches and location events, suspension.
     mutating func review(_ id: BundleID) {
         fireTimers(id)
         interruptRunningTasks(id)
         schedulePendingRequests(id)
         pumpCallbacks(id)
         deliverReadyTasks(id)
+        settleBackgroundWork(id)
         suspendIfIdle(id)
         if apps[id]!.running.isEmpty { appsWithTasks.remove(id) }
     }
@@ -61,7 +63,7 @@ extension BackgroundSystem {
     }
 
     /// Every time at which the app's situation changes with no event: callback watchdogs, background
-    /// time, task runtimes and grace periods, and the pending requests' blockers lifting.
+    /// time, task runtimes and grace periods, the pending requests' blockers lifting, and §7's deadlines.
     func dueTimes(of app: AppRecord) -> [Instant] {
         var due: [Instant] = []
         if let deadline = app.inFlight?.deadline { due.append(deadline) }
@@ -77,6 +79,6 @@ extension BackgroundSystem {
             }
         }
         if let lift = app.blockersLift { due.append(lift) }
-        return due
+        return due + backgroundWorkDueTimes(of: app.id)
     }
 }

@@ -26,4 +26,7 @@ public enum Effect: Hashable, Sendable, Codable {
     case askUser(BundleID, taskID: Int, question: String)
     /// Run the app's process at this CPU priority from now on; sent only when it changes.
     case setCPUPriority(BundleID, CPUPriority)
+    // MARK: Background pushes, legacy fetch and location events (§7)
+    /// Hand the event to the app's code; pushes and fetches answer `AppCall.backgroundEventCompleted(token:result:)`.
+    case deliverBackgroundEvent(BundleID, BackgroundEvent, token: Int)
 }

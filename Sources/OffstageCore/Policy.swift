@@ -52,6 +52,24 @@ public struct Policy: Hashable, Sendable, Codable {
     /// What CPU, GPU, bytes, the cellular tail, wake-ups, the screen and the baseline cost (§9).
     public var power = PowerModel()
 
+    // MARK: Background pushes, legacy fetch and background modes (§7)
+    /// Background pushes that may wake an app within `backgroundPushRateWindow` (Apple: "two or three per hour").
+    public var backgroundPushRateLimit: Int = 3
+    /// The rolling window of the push rate limit, in seconds.
+    public var backgroundPushRateWindow: Double = 3600
+    /// Seconds an app has to call a background push's completion handler before it is killed.
+    public var backgroundPushRuntime: Double = 30
+    /// Seconds an app has to call a background fetch's completion handler before it is killed.
+    public var backgroundFetchRuntime: Double = 30
+    /// The shortest fetch interval the system uses (`backgroundFetchIntervalMinimum` means this one).
+    public var minimumBackgroundFetchInterval: Double = 15 * 60
+    /// A fetch that takes longer than this many seconds counts as slow: the interval doubles.
+    public var slowBackgroundFetch: Double = 10
+    /// The largest factor slow or failed fetches may multiply the fetch interval by.
+    public var maxBackgroundFetchBackoff: Int = 16
+    /// Seconds a significant-location-change or region event keeps the app running in the background.
+    public var locationEventRuntime: Double = 10
+
     /// iOS's defaults.
     public static let iOS = Policy()
 

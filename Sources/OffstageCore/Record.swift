@@ -39,6 +39,20 @@ public enum RecordKind: String, Hashable, Sendable, Codable, CaseIterable {
     case askedUser = "asked user"
     /// A background app went over a CPU or memory limit.
     case resourceLimit = "resource limit"
+
+    // MARK: Background pushes, legacy fetch and background modes (§7)
+    /// A background push arrived.
+    case push
+    /// A location event arrived.
+    case location
+    /// A push or location event was thrown away (no mode, force-quit, coalesced, not monitored).
+    case dropped
+    /// A push, fetch or location event was handed to the app's code.
+    case delivered
+    /// The app called the completion handler, or the event's window ended.
+    case handled
+    /// A continuous background mode (audio, location, VoIP…) started or stopped.
+    case backgroundMode = "background mode"
 }
 
 /// One structured entry of the system's decision log: when, which app, what, which task, and why.

@@ -12,6 +12,8 @@ public struct RunReport: Sendable {
     public var apps: [AppFacts]
     /// Maintenance wakes in all.
     public var wakeUps: Int
+    /// Background pushes still held at the end, with every reason they wait (§7).
+    public var heldPushesAtEnd: [HeldPushStatus] = []
 
     public init(
         scenario: Scenario, records: [Record], pendingAtEnd: [RequestStatus], apps: [AppFacts] = [], wakeUps: Int = 0
@@ -88,6 +90,11 @@ public struct RunReport: Sendable {
                         separator: "; ")
                 lines.append("    \(status.app) [\(status.request.identifier)] \(status.request.kind.rawValue): \(why)")
             }
+        }
+        for held in heldPushesAtEnd {
+            let clock = WallClock(epochAtZero: scenario.startEpoch)
+            let why = held.blockers.map { $0.explained(on: clock) }.joined(separator: "; ")
+            lines.append("  Background push held for \(held.app) (payload \"\(held.payload)\"): \(why)")
         }
         return lines.joined(separator: "\n")
     }
@@ -182,7 +189,9 @@ extension Simulation {
                 app: app, tier: system.usageTier(of: app), cooperation: system.usage(of: app)?.cooperation.score ?? 1,
                 wakeUps: system.wakeUps(of: app))
         }
-        return RunReport(
+        var report = RunReport(
             scenario: scenario, records: records, pendingAtEnd: waiting, apps: facts, wakeUps: system.wakeUps)
+        report.heldPushesAtEnd = system.heldPushes()
+        return report
     }
 }

@@ -78,6 +78,25 @@ public struct AppBehaviour: Sendable {
     public var onTap: [String: [BehaviourAction]] = [:]
     /// What each task's launch handler does, by identifier (a wildcard pattern matches its tasks).
     public var tasks: [String: TaskBehaviour] = [:]
+    // MARK: Background pushes, legacy fetch and location (§7)
+    /// What `application(_:didReceiveRemoteNotification:fetchCompletionHandler:)` does.
+    public var onPush = EventBehaviour()
+    /// What `application(_:performFetchWithCompletionHandler:)` does.
+    public var onFetch = EventBehaviour()
+    /// Actions when a location event arrives (the app's `CLLocationManager` is made at launch if non-empty).
+    public var onLocation: [BehaviourAction] = []
+
+    public init() {}
+}
+
+/// What a declarative app's push or fetch handler does: work, actions, then the completion handler.
+public struct EventBehaviour: Hashable, Sendable {
+    /// How long the work takes before the completion handler is called.
+    public var work: WorkDuration = .fixed(1)
+    /// The result it reports; nil never calls the completion handler (the watchdog kills the app).
+    public var result: BackgroundFetchResult? = .newData
+    /// Actions just before the completion handler.
+    public var then: [BehaviourAction] = []
 
     public init() {}
 }
@@ -94,6 +113,16 @@ public enum BehaviourAction: Hashable, Sendable {
     case register(String)
     case cancel(String)
     case cancelAll
+    // MARK: Legacy fetch, background modes and location (§7)
+    /// `setMinimumBackgroundFetchInterval(_:)`; nil is `backgroundFetchIntervalNever`, 0 the minimum.
+    case fetchInterval(Double?)
+    /// The work of a continuous mode starts (`location`: background location updates) or stops.
+    case startMode(BackgroundMode)
+    case stopMode(BackgroundMode)
+    /// `start/stopMonitoringSignificantLocationChanges()`.
+    case monitorSignificantChanges(Bool)
+    /// `startMonitoring(for:)` a region with this identifier.
+    case monitorRegion(String)
 }
 
 /// How to build a `BGTaskRequest` when a declarative app submits one.

@@ -164,6 +164,14 @@ public enum ScenarioLoader {
             ("backgroundCPUWindow", .seconds(\.backgroundCPUWindow)),
             ("backgroundMemoryLimit", .bytes(\.backgroundMemoryLimit)),
             ("power", .power),
+            ("backgroundPushRateLimit", .count(\.backgroundPushRateLimit)),
+            ("backgroundPushRateWindow", .seconds(\.backgroundPushRateWindow)),
+            ("backgroundPushRuntime", .seconds(\.backgroundPushRuntime)),
+            ("backgroundFetchRuntime", .seconds(\.backgroundFetchRuntime)),
+            ("minimumBackgroundFetchInterval", .seconds(\.minimumBackgroundFetchInterval)),
+            ("slowBackgroundFetch", .seconds(\.slowBackgroundFetch)),
+            ("maxBackgroundFetchBackoff", .count(\.maxBackgroundFetchBackoff)),
+            ("locationEventRuntime", .seconds(\.locationEventRuntime)),
         ] + judgementSettings
     }
 
@@ -524,7 +532,10 @@ extension ScenarioReader {
 extension ScenarioReader {
     func behaviour(_ field: Field) throws(ScenarioError) -> AppBehaviour {
         let table = try field.table(
-            ["register", "onLaunch", "onBecomeActive", "onEnterBackground", "onTap", "tasks"],
+            [
+                "register", "onLaunch", "onBecomeActive", "onEnterBackground", "onTap", "tasks", "onPush", "onFetch",
+                "onLocation",
+            ],
             expecting: "a mapping of callbacks (register:, onLaunch:, tasks:…)")
         var behaviour = AppBehaviour()
         if let value = table["register"] {
@@ -552,7 +563,25 @@ extension ScenarioReader {
                 behaviour.tasks[entry.key] = try task(entry.value)
             }
         }
+        if let value = table["onPush"] { behaviour.onPush = try event(value) }
+        if let value = table["onFetch"] { behaviour.onFetch = try event(value) }
+        if let value = table["onLocation"] { behaviour.onLocation = try actions(value) }
         return behaviour
+    }
+
+    /// `onPush:` / `onFetch:`: work, then actions, then the completion handler with `result` (`none`: never).
+    private func event(_ field: Field) throws(ScenarioError) -> EventBehaviour {
+        let table = try field.table(["work", "result", "then"], expecting: "a mapping (work:, result:, then:)")
+        var event = EventBehaviour()
+        if let value = table["work"] {
+            event.work = try value.quantity(Quantities.work, Quantities.workHint)
+        }
+        if let value = table["result"] {
+            let results = BackgroundFetchResult.allCases.map { ($0.description, Optional($0)) }
+            event.result = try value.choice(results + [("none", nil)])
+        }
+        if let value = table["then"] { event.then = try actions(value) }
+        return event
     }
 
     private func task(_ field: Field) throws(ScenarioError) -> TaskBehaviour {
@@ -573,7 +602,8 @@ extension ScenarioReader {
     }
 
     private static let actionKeys = [
-        "submit", "backgroundTask", "work", "register", "cancel", "cancelAll",
+        "submit", "backgroundTask", "work", "register", "cancel", "cancelAll", "fetchInterval", "startMode",
+        "stopMode", "monitorSignificantChanges", "monitorRegion",
     ]
 
     private func actions(_ field: Field) throws(ScenarioError) -> [BehaviourAction] {
@@ -615,6 +645,20 @@ extension ScenarioReader {
                 throw value.error("write 'cancelAll: true', or leave the action out")
             }
             return .cancelAll
+        case "fetchInterval":
+            switch value.scalarText {
+            case "minimum": return .fetchInterval(0)
+            case "never": return .fetchInterval(nil)
+            default:
+                return .fetchInterval(
+                    try value.quantity(Quantities.seconds, "minimum, never or " + Quantities.durationHint))
+            }
+        case "startMode", "stopMode":
+            let modes = BackgroundMode.continuous.sorted().map { ($0.rawValue, $0) }
+            let mode = try value.choice(modes)
+            return entry.key == "startMode" ? .startMode(mode) : .stopMode(mode)
+        case "monitorSignificantChanges": return .monitorSignificantChanges(try value.bool())
+        case "monitorRegion": return .monitorRegion(try value.string())
         default:
             let task = try value.table(
                 ["name", "work", "leak", "cpu", "gpu", "bytes"],
@@ -788,7 +832,8 @@ extension ScenarioReader {
                 .setContinuedProcessing(let app, _), .setMemoryFootprint(let app, _),
                 .simulateLaunch(let app, _),
                 .simulateExpiration(let app, _), .processExited(let app, _),
-                .cancelContinuedProcessingTask(let app, _), .answerContinuedProcessingQuestion(let app, _, _):
+                .cancelContinuedProcessingTask(let app, _), .answerContinuedProcessingQuestion(let app, _, _),
+                .backgroundPush(let app, _), .locationEvent(let app, _):
                 try checkKnown(app, apps: apps, at: field)
             default:
                 return

@@ -4,9 +4,17 @@ import OffstageKit
 
 /// A declarative scenario app, played by ordinary OffstageKit code: it registers, submits, begins
 /// and ends background tasks and completes its tasks exactly as its `AppBehaviour` says.
-final class ScriptedApp: UIResponder, UIApplicationDelegate, OffstageUserActions, @unchecked Sendable {
+final class ScriptedApp: UIResponder, UIApplicationDelegate, OffstageUserActions, CLLocationManagerDelegate,
+    @unchecked Sendable
+{
     let behaviour: AppBehaviour
     unowned let simulation: Simulation
+    /// Made on first use on the app's thread (at launch when the app reacts to location events).
+    private lazy var locationManager: CLLocationManager = {
+        let manager = CLLocationManager()
+        manager.delegate = self
+        return manager
+    }()
 
     init(behaviour: AppBehaviour, simulation: Simulation) {
         self.behaviour = behaviour
@@ -18,6 +26,7 @@ final class ScriptedApp: UIResponder, UIApplicationDelegate, OffstageUserActions
         didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?
     ) -> Bool {
         for identifier in behaviour.register { register(identifier) }
+        if !behaviour.onLocation.isEmpty { _ = locationManager }
         perform(behaviour.onLaunch)
         return true
     }
@@ -25,6 +34,38 @@ final class ScriptedApp: UIResponder, UIApplicationDelegate, OffstageUserActions
     func applicationDidBecomeActive(_ application: UIApplication) { perform(behaviour.onBecomeActive) }
     func applicationDidEnterBackground(_ application: UIApplication) { perform(behaviour.onEnterBackground) }
     func performUserAction(_ action: String) { perform(behaviour.onTap[action] ?? []) }
+
+    func application(
+        _ application: UIApplication, didReceiveRemoteNotification userInfo: [AnyHashable: Any],
+        fetchCompletionHandler completionHandler: @escaping (UIBackgroundFetchResult) -> Void
+    ) { handle(behaviour.onPush, completionHandler) }
+
+    func application(
+        _ application: UIApplication,
+        performFetchWithCompletionHandler completionHandler: @escaping (UIBackgroundFetchResult) -> Void
+    ) { handle(behaviour.onFetch, completionHandler) }
+
+    func locationManager(_ manager: CLLocationManager, didUpdateLocations locations: [CLLocation]) {
+        perform(behaviour.onLocation)
+    }
+    func locationManager(_ manager: CLLocationManager, didEnterRegion region: CLRegion) {
+        perform(behaviour.onLocation)
+    }
+    func locationManager(_ manager: CLLocationManager, didExitRegion region: CLRegion) {
+        perform(behaviour.onLocation)
+    }
+
+    /// A push or fetch handler: works for the plan's duration, runs its actions, then calls the completion
+    /// handler with the plan's result (or never, if it has none).
+    private func handle(_ plan: EventBehaviour, _ completionHandler: @escaping (UIBackgroundFetchResult) -> Void) {
+        let completion = Box(completionHandler)
+        OffstageClock.after(seconds: seconds(plan.work)) { [unowned self] in
+            self.perform(plan.then)
+            guard let result = plan.result, let answer = UIBackgroundFetchResult(rawValue: UInt(result.rawValue))
+            else { return }
+            completion.value(answer)
+        }
+    }
 
     private func register(_ identifier: String) {
         BGTaskScheduler.shared.register(forTaskWithIdentifier: identifier, using: nil) { [unowned self] task in
@@ -51,7 +92,32 @@ final class ScriptedApp: UIResponder, UIApplicationDelegate, OffstageUserActions
                 BGTaskScheduler.shared.cancel(taskRequestWithIdentifier: identifier)
             case .cancelAll:
                 BGTaskScheduler.shared.cancelAllTaskRequests()
+            case .fetchInterval(let interval):
+                UIApplication.shared.setMinimumBackgroundFetchInterval(
+                    interval ?? UIApplication.backgroundFetchIntervalNever)
+            case .startMode(let mode): setMode(mode, active: true)
+            case .stopMode(let mode): setMode(mode, active: false)
+            case .monitorSignificantChanges(let on):
+                if on {
+                    locationManager.startMonitoringSignificantLocationChanges()
+                } else {
+                    locationManager.stopMonitoringSignificantLocationChanges()
+                }
+            case .monitorRegion(let identifier):
+                locationManager.startMonitoring(
+                    for: CLCircularRegion(center: CLLocationCoordinate2D(), radius: 100, identifier: identifier))
             }
+        }
+    }
+
+    /// Starts or stops a mode's work: location through `CLLocationManager`, the others through
+    /// `OffstageBackgroundActivity` (the loader accepts only continuous modes).
+    private func setMode(_ mode: BackgroundMode, active: Bool) {
+        if mode == .location {
+            locationManager.allowsBackgroundLocationUpdates = true
+            if active { locationManager.startUpdatingLocation() } else { locationManager.stopUpdatingLocation() }
+        } else if let activity = OffstageBackgroundActivity(rawValue: mode.rawValue) {
+            if active { activity.begin() } else { activity.end() }
         }
     }
 

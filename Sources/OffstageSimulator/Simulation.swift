@@ -222,6 +222,10 @@ public final class Simulation: @unchecked Sendable {
             case .setCPUPriority:
                 // Simulated apps share one virtual CPU with no scheduler: priorities change nothing here.
                 break
+            case .deliverBackgroundEvent(let app, let event, let token):
+                withProcess(app) { process in
+                    runOnApp(process) { process.runtime.deliverBackgroundEvent(event, token: token) }
+                }
             }
         }
     }

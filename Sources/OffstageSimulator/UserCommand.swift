@@ -32,6 +32,7 @@ public enum UserCommand {
         "simulate-expiration APP ID", "tap APP ACTION",
         // Continued processing: the user in the system's progress UI.
         "cancel-task APP ID", "answer APP ID continue|stop",
+        "push APP [PAYLOAD]", "location APP [enter|exit REGION]",
     ]
 
     /// Parses one command, given the device as it is when the command runs.
@@ -111,6 +112,11 @@ public enum UserCommand {
             return .system(
                 .answerContinuedProcessingQuestion(
                     app, identifier: try command.word(1), answer: try command.choice(2, answers)))
+        case "push":
+            let app = try command.app(0)
+            return .system(.backgroundPush(app, payload: command.arguments.count > 1 ? command.arguments[1] : ""))
+        case "location":
+            return .system(try command.location())
         default:
             throw UserCommandError(message: "unknown command '\(verb)'; expected one of: \(verbs)")
         }
@@ -190,6 +196,20 @@ public enum UserCommand {
             var names = options.map(\.0)
             let last = names.removeLast()
             throw expected(names.joined(separator: ", ") + " or " + last, text)
+        }
+
+        /// `location APP` (a significant change) or `location APP enter|exit REGION` (a region crossing).
+        func location() throws(UserCommandError) -> SystemEvent {
+            guard arguments.count == 1 || arguments.count == 3 else {
+                throw UserCommandError(
+                    message: "'\(verb)' takes 1 or 3 arguments, got \(arguments.count): expected \"\(usage)\"")
+            }
+            let app = BundleID(arguments[0])
+            guard arguments.count == 3 else { return .locationEvent(app, .significantChange) }
+            let region = arguments[2]
+            let crossing = try choice(
+                1, [("enter", LocationEvent.enteredRegion(region)), ("exit", .exitedRegion(region))], checked: true)
+            return .locationEvent(app, crossing)
         }
 
         /// "'battery' expects a percentage like 80%…, got "lots"".

@@ -47,9 +47,25 @@ func simulate(
     try simulation(apps, timeline: timeline, duration: duration, device: device).run()
 }
 
+/// Runs any Swift app delegates (one instance each) through a timeline and returns the records.
+func simulate(
+    delegates apps: [(AppManifest, any UIApplicationDelegate & Sendable)], timeline: [TimelineEntry],
+    duration: Double, device: DeviceState = DeviceState()
+) throws -> [Record] {
+    try simulation(delegates: apps, timeline: timeline, duration: duration, device: device).run()
+}
+
 /// A simulation of Swift apps (by catalog name) through a timeline, not yet run.
 func simulation(
     _ apps: [(AppManifest, TestApp)], timeline: [TimelineEntry], duration: Double, device: DeviceState = DeviceState()
+) throws -> Simulation {
+    try simulation(delegates: apps.map { ($0, $1) }, timeline: timeline, duration: duration, device: device)
+}
+
+/// A simulation of any Swift app delegates through a timeline, not yet run.
+func simulation(
+    delegates apps: [(AppManifest, any UIApplicationDelegate & Sendable)], timeline: [TimelineEntry],
+    duration: Double, device: DeviceState = DeviceState()
 ) throws -> Simulation {
     var catalog: [String: @Sendable () -> any UIApplicationDelegate] = [:]
     var scenarioApps: [ScenarioApp] = []

@@ -525,11 +525,13 @@ import Testing
         #expect(
             Self.behaviourError("      onLaunch:\n        - sleep: 1s\n")
                 == "demo.yaml:6: field 'apps[0].behaviour.onLaunch[0].sleep': unknown key 'sleep'; expected one of: "
-                + "submit, backgroundTask, work, register, cancel, cancelAll")
+                + "submit, backgroundTask, work, register, cancel, cancelAll, fetchInterval, startMode, stopMode, "
+                + "monitorSignificantChanges, monitorRegion")
         #expect(
             Self.behaviourError("      onLaunch:\n        - 42\n")
                 == "demo.yaml:6: field 'apps[0].behaviour.onLaunch[0]': expected an action: one of submit:, "
-                + "backgroundTask:, work:, register:, cancel:, cancelAll:, got \"42\"")
+                + "backgroundTask:, work:, register:, cancel:, cancelAll:, fetchInterval:, startMode:, stopMode:, "
+                + "monitorSignificantChanges:, monitorRegion:, got \"42\"")
     }
 
     @Test func taskWorkErrorNamesTheTaskIdentifierInThePath() {

@@ -41,6 +41,11 @@ import Testing
             .system(.simulateExpiration("com.x", identifier: "com.x.refresh"))
         ),
         ("tap com.x export", .tap("com.x", action: "export")),
+        ("push com.x", .system(.backgroundPush("com.x", payload: ""))),
+        ("push com.x news-42", .system(.backgroundPush("com.x", payload: "news-42"))),
+        ("location com.x", .system(.locationEvent("com.x", .significantChange))),
+        ("location com.x enter home", .system(.locationEvent("com.x", .enteredRegion("home")))),
+        ("location com.x exit home", .system(.locationEvent("com.x", .exitedRegion("home")))),
         ("  open \t com.x  ", .system(.open("com.x"))),
         (
             "cancel-task com.x com.x.export.1",
@@ -88,7 +93,7 @@ import Testing
                 == "unknown command 'opn'; expected one of: open, home, lock, unlock, switcher, swipe, interrupt, "
                 + "interrupt-end, battery, plug, unplug, network, thermal, low-power, low-data, background-refresh, "
                 + "background-refresh-restricted, continued-processing, memory-pressure, memory, simulate-launch, "
-                + "simulate-expiration, tap, cancel-task, answer")
+                + "simulate-expiration, tap, cancel-task, answer, push, location")
     }
 
     @Test func cancelTaskAndAnswerSayWhatWasExpected() {
@@ -100,6 +105,15 @@ import Testing
                 == "'answer' takes 3 arguments, got 2: expected \"answer APP ID continue|stop\"")
         #expect(
             message(of: "answer com.x com.x.export.1 maybe") == "'answer' expects continue or stop, got \"maybe\"")
+    }
+
+    @Test func badLocationArgumentsQuoteTheUsage() {
+        #expect(
+            message(of: "location com.x enter")
+                == "'location' takes 1 or 3 arguments, got 2: expected \"location APP [enter|exit REGION]\"")
+        #expect(message(of: "location com.x cross home") == "'location' expects enter or exit, got \"cross\"")
+        #expect(
+            message(of: "push com.x a b") == "'push' takes 1 to 2 arguments, got 3: expected \"push APP [PAYLOAD]\"")
     }
 
     @Test func emptyCommandListsEveryVerb() {
