@@ -69,6 +69,12 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .executableTarget(name: "offstage", dependencies: ["OffstageCLI"], swiftSettings: strictSettings),
+        .executableTarget(
+            name: "scheduler-benchmarks",
+            dependencies: ["OffstageCore", "OffstageSimulator"],
+            path: "Benchmarks/SchedulerBenchmarks",
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "OffstageCoreTests",
             dependencies: ["OffstageCore", .product(name: "PropertyBased", package: "swift-property-based")],

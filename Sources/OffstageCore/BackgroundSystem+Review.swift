@@ -26,15 +26,20 @@ extension BackgroundSystem {
         var reviewed: Set<BundleID> = []
         repeat {
             while !dirty.isEmpty {
-                let batch = dirty.sorted { apps[$0]!.installIndex < apps[$1]!.installIndex }
+                let batch = inInstallationOrder(dirty)
                 dirty = []
                 for id in batch { review(id) }
                 reviewed.formUnion(batch)
             }
-            superviseRunningWork(reviewed.sorted { apps[$0]!.installIndex < apps[$1]!.installIndex })
+            superviseRunningWork(inInstallationOrder(reviewed))
         } while !dirty.isEmpty
         for id in reviewed { queueNextReview(id) }
         while let top = reviews.min, apps[top.app]?.scheduledReview != top.at { reviews.removeMin() }
+    }
+
+    /// The apps in installation order (each app's index is looked up once, not once per comparison).
+    func inInstallationOrder(_ ids: Set<BundleID>) -> [BundleID] {
+        ids.map { (apps[$0]!.installIndex, $0) }.sorted { $0.0 < $1.0 }.map(\.1)
     }
 
     /// Marks every app for review: the device, the settings or something all constraints read changed.

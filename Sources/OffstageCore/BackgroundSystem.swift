@@ -137,7 +137,7 @@ public struct BackgroundSystem: Sendable {
 
     /// Tasks running now, on every app.
     public var runningTasks: [TaskRun] {
-        appsWithTasks.sorted { apps[$0]!.installIndex < apps[$1]!.installIndex }.flatMap { apps[$0]!.running }
+        inInstallationOrder(appsWithTasks).flatMap { apps[$0]!.running }
     }
 
     /// Outstanding `beginBackgroundTask` identifiers of the app.
