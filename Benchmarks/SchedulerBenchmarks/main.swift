@@ -18,7 +18,8 @@ func seconds(_ body: () throws -> Void) rethrows -> Double {
 /// by a routine with jitter, the device charged every night, for `days` days.
 func deviceScenario(apps count: Int, days: Int) throws -> Scenario {
     var yaml = "name: \(count) apps for \(days) days\nseed: 3\nduration: \(days)d\ndevice: { screen: off }\napps:\n"
-    var routine = "routine:\n  - { at: \"23:30\", jitter: 30m, do: plug }\n  - { at: \"07:05\", jitter: 15m, do: unplug }\n"
+    var routine =
+        "routine:\n  - { at: \"23:30\", jitter: 30m, do: plug }\n  - { at: \"07:05\", jitter: 15m, do: unplug }\n"
     for index in 0..<count {
         let id = "com.bench.app\(index)"
         let refresh = "\(id).refresh"
@@ -77,7 +78,8 @@ func systemWithPending(_ pending: Int) -> BackgroundSystem {
         let requests =
             [TaskRequest(identifier: ids[0], kind: .appRefresh, earliestBeginDate: 1000 + Double(index))]
             + ids.dropFirst().map { TaskRequest(identifier: $0, kind: .processing) }
-        drive(&system, system.handle(.backgroundPush(id, payload: ""), at: .zero), registering: ids, submitting: requests)
+        drive(
+            &system, system.handle(.backgroundPush(id, payload: ""), at: .zero), registering: ids, submitting: requests)
     }
     return system
 }
