@@ -1,5 +1,5 @@
 // Scheduler benchmarks (not tests): a simulated year of a 50-app device, and the cost of one scheduling
-// decision as the number of pending requests grows. Run: swift run -c release scheduler-benchmarks
+// decision as the number of pending requests grows. Run: swift run -c release scheduler-benchmarks [DAYS]
 import Foundation
 import OffstageCore
 import OffstageSimulator
@@ -142,5 +142,10 @@ func benchmarkDecisions() {
     }
 }
 
-try benchmarkYear(days: Int(CommandLine.arguments.dropFirst().first ?? "365") ?? 365)
-if CommandLine.arguments.count < 3 { benchmarkDecisions() }
+// `scheduler-benchmarks DAYS` runs only the device simulation, for DAYS days.
+if let days = CommandLine.arguments.dropFirst().first.flatMap({ Int($0) }) {
+    try benchmarkYear(days: days)
+} else {
+    try benchmarkYear(days: 365)
+    benchmarkDecisions()
+}

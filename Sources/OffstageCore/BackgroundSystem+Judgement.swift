@@ -122,10 +122,10 @@ extension BackgroundSystem {
 
     /// A run completed with `setTaskCompleted`: quick, in time, or after its expiration.
     mutating func finishRun(_ id: BundleID, _ run: TaskRun, success: Bool) {
-        let runtime = run.request.kind == .appRefresh ? policy.refreshRuntime : policy.processingRuntime
-        let outcome: TaskOutcome =
-            run.expiredAt != nil
-            ? .expired : now - run.startedAt <= runtime * policy.judgement.quickShare ? .completedQuickly : .completed
+        let quick = policy.runtime(for: run.request.kind).map {
+            now - run.startedAt <= $0 * policy.judgement.quickShare
+        }
+        let outcome: TaskOutcome = run.expiredAt != nil ? .expired : quick ?? false ? .completedQuickly : .completed
         noteRunEnded(id, run, outcome: outcome, success: success)
     }
 

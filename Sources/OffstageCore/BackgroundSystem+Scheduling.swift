@@ -32,8 +32,8 @@ extension BackgroundSystem {
                     id, .watchdog("task \(run.request.identifier) not completed within \(grace) s of expiration"))
             }
             if run.expiredAt == nil, let end = run.expiresAt, now >= end {
-                let runtime = run.request.kind == .appRefresh ? policy.refreshRuntime : policy.processingRuntime
-                expire(id, run.id, reason: "its \(Int(runtime)) s runtime is used up")
+                let runtime = Int(policy.runtime(for: run.request.kind) ?? 0)
+                expire(id, run.id, reason: "its \(runtime) s runtime is used up")
             }
         }
     }

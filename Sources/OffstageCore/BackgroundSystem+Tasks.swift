@@ -26,13 +26,7 @@ extension BackgroundSystem {
                 _ = crash(id, "No launch handler registered for task with identifier \(name)")
                 return
             }
-            let runtime: Double? =
-                switch run.request.kind {
-                case .appRefresh: policy.refreshRuntime
-                case .processing: policy.processingRuntime
-                case .continuedProcessing: nil
-                }
-            let (deliveredAt, expiresAt) = (now, runtime.map { now + $0 })
+            let (deliveredAt, expiresAt) = (now, policy.runtime(for: run.request.kind).map { now + $0 })
             updateRun(id, run.id) { run in
                 run.delivered = true
                 run.startedAt = deliveredAt

@@ -70,6 +70,16 @@ public struct Policy: Hashable, Sendable, Codable {
     /// Seconds a significant-location-change or region event keeps the app running in the background.
     public var locationEventRuntime: Double = 10
 
+    /// Seconds a task of this kind may run before it is expired; nil for continued processing, which
+    /// runs until it completes (its progress is watched instead).
+    public func runtime(for kind: TaskKind) -> Double? {
+        switch kind {
+        case .appRefresh: refreshRuntime
+        case .processing: processingRuntime
+        case .continuedProcessing: nil
+        }
+    }
+
     /// iOS's defaults.
     public static let iOS = Policy()
 
