@@ -49,6 +49,8 @@ struct AppRecord: Sendable {
     var wakeUps = 0
     /// The constraints that block at least one of its pending requests, as last reviewed.
     var blockedBy: Set<String> = []
+    /// One of its pending requests, as last reviewed, waits only on constraints shared changes can lift.
+    var waitsForSharedChange = false
     // MARK: Background pushes, legacy fetch and background modes (§7)
     var backgroundWork = BackgroundWorkState()
 
@@ -73,6 +75,13 @@ struct AppRecord: Sendable {
     var hasNoBackgroundWork: Bool {
         inFlight == nil && queuedCallbacks.isEmpty && assertions.isEmpty && running.isEmpty && terminating == nil
             && !backgroundWork.keepsAppRunning
+    }
+
+    /// Whether a change of the device, the settings or the screen can matter to the app: it has a live
+    /// process that is not suspended, work in flight, §7 work the system schedules, or such a request.
+    var concernedBySharedChanges: Bool {
+        waitsForSharedChange || !hasNoBackgroundWork || (state != .suspended && state != .notRunning)
+            || backgroundWork.heldPush != nil || backgroundWork.fetchInterval != nil
     }
 
     /// Starts the app's background time (for `beginBackgroundTask` assertions) at `time`.

@@ -15,7 +15,8 @@ extension BackgroundSystem {
     /// location windows, the end of a push rate-limit window, the next fetch.
     func backgroundWorkDueTimes(of id: BundleID) -> [Instant] {
         let deadlines = apps[id]!.backgroundWork.deliveries.compactMap(\.deadline)
-        return deadlines + (pushBlockers(id) + fetchBlockers(id)).compactMap(\.until)
+        return deadlines
+            + [pushBlockers(id).earliestEligibility, fetchBlockers(id).earliestEligibility].compactMap(\.self)
     }
 
     /// Starts delivering `event` to `id`: the app is launched or resumed; the event follows once it is ready.

@@ -77,7 +77,7 @@ extension BackgroundSystem {
         device.batteryLevel = device.battery.level(afterDraining: joules, from: charged)
         let critical = policy.criticalBatteryLevel
         if !device.isCharging, before >= critical, device.batteryLevel < critical {
-            reviewAllApps()
+            reviewAppsSharedChangesConcern()
             record(
                 nil, .device,
                 reason: "battery \(Self.percent(device.batteryLevel)) (below \(Self.percent(critical))): "

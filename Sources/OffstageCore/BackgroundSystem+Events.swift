@@ -2,7 +2,11 @@
 /// and state changes; the scheduler then reacts in `settle()`.
 extension BackgroundSystem {
     mutating func apply(_ event: SystemEvent) {
-        if event.changesWhatAllAppsSee { reviewAllApps() }
+        switch event.reviewScope {
+        case .everyApp: dirty.formUnion(installed)
+        case .appsSharedChangesConcern: reviewAppsSharedChangesConcern()
+        case .namedApp: break
+        }
         if let app = event.app, apps[app] != nil { dirty.insert(app) }
         switch event {
         case .open(let id):
@@ -145,17 +149,26 @@ extension SystemEvent {
         }
     }
 
-    /// Whether the event changes state every app's constraints read (the device, the settings, the screen),
-    /// so every app is reviewed; the others concern one app, which its records mark for review.
-    var changesWhatAllAppsSee: Bool {
+    /// Which apps the event may change decisions for: the wall clock moves every time-based blocker; the
+    /// device, the settings and the screen concern the apps that read them; the others concern one app,
+    /// which the event or its records mark for review.
+    var reviewScope: ReviewScope {
         switch self {
         case .tick, .resourceUsage, .setMemoryFootprint, .processExited, .simulateLaunch, .simulateExpiration,
             .swipeAway, .setAppBackgroundAppRefresh, .setContinuedProcessing, .backgroundPush, .locationEvent,
             .cancelContinuedProcessingTask, .answerContinuedProcessingQuestion:
-            false
-        default: true
+            .namedApp
+        case .setWallClock: .everyApp
+        default: .appsSharedChangesConcern
         }
     }
+}
+
+/// The apps an event asks the scheduler to review (see `SystemEvent.reviewScope`).
+enum ReviewScope {
+    case namedApp
+    case appsSharedChangesConcern
+    case everyApp
 }
 
 extension Set where Element == BundleID {

@@ -42,8 +42,11 @@ extension BackgroundSystem {
         ids.map { (apps[$0]!.installIndex, $0) }.sorted { $0.0 < $1.0 }.map(\.1)
     }
 
-    /// Marks every app for review: the device, the settings or something all constraints read changed.
-    mutating func reviewAllApps() { dirty.formUnion(installed) }
+    /// Marks for review every app a change of shared state (the device, the settings, the screen) can
+    /// concern; an app whose requests each wait on its own state or the time is left to its own review.
+    mutating func reviewAppsSharedChangesConcern() {
+        for id in installed where apps[id]!.concernedBySharedChanges { dirty.insert(id) }
+    }
 
     /// One app's decisions: deadlines, interrupted tasks, requests to start, callbacks, tasks, pushes,
     /// fetches and location events, suspension.

@@ -57,13 +57,15 @@ extension BackgroundSystem {
         guard app.terminating == nil else { return }
         var lift: Instant?
         var blockedBy: Set<String> = []
+        var waitsForSharedChange = false
         for request in app.pending {
             let blockers = constraints.blockers(for: request, in: context(for: apps[id]!))
             if blockers.isEmpty {
                 start(id, request, why: "all constraints satisfied")
                 continue
             }
-            for until in blockers.compactMap(\.until) where lift.map({ until < $0 }) ?? true { lift = until }
+            if let eligible = blockers.earliestEligibility, lift.map({ eligible < $0 }) ?? true { lift = eligible }
+            if blockers.allSatisfy({ sharedChangeConstraints.contains($0.constraint) }) { waitsForSharedChange = true }
             let names = blockers.map(\.constraint)
             blockedBy.formUnion(names)
             if apps[id]!.lastBlockers[request.identifier] != names {
@@ -74,6 +76,7 @@ extension BackgroundSystem {
             }
         }
         apps[id]!.blockersLift = lift
+        apps[id]!.waitsForSharedChange = waitsForSharedChange
         noteBlockers(id, blockedBy)
     }
 

@@ -9,7 +9,11 @@ public struct BackgroundSystem: Sendable {
     public internal(set) var settings: UserSettings
     public internal(set) var wallClock: WallClock
     /// The constraints the scheduler applies, in the order `explain` lists them.
-    public var constraints: [any Constraint] = .standard
+    public var constraints: [any Constraint] = .standard {
+        didSet { sharedChangeConstraints = constraints.namesLiftedBySharedChanges }
+    }
+    /// The names of the constraints a change of shared state can lift (see `Constraint.liftsOnSharedChange`).
+    var sharedChangeConstraints = [any Constraint].standard.namesLiftedBySharedChanges
     /// The time of the latest event: the system's "now".
     public internal(set) var now: Instant = .zero
 

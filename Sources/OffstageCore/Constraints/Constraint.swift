@@ -34,10 +34,14 @@ public protocol Constraint: Sendable {
     func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict
     /// Why a task already running must be expired now, or nil to let it go on.
     func interrupts(_ request: TaskRequest, in context: ConstraintContext) -> String?
+    /// Whether a change of shared state (the device, the settings, the screen, other apps' work) can lift
+    /// it; false when it reads only the time and its own app, so such changes need not review the app.
+    var liftsOnSharedChange: Bool { get }
 }
 
 extension Constraint {
     public func interrupts(_ request: TaskRequest, in context: ConstraintContext) -> String? { nil }
+    public var liftsOnSharedChange: Bool { true }
 }
 
 /// A constraint that blocks a request, as `explain` lists it.
@@ -68,6 +72,9 @@ extension Array where Element == any Constraint {
         ]
     }
 
+    /// The names of the constraints a change of shared state can lift.
+    var namesLiftedBySharedChanges: Set<String> { Set(filter(\.liftsOnSharedChange).map(\.name)) }
+
     /// The blocked constraints for `request`, in order; empty means eligible.
     public func blockers(for request: TaskRequest, in context: ConstraintContext) -> [Blocker] {
         compactMap { constraint -> Blocker? in
@@ -80,6 +87,14 @@ extension Array where Element == any Constraint {
     /// The first reason a running task must be expired, if any.
     public func interruption(for request: TaskRequest, in context: ConstraintContext) -> String? {
         lazy.filter { $0.applies(to: request) }.compactMap { $0.interrupts(request, in: context) }.first
+    }
+}
+
+extension Array where Element == Blocker {
+    /// When the request these blockers hold should be judged again with no event: when the last blocker
+    /// that lifts by itself lifts (none can run sooner). Untimed blockers wait for an event, which reviews it.
+    var earliestEligibility: Instant? {
+        compactMap(\.until).max()
     }
 }
 

@@ -2,6 +2,7 @@
 public struct UsageTierConstraint: Constraint {
     public init() {}
     public var name: String { "usageTier" }
+    public var liftsOnSharedChange: Bool { false }
     public func applies(to request: TaskRequest) -> Bool { request.isDiscretionary }
     public func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict {
         guard context.judgement.tier == .never else { return .satisfied }
@@ -15,6 +16,7 @@ public struct UsageTierConstraint: Constraint {
 public struct QuotaConstraint: Constraint {
     public init() {}
     public var name: String { "quota" }
+    public var liftsOnSharedChange: Bool { false }
     public func applies(to request: TaskRequest) -> Bool { request.isDiscretionary }
     public func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict {
         let usage = context.judgement
@@ -33,6 +35,7 @@ public struct QuotaConstraint: Constraint {
 public struct LaunchPredictionConstraint: Constraint {
     public init() {}
     public var name: String { "launchPrediction" }
+    public var liftsOnSharedChange: Bool { false }
     public func applies(to request: TaskRequest) -> Bool { request.kind == .appRefresh }
     public func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict {
         guard let launch = context.judgement.predictedLaunch else { return .satisfied }

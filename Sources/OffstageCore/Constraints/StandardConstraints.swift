@@ -2,6 +2,7 @@
 public struct EarliestBeginDateConstraint: Constraint {
     public init() {}
     public var name: String { "earliestBeginDate" }
+    public var liftsOnSharedChange: Bool { false }
     public func applies(to request: TaskRequest) -> Bool { request.isDiscretionary && request.earliestBeginDate != nil }
     public func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict {
         let begin = context.wallClock.instant(forEpoch: request.earliestBeginDate ?? 0)
@@ -124,6 +125,7 @@ public struct DeviceIdleConstraint: Constraint {
 public struct ForceQuitConstraint: Constraint {
     public init() {}
     public var name: String { "forceQuit" }
+    public var liftsOnSharedChange: Bool { false }
     public func applies(to request: TaskRequest) -> Bool { request.kind == .appRefresh }
     public func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict {
         context.appForceQuit
@@ -135,6 +137,7 @@ public struct ForceQuitConstraint: Constraint {
 public struct ForegroundConstraint: Constraint {
     public init() {}
     public var name: String { "foreground" }
+    public var liftsOnSharedChange: Bool { false }
     public func applies(to request: TaskRequest) -> Bool { request.kind == .appRefresh }
     public func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict {
         context.appState.isForeground ? .blocked(reason: "the app is in the foreground", until: nil) : .satisfied
@@ -145,6 +148,7 @@ public struct ForegroundConstraint: Constraint {
 public struct NotAlreadyRunningConstraint: Constraint {
     public init() {}
     public var name: String { "alreadyRunning" }
+    public var liftsOnSharedChange: Bool { false }
     public func applies(to request: TaskRequest) -> Bool { request.isDiscretionary }
     public func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict {
         context.runningIdentifiers.contains(request.identifier)
