@@ -14,7 +14,7 @@ extension BackgroundSystem {
     /// The instants at which §7 has something to do without a new event: completion-handler deadlines,
     /// location windows, the end of a push rate-limit window, the next fetch.
     func backgroundWorkDueTimes(of id: BundleID) -> [Instant] {
-        let deadlines = apps[id]!.backgroundWork.deliveries.compactMap(\.deadline)
+        let deadlines = apps[id].backgroundWork.deliveries.compactMap(\.deadline)
         return deadlines
             + [pushBlockers(id).earliestEligibility, fetchBlockers(id).earliestEligibility].compactMap(\.self)
     }
@@ -23,20 +23,20 @@ extension BackgroundSystem {
     mutating func beginDelivery(_ id: BundleID, _ event: BackgroundEvent, why: String) {
         let token = nextToken
         nextToken += 1
-        apps[id]!.backgroundWork.deliveries.append(BackgroundDelivery(token: token, event: event))
+        apps[id].backgroundWork.deliveries.append(BackgroundDelivery(token: token, event: event))
         wakeForBackgroundWork(id, why: why)
     }
 
     /// Hands waiting events to the app once it has finished launching and no callback is in flight,
     /// as tasks are handed over; each gets its deadline from the moment it reaches the app's code.
     mutating func handOverDeliveries(_ id: BundleID) {
-        guard let app = apps[id], app.launchCompleted, app.inFlight == nil, app.queuedCallbacks.isEmpty,
+        guard let app = apps.lookUp(id), app.launchCompleted, app.inFlight == nil, app.queuedCallbacks.isEmpty,
             app.terminating == nil
         else { return }
         for (index, delivery) in app.backgroundWork.deliveries.enumerated() where delivery.deliveredAt == nil {
             let runtime = allowance(for: delivery.event)
-            apps[id]!.backgroundWork.deliveries[index].deliveredAt = now
-            apps[id]!.backgroundWork.deliveries[index].deadline = now + runtime
+            apps[id].backgroundWork.deliveries[index].deliveredAt = now
+            apps[id].backgroundWork.deliveries[index].deadline = now + runtime
             let limit = delivery.event.hasCompletionHandler ? "to call its completion handler" : "in the background"
             record(
                 id, .delivered, task: delivery.event.label,
@@ -57,14 +57,14 @@ extension BackgroundSystem {
     /// Ends deliveries whose time is up: a location window simply closes; a push or fetch whose completion
     /// handler was not called gets the app killed (unless it is on screen, where it is only forgotten).
     mutating func fireDeliveryDeadlines(_ id: BundleID) {
-        guard let app = apps[id], app.state.hasProcess else { return }
+        guard let app = apps.lookUp(id), app.state.hasProcess else { return }
         for delivery in app.backgroundWork.deliveries {
             guard let deadline = delivery.deadline, deadline <= now else { continue }
             let seconds = Int(allowance(for: delivery.event))
             let label = delivery.event.label
             if delivery.event == .fetch { noteFetchEnded(id, result: nil, took: Double(seconds)) }
             guard delivery.event.hasCompletionHandler, foregroundApp != id else {
-                apps[id]!.backgroundWork.deliveries.removeAll { $0.token == delivery.token }
+                apps[id].backgroundWork.deliveries.removeAll { $0.token == delivery.token }
                 let why =
                     delivery.event.hasCompletionHandler
                     ? "completion handler not called within \(seconds) s; the app is on screen, so it is not killed"
@@ -94,13 +94,13 @@ extension BackgroundSystem {
     /// The app called a push's or fetch's completion handler: the delivery ends, and a fetch is judged.
     mutating func completeDelivery(_ id: BundleID, token: Int, result: BackgroundFetchResult) {
         guard
-            let delivery = apps[id]!.backgroundWork.deliveries.first(where: {
+            let delivery = apps[id].backgroundWork.deliveries.first(where: {
                 $0.token == token && $0.event.hasCompletionHandler
             }), let deliveredAt = delivery.deliveredAt
         else {
             return record(id, .log, reason: "completion handler called again or for no current event: ignored")
         }
-        apps[id]!.backgroundWork.deliveries.removeAll { $0.token == token }
+        apps[id].backgroundWork.deliveries.removeAll { $0.token == token }
         let took = now - deliveredAt
         record(
             id, .handled, task: delivery.event.label,
@@ -113,8 +113,8 @@ extension BackgroundSystem {
         _ id: BundleID, _ label: String, _ blockers: [Blocker], last: WritableKeyPath<BackgroundWorkState, [String]>
     ) {
         let names = blockers.map(\.constraint)
-        guard apps[id]!.backgroundWork[keyPath: last] != names else { return }
-        apps[id]!.backgroundWork[keyPath: last] = names
+        guard apps[id].backgroundWork[keyPath: last] != names else { return }
+        apps[id].backgroundWork[keyPath: last] = names
         guard !blockers.isEmpty else { return }
         record(id, .deferred, task: label, reason: blockers.map { $0.explained(on: wallClock) }.joined(separator: "; "))
     }

@@ -7,11 +7,11 @@ extension BackgroundSystem {
     /// `setMinimumBackgroundFetchInterval(_:)`: nil (`backgroundFetchIntervalNever`) stops fetches.
     /// Setting the interval it already has keeps the schedule (apps set it at every launch).
     mutating func setFetchInterval(_ id: BundleID, _ interval: Double?) {
-        let app = apps[id]!
+        let app = apps[id]
         guard app.backgroundWork.fetchInterval != interval else { return }
-        apps[id]!.backgroundWork.fetchInterval = interval
-        apps[id]!.backgroundWork.fetchSince = now
-        apps[id]!.backgroundWork.lastFetchBlockers = []
+        apps[id].backgroundWork.fetchInterval = interval
+        apps[id].backgroundWork.fetchSince = now
+        apps[id].backgroundWork.lastFetchBlockers = []
         guard let interval else {
             return record(
                 id, .log, task: Self.fetchLabel,
@@ -26,7 +26,7 @@ extension BackgroundSystem {
         record(
             id, .log, task: Self.fetchLabel,
             reason: "setMinimumBackgroundFetchInterval(\(asked)): fetches at most every "
-                + "\(oneDecimal(effectiveFetchInterval(apps[id]!.backgroundWork))) s")
+                + "\(oneDecimal(effectiveFetchInterval(apps[id].backgroundWork))) s")
     }
 
     /// Why the app cannot use legacy background fetch at all, or nil.
@@ -47,7 +47,7 @@ extension BackgroundSystem {
     /// when the app asked for no fetches). Besides the interval, the refresh constraints judge it, as an
     /// app-refresh request with the identifier `<bundle>.background-fetch`.
     func fetchBlockers(_ id: BundleID) -> [Blocker] {
-        guard let app = apps[id], app.backgroundWork.fetchInterval != nil else { return [] }
+        guard let app = apps.lookUp(id), app.backgroundWork.fetchInterval != nil else { return [] }
         if let problem = fetchProblem(app) {
             return [Blocker(constraint: "fetchUnavailable", reason: problem, until: nil)]
         }
@@ -72,7 +72,7 @@ extension BackgroundSystem {
     /// Starts a fetch if one is due and nothing blocks it (the app is launched or resumed for it);
     /// otherwise records why it waits, when that changes.
     mutating func startFetchIfDue(_ id: BundleID) {
-        guard let app = apps[id], app.backgroundWork.fetchInterval != nil, app.terminating == nil,
+        guard let app = apps.lookUp(id), app.backgroundWork.fetchInterval != nil, app.terminating == nil,
             !app.backgroundWork.deliveries.contains(where: { $0.event == .fetch })
         else { return }
         let blockers = fetchBlockers(id)
@@ -84,7 +84,7 @@ extension BackgroundSystem {
     /// Judges a fetch that ended (`result` nil: the handler was never called): failed, slow or unfinished
     /// fetches double the interval, up to `maxBackgroundFetchBackoff`; a fetch with new data restores it.
     mutating func noteFetchEnded(_ id: BundleID, result: BackgroundFetchResult?, took: Double) {
-        var work = apps[id]!.backgroundWork
+        var work = apps[id].backgroundWork
         let before = work.fetchBackoff
         let why: String
         var slowOrFailed = true
@@ -106,7 +106,7 @@ extension BackgroundSystem {
             work.fetchBackoff = 1
         }
         work.fetchSince = now
-        apps[id]!.backgroundWork = work
+        apps[id].backgroundWork = work
         guard work.fetchBackoff != before else { return }
         record(
             id, .log, task: Self.fetchLabel,
@@ -117,7 +117,7 @@ extension BackgroundSystem {
     /// Every app that asked for background fetches, with its schedule and every reason the next fetch waits.
     public func backgroundFetches() -> [BackgroundFetchStatus] {
         installed.compactMap { id in
-            let work = apps[id]!.backgroundWork
+            let work = apps[id].backgroundWork
             guard let interval = work.fetchInterval else { return nil }
             return BackgroundFetchStatus(
                 app: id, requestedInterval: interval, effectiveInterval: effectiveFetchInterval(work),

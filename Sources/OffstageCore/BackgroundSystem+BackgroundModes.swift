@@ -11,26 +11,26 @@ extension BackgroundSystem {
         guard BackgroundMode.continuous.contains(mode) else {
             return record(id, .log, reason: "'\(name)' is not a mode that keeps an app running: ignored")
         }
-        guard apps[id]!.manifest.backgroundModes.contains(mode) else {
+        guard apps[id].manifest.backgroundModes.contains(mode) else {
             return record(
                 id, .log,
                 reason: "\(name) \(active ? "started" : "stopped") without '\(name)' in UIBackgroundModes: no effect, "
                     + "the app is suspended in the background as usual")
         }
         if active {
-            guard apps[id]!.backgroundWork.activeModes.insert(mode).inserted else { return }
+            guard apps[id].backgroundWork.activeModes.insert(mode).inserted else { return }
             record(
                 id, .backgroundMode, reason: "\(name) started: the app keeps running in the background while it lasts")
         } else {
-            guard apps[id]!.backgroundWork.activeModes.remove(mode) != nil else { return }
+            guard apps[id].backgroundWork.activeModes.remove(mode) != nil else { return }
             record(id, .backgroundMode, reason: "\(name) stopped")
         }
     }
 
     /// `start/stopMonitoringSignificantLocationChanges()`: kept across launches, as the system keeps it.
     mutating func setSignificantLocationMonitoring(_ id: BundleID, _ on: Bool) {
-        guard apps[id]!.backgroundWork.significantLocationChanges != on else { return }
-        apps[id]!.backgroundWork.significantLocationChanges = on
+        guard apps[id].backgroundWork.significantLocationChanges != on else { return }
+        apps[id].backgroundWork.significantLocationChanges = on
         record(
             id, .log, task: Self.locationLabel,
             reason: "significant location changes \(on ? "monitored: they relaunch the app" : "no longer monitored")")
@@ -40,8 +40,8 @@ extension BackgroundSystem {
     mutating func setRegionMonitoring(_ id: BundleID, _ region: String, _ on: Bool) {
         let changed =
             on
-            ? apps[id]!.backgroundWork.monitoredRegions.insert(region).inserted
-            : apps[id]!.backgroundWork.monitoredRegions.remove(region) != nil
+            ? apps[id].backgroundWork.monitoredRegions.insert(region).inserted
+            : apps[id].backgroundWork.monitoredRegions.remove(region) != nil
         guard changed else { return }
         record(
             id, .log, task: Self.locationLabel,
@@ -50,7 +50,7 @@ extension BackgroundSystem {
 
     /// A location event: delivered (relaunching or resuming the app) if the app monitors it, else dropped.
     mutating func receiveLocationEvent(_ id: BundleID, _ event: LocationEvent) {
-        guard let app = apps[id] else {
+        guard let app = apps.lookUp(id) else {
             return record(nil, .log, reason: "location event for \(id), which is not installed: dropped")
         }
         record(id, .location, task: Self.locationLabel, reason: event.description)
@@ -69,7 +69,7 @@ extension BackgroundSystem {
 
     /// Continuous modes active for the app now (audio playing, location updates, a call…).
     public func activeBackgroundModes(of app: BundleID) -> Set<BackgroundMode> {
-        apps[app]?.backgroundWork.activeModes ?? []
+        apps.lookUp(app)?.backgroundWork.activeModes ?? []
     }
 }
 

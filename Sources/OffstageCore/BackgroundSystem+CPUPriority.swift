@@ -10,6 +10,7 @@ extension BackgroundSystem {
     public func cpuPriority(of app: BundleID) -> CPUPriority? { monitors.cpuPriority[app] }
 
     /// The priority the rule gives the app now; nil when it uses no CPU.
+    @inline(__always)
     func currentCPUPriority(of app: AppRecord) -> CPUPriority? {
         guard app.state.hasProcess, app.state != .suspended else { return nil }
         if app.id == foregroundApp {
@@ -22,7 +23,7 @@ extension BackgroundSystem {
     /// of the app on screen reviews every app).
     mutating func updateCPUPriorities(_ apps: [BundleID]) {
         for id in apps {
-            let priority = self.apps[id].flatMap(currentCPUPriority(of:))
+            let priority = self.apps.contains(id) ? currentCPUPriority(of: self.apps[id]) : nil
             guard monitors.cpuPriority[id] != priority else { continue }
             monitors.cpuPriority[id] = priority
             if let priority { emit(.setCPUPriority(id, priority)) }

@@ -20,7 +20,7 @@ extension BackgroundSystem {
         case .backgroundTimeRemaining:
             return .timeRemaining(backgroundTimeRemaining(of: id))
         case .applicationState:
-            return .state(apps[id]!.state)
+            return .state(apps[id].state)
         case .backgroundRefreshStatus:
             return .refreshStatus(backgroundRefreshStatus(for: id))
         case .supportedResources:
@@ -65,7 +65,7 @@ extension BackgroundSystem {
     // MARK: BGTaskScheduler
 
     mutating func register(_ id: BundleID, _ identifier: String) -> AppCallResult {
-        let app = apps[id]!
+        let app = apps[id]
         let permission = app.manifest.permission(for: identifier)
         if permission == .notPermitted {
             record(id, .register, task: identifier, reason: "not in BGTaskSchedulerPermittedIdentifiers: returns false")
@@ -77,7 +77,7 @@ extension BackgroundSystem {
         if app.launchCompleted, permission == .exact, !AppManifest.isWildcard(identifier) {
             return crash(id, "All launch handlers must be registered before application finishes launching")
         }
-        apps[id]!.registered.insert(identifier)
+        apps[id].registered.insert(identifier)
         record(id, .register, task: identifier, reason: "launch handler registered")
         return .registered(true)
     }
@@ -115,7 +115,7 @@ extension BackgroundSystem {
     }
 
     mutating func submit(_ id: BundleID, _ request: TaskRequest) -> AppCallResult {
-        let app = apps[id]!
+        let app = apps[id]
         let name = request.identifier
         if let problem = permissionProblem(app, request) {
             record(id, .rejected, task: name, reason: "notPermitted: \(problem)")
@@ -130,8 +130,8 @@ extension BackgroundSystem {
         }
         if request.kind == .continuedProcessing { return submitContinued(id, request) }
         if let index = app.pending.firstIndex(where: { $0.identifier == name }) {
-            apps[id]!.pending[index] = request
-            apps[id]!.lastBlockers[name] = nil
+            apps[id].pending[index] = request
+            apps[id].lastBlockers[name] = nil
             record(id, .replaced, task: name, reason: "\(request.kind.rawValue) request replaced the pending one")
             return .ok
         }
@@ -142,7 +142,7 @@ extension BackgroundSystem {
                 reason: "tooManyPendingTaskRequests: \(limit) \(request.kind.rawValue) pending")
             return .failed(.tooManyPendingTaskRequests)
         }
-        apps[id]!.pending.append(request)
+        apps[id].pending.append(request)
         record(id, .submitted, task: name, reason: "\(request.kind.rawValue) request submitted")
         return .ok
     }
@@ -169,11 +169,11 @@ extension BackgroundSystem {
 
     mutating func cancel(_ id: BundleID, where matches: (TaskRequest) -> Bool) {
         let cancelled =
-            apps[id]!.pending.filter(matches) + continuedQueue.filter { $0.app == id }.map(\.request).filter(matches)
-        apps[id]!.pending.removeAll(where: matches)
+            apps[id].pending.filter(matches) + continuedQueue.filter { $0.app == id }.map(\.request).filter(matches)
+        apps[id].pending.removeAll(where: matches)
         continuedQueue.removeAll { $0.app == id && matches($0.request) }
         for request in cancelled {
-            apps[id]!.lastBlockers[request.identifier] = nil
+            apps[id].lastBlockers[request.identifier] = nil
             record(id, .cancelled, task: request.identifier, reason: "cancelled by the app")
         }
     }
@@ -181,14 +181,14 @@ extension BackgroundSystem {
     // MARK: UIApplication background time
 
     func backgroundTimeRemaining(of id: BundleID) -> Double {
-        guard let app = apps[id], let since = app.backgroundSince, !app.state.isForeground else {
+        guard let app = apps.lookUp(id), let since = app.backgroundSince, !app.state.isForeground else {
             return Double.greatestFiniteMagnitude
         }
         return max(0, since + policy.backgroundTimeAllowance - now)
     }
 
     mutating func beginBackgroundTask(_ id: BundleID, name: String?) -> AppCallResult {
-        let app = apps[id]!
+        let app = apps[id]
         let label = name.map { "\"\($0)\"" } ?? "unnamed"
         if app.assertions.count >= policy.maxOutstandingAssertions {
             return crash(id, "more than \(policy.maxOutstandingAssertions) background task assertions (0xbada5e47)")
@@ -198,8 +198,8 @@ extension BackgroundSystem {
             return .backgroundTask(0)
         }
         let number = app.nextAssertionID
-        apps[id]!.nextAssertionID += 1
-        apps[id]!.assertions[number] = name ?? ""
+        apps[id].nextAssertionID += 1
+        apps[id].assertions[number] = name ?? ""
         record(id, .assertionBegan, reason: "background task \(number) (\(label))")
         if app.assertionsWarned {
             record(id, .assertionExpired, reason: "background task \(number): begun after the expiration warning")
@@ -209,7 +209,7 @@ extension BackgroundSystem {
     }
 
     mutating func endBackgroundTask(_ id: BundleID, _ number: Int) {
-        guard apps[id]!.assertions.removeValue(forKey: number) != nil else {
+        guard apps[id].assertions.removeValue(forKey: number) != nil else {
             let hex = String(number, radix: 16)
             record(
                 id, .log,

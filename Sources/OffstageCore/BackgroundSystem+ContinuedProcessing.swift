@@ -145,7 +145,7 @@ extension BackgroundSystem {
 
     /// The app's continued-processing task with this identifier, once handed to the app.
     func deliveredContinuedRun(_ id: BundleID, _ identifier: String) -> TaskRun? {
-        apps[id]?.running.first {
+        apps.lookUp(id)?.running.first {
             $0.request.kind == .continuedProcessing && $0.request.identifier == identifier && $0.delivered
         }
     }

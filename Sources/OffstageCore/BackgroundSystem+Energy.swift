@@ -31,7 +31,7 @@ extension BackgroundSystem {
     /// Charges what an app's process used (a host's report) to the app, as foreground or background work by
     /// its state now; cellular bytes (re)start the radio's tail, charged to this app from now on.
     mutating func chargeEnergy(of usage: ResourceUsage, to id: BundleID) {
-        let background = !(apps[id]?.state.isForeground ?? false)
+        let background = !(apps.lookUp(id)?.state.isForeground ?? false)
         let joules = policy.power.joules(of: usage)
         energyMeter.ledger.charge(joules, to: .app(id), background: background, at: now)
         if usage.cellularBytes > 0 {

@@ -7,10 +7,10 @@ extension BackgroundSystem {
         case .appsSharedChangesConcern: reviewAppsSharedChangesConcern()
         case .namedApp: break
         }
-        if let app = event.app, apps[app] != nil { dirty.insert(app) }
+        if let app = event.app, apps.contains(app) { dirty.insert(app) }
         switch event {
         case .open(let id):
-            guard apps[id] != nil else { return record(nil, .log, reason: "open: \(id) is not installed") }
+            guard apps.contains(id) else { return record(nil, .log, reason: "open: \(id) is not installed") }
             record(id, .user, reason: "open")
             if device.isLocked { unlockToOpen() }
             bringToForeground(id)
@@ -84,7 +84,7 @@ extension BackgroundSystem {
             record(nil, .device, reason: "memory pressure: \(bytes) bytes needed")
             relieveMemoryPressure(bytes: bytes)
         case .setMemoryFootprint(let id, let bytes):
-            apps[id]?.memoryFootprint = max(0, bytes)
+            if apps.contains(id) { apps[id].memoryFootprint = max(0, bytes) }
         case .setWallClock(let clock):
             wallClock = clock
             record(nil, .device, reason: "wall clock set")
@@ -130,7 +130,7 @@ extension BackgroundSystem {
     /// Swipe away: force-quit. The process ends (with `willTerminate` if it was running); its queued and
     /// running continued-processing tasks end with it, without any callback (see `endProcess`).
     mutating func swipeAway(_ id: BundleID) {
-        apps[id]?.forceQuit = true
+        if apps.contains(id) { apps[id].forceQuit = true }
         terminate(id, .userForceQuit)
     }
 }

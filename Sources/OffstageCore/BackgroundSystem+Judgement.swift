@@ -6,11 +6,11 @@ extension BackgroundSystem {
     /// The user brought the app on screen: a launch in its usage history, and the age of the content
     /// it shows (since its last successful background refresh) as a record.
     mutating func noteLaunchByUser(_ id: BundleID) {
-        apps[id]!.usage.opened(at: now, keeping: policy.judgement.historyWindow)
-        apps[id]!.prediction = nil
+        apps[id].usage.opened(at: now, keeping: policy.judgement.historyWindow)
+        apps[id].prediction = nil
         let reason: String
         var age: Double?
-        if let updated = apps[id]!.contentUpdatedAt {
+        if let updated = apps[id].contentUpdatedAt {
             age = now - updated
             reason = "content refreshed in the background \(minutes(now - updated)) before this launch"
         } else {
@@ -21,35 +21,37 @@ extension BackgroundSystem {
 
     /// The app's usage tier now.
     public func usageTier(of id: BundleID) -> UsageTier {
-        guard let app = apps[id] else { return .never }
+        guard let app = apps.lookUp(id) else { return .never }
         return UsageTier.of(app.usage, at: now, clock: wallClock, policy: policy.judgement)
     }
 
     /// The app's usage history, its predicted next launch and its cooperation score.
     public func usage(of id: BundleID) -> (history: UsageHistory, predictedLaunch: Instant?, cooperation: Cooperation)?
     {
-        guard let app = apps[id] else { return nil }
+        guard let app = apps.lookUp(id) else { return nil }
         return (app.usage, predictedLaunch(app), app.cooperation)
     }
 
     /// Maintenance wakes the app's work started, and in all.
-    public func wakeUps(of id: BundleID) -> Int { apps[id]?.wakeUps ?? 0 }
+    public func wakeUps(of id: BundleID) -> Int { apps.lookUp(id)?.wakeUps ?? 0 }
 
     /// Makes the app's launch prediction again if it no longer holds: a launch happened, the
     /// predicted time passed, or an hour went by without one.
     mutating func refreshPrediction(_ id: BundleID) {
-        guard let app = apps[id] else { return }
+        guard let app = apps.lookUp(id) else { return }
         if let cached = app.prediction, now < cached.validUntil { return }
         let launch = LaunchPredictor.nextLaunch(
             after: now, history: app.usage, clock: wallClock, policy: policy.judgement)
         let validUntil = launch.map { $0 > now ? $0 : now + 3600 } ?? now + 3600
-        apps[id]!.prediction = (launch, validUntil)
+        apps[id].prediction = (launch, validUntil)
     }
 
     /// The app's predicted launch as last made (see `refreshPrediction`).
+    @inline(__always)
     func predictedLaunch(_ app: AppRecord) -> Instant? { app.prediction?.launch ?? nil }
 
     /// What the judgement constraints see for `app` now.
+    @inline(__always)
     func judgementContext(for app: AppRecord) -> JudgementContext {
         let window = policy.judgement.quotaWindow
         let recent = app.discretionaryStarts.filter { now - $0 < window }
@@ -75,23 +77,23 @@ extension BackgroundSystem {
         guard run.request.isDiscretionary, !simulated else { return }
         if !wasAwake {
             wakeUps += 1
-            apps[id]!.wakeUps += 1
+            apps[id].wakeUps += 1
             chargeWakeUp(for: id)
             record(
                 id, .wake, task: run.request.identifier, reason: "maintenance wake #\(wakeUps): the device was asleep")
             for waiting in blockedApps["coalescing"] ?? [] { dirty.insert(waiting) }
         }
         let window = policy.judgement.quotaWindow
-        apps[id]!.discretionaryStarts.removeAll { now - $0 >= window }
-        apps[id]!.discretionaryStarts.append(now)
+        apps[id].discretionaryStarts.removeAll { now - $0 >= window }
+        apps[id].discretionaryStarts.append(now)
         guard !device.isCharging else { return }
         let reservation = Reservation(
             energy: run.request.energyReservation(policy.judgement),
             data: device.network == .cellular ? policy.judgement.dataReservation : 0,
-            energyBefore: backgroundJoules(of: id), bytesBefore: apps[id]!.totalUsage.cellularBytes)
+            energyBefore: backgroundJoules(of: id), bytesBefore: apps[id].totalUsage.cellularBytes)
         energyBudget.withdraw(reservation.energy, at: now)
         dataBudget.withdraw(reservation.data, at: now)
-        apps[id]!.reservations[run.id] = reservation
+        apps[id].reservations[run.id] = reservation
     }
 
     /// The background energy charged to the app since the ledger began.
@@ -102,19 +104,19 @@ extension BackgroundSystem {
     /// app's cooperation score, and a successful refresh makes the app's content fresh.
     mutating func noteRunEnded(_ id: BundleID, _ run: TaskRun, outcome: TaskOutcome?, success: Bool) {
         runningTaskCount -= 1
-        if let reserved = apps[id]!.reservations.removeValue(forKey: run.id) {
+        if let reserved = apps[id].reservations.removeValue(forKey: run.id) {
             let usedEnergy = backgroundJoules(of: id) - reserved.energyBefore
-            let usedBytes = Double(apps[id]!.totalUsage.cellularBytes - reserved.bytesBefore)
+            let usedBytes = Double(apps[id].totalUsage.cellularBytes - reserved.bytesBefore)
             energyBudget.deposit(reserved.energy - min(max(0, usedEnergy), reserved.energy), at: now)
             dataBudget.deposit(reserved.data - min(max(0, usedBytes), reserved.data), at: now)
             for waiting in blockedApps["energyBudget", default: []].union(blockedApps["cellularBudget", default: []]) {
                 dirty.insert(waiting)
             }
         }
-        if success && run.request.kind == .appRefresh { apps[id]!.contentUpdatedAt = now }
+        if success && run.request.kind == .appRefresh { apps[id].contentUpdatedAt = now }
         guard run.request.isDiscretionary, let outcome else { return }
-        apps[id]!.cooperation.note(outcome, policy.judgement)
-        let score = apps[id]!.cooperation.score
+        apps[id].cooperation.note(outcome, policy.judgement)
+        let score = apps[id].cooperation.score
         record(
             id, .cooperation, task: run.request.identifier,
             reason: "\(outcome.rawValue): cooperation score \(Int((score * 100).rounded()))%")
@@ -145,11 +147,11 @@ extension BackgroundSystem {
     /// Remembers which apps wait on which constraint, so a change in a budget or in wakefulness
     /// reviews just those apps.
     mutating func noteBlockers(_ id: BundleID, _ names: Set<String>) {
-        let before = apps[id]!.blockedBy
+        let before = apps[id].blockedBy
         guard before != names else { return }
         for name in before.subtracting(names) { blockedApps[name]?.remove(id) }
         for name in names.subtracting(before) { blockedApps[name, default: []].insert(id) }
-        apps[id]!.blockedBy = names
+        apps[id].blockedBy = names
     }
 }
 

@@ -3,16 +3,16 @@
 extension BackgroundSystem {
     /// Puts `id` on screen, sending the current foreground app away first.
     mutating func bringToForeground(_ id: BundleID) {
-        guard let app = apps[id] else { return }
+        guard let app = apps.lookUp(id) else { return }
         if let current = foregroundApp, current != id { sendToBackground(current) }
-        apps[id]!.forceQuit = false
+        apps[id].forceQuit = false
         if foregroundApp != id { noteLaunchByUser(id) }
         switch app.projectedState {
         case .notRunning: launchProcess(id, .user, why: "the user opened the app")
         case .suspended:
             resumeProcess(id, then: [.willEnterForeground, .didBecomeActive], why: "the user opened the app")
-        case .background: apps[id]!.queuedCallbacks += [.willEnterForeground, .didBecomeActive]
-        case .inactive: apps[id]!.queuedCallbacks += [.didBecomeActive]
+        case .background: apps[id].queuedCallbacks += [.willEnterForeground, .didBecomeActive]
+        case .inactive: apps[id].queuedCallbacks += [.didBecomeActive]
         case .active: break
         }
         foregroundApp = id
@@ -20,7 +20,7 @@ extension BackgroundSystem {
 
     /// Moves the foreground app off screen: `willResignActive` (if active) then `didEnterBackground`.
     mutating func sendToBackground(_ id: BundleID) {
-        guard var app = apps[id] else { return }
+        guard var app = apps.lookUp(id) else { return }
         switch app.projectedState {
         case .active: app.queuedCallbacks += [.willResignActive, .didEnterBackground]
         case .inactive: app.queuedCallbacks += [.didEnterBackground]
@@ -33,14 +33,14 @@ extension BackgroundSystem {
 
     /// Moves the foreground app from active to inactive (an interruption or the app switcher).
     mutating func resignActive(_ id: BundleID) {
-        guard var app = apps[id], app.projectedState == .active else { return }
+        guard var app = apps.lookUp(id), app.projectedState == .active else { return }
         app.queuedCallbacks.append(.willResignActive)
         apps[id] = app
     }
 
     /// Launches the app in the background (for a task) or resumes it if suspended.
     mutating func wakeForBackgroundWork(_ id: BundleID, why: String) {
-        switch apps[id]?.projectedState {
+        switch apps.lookUp(id)?.projectedState {
         case .notRunning: launchProcess(id, .backgroundTask, why: "launched in the background: \(why)")
         // Resumed for an event: no callback, as the app never left the background.
         case .suspended: resumeProcess(id, then: [], why: why)
@@ -50,25 +50,26 @@ extension BackgroundSystem {
 
     /// Starts the process: the launch callbacks, then active (user) or background (background task).
     mutating func launchProcess(_ id: BundleID, _ reason: LaunchReason, why: String) {
-        apps[id]!.launchReason = reason
+        apps[id].launchReason = reason
         let last: LifecycleCallback = reason == .user ? .didBecomeActive : .didEnterBackground
-        apps[id]!.queuedCallbacks = [.willFinishLaunching, .didFinishLaunching, last]
+        apps[id].queuedCallbacks = [.willFinishLaunching, .didFinishLaunching, last]
         emit(.launch(id, reason))
         record(id, .launched, reason: why)
     }
 
     /// Thaws a suspended process, which then receives `callbacks`; its background time starts anew.
     mutating func resumeProcess(_ id: BundleID, then callbacks: [LifecycleCallback], why: String) {
-        apps[id]!.state = .background
-        apps[id]!.startBackgroundTime(at: now)
-        apps[id]!.queuedCallbacks += callbacks
+        apps[id].state = .background
+        apps[id].startBackgroundTime(at: now)
+        apps[id].queuedCallbacks += callbacks
         emit(.resume(id))
         record(id, .resumed, reason: why)
     }
 
     /// Delivers the next queued callback if none is in flight.
     mutating func pumpCallbacks(_ id: BundleID) {
-        guard var app = apps[id], app.inFlight == nil, !app.queuedCallbacks.isEmpty else { return }
+        guard apps.contains(id), apps[id].inFlight == nil, !apps[id].queuedCallbacks.isEmpty else { return }
+        var app = apps[id]
         let callback = app.queuedCallbacks.removeFirst()
         let before = app.state
         switch callback {
@@ -102,7 +103,7 @@ extension BackgroundSystem {
 
     /// The app's delegate returned from the callback with `token`.
     mutating func callbackReturned(_ id: BundleID, token: Int) {
-        guard var app = apps[id], let inFlight = app.inFlight, inFlight.token == token else { return }
+        guard var app = apps.lookUp(id), let inFlight = app.inFlight, inFlight.token == token else { return }
         app.inFlight = nil
         if inFlight.callback == .didFinishLaunching { app.launchCompleted = true }
         apps[id] = app
@@ -113,7 +114,7 @@ extension BackgroundSystem {
 
     /// Ends the app: running apps asked by the user or by jetsam get `willTerminate`; others end at once.
     mutating func terminate(_ id: BundleID, _ reason: TerminationReason) {
-        guard var app = apps[id], app.state.hasProcess, app.terminating == nil else { return }
+        guard var app = apps.lookUp(id), app.state.hasProcess, app.terminating == nil else { return }
         let politeEnd = reason == .userForceQuit || reason == .memoryPressure
         if politeEnd && app.state != .suspended {
             app.terminating = reason
@@ -129,7 +130,7 @@ extension BackgroundSystem {
 
     /// Removes the process now: no callback; its running tasks and queued continued requests die with it.
     mutating func endProcess(_ id: BundleID, _ reason: TerminationReason) {
-        guard var app = apps[id], app.state.hasProcess else { return }
+        guard var app = apps.lookUp(id), app.state.hasProcess else { return }
         for run in app.running {
             record(id, .killed, task: run.request.identifier, reason: "the app was terminated (\(reason))")
         }
@@ -138,7 +139,7 @@ extension BackgroundSystem {
         app.usage.left(at: now)
         apps[id] = app
         for run in app.running { finishRun(id, run, ending: reason) }
-        apps[id]!.clearProcess()
+        apps[id].clearProcess()
         if foregroundApp == id { foregroundApp = nil }
         if appUnderLock == id { appUnderLock = nil }
         if case .exited = reason {} else { emit(.terminate(id, reason)) }
@@ -157,10 +158,9 @@ extension BackgroundSystem {
 
     /// Suspends the app if it is in the background with no outstanding work: iOS's default off screen.
     mutating func suspendIfIdle(_ id: BundleID) {
-        guard var app = apps[id], app.state == .background, app.hasNoBackgroundWork else { return }
-        app.state = .suspended
-        app.backgroundSince = nil
-        apps[id] = app
+        guard apps.contains(id), apps[id].state == .background, apps[id].hasNoBackgroundWork else { return }
+        apps[id].state = .suspended
+        apps[id].backgroundSince = nil
         emit(.suspend(id))
         record(id, .suspended, reason: "background → suspended: no outstanding background work")
     }
@@ -169,9 +169,9 @@ extension BackgroundSystem {
     /// never the foreground app, until `bytes` are freed.
     mutating func relieveMemoryPressure(bytes: Int) {
         func order(_ state: (AppState) -> Bool) -> [BundleID] {
-            installed.filter { id in id != foregroundApp && state(apps[id]!.state) }
+            installed.filter { id in id != foregroundApp && state(apps[id].state) }
                 .sorted { a, b in
-                    let (x, y) = (apps[a]!, apps[b]!)
+                    let (x, y) = (apps[a], apps[b])
                     if x.lastUsed != y.lastUsed { return x.lastUsed < y.lastUsed }
                     return x.memoryFootprint > y.memoryFootprint
                 }
@@ -179,7 +179,7 @@ extension BackgroundSystem {
         let victims = order { $0 == .suspended } + order { $0 == .background || $0 == .inactive }
         var freed = 0
         for id in victims where freed < bytes {
-            freed += apps[id]!.memoryFootprint
+            freed += apps[id].memoryFootprint
             terminate(id, .memoryPressure)
         }
         if freed < bytes {

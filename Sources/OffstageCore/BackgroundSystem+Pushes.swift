@@ -7,7 +7,7 @@ extension BackgroundSystem {
     /// A push arrived: dropped if the app cannot take it, else held (replacing an older held one).
     mutating func receivePush(_ id: BundleID, payload: String) {
         let label = Self.pushLabel
-        guard let app = apps[id] else {
+        guard let app = apps.lookUp(id) else {
             return record(nil, .log, reason: "background push for \(id), which is not installed: dropped")
         }
         record(id, .push, task: label, reason: "background push arrived (payload \"\(payload)\")")
@@ -24,21 +24,21 @@ extension BackgroundSystem {
                 reason: "coalesced: the held push of \(wallClock.timestamp(at: older.arrivedAt)) "
                     + "(payload \"\(older.payload)\") gives way to the newer one")
         }
-        apps[id]!.backgroundWork.heldPush = HeldPush(payload: payload, arrivedAt: now)
+        apps[id].backgroundWork.heldPush = HeldPush(payload: payload, arrivedAt: now)
     }
 
     /// Delivers the held push if nothing blocks it (the app on screen takes it at once, outside the rate limit);
     /// otherwise records why it waits, when that changes.
     mutating func deliverHeldPushIfAllowed(_ id: BundleID) {
-        guard let app = apps[id], let held = app.backgroundWork.heldPush, app.terminating == nil else { return }
+        guard let app = apps.lookUp(id), let held = app.backgroundWork.heldPush, app.terminating == nil else { return }
         let blockers = pushBlockers(id)
         recordDeferral(id, Self.pushLabel, blockers, last: \.lastPushBlockers)
         guard blockers.isEmpty else { return }
-        apps[id]!.backgroundWork.heldPush = nil
+        apps[id].backgroundWork.heldPush = nil
         if foregroundApp != id {
             let window = policy.backgroundPushRateWindow
-            apps[id]!.backgroundWork.pushWakes.removeAll { now - $0 >= window }
-            apps[id]!.backgroundWork.pushWakes.append(now)
+            apps[id].backgroundWork.pushWakes.removeAll { now - $0 >= window }
+            apps[id].backgroundWork.pushWakes.append(now)
         }
         let why = foregroundApp == id ? "the app is on screen" : "no constraint holds the push back"
         beginDelivery(id, .remoteNotification(payload: held.payload), why: "to deliver a background push: \(why)")
@@ -47,7 +47,7 @@ extension BackgroundSystem {
     /// Everything that holds the app's held push back (empty when it may go, or when none is held):
     /// the constraints marked `BackgroundPushConstraint`, a push still being handled, and the rate limit.
     func pushBlockers(_ id: BundleID) -> [Blocker] {
-        guard let app = apps[id], app.backgroundWork.heldPush != nil, foregroundApp != id else { return [] }
+        guard let app = apps.lookUp(id), app.backgroundWork.heldPush != nil, foregroundApp != id else { return [] }
         let probe = TaskRequest(identifier: "\(id).\(Self.pushLabel)", kind: .appRefresh)
         var blockers = constraints.filter { $0 is any BackgroundPushConstraint }.blockers(
             for: probe, in: context(for: app))
@@ -73,16 +73,16 @@ extension BackgroundSystem {
 
     /// The held push is thrown away: the app's process ended (force-quit, or killed by the system).
     mutating func discardHeldPush(_ id: BundleID, because why: String) {
-        guard let held = apps[id]?.backgroundWork.heldPush else { return }
-        apps[id]!.backgroundWork.heldPush = nil
-        apps[id]!.backgroundWork.lastPushBlockers = []
+        guard let held = apps.lookUp(id)?.backgroundWork.heldPush else { return }
+        apps[id].backgroundWork.heldPush = nil
+        apps[id].backgroundWork.lastPushBlockers = []
         record(id, .dropped, task: Self.pushLabel, reason: "held push (payload \"\(held.payload)\") discarded: \(why)")
     }
 
     /// Every held background push, with every reason it waits: the push counterpart of `explain()`.
     public func heldPushes() -> [HeldPushStatus] {
         installed.compactMap { id in
-            guard let held = apps[id]?.backgroundWork.heldPush else { return nil }
+            guard let held = apps.lookUp(id)?.backgroundWork.heldPush else { return nil }
             return HeldPushStatus(app: id, payload: held.payload, arrivedAt: held.arrivedAt, blockers: pushBlockers(id))
         }
     }

@@ -7,7 +7,7 @@ extension BackgroundSystem {
     /// Adds a host's report to the app's sliding window and kills the app if its average is over the limit.
     /// The monitor judges a full window only: it must have watched the app for `backgroundCPUWindow`.
     mutating func monitorCPU(_ id: BundleID, _ usage: ResourceUsage) {
-        guard let app = apps[id], cpuMonitorWatches(app) else {
+        guard apps.contains(id), cpuMonitorWatches(id) else {
             monitors.cpuWindows[id] = nil
             return
         }
@@ -34,14 +34,16 @@ extension BackgroundSystem {
 
     /// Whether the CPU monitor judges the app now: it runs off screen, and no processing task that requires
     /// external power (which turns the monitor off, as on iOS) is running.
-    func cpuMonitorWatches(_ app: AppRecord) -> Bool {
-        app.state.hasProcess && !app.state.isForeground && app.id != foregroundApp && app.terminating == nil
-            && !app.running.contains { $0.request.kind == .processing && $0.request.requiresExternalPower }
+    func cpuMonitorWatches(_ id: BundleID) -> Bool {
+        let state = apps[id].state
+        return state.hasProcess && !state.isForeground && id != foregroundApp && apps[id].terminating == nil
+            && !apps[id].running.contains { $0.request.kind == .processing && $0.request.requiresExternalPower }
     }
 
-    /// Forgets the window of every app the monitor does not judge now, so it starts afresh when it does.
-    mutating func resetIdleCPUWindows() {
-        for id in monitors.cpuWindows.keys.sorted() where !(apps[id].map(cpuMonitorWatches) ?? false) {
+    /// Forgets the window of each of `ids` (the apps just reviewed: no other app changed) the monitor does
+    /// not judge now, so it starts afresh when it does.
+    mutating func resetIdleCPUWindows(_ ids: [BundleID]) {
+        for id in ids where monitors.cpuWindows[id] != nil && !cpuMonitorWatches(id) {
             monitors.cpuWindows[id] = nil
         }
     }
@@ -53,7 +55,7 @@ extension BackgroundSystem {
     /// (leaving the screen, launching) is not judged until they are delivered.
     mutating func enforceBackgroundMemoryLimit(_ ids: [BundleID]) {
         for id in ids {
-            guard let app = apps[id], app.state == .background, id != foregroundApp, app.terminating == nil,
+            guard let app = apps.lookUp(id), app.state == .background, id != foregroundApp, app.terminating == nil,
                 app.inFlight == nil, app.queuedCallbacks.isEmpty, app.memoryFootprint > policy.backgroundMemoryLimit
             else { continue }
             record(

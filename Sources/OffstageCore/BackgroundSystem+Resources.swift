@@ -3,14 +3,14 @@
 extension BackgroundSystem {
     /// Takes a host's report that `id` used `usage` in the interval ending now.
     mutating func noteResourceUsage(_ id: BundleID, _ usage: ResourceUsage) {
-        guard apps[id] != nil else {
+        guard apps.contains(id) else {
             return record(nil, .log, reason: "resource usage for \(id), not installed: ignored")
         }
-        apps[id]!.totalUsage = apps[id]!.totalUsage + usage
+        apps[id].totalUsage = apps[id].totalUsage + usage
         monitorCPU(id, usage)
         chargeEnergy(of: usage, to: id)
     }
 
     /// Everything the app has been reported to use since it was installed.
-    public func totalUsage(of app: BundleID) -> ResourceUsage { apps[app]?.totalUsage ?? ResourceUsage() }
+    public func totalUsage(of app: BundleID) -> ResourceUsage { apps.lookUp(app)?.totalUsage ?? ResourceUsage() }
 }

@@ -18,8 +18,8 @@ extension BackgroundSystem {
     mutating func settle() {
         while let top = reviews.min, top.at <= now {
             reviews.removeMin()
-            if apps[top.app]?.scheduledReview == top.at {
-                apps[top.app]!.scheduledReview = nil
+            if apps[top.app].scheduledReview == top.at {
+                apps[top.app].scheduledReview = nil
                 dirty.insert(top.app)
             }
         }
@@ -34,18 +34,18 @@ extension BackgroundSystem {
             superviseRunningWork(inInstallationOrder(reviewed))
         } while !dirty.isEmpty
         for id in reviewed { queueNextReview(id) }
-        while let top = reviews.min, apps[top.app]?.scheduledReview != top.at { reviews.removeMin() }
+        while let top = reviews.min, apps[top.app].scheduledReview != top.at { reviews.removeMin() }
     }
 
     /// The apps in installation order (each app's index is looked up once, not once per comparison).
     func inInstallationOrder(_ ids: Set<BundleID>) -> [BundleID] {
-        ids.map { (apps[$0]!.installIndex, $0) }.sorted { $0.0 < $1.0 }.map(\.1)
+        ids.map { (apps[$0].installIndex, $0) }.sorted { $0.0 < $1.0 }.map(\.1)
     }
 
     /// Marks for review every app a change of shared state (the device, the settings, the screen) can
     /// concern; an app whose requests each wait on its own state or the time is left to its own review.
     mutating func reviewAppsSharedChangesConcern() {
-        for id in installed where apps[id]!.concernedBySharedChanges { dirty.insert(id) }
+        for id in installed where apps[id].concernedBySharedChanges { dirty.insert(id) }
     }
 
     /// One app's decisions: deadlines, interrupted tasks, requests to start, callbacks, tasks, pushes,
@@ -58,20 +58,20 @@ extension BackgroundSystem {
         deliverReadyTasks(id)
         settleBackgroundWork(id)
         suspendIfIdle(id)
-        if apps[id]!.running.isEmpty { appsWithTasks.remove(id) }
+        if apps[id].running.isEmpty { appsWithTasks.remove(id) }
     }
 
     /// Queues the app's next review at its earliest future deadline, unless one is already queued then.
     mutating func queueNextReview(_ id: BundleID) {
-        guard let app = apps[id] else { return }
-        let next = dueTimes(of: app).filter { $0 > now }.min()
-        guard next != app.scheduledReview else { return }
-        apps[id]!.scheduledReview = next
-        if let next { reviews.insert(Review(at: next, app: id, order: app.installIndex)) }
+        let next = dueTimes(of: apps[id]).filter { $0 > now }.min()
+        guard next != apps[id].scheduledReview else { return }
+        apps[id].scheduledReview = next
+        if let next { reviews.insert(Review(at: next, app: id, order: apps[id].installIndex)) }
     }
 
     /// Every time at which the app's situation changes with no event: callback watchdogs, background
     /// time, task runtimes and grace periods, the pending requests' blockers lifting, and §7's deadlines.
+    @inline(__always)
     func dueTimes(of app: AppRecord) -> [Instant] {
         var due: [Instant] = []
         if let deadline = app.inFlight?.deadline { due.append(deadline) }

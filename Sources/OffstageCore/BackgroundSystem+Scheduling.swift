@@ -3,7 +3,8 @@
 extension BackgroundSystem {
     /// Fires the app's deadlines at or before `now`: callback watchdogs, background time, task runtimes.
     mutating func fireTimers(_ id: BundleID) {
-        guard let app = apps[id], app.state.hasProcess else { return }
+        guard apps.contains(id), apps[id].state.hasProcess, apps[id].hasTimers else { return }
+        let app = apps[id]
         if let inFlight = app.inFlight, let deadline = inFlight.deadline, deadline <= now {
             if inFlight.callback == .willTerminate, let reason = app.terminating {
                 endProcess(id, reason)
@@ -18,7 +19,7 @@ extension BackgroundSystem {
             if now >= end { return endProcess(id, .watchdog("background task assertion timeout")) }
             if !app.assertionsWarned, now >= end + (-policy.assertionExpirationWarning) {
                 let ids = app.assertions.keys.sorted()
-                apps[id]!.assertionsWarned = true
+                apps[id].assertionsWarned = true
                 record(
                     id, .assertionExpired,
                     reason: "background time ends in \(Int(end - now)) s: expiration handlers for \(ids)")
@@ -40,43 +41,53 @@ extension BackgroundSystem {
 
     /// Expires the app's running discretionary tasks whose conditions stopped holding.
     mutating func interruptRunningTasks(_ id: BundleID) {
-        guard let app = apps[id] else { return }
-        for run in app.running where run.delivered && run.expiredAt == nil && run.request.isDiscretionary {
-            if let reason = constraints.interruption(for: run.request, in: context(for: app)) {
+        guard apps.contains(id), !apps[id].running.isEmpty else { return }
+        for run in apps[id].running where run.delivered && run.expiredAt == nil && run.request.isDiscretionary {
+            if let reason = constraints.interruption(for: run.request, in: context(for: apps[id])) {
                 expire(id, run.id, reason: reason)
             }
         }
     }
 
     /// Starts the app's pending requests whose constraints are all satisfied; records why the others
-    /// wait, and remembers when the first of their blockers lifts by itself.
+    /// wait, and remembers when the soonest of them can become eligible by itself.
     mutating func schedulePendingRequests(_ id: BundleID) {
-        guard apps[id] != nil else { return }
+        guard apps.contains(id), apps[id].terminating == nil else { return }
+        let pending = apps[id].pending
+        guard !pending.isEmpty else { return noteWaiting(id, until: nil, onSharedChange: false, blockedBy: []) }
         refreshPrediction(id)
-        let app = apps[id]!
-        guard app.terminating == nil else { return }
         var lift: Instant?
         var blockedBy: Set<String> = []
         var waitsForSharedChange = false
-        for request in app.pending {
-            let blockers = constraints.blockers(for: request, in: context(for: apps[id]!))
+        var context = context(for: apps[id])
+        for request in pending {
+            let blockers = constraints.blockers(for: request, in: context)
             if blockers.isEmpty {
                 start(id, request, why: "all constraints satisfied")
+                context = self.context(for: apps[id])  // a start changes what the next requests see
                 continue
             }
             if let eligible = blockers.earliestEligibility, lift.map({ eligible < $0 }) ?? true { lift = eligible }
             if blockers.allSatisfy({ sharedChangeConstraints.contains($0.constraint) }) { waitsForSharedChange = true }
             let names = blockers.map(\.constraint)
             blockedBy.formUnion(names)
-            if apps[id]!.lastBlockers[request.identifier] != names {
-                apps[id]!.lastBlockers[request.identifier] = names
+            if apps[id].lastBlockers[request.identifier] != names {
+                apps[id].lastBlockers[request.identifier] = names
                 record(
                     id, .deferred, task: request.identifier,
                     reason: blockers.map { $0.explained(on: wallClock) }.joined(separator: "; "))
             }
         }
-        apps[id]!.blockersLift = lift
-        apps[id]!.waitsForSharedChange = waitsForSharedChange
+        noteWaiting(id, until: lift, onSharedChange: waitsForSharedChange, blockedBy: blockedBy)
+    }
+
+    /// Remembers how the app's pending requests wait: when the soonest can become eligible by itself,
+    /// whether one waits only on shared state, and which constraints block them.
+    private mutating func noteWaiting(
+        _ id: BundleID, until lift: Instant?, onSharedChange: Bool, blockedBy: Set<String>
+    ) {
+        apps[id].blockersLift = lift
+        apps[id].waitsForSharedChange = onSharedChange
         noteBlockers(id, blockedBy)
     }
 
@@ -84,7 +95,7 @@ extension BackgroundSystem {
     public func explain() -> [RequestStatus] {
         var result: [RequestStatus] = []
         for id in installed {
-            let app = apps[id]!
+            let app = apps[id]
             for request in app.pending {
                 let blockers = constraints.blockers(for: request, in: context(for: app))
                 result.append(RequestStatus(app: id, request: request, phase: .pending, blockers: blockers))

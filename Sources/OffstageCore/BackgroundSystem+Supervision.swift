@@ -6,7 +6,7 @@ extension BackgroundSystem {
     /// start in its place); priorities follow the final state.
     mutating func superviseRunningWork(_ apps: [BundleID]) {
         watchContinuedTasks()
-        resetIdleCPUWindows()
+        resetIdleCPUWindows(apps)
         enforceBackgroundMemoryLimit(apps)
         updateCPUPriorities(apps)
     }

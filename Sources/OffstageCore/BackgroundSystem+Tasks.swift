@@ -7,9 +7,9 @@ extension BackgroundSystem {
             id: nextTaskID, app: id, request: request, startedAt: now, expiresAt: nil, expiredAt: nil,
             delivered: false)
         nextTaskID += 1
-        apps[id]!.pending.removeAll { $0.identifier == request.identifier }
-        apps[id]!.lastBlockers[request.identifier] = nil
-        apps[id]!.running.append(run)
+        apps[id].pending.removeAll { $0.identifier == request.identifier }
+        apps[id].lastBlockers[request.identifier] = nil
+        apps[id].running.append(run)
         wakeForBackgroundWork(id, why: "to run \(request.identifier)")
         record(id, .started, task: request.identifier, reason: "\(request.kind.rawValue) task started: \(why)")
         noteRunStarted(id, run, simulated: simulated)
@@ -17,9 +17,10 @@ extension BackgroundSystem {
 
     /// Hands waiting tasks to the app once it has finished launching and no callback is in flight.
     mutating func deliverReadyTasks(_ id: BundleID) {
-        guard let app = apps[id], app.launchCompleted, app.inFlight == nil, app.queuedCallbacks.isEmpty,
-            app.terminating == nil
+        guard apps.contains(id), apps[id].running.contains(where: { !$0.delivered }), apps[id].launchCompleted,
+            apps[id].inFlight == nil, apps[id].queuedCallbacks.isEmpty, apps[id].terminating == nil
         else { return }
+        let app = apps[id]
         for run in app.running where !run.delivered {
             let name = run.request.identifier
             guard app.registered.contains(name) else {
@@ -32,13 +33,13 @@ extension BackgroundSystem {
                 run.startedAt = deliveredAt
                 run.expiresAt = expiresAt
             }
-            emit(.startTask(id, apps[id]!.running.first { $0.id == run.id }!))
+            emit(.startTask(id, apps[id].running.first { $0.id == run.id }!))
         }
     }
 
     /// Calls the task's expiration handler; the app then has the grace period to complete it.
     mutating func expire(_ id: BundleID, _ taskID: Int, reason: String) {
-        guard let run = apps[id]?.running.first(where: { $0.id == taskID }), run.expiredAt == nil else { return }
+        guard let run = apps.lookUp(id)?.running.first(where: { $0.id == taskID }), run.expiredAt == nil else { return }
         let time = now
         updateRun(id, taskID) { $0.expiredAt = time }
         record(id, .expired, task: run.request.identifier, reason: reason)
@@ -46,10 +47,10 @@ extension BackgroundSystem {
     }
 
     mutating func completeTask(_ id: BundleID, taskID: Int, success: Bool) {
-        guard let run = apps[id]!.running.first(where: { $0.id == taskID }) else {
+        guard let run = apps[id].running.first(where: { $0.id == taskID }) else {
             return record(id, .log, reason: "setTaskCompleted for a task that is not running (\(taskID)): ignored")
         }
-        apps[id]!.running.removeAll { $0.id == taskID }
+        apps[id].running.removeAll { $0.id == taskID }
         let took = oneDecimal(now - run.startedAt)
         record(
             id, .completed, task: run.request.identifier,
@@ -70,19 +71,19 @@ extension BackgroundSystem {
     }
 
     mutating func updateRun(_ id: BundleID, _ taskID: Int, _ change: (inout TaskRun) -> Void) {
-        guard let index = apps[id]?.running.firstIndex(where: { $0.id == taskID }) else { return }
-        change(&apps[id]!.running[index])
+        guard let index = apps.lookUp(id)?.running.firstIndex(where: { $0.id == taskID }) else { return }
+        change(&apps[id].running[index])
     }
 
     func runIdentifier(_ id: BundleID, _ taskID: Int) -> String? {
-        apps[id]?.running.first { $0.id == taskID }?.request.identifier
+        apps.lookUp(id)?.running.first { $0.id == taskID }?.request.identifier
     }
 
     // MARK: Debugging
 
     /// Apple's `_simulateLaunchForTaskWithIdentifier:`: starts a pending request now, whatever blocks it.
     mutating func simulateLaunch(_ id: BundleID, identifier: String) {
-        guard let app = apps[id] else { return }
+        guard let app = apps.lookUp(id) else { return }
         if let request = app.pending.first(where: { $0.identifier == identifier }) {
             record(id, .log, task: identifier, reason: "Simulating launch for task with identifier \(identifier)")
             start(id, request, why: "simulated launch", simulated: true)
@@ -99,7 +100,8 @@ extension BackgroundSystem {
 
     /// Apple's `_simulateExpirationForTaskWithIdentifier:`: expires a running task now.
     mutating func simulateExpiration(_ id: BundleID, identifier: String) {
-        guard let run = apps[id]?.running.first(where: { $0.request.identifier == identifier && $0.delivered }) else {
+        guard let run = apps.lookUp(id)?.running.first(where: { $0.request.identifier == identifier && $0.delivered })
+        else {
             return record(id, .log, task: identifier, reason: "No running task with identifier \(identifier) to expire")
         }
         expire(id, run.id, reason: "simulated expiration")

@@ -17,7 +17,7 @@ public struct BackgroundSystem: Sendable {
     /// The time of the latest event: the system's "now".
     public internal(set) var now: Instant = .zero
 
-    var apps: [BundleID: AppRecord] = [:]
+    var apps = AppTable()
     /// Installed apps in installation order: every loop over apps uses it, for determinism.
     public internal(set) var installed: [BundleID] = []
     /// The app on screen (active or inactive), if any.
@@ -69,12 +69,13 @@ public struct BackgroundSystem: Sendable {
     public mutating func install(_ manifest: AppManifest, at time: Instant) -> [Effect] {
         begin(at: time)
         let id = manifest.bundleIdentifier
-        if apps[id] == nil {
-            apps[id] = AppRecord(
-                manifest: manifest, installIndex: installed.count, memoryFootprint: policy.defaultMemoryFootprint)
+        if !apps.contains(id) {
+            apps.insert(
+                AppRecord(
+                    manifest: manifest, installIndex: installed.count, memoryFootprint: policy.defaultMemoryFootprint))
             installed.append(id)
         } else {
-            apps[id]?.manifest = manifest
+            apps[id].manifest = manifest
         }
         record(
             id, .installed,
@@ -94,7 +95,7 @@ public struct BackgroundSystem: Sendable {
         begin(at: time)
         dirty.insert(app)
         let result: AppCallResult
-        if let record = apps[app], record.state.hasProcess {
+        if let record = apps.lookUp(app), record.state.hasProcess {
             result = answer(call, from: app)
         } else {
             result = .notRunning
@@ -112,23 +113,23 @@ public struct BackgroundSystem: Sendable {
     // MARK: Reading
 
     /// The app's life-cycle state; `.notRunning` for unknown apps.
-    public func state(of app: BundleID) -> AppState { apps[app]?.state ?? .notRunning }
+    public func state(of app: BundleID) -> AppState { apps.lookUp(app)?.state ?? .notRunning }
 
     /// The installed app's manifest.
-    public func manifest(of app: BundleID) -> AppManifest? { apps[app]?.manifest }
+    public func manifest(of app: BundleID) -> AppManifest? { apps.lookUp(app)?.manifest }
 
     /// Whether the user swiped the app away since they last opened it.
-    public func isForceQuit(_ app: BundleID) -> Bool { apps[app]?.forceQuit ?? false }
+    public func isForceQuit(_ app: BundleID) -> Bool { apps.lookUp(app)?.forceQuit ?? false }
 
     /// The app switcher: apps with a live process, most recently used first (the app on screen,
     /// which the previous one left at the same instant, before all others).
     public var switcher: [BundleID] {
-        installed.filter { apps[$0]!.state.hasProcess }
+        installed.filter { apps[$0].state.hasProcess }
             .enumerated()
             .sorted { a, b in
                 let (fa, fb) = (a.element == foregroundApp, b.element == foregroundApp)
                 if fa != fb { return fa }
-                let (ua, ub) = (apps[a.element]!.lastUsed, apps[b.element]!.lastUsed)
+                let (ua, ub) = (apps[a.element].lastUsed, apps[b.element].lastUsed)
                 return ua != ub ? ua > ub : a.offset < b.offset
             }
             .map(\.element)
@@ -136,16 +137,16 @@ public struct BackgroundSystem: Sendable {
 
     /// Requests submitted and not yet started (continued-processing ones included), as copies.
     public func pendingRequests(of app: BundleID) -> [TaskRequest] {
-        (apps[app]?.pending ?? []) + continuedQueue.filter { $0.app == app }.map(\.request)
+        (apps.lookUp(app)?.pending ?? []) + continuedQueue.filter { $0.app == app }.map(\.request)
     }
 
     /// Tasks running now, on every app.
     public var runningTasks: [TaskRun] {
-        inInstallationOrder(appsWithTasks).flatMap { apps[$0]!.running }
+        inInstallationOrder(appsWithTasks).flatMap { apps[$0].running }
     }
 
     /// Outstanding `beginBackgroundTask` identifiers of the app.
-    public func outstandingAssertions(of app: BundleID) -> [Int] { apps[app]?.assertions.keys.sorted() ?? [] }
+    public func outstandingAssertions(of app: BundleID) -> [Int] { apps.lookUp(app)?.assertions.keys.sorted() ?? [] }
 
     /// Background App Refresh as `UIApplication.backgroundRefreshStatus` reports it to the app.
     public func backgroundRefreshStatus(for app: BundleID) -> BackgroundRefreshStatus {
@@ -179,6 +180,7 @@ public struct BackgroundSystem: Sendable {
         emit(.record(Record(at: now, app: app, kind: kind, task: task, reason: reason)))
     }
 
+    @inline(__always)
     func context(for app: AppRecord) -> ConstraintContext {
         ConstraintContext(
             now: now, policy: policy, device: device, settings: settings, wallClock: wallClock,

@@ -42,10 +42,7 @@ public struct LaunchPredictionConstraint: Constraint {
         let opens = launch + (-context.policy.judgement.refreshLead)
         guard context.now < opens else { return .satisfied }
         let minutes = Int((context.policy.judgement.refreshLead / 60).rounded())
-        return .blocked(
-            reason:
-                "next launch predicted at \(context.wallClock.timestamp(at: launch)); runs from \(minutes) min before",
-            until: opens)
+        return .blocked(reason: "runs from \(minutes) min before the predicted next launch", until: opens)
     }
 }
 
@@ -97,9 +94,7 @@ public struct CoalescingConstraint: Constraint {
         let lastWake = Instant(seconds: (context.now.seconds / grid).rounded(.down) * grid)
         if context.now < lastWake + policy.maintenanceWindow { return .satisfied }
         let next = lastWake + grid
-        return .blocked(
-            reason: "the device is asleep; waits for the maintenance wake at \(context.wallClock.timestamp(at: next))",
-            until: next)
+        return .blocked(reason: "the device is asleep; waits for the next maintenance wake", until: next)
     }
 }
 
