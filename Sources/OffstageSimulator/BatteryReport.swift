@@ -75,9 +75,13 @@ public struct BatteryReport: Sendable {
     }
 
     /// "1234 J", "5.2 J": whole joules from 10 up.
-    private func joules(_ value: Double) -> String { "\(number(value)) J" }
+    static func joules(_ value: Double) -> String { "\(number(value)) J" }
 
-    private func number(_ value: Double) -> String {
+    private func joules(_ value: Double) -> String { Self.joules(value) }
+
+    private func number(_ value: Double) -> String { Self.number(value) }
+
+    private static func number(_ value: Double) -> String {
         value >= 10 ? String(format: "%.0f", value) : String(format: "%.1f", value)
     }
 

@@ -31,6 +31,8 @@ public struct RunReport: Sendable {
         public var tier: UsageTier
         public var cooperation: Double
         public var wakeUps: Int
+        /// Joules the ledger charged to the app while it was off screen.
+        public var backgroundJoules: Double = 0
     }
 
     /// Record kinds the brief timeline leaves out (`--verbose` shows them).
@@ -99,15 +101,16 @@ public struct RunReport: Sendable {
         return lines.joined(separator: "\n")
     }
 
-    /// The judgement table: per app its tier, user opens, runs by kind, the content age at each
-    /// launch (median first), maintenance wakes and cooperation; then the wakes in all.
+    /// The judgement table: per app its tier, user opens, runs by kind, maintenance wakes, background
+    /// energy, cooperation and the content age at each launch (median first); then the wakes in all.
     func judgement() -> [String] {
         guard !apps.isEmpty else { return [] }
         let width = max(3, apps.map(\.app.rawValue.count).max() ?? 0)
         func pad(_ text: String, _ count: Int) -> String { text.padding(toLength: count, withPad: " ", startingAt: 0) }
         var lines = [
             "  Judgement:",
-            "    \(pad("app", width))  \(pad("tier", 11)) opens  refresh  processing  wakes  cooperation  content age at launch",
+            "    \(pad("app", width))  \(pad("tier", 11)) opens  refresh  processing  wakes  bg energy  cooperation  "
+                + "content age at launch",
         ]
         for facts in apps {
             let mine = records.filter { $0.app == facts.app }
@@ -121,6 +124,7 @@ public struct RunReport: Sendable {
             lines.append(
                 "    \(pad(facts.app.rawValue, width))  \(pad(facts.tier.rawValue, 11)) \(pad("\(ages.count)", 6)) "
                     + "\(pad("\(runs(.appRefresh))", 8)) \(pad("\(runs(.processing))", 11)) \(pad("\(facts.wakeUps)", 6)) "
+                    + "\(pad(BatteryReport.joules(facts.backgroundJoules), 10)) "
                     + "\(pad("\(Int((facts.cooperation * 100).rounded()))%", 12)) "
                     + (ages.isEmpty ? "no launches" : "median \(median): \(each)"))
         }
@@ -187,7 +191,7 @@ extension Simulation {
         let facts = scenario.apps.map(\.manifest.bundleIdentifier).map { app in
             RunReport.AppFacts(
                 app: app, tier: system.usageTier(of: app), cooperation: system.usage(of: app)?.cooperation.score ?? 1,
-                wakeUps: system.wakeUps(of: app))
+                wakeUps: system.wakeUps(of: app), backgroundJoules: system.energy.totals[.app(app)]?.background ?? 0)
         }
         var report = RunReport(
             scenario: scenario, records: records, pendingAtEnd: waiting, apps: facts, wakeUps: system.wakeUps)

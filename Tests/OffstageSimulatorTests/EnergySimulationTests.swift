@@ -57,6 +57,24 @@ import Testing
         #expect(abs((simulation.system.energy.totals[Self.app]?.background ?? 0) - expected) < 1e-9)
     }
 
+    @Test func summaryShowsEachAppsBackgroundEnergy() throws {
+        let scenario = try Self.scenario(
+            behaviour: """
+                      onEnterBackground:
+                        - backgroundTask: { name: save, work: 10s, cpu: 100% }
+                """,
+            timeline: """
+                  - { at: 1m, do: open com.example.app }
+                  - { at: 2m, do: home }
+                """, duration: "1h")
+        let report = try Simulation(scenario: scenario).report()
+        let joules = 10 * scenario.policy.power.cpuWattsPerCore
+        #expect(report.apps.first?.backgroundJoules == joules)
+        let row = try #require(report.summary().split(separator: "\n").first { $0.hasPrefix("    com.example.app ") })
+        #expect(row.contains(BatteryReport.joules(joules)))
+        #expect(report.summary().contains("bg energy"))
+    }
+
     @Test func taskStoppedAtExpirationIsChargedForTheWorkDone() throws {
         let simulation = try Self.run(
             Self.scenario(
