@@ -44,6 +44,17 @@ import Testing
         #expect(effects.startedTasks.map(\.request.identifier) == [Fixture.refresh(feed)])
     }
 
+    @Test func deviceChangesLeaveAppsWaitingOnTheirOwnStateUnreviewed() {
+        var h = waiting(Fixture.refreshRequest(feed, earliestBeginDate: 3600), blockedBy: [.setLowPowerMode(true)])
+        let deferred = reasons(h, .deferred, Fixture.refresh(feed)).count
+        #expect(blockers(h) == ["earliestBeginDate", "lowPowerMode"])
+        // Low Power Mode ends: the request still waits for its date, so the app is not reviewed.
+        #expect(h.handle(.setLowPowerMode(false)).startedTasks.isEmpty)
+        #expect(reasons(h, .deferred, Fixture.refresh(feed)).count == deferred)
+        #expect(h.system.nextDueTime == Instant(seconds: 3600))
+        #expect(h.advance(to: Instant(seconds: 3600)).startedTasks.map(\.request.identifier) == [Fixture.refresh(feed)])
+    }
+
     @Test func earliestBeginDateFollowsTheWallClock() {
         var h = waiting(Fixture.refreshRequest(feed, earliestBeginDate: 3600), blockedBy: [])
         let effects = h.handle(.setWallClock(WallClock(epochAtZero: 3600)))
