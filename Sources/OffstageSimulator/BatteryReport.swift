@@ -75,13 +75,13 @@ public struct BatteryReport: Sendable {
     }
 
     /// "1234 J", "5.2 J": whole joules from 10 up.
-    private func joules(_ value: Double) -> String { "\(number(value)) J" }
+    func joules(_ value: Double) -> String { "\(number(value)) J" }
 
-    private func number(_ value: Double) -> String {
+    func number(_ value: Double) -> String {
         value >= 10 ? String(format: "%.0f", value) : String(format: "%.1f", value)
     }
 
-    private func percent(_ fraction: Double, digits: Int = 1) -> String {
+    func percent(_ fraction: Double, digits: Int = 1) -> String {
         String(format: "%.\(digits)f%%", fraction * 100)
     }
 
