@@ -22,7 +22,8 @@ struct RunOptions: ParsableArguments {
     @Flag(name: .long, help: "Show the Battery view at the end: the level, and energy per app over 24 h and 10 days.")
     var battery = false
 
-    @Option(name: .long, help: "Write the HTML report (app states, tasks, pushes, battery, energy, requests) to this file.")
+    @Option(
+        name: .long, help: "Write the HTML report (app states, tasks, pushes, battery, energy, requests) to this file.")
     var html: String?
 
     /// `--until` in seconds, or a validation error that names the option.

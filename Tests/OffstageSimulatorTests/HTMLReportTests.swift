@@ -92,13 +92,17 @@ import Testing
         let noon = battery.filter { $0.at == Self.instant("12:00") }.map(\.level)
         #expect(noon.count >= 2 && noon.first! > 0.7 && noon.last! == 0.48)
         // On the charger from 22:30 to 07:00 the next day.
-        #expect(html.timeline.charging == [ReportTimeline.Span(start: Self.instant("22:30"), end: Self.instant("1d 07:00"))])
+        #expect(
+            html.timeline.charging == [ReportTimeline.Span(start: Self.instant("22:30"), end: Self.instant("1d 07:00"))]
+        )
     }
 
     @Test func batteryHistoryKeepsJumpsAndThinsASteadyDrain() {
         var history = BatteryHistory()
         for minute in 0...60 {
-            history.observe(.init(at: Instant(seconds: Double(minute) * 60), level: 0.9 - Double(minute) * 0.0001, isCharging: false))
+            history.observe(
+                .init(
+                    at: Instant(seconds: Double(minute) * 60), level: 0.9 - Double(minute) * 0.0001, isCharging: false))
         }
         history.observe(.init(at: Instant(seconds: 3700), level: 0.5, isCharging: false))
         history.finish()
@@ -136,7 +140,8 @@ import Testing
         let axis = TimeAxis(start: .zero, end: Instant(seconds: 86_400), clock: WallClock(epochAtZero: 0))
         // A day suspended with one second in the background at noon: that second keeps its pixel.
         let spans = [
-            (start: Instant.zero, end: Instant(seconds: 43_200)), (start: Instant(seconds: 43_200), end: Instant(seconds: 43_201)),
+            (start: Instant.zero, end: Instant(seconds: 43_200)),
+            (start: Instant(seconds: 43_200), end: Instant(seconds: 43_201)),
             (start: Instant(seconds: 43_201), end: Instant(seconds: 86_400)),
         ]
         let runs = PixelColumns.runs(spans, on: axis, rank: { $0 == 1 ? 1 : 0 })
@@ -155,7 +160,8 @@ import Testing
         let svgs = Self.svgs(in: page)
         #expect(svgs.count == 5)
         for svg in svgs {
-            #expect(svg.contains(" width=\"1200\"") && svg.contains(" height=\"") && svg.contains("viewBox=\"0 0 1200 "))
+            #expect(
+                svg.contains(" width=\"1200\"") && svg.contains(" height=\"") && svg.contains("viewBox=\"0 0 1200 "))
         }
     }
 
@@ -208,6 +214,8 @@ import Testing
 
     /// The `<svg …>…</svg>` drawings of a page.
     static func svgs(in page: String) -> [String] {
-        page.components(separatedBy: "<svg ").dropFirst().map { "<svg " + $0.components(separatedBy: "</svg>")[0] + "</svg>" }
+        page.components(separatedBy: "<svg ").dropFirst().map {
+            "<svg " + $0.components(separatedBy: "</svg>")[0] + "</svg>"
+        }
     }
 }

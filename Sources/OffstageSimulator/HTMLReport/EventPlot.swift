@@ -11,22 +11,30 @@ struct EventPlot {
     let timeline: ReportTimeline
     let axis: TimeAxis
 
+    /// The apps that had any background push: only they get a push row.
+    var pushLanes: [ReportTimeline.AppLane] {
+        timeline.apps.filter { !$0.pushes.arrived.isEmpty || !$0.pushes.delivered.isEmpty }
+    }
+
     var svg: SVG {
         let top = 8.0
-        let rows = 1 + timeline.apps.count
+        let lanes = pushLanes
+        let rows = 1 + max(1, lanes.count)
         let bottom = top + Double(rows) * (Self.rowHeight + Self.rowGap)
         var svg = SVG(
             id: Self.id, width: TimeAxis.drawingWidth, height: bottom + 26,
             label: "Maintenance wakes of the device, and background pushes per app")
         axis.draw(on: &svg, top: top, bottom: bottom)
         drawWakes(on: &svg, y: top)
-        for (row, lane) in timeline.apps.enumerated() {
+        for (row, lane) in lanes.enumerated() {
             drawPushes(lane, on: &svg, y: top + Double(row + 1) * (Self.rowHeight + Self.rowGap))
         }
-        if timeline.apps.allSatisfy({ $0.pushes.arrived.isEmpty }) {
+        if lanes.isEmpty {
+            let y = top + Self.rowHeight + Self.rowGap
+            svg.text("pushes", x: axis.left - 8, y: y + Self.rowHeight / 2 + 4, anchor: "end")
             svg.text(
-                "no background pushes in this run", x: axis.left + axis.width / 2,
-                y: top + (Self.rowHeight + Self.rowGap) * 1.5, anchor: "middle", size: 11, fill: "#888")
+                "no background pushes in this run", x: axis.left + axis.width / 2, y: y + Self.rowHeight / 2 + 4,
+                anchor: "middle", size: 11, fill: "#888")
         }
         return svg
     }
@@ -39,7 +47,10 @@ struct EventPlot {
             let x = axis.x(wake.at)
             let who = wake.app.map { "\($0): " } ?? ""
             svg.path(
-                [(x, y + 2), (x + 4, y + Self.rowHeight / 2), (x, y + Self.rowHeight - 2), (x - 4, y + Self.rowHeight / 2)],
+                [
+                    (x, y + 2), (x + 4, y + Self.rowHeight / 2), (x, y + Self.rowHeight - 2),
+                    (x - 4, y + Self.rowHeight / 2),
+                ],
                 fill: Palette.wake, stroke: nil,
                 title: "\(axis.moment(wake.at)) \(who)\(wake.detail)" + more(mark.count))
         }

@@ -30,7 +30,8 @@ public struct HTMLReport: Sendable {
         let scenario = report.scenario
         let sections = [
             section(
-                "App states", "What each app was doing: on screen, running in the background, suspended or not running.",
+                "App states",
+                "What each app was doing: on screen, running in the background, suspended or not running.",
                 StatePlot.legend, StatePlot(timeline: timeline, axis: axis).svg.markup),
             section(
                 "Background tasks", "Each task run from its start to its end; the system's expirations and kills.",
@@ -87,7 +88,8 @@ public struct HTMLReport: Sendable {
             "<li><span class=\"swatch\" style=\"background:\($0.color)\"></span>\(escapeHTML($0.name))</li>"
         }
         let legendMarkup = items.isEmpty ? "" : "<ul class=\"legend\">\(items.joined())</ul>"
-        return "<section><h2>\(escapeHTML(title))</h2><p>\(escapeHTML(description))</p>\(legendMarkup)\n\(content)</section>"
+        return
+            "<section><h2>\(escapeHTML(title))</h2><p>\(escapeHTML(description))</p>\(legendMarkup)\n\(content)</section>"
     }
 
     /// The page's whole style sheet.

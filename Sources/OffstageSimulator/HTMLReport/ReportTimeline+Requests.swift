@@ -80,7 +80,9 @@ extension ReportTimeline {
                 $0.app == key.app && $0.request.identifier == key.identifier
             }) {
                 wait.kind = status.request.kind
-                wait.blockersAtEnd = status.blockers.map { $0.explained(on: WallClock(epochAtZero: report.scenario.startEpoch)) }
+                wait.blockersAtEnd = status.blockers.map {
+                    $0.explained(on: WallClock(epochAtZero: report.scenario.startEpoch))
+                }
                 if case .queued(let position) = status.phase {
                     wait.blockersAtEnd.append("queued for room in the continued-processing queue, place \(position)")
                 }

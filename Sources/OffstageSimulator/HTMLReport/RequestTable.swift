@@ -5,6 +5,8 @@ import OffstageCore
 /// prints), and for a request still waiting, what blocks it at the end. Data: `ReportTimeline.requests`.
 struct RequestTable {
     static let id = "requests"
+    /// Deferrals listed per request; a long wait's rest is one `--why` away.
+    static let deferralsShown = 40
 
     let timeline: ReportTimeline
     let axis: TimeAxis
@@ -51,10 +53,15 @@ struct RequestTable {
                 "<div>now: " + wait.blockersAtEnd.map(escapeHTML).joined(separator: "; ") + "</div>")
         }
         if !wait.deferrals.isEmpty {
-            let items = wait.deferrals.map {
+            var items = wait.deferrals.prefix(Self.deferralsShown).map {
                 "<li>\(escapeHTML(axis.moment($0.at))): \(escapeHTML($0.reason))</li>"
             }
             let count = wait.deferrals.count
+            if count > Self.deferralsShown {
+                items.append(
+                    "<li>… and \(count - Self.deferralsShown) more: <code>--why \(escapeHTML(wait.identifier))</code> "
+                        + "lists them all</li>")
+            }
             parts.append(
                 "<details><summary>\(count) deferral\(count == 1 ? "" : "s")</summary><ul>" + items.joined()
                     + "</ul></details>")

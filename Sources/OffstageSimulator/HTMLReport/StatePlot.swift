@@ -24,7 +24,9 @@ struct StatePlot {
                 title: lane.app.rawValue)
             let rank = LaneState.allCases.count
             let spans = lane.states.map { (start: $0.start, end: $0.end) }
-            for run in PixelColumns.runs(spans, on: axis, rank: { rank - LaneState.allCases.firstIndex(of: lane.states[$0].state)! }) {
+            for run in PixelColumns.runs(
+                spans, on: axis, rank: { rank - LaneState.allCases.firstIndex(of: lane.states[$0].state)! })
+            {
                 let segment = lane.states[run.index]
                 svg.rect(
                     x: axis.left + Double(run.from), y: y, width: Double(run.to - run.from), height: Self.rowHeight,
