@@ -50,6 +50,28 @@ import Testing
         #expect(states.last?.end == Instant(seconds: 600))
         // Each segment ends where the next begins: the lane has no gap.
         #expect(zip(states, states.dropFirst()).allSatisfy { $0.end == $1.start })
+        // In the demo too, where resuming for the user passes through the background in an instant: neighbours
+        // always differ, and every lane covers the whole run.
+        let (demoRun, _, demo) = try Self.demo()
+        for lane in demo.timeline.apps {
+            #expect(zip(lane.states, lane.states.dropFirst()).allSatisfy { $0.state != $1.state && $0.end == $1.start })
+            #expect(lane.states.first?.start == .zero && lane.states.last?.end == demoRun.now)
+        }
+    }
+
+    @Test func laneStatesMergeAnInstantsDetour() {
+        func state(_ at: Double, _ reason: String) -> Record {
+            Record(at: Instant(seconds: at), app: "com.example.app", kind: .state, reason: reason)
+        }
+        let records = [
+            state(10, "not running → inactive"), state(20, "inactive → background"), state(20, "background → inactive"),
+            Record(
+                at: Instant(seconds: 30), app: "com.example.app", kind: .suspended,
+                reason: "background → suspended: idle"),
+        ]
+        let states = ReportTimeline.states(records, until: Instant(seconds: 40))
+        #expect(states.map(\.state) == [.notRunning, .foreground, .suspended])
+        #expect(states.map(\.start) == [0, 10, 30].map { Instant(seconds: $0) })
     }
 
     @Test func taskRunsAndExpirationsAppearOnTheTaskLane() throws {

@@ -35,7 +35,6 @@ enum Palette {
     static let critical = "#d32f2f"
     static let foregroundEnergy = "#3949ab"
     static let backgroundEnergy = "#fb8c00"
-    static let laneLabel = "#222"
 }
 
 /// A lane's name for the left margin: long bundle identifiers lose their middle, not their ends.

@@ -34,7 +34,13 @@ extension ReportTimeline {
             guard let state = newState(record).map(LaneState.init), state != current.state else { continue }
             current.end = record.at
             if current.end > current.start { segments.append(current) }
-            current = StateSegment(state: state, start: record.at, end: end)
+            if let last = segments.last, last.state == state, last.end == record.at {
+                // Back to the state before an instant's detour (resumed, then at once inactive): one segment.
+                current = segments.removeLast()
+                current.end = end
+            } else {
+                current = StateSegment(state: state, start: record.at, end: end)
+            }
         }
         if end > current.start { segments.append(current) }
         return segments

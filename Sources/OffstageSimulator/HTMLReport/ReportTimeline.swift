@@ -49,8 +49,9 @@ public struct ReportTimeline: Sendable {
         self.end = end
         clock = WallClock(epochAtZero: report.scenario.startEpoch)
         let records = report.records
+        let byApp = Dictionary(grouping: records.filter { $0.app != nil }, by: { $0.app! })
         apps = report.scenario.apps.map(\.manifest.bundleIdentifier).map { app in
-            let mine = records.filter { $0.app == app }
+            let mine = byApp[app] ?? []
             return AppLane(
                 app: app, states: Self.states(mine, until: end), runs: Self.runs(mine, until: end),
                 pushes: Self.pushes(mine, until: end))

@@ -43,13 +43,12 @@ struct SVG {
 
     /// A rectangle, with a tooltip if `title` is given.
     mutating func rect(
-        x: Double, y: Double, width: Double, height: Double, fill: String, title: String? = nil, opacity: Double? = nil
+        x: Double, y: Double, width: Double, height: Double, fill: String, title: String? = nil
     ) {
-        let extra = opacity.map { " fill-opacity=\"\(svgNumber($0))\"" } ?? ""
         element(
             "rect",
             "x=\"\(svgNumber(x))\" y=\"\(svgNumber(y))\" width=\"\(svgNumber(width))\" height=\"\(svgNumber(height))\" "
-                + "fill=\"\(fill)\"\(extra)", title: title)
+                + "fill=\"\(fill)\"", title: title)
     }
 
     /// A straight line.
