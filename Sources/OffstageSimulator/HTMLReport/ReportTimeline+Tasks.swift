@@ -19,14 +19,6 @@ public struct TaskBar: Hashable, Sendable {
     public var outcome: Outcome
 }
 
-extension Record {
-    /// For a `started` record, the kind of task it started (its reason begins "app refresh task started").
-    var startedTaskKind: TaskKind? {
-        guard kind == .started else { return nil }
-        return TaskKind.allCases.first { reason.hasPrefix("\($0.rawValue) task started") }
-    }
-}
-
 extension ReportTimeline {
     /// The app's task runs, from its `started`, `expired`, `completed` and `killed` records (`mine`, in order);
     /// runs still open at `end` end there.
