@@ -1,25 +1,36 @@
 import Foundation
 
 /// A one-line progress bar on standard error, drawn only when it is a terminal.
-/// Long simulations show it; pipes and CI logs stay clean.
+/// Long simulations show it (with `--html` too); pipes, files and CI logs stay clean.
 final class ProgressBar: @unchecked Sendable {
     private let label: String
-    private let enabled = isatty(STDERR_FILENO) == 1
+    private let enabled: Bool
+    private let write: (String) -> Void
     private var drawn = false
 
-    init(label: String) { self.label = label }
+    /// A bar on standard error, shown if standard error is a terminal; tests pass their own `isTerminal`
+    /// and `write`.
+    init(
+        label: String, isTerminal: Bool = isatty(STDERR_FILENO) == 1,
+        write: @escaping (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }
+    ) {
+        self.label = label
+        enabled = isTerminal
+        self.write = write
+    }
 
     func update(_ fraction: Double) {
         guard enabled else { return }
         let width = 30
         let filled = Int(fraction * Double(width))
         let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
-        FileHandle.standardError.write(Data("\r\(label) [\(bar)] \(Int(fraction * 100))%".utf8))
+        write("\r\(label) [\(bar)] \(Int(fraction * 100))%")
         drawn = true
     }
 
+    /// Clears the bar's line, if one was drawn, before the output that follows.
     func finish() {
         guard drawn else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
+        write("\r\u{1B}[2K")
     }
 }

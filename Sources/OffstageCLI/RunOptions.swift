@@ -22,6 +22,10 @@ struct RunOptions: ParsableArguments {
     @Flag(name: .long, help: "Show the Battery view at the end: the level, and energy per app over 24 h and 10 days.")
     var battery = false
 
+    @Option(
+        name: .long, help: "Write the HTML report (app states, tasks, pushes, battery, energy, requests) to this file.")
+    var html: String?
+
     /// `--until` in seconds, or a validation error that names the option.
     func duration() throws -> Double? {
         guard let until else { return nil }
@@ -61,6 +65,20 @@ struct RunOptions: ParsableArguments {
                 throw CLIError("--json: cannot write \(json): \(error.localizedDescription)")
             }
             print("Records written to \(json)")
+        }
+        if let html {
+            try Self.writeHTML(report, of: simulation, to: html)
+            print("HTML report written to \(html)")
+        }
+    }
+
+    /// `--html`: writes the run's HTML report to `path`, or fails with an error naming the option and the file.
+    static func writeHTML(_ report: RunReport, of simulation: Simulation, to path: String) throws {
+        do {
+            try Data(HTMLReport(report: report, simulation: simulation).html().utf8).write(
+                to: URL(fileURLWithPath: path))
+        } catch {
+            throw CLIError("--html: cannot write \(path): \(error.localizedDescription)")
         }
     }
 }

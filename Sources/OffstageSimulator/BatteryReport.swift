@@ -77,15 +77,15 @@ public struct BatteryReport: Sendable {
     /// "1234 J", "5.2 J": whole joules from 10 up.
     static func joules(_ value: Double) -> String { "\(number(value)) J" }
 
-    private func joules(_ value: Double) -> String { Self.joules(value) }
+    func joules(_ value: Double) -> String { Self.joules(value) }
 
-    private func number(_ value: Double) -> String { Self.number(value) }
+    func number(_ value: Double) -> String { Self.number(value) }
 
-    private static func number(_ value: Double) -> String {
+    static func number(_ value: Double) -> String {
         value >= 10 ? String(format: "%.0f", value) : String(format: "%.1f", value)
     }
 
-    private func percent(_ fraction: Double, digits: Int = 1) -> String {
+    func percent(_ fraction: Double, digits: Int = 1) -> String {
         String(format: "%.\(digits)f%%", fraction * 100)
     }
 

@@ -52,9 +52,12 @@ public struct RunReport: Sendable {
     }
 
     /// "day 1 07:00:05": the scenario's wall clock (UTC) at `instant`.
-    public func clock(_ instant: Instant) -> String {
-        let epoch = Int((scenario.startEpoch + instant.seconds).rounded(.down))
-        let startDay = Int(scenario.startEpoch.rounded(.down)).quotientAndRemainder(dividingBy: 86_400).quotient
+    public func clock(_ instant: Instant) -> String { Self.clock(instant, startEpoch: scenario.startEpoch) }
+
+    /// "day 1 07:00:05" for a run whose instant zero is `startEpoch` on the wall clock (UTC).
+    static func clock(_ instant: Instant, startEpoch: Double) -> String {
+        let epoch = Int((startEpoch + instant.seconds).rounded(.down))
+        let startDay = Int(startEpoch.rounded(.down)).quotientAndRemainder(dividingBy: 86_400).quotient
         let (day, secondOfDay) = epoch.quotientAndRemainder(dividingBy: 86_400)
         let (hour, rest) = secondOfDay.quotientAndRemainder(dividingBy: 3600)
         let (minute, second) = rest.quotientAndRemainder(dividingBy: 60)
@@ -115,9 +118,7 @@ public struct RunReport: Sendable {
         for facts in apps {
             let mine = records.filter { $0.app == facts.app }
             let ages = mine.filter { $0.kind == .contentAge }.map(\.value)
-            func runs(_ kind: TaskKind) -> Int {
-                mine.filter { $0.kind == .started && $0.reason.hasPrefix("\(kind.rawValue) task started") }.count
-            }
+            func runs(_ kind: TaskKind) -> Int { mine.filter { $0.startedTaskKind == kind }.count }
             let known = ages.compactMap { $0 }.sorted()
             let median = known.isEmpty ? "—" : Self.age(known[known.count / 2])
             let each = ages.map { $0.map(Self.age) ?? "never" }.joined(separator: " ")

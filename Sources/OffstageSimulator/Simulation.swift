@@ -11,6 +11,8 @@ public final class Simulation: @unchecked Sendable {
     /// Virtual time now.
     public private(set) var now: Instant = .zero
     public private(set) var records: [Record] = []
+    /// The battery's level and charger after each step, for the battery curve of reports.
+    public private(set) var batteryHistory = BatteryHistory()
     let catalog: SwiftAppCatalog
     var random: SeededRandom
     private var queue = Heap<Scheduled>()
@@ -54,6 +56,7 @@ public final class Simulation: @unchecked Sendable {
             }
         }
         for entry in scenario.timeline { schedule(at: Instant(seconds: entry.at), .timeline(entry)) }
+        sampleBattery()
         var reported = -1
         while let next = [queue.min?.at, system.nextDueTime].compactMap({ $0 }).min(), next <= end {
             now = max(now, next)
@@ -62,6 +65,7 @@ public final class Simulation: @unchecked Sendable {
             } else {
                 perform(system.handle(.tick, at: now))
             }
+            sampleBattery()
             let percent = Int(now.seconds / max(end.seconds, 1) * 100)
             if percent != reported, let progress {
                 reported = percent
@@ -70,7 +74,25 @@ public final class Simulation: @unchecked Sendable {
         }
         now = end
         perform(system.handle(.tick, at: end))
+        sampleBattery()
+        batteryHistory.finish()
         return records
+    }
+
+    /// Notes the battery as the system's last entry point left it (steps that only run app code change nothing).
+    private func sampleBattery() {
+        batteryHistory.observe(
+            BatteryHistory.Sample(
+                at: system.now, level: system.device.batteryLevel, isCharging: system.device.isCharging))
+    }
+
+    /// Before the timeline sets the battery's level, notes the level it jumps from: a copy of the system (a
+    /// value, with no effects outside) is brought up to now and read, so the curve drops straight down.
+    private func sampleBatteryBeforeJump() {
+        var probe = system
+        _ = probe.handle(.tick, at: now)
+        batteryHistory.keep(
+            BatteryHistory.Sample(at: now, level: probe.device.batteryLevel, isCharging: probe.device.isCharging))
     }
 
     /// The wall clock apps see: the scenario's start plus virtual time.
@@ -104,7 +126,9 @@ public final class Simulation: @unchecked Sendable {
         switch action {
         case .timeline(let entry):
             switch entry.action {
-            case .system(let event): perform(system.handle(event, at: now))
+            case .system(let event):
+                if case .setBattery = event { sampleBatteryBeforeJump() }
+                perform(system.handle(event, at: now))
             case .tap(let app, let control): tap(app, control)
             }
         case .wake(let app, let generation):

@@ -33,6 +33,11 @@ import Testing
         // A force-quit, and the refresh it blocks until the user opens the app again.
         #expect(has(.terminated, "com.example.news", "swiped away in the app switcher"))
         #expect(has(.deferred, "com.example.news", task: "com.example.news.refresh", "forceQuit"))
+        // Background pushes: one delivered at once, one held by the critical battery and coalesced, the
+        // newer delivered on the charger.
+        #expect(has(.deferred, "com.example.photosync", task: "remote-notification", "criticalBattery"))
+        #expect(has(.dropped, "com.example.photosync", task: "remote-notification", "coalesced"))
+        #expect(records.filter { $0.kind == .delivered && $0.app == "com.example.photosync" }.count == 2)
         // ColorFeed's own code ran: the continued-processing export.
         #expect(has(.completed, "com.colorfeed.wwdc25", task: "com.colorfeed.wwdc25.userTask", "success: true"))
         #expect(!records.contains { $0.kind == .crashed })

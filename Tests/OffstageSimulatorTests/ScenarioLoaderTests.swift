@@ -186,7 +186,7 @@ import Testing
         #expect(scenario.apps.count == 3)
         #expect(
             scenario.device.isLocked && !scenario.device.isScreenOn && scenario.device.idleSince == .zero)
-        #expect(scenario.timeline.count == 27)
+        #expect(scenario.timeline.count == 30)
     }
 
     // MARK: Errors name the file, the line and the field

@@ -1,0 +1,103 @@
+public import OffstageCore
+
+/// One submitted task request and its wait: from submission until it started, gave way to a newer one, was
+/// cancelled, or the run ended; with every deferral (why it waited) and, if it still waits, what blocks it now.
+public struct RequestWait: Hashable, Sendable {
+    /// How a wait ended.
+    public enum Outcome: String, Hashable, Sendable {
+        case started
+        case replaced
+        case cancelled
+        /// Still pending (or queued) when the run ended.
+        case waiting
+    }
+
+    public var app: BundleID
+    public var identifier: String
+    public var kind: TaskKind?
+    public var submittedAt: Instant
+    public var endedAt: Instant
+    public var outcome: Outcome
+    /// The `deferred` records of the wait, in order: each lists every blocker then.
+    public var deferrals: [Record]
+    /// At the end of a run, for a request still waiting: every blocker in words (empty: eligible or queued).
+    public var blockersAtEnd: [String]
+
+    /// The constraints that held it back at some point, in the order they first did. A deferral lists its
+    /// blockers as "name: reason" joined by "; "; reasons may hold "; " too, but names are single words.
+    public var constraints: [String] {
+        var names: [String] = []
+        for deferral in deferrals {
+            for blocker in deferral.reason.split(separator: "; ") {
+                guard let colon = blocker.firstIndex(of: ":") else { continue }
+                let name = String(blocker[..<colon])
+                if !name.isEmpty, !name.contains(" "), !names.contains(name) { names.append(name) }
+            }
+        }
+        return names
+    }
+
+    /// Seconds from submission to the end of the wait.
+    public var waited: Double { endedAt - submittedAt }
+}
+
+extension ReportTimeline {
+    /// Every request submitted in the run, from the `submitted`, `replaced`, `deferred`, `started` and
+    /// `cancelled` records; those still open at the end take their blockers from `explain()` (the report's
+    /// `pendingAtEnd`), in words as `--why` shows them.
+    static func requests(_ report: RunReport, until end: Instant) -> [RequestWait] {
+        struct Key: Hashable {
+            var app: BundleID
+            var identifier: String
+        }
+        var open: [Key: RequestWait] = [:]
+        var done: [RequestWait] = []
+        func close(_ key: Key, at time: Instant, _ outcome: RequestWait.Outcome) {
+            guard var wait = open.removeValue(forKey: key) else { return }
+            wait.endedAt = time
+            wait.outcome = outcome
+            done.append(wait)
+        }
+        for record in report.records {
+            guard let app = record.app, let identifier = record.task else { continue }
+            let key = Key(app: app, identifier: identifier)
+            switch record.kind {
+            case .submitted, .replaced:
+                close(key, at: record.at, .replaced)
+                open[key] = RequestWait(
+                    app: app, identifier: identifier, kind: submittedKind(record.reason), submittedAt: record.at,
+                    endedAt: end, outcome: .waiting, deferrals: [], blockersAtEnd: [])
+            case .deferred: open[key]?.deferrals.append(record)
+            case .started:
+                if open[key]?.kind == nil { open[key]?.kind = record.startedTaskKind }
+                close(key, at: record.at, .started)
+            case .cancelled: close(key, at: record.at, .cancelled)
+            default: break
+            }
+        }
+        for (key, var wait) in open {
+            if let status = report.pendingAtEnd.first(where: {
+                $0.app == key.app && $0.request.identifier == key.identifier
+            }) {
+                wait.kind = status.request.kind
+                wait.blockersAtEnd = status.blockers.map {
+                    $0.explained(on: WallClock(epochAtZero: report.scenario.startEpoch))
+                }
+                if case .queued(let position) = status.phase {
+                    wait.blockersAtEnd.append("queued for room in the continued-processing queue, place \(position)")
+                }
+            }
+            done.append(wait)
+        }
+        return done.sorted { ($0.submittedAt, $0.app, $0.identifier) < ($1.submittedAt, $1.app, $1.identifier) }
+    }
+
+    /// The kind a `submitted` or `replaced` record names ("app refresh request…", "continued-processing request…").
+    static func submittedKind(_ reason: String) -> TaskKind? {
+        TaskKind.allCases.first { kind in
+            [kind.rawValue, kind.rawValue.split(separator: " ").joined(separator: "-")].contains {
+                reason.hasPrefix("\($0) request")
+            }
+        }
+    }
+}
