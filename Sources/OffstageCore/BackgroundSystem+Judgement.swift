@@ -54,7 +54,7 @@ extension BackgroundSystem {
     @inline(__always)
     func judgementContext(for app: AppRecord) -> JudgementContext {
         let window = policy.judgement.quotaWindow
-        let recent = app.discretionaryStarts.filter { now - $0 < window }
+        let recent = app.discretionaryStarts.drop(while: { now - $0 >= window })  // oldest first
         let tier = UsageTier.of(app.usage, at: now, clock: wallClock, policy: policy.judgement)
         return JudgementContext(
             tier: tier, predictedLaunch: predictedLaunch(app), runsInWindow: recent.count,

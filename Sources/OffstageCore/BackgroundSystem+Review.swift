@@ -44,9 +44,7 @@ extension BackgroundSystem {
 
     /// Marks for review every app a change of shared state (the device, the settings, the screen) can
     /// concern; an app whose requests each wait on its own state or the time is left to its own review.
-    mutating func reviewAppsSharedChangesConcern() {
-        for id in installed where apps[id].concernedBySharedChanges { dirty.insert(id) }
-    }
+    mutating func reviewAppsSharedChangesConcern() { dirty.formUnion(appsSharedChangesConcern) }
 
     /// One app's decisions: deadlines, interrupted tasks, requests to start, callbacks, tasks, pushes,
     /// fetches and location events, suspension.
@@ -59,6 +57,11 @@ extension BackgroundSystem {
         settleBackgroundWork(id)
         suspendIfIdle(id)
         if apps[id].running.isEmpty { appsWithTasks.remove(id) }
+        if apps[id].concernedBySharedChanges {
+            appsSharedChangesConcern.insert(id)
+        } else {
+            appsSharedChangesConcern.remove(id)
+        }
     }
 
     /// Queues the app's next review at its earliest future deadline, unless one is already queued then.

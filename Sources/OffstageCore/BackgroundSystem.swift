@@ -39,6 +39,8 @@ public struct BackgroundSystem: Sendable {
     var runningTaskCount = 0
     /// Apps that have (or, until their next review, had) running tasks: `runningTasks` reads only these.
     var appsWithTasks: Set<BundleID> = []
+    /// Apps a change of the device, the settings or the screen can concern, as of their last review.
+    var appsSharedChangesConcern: Set<BundleID> = []
     /// Maintenance wakes: times the system woke the sleeping device to run discretionary work.
     public internal(set) var wakeUps = 0
     /// The system-wide energy budget for discretionary work, in joules.

@@ -33,13 +33,15 @@ public struct UsageHistory: Hashable, Sendable, Codable {
     /// The number of distinct local days, among the last `days` before `now`, on which the app was opened.
     func daysUsed(inLast days: Int, before now: Instant, clock: WallClock) -> Int {
         let today = clock.localDay(at: now)
-        var seen: Set<Int> = []
-        for launch in launches.reversed() {
+        var count = 0
+        var previous: Int?
+        for launch in launches.reversed() {  // newest first: launches are kept in time order
             let day = clock.localDay(at: launch)
             if day <= today - days { break }
-            seen.insert(day)
+            if day != previous { count += 1 }
+            previous = day
         }
-        return seen.count
+        return count
     }
 }
 
