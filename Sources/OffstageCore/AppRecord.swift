@@ -51,6 +51,9 @@ struct AppRecord: Sendable {
     var blockedBy: Set<String> = []
     // MARK: Background pushes, legacy fetch and background modes (§7)
     var backgroundWork = BackgroundWorkState()
+    // MARK: Policy evaluation (traces)
+    /// Launches the host announced for the oracle strategy, oldest first, not yet past or served.
+    var announcedLaunches: [Instant] = []
 
     init(manifest: AppManifest, installIndex: Int, memoryFootprint: Int) {
         self.manifest = manifest
