@@ -198,6 +198,7 @@ public enum ScenarioLoader {
             ("predictionThreshold", .fraction(\.judgement.predictionThreshold)),
             ("predictionHorizonHours", .count(\.judgement.predictionHorizonHours)),
             ("refreshLead", .seconds(\.judgement.refreshLead)),
+            ("predictionWindow", .seconds(\.judgement.predictionWindow)),
             ("energyBudgetCapacity", .energy(\.judgement.energyBudgetCapacity)),
             ("energyBudgetPerDay", .energy(\.judgement.energyBudgetPerDay)),
             ("refreshEnergyReservation", .energy(\.judgement.refreshEnergyReservation)),
