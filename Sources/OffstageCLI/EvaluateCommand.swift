@@ -15,7 +15,8 @@ struct EvaluateCommand: ParsableCommand {
 struct EvaluateTraceCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
-        abstract: "Replay a trace under Offstage's policy, fixed 15 min and 1 h periods, the literal API and an oracle.")
+        abstract: "Replay a trace under Offstage's policy, fixed 15 min and 1 h periods, the literal API and an oracle."
+    )
 
     @Option(help: "The usage trace (CSV; see docs/traces.md).") var trace: String
     @Option(help: "Evaluate only shard i of n (users i, i+n, i+2n… in the trace's order), e.g. 2/4.")

@@ -146,7 +146,9 @@ private struct Person {
         let bedToday = bed + (weekend ? 1800 : 0) + random.between(-1200, 1200)
         var sessions = [Session(start: wakeToday, uses: [use(ranking[0], &random)], unplugs: true)]
         for habit in habits where !(weekend && habit.weekdaysOnly) && random.uniform() < 0.85 {
-            let time = habit.time + (weekend ? 3600 : 0) + random.between(-TraceGenerator.habitJitter, TraceGenerator.habitJitter)
+            let time =
+                habit.time + (weekend ? 3600 : 0)
+                + random.between(-TraceGenerator.habitJitter, TraceGenerator.habitJitter)
             guard time > wakeToday, time < bedToday else { continue }
             sessions.append(Session(start: time, uses: [use(habit.app, &random)]))
         }

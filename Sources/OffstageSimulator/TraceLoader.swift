@@ -39,7 +39,8 @@ public enum TraceLoader {
             guard !(requiredColumns + optionalColumns).contains(name) else { continue }
             throw ScenarioError(
                 source: source, line: header.number, field: "column \(index + 1)",
-                message: "unknown column '\(name)'; expected \((requiredColumns + optionalColumns).joined(separator: ", "))")
+                message:
+                    "unknown column '\(name)'; expected \((requiredColumns + optionalColumns).joined(separator: ", "))")
         }
         for name in columns where columns.filter({ $0 == name }).count > 1 {
             throw ScenarioError(source: source, line: header.number, message: "column '\(name)' appears twice")
@@ -71,7 +72,9 @@ private struct RowReader {
         guard cells.count == columns.count else {
             throw ScenarioError(
                 source: source, line: line,
-                message: "\(cells.count) cells, but the header has \(columns.count) columns (\(columns.joined(separator: ",")))")
+                message:
+                    "\(cells.count) cells, but the header has \(columns.count) columns (\(columns.joined(separator: ",")))"
+            )
         }
         let row = Row(source: source, line: line, columns: columns, cells: cells)
         let user = try row.required("user")

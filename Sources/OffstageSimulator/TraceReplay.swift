@@ -64,7 +64,8 @@ public enum TraceReplay {
     /// downloads and updates its content.
     public static func newsApp(_ id: BundleID) -> ScenarioApp {
         let refresh = refreshIdentifier(of: id)
-        let submit = BehaviourAction.submit(RequestTemplate(identifier: refresh, kind: .appRefresh, after: refreshAfter))
+        let submit = BehaviourAction.submit(
+            RequestTemplate(identifier: refresh, kind: .appRefresh, after: refreshAfter))
         var behaviour = AppBehaviour()
         behaviour.register = [refresh]
         behaviour.onBecomeActive = [submit]

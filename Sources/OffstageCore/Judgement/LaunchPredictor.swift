@@ -40,7 +40,8 @@ public enum LaunchPredictor {
                 let candidate = midnight + Double(day) * 86_400 + time
                 guard candidate > now, candidate + (-window) > last else { continue }
                 guard candidate <= horizon else { return nil }
-                let weekly = Double(count(byWeekday[clock.localWeekday(at: candidate)], near: time, window)) / observedWeeks
+                let weekly =
+                    Double(count(byWeekday[clock.localWeekday(at: candidate)], near: time, window)) / observedWeeks
                 let daily = Double(count(times, near: time, window)) / observedDays
                 let rate = (1 - weeklyWeight) * daily + weeklyWeight * weekly
                 if 1 - exp(-rate) >= policy.predictionThreshold { return candidate }
