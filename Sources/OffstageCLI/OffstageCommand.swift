@@ -1,12 +1,13 @@
 public import ArgumentParser
 
 /// `offstage`: the command-line face of Offstage: run the demo day, or any scenario.
-public struct OffstageCommand: ParsableCommand {
+public struct OffstageCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "offstage",
         abstract: "The iOS background-execution system, off the device.",
-        discussion: "Run `offstage demo` to watch a day on a phone; `offstage simulate FILE.yaml` runs any scenario.",
-        subcommands: [DemoCommand.self, SimulateCommand.self]
+        discussion: "Run `offstage demo` to watch a day on a phone; `offstage simulate FILE.yaml` runs any scenario; "
+            + "`offstage evaluate --trace FILE.csv` measures scheduling policies on a usage trace.",
+        subcommands: [DemoCommand.self, SimulateCommand.self, EvaluateCommand.self, TraceCommand.self]
     )
 
     public init() {}
@@ -14,5 +15,5 @@ public struct OffstageCommand: ParsableCommand {
 
 extension OffstageCommand {
     /// Parses the process's arguments and runs the command (the `offstage` executable's whole job).
-    public static func runFromCommandLine() { main() }
+    public static func runFromCommandLine() async { await main() }
 }

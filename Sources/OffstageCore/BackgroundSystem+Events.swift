@@ -109,6 +109,8 @@ extension BackgroundSystem {
             receivePush(id, payload: payload)
         case .locationEvent(let id, let event):
             receiveLocationEvent(id, event)
+        case .announceLaunch(let id, let time):
+            announceLaunch(id, at: time)
         }
     }
 
@@ -143,7 +145,7 @@ extension SystemEvent {
             .setContinuedProcessing(let id, _), .setMemoryFootprint(let id, _), .processExited(let id, _),
             .resourceUsage(let id, _), .simulateLaunch(let id, _), .simulateExpiration(let id, _),
             .backgroundPush(let id, _), .locationEvent(let id, _), .cancelContinuedProcessingTask(let id, _),
-            .answerContinuedProcessingQuestion(let id, _, _):
+            .answerContinuedProcessingQuestion(let id, _, _), .announceLaunch(let id, _):
             id
         default: nil
         }
@@ -156,7 +158,7 @@ extension SystemEvent {
         switch self {
         case .tick, .resourceUsage, .setMemoryFootprint, .processExited, .simulateLaunch, .simulateExpiration,
             .swipeAway, .setAppBackgroundAppRefresh, .setContinuedProcessing, .backgroundPush, .locationEvent,
-            .cancelContinuedProcessingTask, .answerContinuedProcessingQuestion:
+            .cancelContinuedProcessingTask, .answerContinuedProcessingQuestion, .announceLaunch:
             .namedApp
         case .setWallClock: .everyApp
         default: .appsSharedChangesConcern

@@ -39,6 +39,7 @@ extension BackgroundSystem {
     /// predicted time passed, or an hour went by without one.
     mutating func refreshPrediction(_ id: BundleID) {
         guard let app = apps.lookUp(id) else { return }
+        guard policy.strategy.judges else { return predictAnnouncedLaunch(id) }
         if let cached = app.prediction, now < cached.validUntil { return }
         let launch = LaunchPredictor.nextLaunch(
             after: now, history: app.usage, clock: wallClock, policy: policy.judgement)
@@ -59,7 +60,8 @@ extension BackgroundSystem {
         return JudgementContext(
             tier: tier, predictedLaunch: predictedLaunch(app), runsInWindow: recent.count,
             quota: app.cooperation.scaled(tier.quota(policy.judgement)), quotaFreesAt: recent.first.map { $0 + window },
-            energyBudget: energyBudget, dataBudget: dataBudget, deviceAwake: isDeviceAwake)
+            energyBudget: energyBudget, dataBudget: dataBudget, deviceAwake: isDeviceAwake,
+            lastRunStarted: recent.last)
     }
 
     // MARK: Runs
@@ -83,6 +85,7 @@ extension BackgroundSystem {
                 id, .wake, task: run.request.identifier, reason: "maintenance wake #\(wakeUps): the device was asleep")
             for waiting in blockedApps["coalescing"] ?? [] { dirty.insert(waiting) }
         }
+        if run.request.kind == .appRefresh { serveAnnouncedLaunch(id) }
         let window = policy.judgement.quotaWindow
         apps[id].discretionaryStarts.removeAll { now - $0 >= window }
         apps[id].discretionaryStarts.append(now)

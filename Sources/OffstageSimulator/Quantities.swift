@@ -140,7 +140,11 @@ enum Quantities {
 
     /// Seconds since 1970 from an ISO 8601 date: `2026-11-21`, `2026-11-21T06:00:00Z`, `…T06:00+01:00`,
     /// `…T06:00:00.5Z`. A time without a zone is UTC, so a scenario means the same everywhere.
-    static func epoch(iso8601 text: String) -> Double? {
+    static func epoch(iso8601 text: String) -> Double? { zonedEpoch(iso8601: text)?.epoch }
+
+    /// Seconds since 1970 from an ISO 8601 date, and the zone's offset from UTC in seconds when the text
+    /// names one (`Z` is 0; none is nil): usage traces need the user's local time.
+    static func zonedEpoch(iso8601 text: String) -> (epoch: Double, utcOffset: Double?)? {
         var scanner = Scanner(text.trimmingSpaces)
         guard let year = scanner.digits(4), scanner.skip("-"), let month = scanner.digits(2),
             scanner.skip("-"),
@@ -148,7 +152,7 @@ enum Quantities {
             (1...daysIn(month: month, year: year)).contains(day)
         else { return nil }
         var seconds = Double(daysSince1970(year: year, month: month, day: day) * 86_400)
-        if scanner.atEnd { return seconds }
+        if scanner.atEnd { return (seconds, nil) }
         guard scanner.skip("T") || scanner.skip("t") || scanner.skip(" "), let hour = scanner.digits(2),
             scanner.skip(":"), let minute = scanner.digits(2), hour < 24, minute < 60
         else { return nil }
@@ -162,8 +166,9 @@ enum Quantities {
                 seconds += value
             }
         }
-        if scanner.skip("Z") || scanner.skip("z") || scanner.atEnd {
-            return scanner.atEnd ? seconds : nil
+        if scanner.atEnd { return (seconds, nil) }
+        if scanner.skip("Z") || scanner.skip("z") {
+            return scanner.atEnd ? (seconds, 0) : nil
         }
         let sign: Double
         if scanner.skip("+") {
@@ -177,7 +182,8 @@ enum Quantities {
         _ = scanner.skip(":")
         let zoneMinutes = scanner.atEnd ? 0 : scanner.digits(2)
         guard let zoneMinutes, zoneMinutes < 60, scanner.atEnd else { return nil }
-        return seconds - sign * Double(zoneHours * 3_600 + zoneMinutes * 60)
+        let offset = sign * Double(zoneHours * 3_600 + zoneMinutes * 60)
+        return (seconds - offset, offset)
     }
 
     /// A plain decimal number ≥ 0 (`12`, `0.5`, `1.`): no sign, exponent, `inf` or `nan`.

@@ -18,6 +18,9 @@ public struct Scenario: Sendable {
     public var timeline: [TimelineEntry]
     /// Seconds after the start at which the run stops; nil: one hour after the last timeline entry.
     public var duration: Double?
+    // MARK: Usage traces
+    /// Seconds the user's time zone is ahead of UTC: the system reads usage (hour, weekday) in local time.
+    public var utcOffset: Double = 0
 
     public init(
         name: String, source: String, seed: UInt64 = 1, startEpoch: Double = 1_795_219_200,

@@ -19,6 +19,7 @@ import Yams
 ///   criticalBatteryLevel: 20%           # a percentage or a fraction 0–1
 ///   defaultMemoryFootprint: 50MB        # a size
 ///   power: { cellularTailSeconds: 10s, screenWatts: 1W, wifiJoulesPerByte: 1µJ }   # PowerModel properties
+///   strategy: judgement                 # judgement | literal | fixed 15m | oracle 1m (see SchedulingStrategy)
 /// device:
 ///   battery: 80%                        # or 0.8, or { capacity: 12Wh, level: 80%, charging: false,
 ///                                       #              chargingPower: 12W, taper: 80% }
@@ -137,6 +138,8 @@ public enum ScenarioLoader {
         case energy(WritableKeyPath<Policy, Double>)
         /// `power:`, a mapping of `PowerModel` properties (see `powerSettings`).
         case power
+        /// `strategy:`, the scheduling strategy (see `SchedulingStrategy.parse`).
+        case strategy
     }
 
     /// Every `Policy` property a scenario may set, by its Swift name (a test checks none is missing).
@@ -172,6 +175,7 @@ public enum ScenarioLoader {
             ("slowBackgroundFetch", .seconds(\.slowBackgroundFetch)),
             ("maxBackgroundFetchBackoff", .count(\.maxBackgroundFetchBackoff)),
             ("locationEventRuntime", .seconds(\.locationEventRuntime)),
+            ("strategy", .strategy),
         ] + judgementSettings
     }
 
@@ -194,6 +198,7 @@ public enum ScenarioLoader {
             ("predictionThreshold", .fraction(\.judgement.predictionThreshold)),
             ("predictionHorizonHours", .count(\.judgement.predictionHorizonHours)),
             ("refreshLead", .seconds(\.judgement.refreshLead)),
+            ("predictionWindow", .seconds(\.judgement.predictionWindow)),
             ("energyBudgetCapacity", .energy(\.judgement.energyBudgetCapacity)),
             ("energyBudgetPerDay", .energy(\.judgement.energyBudgetPerDay)),
             ("refreshEnergyReservation", .energy(\.judgement.refreshEnergyReservation)),
@@ -317,6 +322,8 @@ private struct ScenarioReader {
                 policy[keyPath: path] = try value.quantity(Quantities.joules, Quantities.joulesHint)
             case .power:
                 policy.power = try power(value)
+            case .strategy:
+                policy.strategy = try value.quantity(SchedulingStrategy.init(text:), SchedulingStrategy.hint)
             }
         }
         return policy

@@ -38,7 +38,7 @@ public final class Simulation: @unchecked Sendable {
         device.simulatesBattery = true
         system = BackgroundSystem(
             policy: scenario.policy, device: device, settings: scenario.settings,
-            wallClock: WallClock(epochAtZero: scenario.startEpoch))
+            wallClock: WallClock(epochAtZero: scenario.startEpoch, utcOffset: scenario.utcOffset))
     }
 
     /// When the run stops by default: one hour after the last timeline entry.

@@ -1,3 +1,3 @@
 import OffstageCLI
 
-OffstageCommand.runFromCommandLine()
+await OffstageCommand.runFromCommandLine()

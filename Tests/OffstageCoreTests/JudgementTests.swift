@@ -167,6 +167,18 @@ import Testing
         #expect(predicted == Instant(seconds: 4 * day + 6.5 * 3600))
     }
 
+    @Test func predictionFindsAHabitThatWandersAcrossTheHour() {
+        // 08:50, 09:10, 08:55, 09:05: no clock hour holds half the launches, the half hour around 09:00 holds all.
+        var history = UsageHistory()
+        for (d, minute) in [50.0, 70, 55, 65].enumerated() {
+            history.opened(at: Instant(seconds: Double(d) * day + 8 * 3600 + minute * 60), keeping: 28 * day)
+        }
+        let predicted = LaunchPredictor.nextLaunch(
+            after: Instant(seconds: 3 * day + 12 * 3600), history: history, clock: WallClock(epochAtZero: 0),
+            policy: JudgementPolicy())
+        #expect(predicted == Instant(seconds: 4 * day + 8 * 3600 + 50 * 60))
+    }
+
     @Test func refreshRunsShortlyBeforeThePredictedLaunch() {
         var h = Fixture.harness()
         openDaily(&h, feed, at: 8.5, days: 0..<4)

@@ -69,6 +69,8 @@ extension Array where Element == any Constraint {
             DeviceIdleConstraint(), ForceQuitConstraint(), ForegroundConstraint(), NotAlreadyRunningConstraint(),
             UsageTierConstraint(), QuotaConstraint(), LaunchPredictionConstraint(), EnergyBudgetConstraint(),
             CellularDataBudgetConstraint(), CoalescingConstraint(),
+            // Policy evaluation: the baselines' own timing (satisfied under Offstage's judgement).
+            FixedPeriodConstraint(), AnnouncedLaunchConstraint(),
         ]
     }
 

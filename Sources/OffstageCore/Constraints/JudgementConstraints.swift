@@ -5,7 +5,7 @@ public struct UsageTierConstraint: Constraint {
     public var liftsOnSharedChange: Bool { false }
     public func applies(to request: TaskRequest) -> Bool { request.isDiscretionary }
     public func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict {
-        guard context.judgement.tier == .never else { return .satisfied }
+        guard context.policy.strategy.judges, context.judgement.tier == .never else { return .satisfied }
         let days = Int((context.policy.judgement.rareWithin / 86_400).rounded())
         return .blocked(reason: "the app has not been used for \(days) days (tier never)", until: nil)
     }
@@ -20,7 +20,7 @@ public struct QuotaConstraint: Constraint {
     public func applies(to request: TaskRequest) -> Bool { request.isDiscretionary }
     public func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict {
         let usage = context.judgement
-        guard usage.tier != .never, usage.runsInWindow >= usage.quota else {
+        guard context.policy.strategy.judges, usage.tier != .never, usage.runsInWindow >= usage.quota else {
             return .satisfied
         }
         let hours = Int((context.policy.judgement.quotaWindow / 3600).rounded())
@@ -38,7 +38,7 @@ public struct LaunchPredictionConstraint: Constraint {
     public var liftsOnSharedChange: Bool { false }
     public func applies(to request: TaskRequest) -> Bool { request.kind == .appRefresh }
     public func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict {
-        guard let launch = context.judgement.predictedLaunch else { return .satisfied }
+        guard context.policy.strategy.judges, let launch = context.judgement.predictedLaunch else { return .satisfied }
         let opens = launch + (-context.policy.judgement.refreshLead)
         guard context.now < opens else { return .satisfied }
         let minutes = Int((context.policy.judgement.refreshLead / 60).rounded())
@@ -53,7 +53,7 @@ public struct EnergyBudgetConstraint: Constraint {
     public var name: String { "energyBudget" }
     public func applies(to request: TaskRequest) -> Bool { request.isDiscretionary }
     public func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict {
-        guard !context.device.isCharging else { return .satisfied }
+        guard context.policy.strategy.judges, !context.device.isCharging else { return .satisfied }
         let need = request.energyReservation(context.policy.judgement)
         let budget = context.judgement.energyBudget
         let left = budget.balance(at: context.now)
@@ -70,7 +70,9 @@ public struct CellularDataBudgetConstraint: Constraint {
     public var name: String { "cellularBudget" }
     public func applies(to request: TaskRequest) -> Bool { request.isDiscretionary }
     public func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict {
-        guard context.device.network == .cellular, !context.device.isCharging else { return .satisfied }
+        guard context.policy.strategy.judges, context.device.network == .cellular, !context.device.isCharging else {
+            return .satisfied
+        }
         let need = context.policy.judgement.dataReservation
         let budget = context.judgement.dataBudget
         let left = budget.balance(at: context.now)
@@ -89,7 +91,9 @@ public struct CoalescingConstraint: Constraint {
     public func applies(to request: TaskRequest) -> Bool { request.isDiscretionary }
     public func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict {
         let policy = context.policy.judgement
-        guard !context.judgement.deviceAwake, policy.maintenanceInterval > 0 else { return .satisfied }
+        guard context.policy.strategy.judges, !context.judgement.deviceAwake, policy.maintenanceInterval > 0 else {
+            return .satisfied
+        }
         let grid = policy.maintenanceInterval
         let lastWake = Instant(seconds: (context.now.seconds / grid).rounded(.down) * grid)
         if context.now < lastWake + policy.maintenanceWindow { return .satisfied }

@@ -14,4 +14,7 @@ public struct JudgementContext: Sendable {
     public var dataBudget: BudgetAccount
     /// The screen is on, the charger is plugged in, or a task is running: work costs no extra wake-up.
     public var deviceAwake: Bool
+    // MARK: Policy evaluation (traces)
+    /// When the app's latest discretionary run started, within the quota window (the fixed-period baseline).
+    public var lastRunStarted: Instant?
 }

@@ -30,12 +30,15 @@ public struct JudgementPolicy: Hashable, Sendable, Codable {
     public var historyWindow: Double = 28 * 86_400
     /// Distinct days with launches needed before predictions are made.
     public var minimumDaysForPrediction: Int = 3
-    /// Probability of a launch within an hour at which that hour is predicted.
+    /// Probability of a launch within the prediction window around a time at which that time is predicted.
     public var predictionThreshold: Double = 0.5
     /// Hours ahead the predictor looks.
     public var predictionHorizonHours: Int = 48
     /// How long before the predicted launch a refresh may run (its window is [launch − lead, launch]).
     public var refreshLead: Double = 20 * 60
+    /// Past launches within this many seconds (either way) of a time of day count towards a launch then:
+    /// habits keep their time only roughly, so launches are pooled around it rather than by clock hour.
+    public var predictionWindow: Double = 30 * 60
 
     // Budgets (system-wide, for discretionary work; unlimited on the charger).
     /// The most energy the budget holds, in joules.

@@ -1,47 +1,70 @@
 import Foundation
 
-/// Predicts when the user will next open an app from the hours and weekdays of past launches,
+/// Predicts when the user will next open an app from the times of day and weekdays of past launches,
 /// so refresh runs shortly before it and the content is fresh when the app opens.
 public enum LaunchPredictor {
-    /// The first time after `now` within the horizon at which a launch is likely enough, or nil when
-    /// the history is too short or no hour is likely enough. Each hour ahead is scored from the mean
-    /// launches per day in that hour of the day and, once more than a week is known (weighing up to
-    /// half after four), per week in that hour of that weekday; the predicted time is the median
-    /// minute of past launches in that hour. An hour in which the user already opened the app is skipped.
+    /// The first time after `now` within the horizon at which a launch is likely enough, or nil when the
+    /// history is too short or no time is likely enough. The candidates are the times of day of past
+    /// launches, on each day ahead; each is scored by the past launches within the prediction window
+    /// (±30 min) of that time of day, as a mean per day and, once more than a week is known (weighing up to
+    /// half after four), per week on that weekday. Pooling around a time rather than by clock hour keeps a
+    /// habit that wanders by half an hour, or straddles an hour, predictable; the first likely candidate is
+    /// the habit's early edge, so the refresh comes before most of its launches. A candidate within the
+    /// window after the latest launch is skipped: that habit was already served.
     public static func nextLaunch(
         after now: Instant, history: UsageHistory, clock: WallClock, policy: JudgementPolicy
     ) -> Instant? {
         let launches = history.launches.filter { now - $0 <= policy.historyWindow && $0 <= now }
-        guard let first = launches.first else { return nil }
+        guard let first = launches.first, let last = launches.last else { return nil }
         let days = Set(launches.map { clock.localDay(at: $0) })
         guard days.count >= policy.minimumDaysForPrediction else { return nil }
         let observedDays = max(1, ((now - first) / 86_400).rounded(.up))
         let observedWeeks = max(1, (observedDays / 7).rounded(.up))
         let weeklyWeight = 0.5 * min(1, max(0, (observedDays - 7) / 21))
-        var byHour = [Double](repeating: 0, count: 24)
-        var byWeekHour = [Double](repeating: 0, count: 7 * 24)
-        var minutes = [[Double]](repeating: [], count: 24)
+        var times: [Double] = []
+        var byWeekday = [[Double]](repeating: [], count: 7)
         for launch in launches {
-            let hour = clock.localHour(at: launch)
-            byHour[hour] += 1
-            byWeekHour[clock.localWeekday(at: launch) * 24 + hour] += 1
-            let local = clock.localEpoch(at: launch)
-            minutes[hour].append(local - (local / 3600).rounded(.down) * 3600)
+            let time = clock.secondOfDay(at: launch)
+            times.append(time)
+            byWeekday[clock.localWeekday(at: launch)].append(time)
         }
-        let local = clock.localEpoch(at: now)
-        let hourStart = now + (-(local - (local / 3600).rounded(.down) * 3600))
-        for ahead in 0..<policy.predictionHorizonHours {
-            let slot = hourStart + Double(ahead) * 3600
-            if ahead == 0, let last = launches.last, last >= slot { continue }
-            let hour = clock.localHour(at: slot)
-            let weekly = byWeekHour[clock.localWeekday(at: slot) * 24 + hour] / observedWeeks
-            let rate = (1 - weeklyWeight) * byHour[hour] / observedDays + weeklyWeight * weekly
-            let probability = 1 - exp(-rate)
-            guard probability >= policy.predictionThreshold else { continue }
-            let sorted = minutes[hour].sorted()
-            return slot + sorted[sorted.count / 2]
+        times.sort()
+        for index in byWeekday.indices { byWeekday[index].sort() }
+        let window = policy.predictionWindow
+        let midnight = now + (-clock.secondOfDay(at: now))
+        let horizon = now + Double(policy.predictionHorizonHours) * 3600
+        var previous: Double?
+        for day in 0...(policy.predictionHorizonHours / 24 + 1) {
+            for time in times where time != previous {
+                previous = time
+                let candidate = midnight + Double(day) * 86_400 + time
+                guard candidate > now, candidate + (-window) > last else { continue }
+                guard candidate <= horizon else { return nil }
+                let weekly =
+                    Double(count(byWeekday[clock.localWeekday(at: candidate)], near: time, window)) / observedWeeks
+                let daily = Double(count(times, near: time, window)) / observedDays
+                let rate = (1 - weeklyWeight) * daily + weeklyWeight * weekly
+                if 1 - exp(-rate) >= policy.predictionThreshold { return candidate }
+            }
+            previous = nil
         }
         return nil
     }
 
+    /// How many of the sorted times of day lie within `window` of `time`, across midnight too.
+    static func count(_ sorted: [Double], near time: Double, _ window: Double) -> Int {
+        func below(_ bound: Double) -> Int {
+            var (low, high) = (0, sorted.count)
+            while low < high {
+                let middle = (low + high) / 2
+                if sorted[middle] < bound { low = middle + 1 } else { high = middle }
+            }
+            return low
+        }
+        func within(_ from: Double, _ to: Double) -> Int { below(to.nextUp) - below(from) }
+        var total = within(max(0, time - window), min(86_400, time + window))
+        if time - window < 0 { total += within(86_400 + time - window, 86_400) }
+        if time + window > 86_400 { total += within(0, time + window - 86_400) }
+        return total
+    }
 }

@@ -52,6 +52,9 @@ extension WallClock {
     /// The local day number (days since 1970-01-01, local time) of `instant`.
     func localDay(at instant: Instant) -> Int { Int((localEpoch(at: instant) / 86_400).rounded(.down)) }
 
+    /// Seconds since local midnight, 0 ..< 86 400, at `instant`.
+    func secondOfDay(at instant: Instant) -> Double { localEpoch(at: instant) - Double(localDay(at: instant)) * 86_400 }
+
     /// The local hour of the day, 0–23, of `instant`.
     func localHour(at instant: Instant) -> Int {
         let seconds = localEpoch(at: instant) - Double(localDay(at: instant)) * 86_400

@@ -1,0 +1,108 @@
+import ArgumentParser
+import Foundation
+import OffstageSimulator
+
+/// `offstage evaluate`: replays a usage trace under several scheduling policies and prints one table;
+/// `offstage evaluate merge` joins the JSON of shards into the same table.
+struct EvaluateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "evaluate", abstract: "Measure scheduling policies on a usage trace: freshness against cost.",
+        subcommands: [EvaluateTraceCommand.self, MergeEvaluationsCommand.self],
+        defaultSubcommand: EvaluateTraceCommand.self)
+}
+
+/// `offstage evaluate --trace FILE [--shard i/n] [--json OUT]`.
+struct EvaluateTraceCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Replay a trace under Offstage's policy, fixed 15 min and 1 h periods, the literal API and an oracle."
+    )
+
+    @Option(help: "The usage trace (CSV; see docs/traces.md).") var trace: String
+    @Option(help: "Evaluate only shard i of n (users i, i+n, i+2n… in the trace's order), e.g. 2/4.")
+    var shard: String?
+    @Option(help: "Write the raw results as JSON to this file (for `offstage evaluate merge`); - for standard output.")
+    var json: String?
+
+    /// The shard as (index from 0, count), or a validation error that names the option.
+    func parsedShard() throws -> (index: Int, count: Int)? {
+        guard let shard else { return nil }
+        let parts = shard.split(separator: "/", omittingEmptySubsequences: false).map { Int($0) }
+        guard parts.count == 2, let index = parts[0], let count = parts[1], count >= 1, (1...count).contains(index)
+        else {
+            throw ValidationError("--shard: expected i/n with 1 ≤ i ≤ n, like 2/4, got \"\(shard)\"")
+        }
+        return (index - 1, count)
+    }
+
+    func validate() throws { _ = try parsedShard() }
+
+    func run() async throws {
+        let usage: UsageTrace
+        do {
+            usage = try TraceLoader.load(contentsOf: trace)
+        } catch {
+            throw CLIError("\(error)")
+        }
+        var users = usage.users
+        if let (index, count) = try parsedShard() {
+            users = users.enumerated().filter { $0.offset % count == index }.map(\.element)
+        }
+        let start = Date()
+        let progress = ProgressBar(label: "evaluate")
+        let evaluation = await Evaluation.run(usage, users: users, progress: progress.update)
+        progress.finish()
+        try EvaluationOutput(json: json).write(evaluation, seconds: Date().timeIntervalSince(start))
+    }
+}
+
+/// `offstage evaluate merge A.json B.json …`: the shards' results as one table.
+struct MergeEvaluationsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "merge", abstract: "Merge the JSON of evaluated shards into one table.")
+
+    @Argument(help: "JSON files written by `offstage evaluate --json`.") var files: [String]
+    @Option(help: "Write the merged results as JSON to this file; - for standard output.") var json: String?
+
+    func validate() throws {
+        if files.isEmpty { throw ValidationError("merge: give at least one JSON file") }
+    }
+
+    func run() throws {
+        let evaluations = try files.map { file in
+            guard let data = FileManager.default.contents(atPath: file) else {
+                throw CLIError("\(file): no such file, or it cannot be read")
+            }
+            do {
+                return try Evaluation.decode(data)
+            } catch {
+                throw CLIError("\(file): not the JSON of `offstage evaluate --json` (\(error))")
+            }
+        }
+        do {
+            try EvaluationOutput(json: json).write(try evaluations[0].merged(with: Array(evaluations.dropFirst())))
+        } catch let error as EvaluationError {
+            throw CLIError(error.description)
+        }
+    }
+}
+
+/// Where an evaluation goes: the table on standard output, the JSON to a file or, with `-`, instead of the table.
+struct EvaluationOutput {
+    var json: String?
+
+    func write(_ evaluation: Evaluation, seconds: Double? = nil) throws {
+        if json == "-" {
+            return print(String(decoding: try evaluation.json(), as: UTF8.self))
+        }
+        print(evaluation.table())
+        if let seconds { print("Wall time: \(String(format: "%.1f", seconds)) s") }
+        guard let json else { return }
+        do {
+            try evaluation.json().write(to: URL(fileURLWithPath: json))
+        } catch {
+            throw CLIError("--json: cannot write \(json): \(error.localizedDescription)")
+        }
+        print("Results written to \(json)")
+    }
+}

@@ -1,0 +1,40 @@
+import ArgumentParser
+import Foundation
+import OffstageSimulator
+
+/// `offstage trace`: usage traces; `offstage trace generate` makes a synthetic one.
+struct TraceCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "trace", abstract: "Work with usage traces (CSV; see docs/traces.md).",
+        subcommands: [GenerateTraceCommand.self])
+}
+
+/// `offstage trace generate --users N --days D --apps A --seed S [-o FILE]`: a synthetic trace from the
+/// model documented in docs/traces.md, the same for the same arguments.
+struct GenerateTraceCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "generate", abstract: "Make a synthetic usage trace (daily rhythm, app popularity, habits).")
+
+    @Option(help: "Users in the trace.") var users = 5
+    @Option(help: "Days per user.") var days = 14
+    @Option(help: "Apps on the phones (at least 1).") var apps = 10
+    @Option(help: "The seed every draw comes from.") var seed: UInt64 = 1
+    @Option(name: [.short, .long], help: "Write the CSV here instead of to standard output.") var output: String?
+
+    func validate() throws {
+        for (name, value, limit) in [("--users", users, 100_000), ("--days", days, 3650), ("--apps", apps, 1000)]
+        where !(1...limit).contains(value) {
+            throw ValidationError("\(name): expected a whole number from 1 to \(limit), got \(value)")
+        }
+    }
+
+    func run() throws {
+        let csv = TraceGenerator.generate(TraceModel(users: users, days: days, apps: apps, seed: seed)).csv()
+        guard let output else { return print(csv, terminator: "") }
+        do {
+            try Data(csv.utf8).write(to: URL(fileURLWithPath: output))
+        } catch {
+            throw CLIError("-o: cannot write \(output): \(error.localizedDescription)")
+        }
+    }
+}

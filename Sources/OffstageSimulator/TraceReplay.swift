@@ -1,0 +1,88 @@
+public import OffstageCore
+
+/// Turns one user's rows of a usage trace into a scenario: the user's timeline (opened → the app comes
+/// on screen, closed → home, and the device state the cells give), and every app of the trace as a
+/// news-like declarative app. The simulator then plays it like any other scenario.
+public enum TraceReplay {
+    /// Seconds after submission that a news-like app asks for as `earliestBeginDate` (Apple's sample value).
+    public static let refreshAfter: Double = 15 * 60
+    /// The refresh task's work: seconds, CPU and the bytes it downloads.
+    public static let refreshWork = TaskBehaviour.newsRefresh
+
+    /// The identifier of an app's refresh task: `<bundle id>.refresh`.
+    public static func refreshIdentifier(of app: BundleID) -> String { app.rawValue + ".refresh" }
+
+    /// The scenario that replays `user`'s rows of `trace` under `policy`, from the local midnight before
+    /// their first row to the local midnight after their last. The oracle strategy is told every launch ahead.
+    public static func scenario(for user: String, in trace: UsageTrace, policy: Policy = .iOS) -> Scenario {
+        let rows = trace.events(of: user)
+        let first = rows.first!
+        let offset = first.utcOffset
+        let start = ((first.epoch + offset) / 86_400).rounded(.down) * 86_400 - offset
+        let end = ((rows.last!.epoch + offset) / 86_400 + 1).rounded(.down) * 86_400 - offset
+        var apps: [BundleID] = []
+        for row in rows where !apps.contains(row.app) { apps.append(row.app) }
+        var scenario = Scenario(
+            name: "\(trace.source) user \(user)", source: trace.source, startEpoch: start, policy: policy,
+            apps: apps.map(newsApp), duration: end - start)
+        scenario.utcOffset = offset
+        scenario.device.isScreenOn = false
+        scenario.device.isLocked = true
+        scenario.device.idleSince = .zero
+        scenario.device.batteryLevel = first.battery ?? scenario.device.batteryLevel
+        scenario.device.isCharging = first.charging ?? false
+        scenario.device.network = first.network ?? scenario.device.network
+        var timeline: [TimelineEntry] = []
+        if case .oracle = policy.strategy {
+            for row in rows where row.kind == .opened {
+                timeline.append(
+                    TimelineEntry(
+                        at: 0, action: .system(.announceLaunch(row.app, at: Instant(seconds: row.epoch - start))),
+                        line: row.line))
+            }
+        }
+        for row in rows {
+            let at = row.epoch - start
+            var events: [SystemEvent] = []
+            if row.kind == .closed { events.append(.home) }
+            if let level = row.battery {
+                events.append(.setBattery(level: level, charging: row.charging ?? scenario.device.isCharging))
+            } else if let charging = row.charging {
+                events.append(.setCharging(charging))
+            }
+            if let network = row.network { events.append(.setNetwork(network)) }
+            if row.kind == .opened { events.append(.open(row.app)) }
+            if row.kind == .closed, row.screen == false || (!trace.hasScreenColumn) { events.append(.lock) }
+            timeline += events.map { TimelineEntry(at: at, action: .system($0), line: row.line) }
+        }
+        scenario.timeline = timeline
+        return scenario
+    }
+
+    /// A news-like app: it registers its refresh task, submits a `BGAppRefreshTaskRequest` (earliest begin
+    /// `refreshAfter` ahead) whenever it becomes active and at the end of each refresh run, which
+    /// downloads and updates its content.
+    public static func newsApp(_ id: BundleID) -> ScenarioApp {
+        let refresh = refreshIdentifier(of: id)
+        let submit = BehaviourAction.submit(
+            RequestTemplate(identifier: refresh, kind: .appRefresh, after: refreshAfter))
+        var behaviour = AppBehaviour()
+        behaviour.register = [refresh]
+        behaviour.onBecomeActive = [submit]
+        var task = refreshWork
+        task.then = [submit]
+        behaviour.tasks = [refresh: task]
+        let manifest = AppManifest(bundleIdentifier: id, backgroundModes: [.fetch], permittedIdentifiers: [refresh])
+        return ScenarioApp(manifest: manifest, behaviour: behaviour)
+    }
+}
+
+extension TaskBehaviour {
+    /// A news app's refresh: 3 s of a third of a core, downloading 300 kB.
+    static var newsRefresh: TaskBehaviour {
+        var task = TaskBehaviour()
+        task.work = .fixed(3)
+        task.load = WorkLoad(cpu: 0.3, bytes: 300_000)
+        return task
+    }
+}

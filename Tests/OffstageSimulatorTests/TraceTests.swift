@@ -1,0 +1,136 @@
+import Foundation
+import OffstageCore
+import Testing
+
+@testable import OffstageSimulator
+
+/// Usage traces (SPEC §10, §12): the CSV format and its errors, replay as the user, the generator's model.
+@Suite struct TraceTests {
+    let header = "user,timestamp,app,event,screen,battery,charging,network\n"
+
+    /// The error text the loader gives for this CSV (named trace.csv), or nil if it loads.
+    func errorText(_ csv: String) -> String? {
+        do {
+            _ = try TraceLoader.parse(csv: csv, source: "trace.csv")
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+
+    @Test func loaderErrorsNameTheLineAndTheColumn() {
+        #expect(
+            errorText(header + "u1,2026-11-23T07:30:00+01:00,com.x,opened,on,,,\nu1,yesterday,com.x,closed,off,,,\n")
+                == "trace.csv:3: field 'timestamp (column 2)': expected an ISO 8601 time with its zone, "
+                + "like 2026-11-23T07:30:00+01:00")
+        #expect(
+            errorText(header + "u1,2026-11-23T07:30:00,com.x,opened,on,,,\n")
+                == "trace.csv:2: field 'timestamp (column 2)': the time needs its zone's offset, like +01:00 or Z")
+        #expect(
+            errorText(header + "u1,2026-11-23T07:30:00Z,com.x,launched,on,,,\n")
+                == "trace.csv:2: field 'event (column 4)': expected opened or closed, got \"launched\"")
+        #expect(
+            errorText(header + "u1,2026-11-23T07:30:00Z,com.x,opened,on,120,,\n")
+                == "trace.csv:2: field 'battery (column 6)': expected a level from 0 to 100, got \"120\"")
+        #expect(
+            errorText(header + "u1,2026-11-23T07:30:00Z,com.x,opened,on,,maybe,\n")
+                == "trace.csv:2: field 'charging (column 7)': expected true or false, got \"maybe\"")
+        #expect(
+            errorText(header + "u1,2026-11-23T07:30:00Z,com.x,opened\n")
+                == "trace.csv:2: 4 cells, but the header has 8 columns (user,timestamp,app,event,screen,battery,charging,network)"
+        )
+        #expect(
+            errorText("user,timestamp,app,event,mood\n")
+                == "trace.csv:1: field 'column 5': unknown column 'mood'; expected user, timestamp, app, event, "
+                + "screen, battery, charging, network")
+        #expect(
+            errorText("user,timestamp,app\n")
+                == "trace.csv:1: the header lacks column 'event' (it needs user, timestamp, app, event)")
+        #expect(errorText("") == "trace.csv:1: the trace is empty: it needs a header row")
+    }
+
+    @Test func loaderChecksEachUsersOrderOfEvents() {
+        #expect(
+            errorText(header + "u1,2026-11-23T07:30:00Z,com.x,closed,off,,,\n")
+                == "trace.csv:2: field 'event (column 4)': closes com.x, but no app is on screen for user u1")
+        #expect(
+            errorText(
+                header + "u1,2026-11-23T07:30:00Z,com.x,opened,on,,,\nu1,2026-11-23T07:29:00Z,com.x,closed,off,,,\n")
+                == "trace.csv:3: field 'timestamp (column 2)': goes back in time: user u1's rows must be in time order")
+        // Users interleave freely; a missing file is an error, not a crash.
+        #expect(
+            errorText(
+                header + "u1,2026-11-23T07:30:00Z,com.x,opened,on,,,\nu2,2026-11-23T06:00:00Z,com.x,opened,on,,,\n")
+                == nil)
+        #expect(throws: ScenarioError(source: "/nonexistent.csv", message: "no such file")) {
+            try TraceLoader.load(contentsOf: "/nonexistent.csv")
+        }
+    }
+
+    @Test func replayProducesTheTracesLaunches() throws {
+        let trace = try TraceLoader.parse(
+            csv: """
+                user,timestamp,app,event,charging
+                ann,2026-11-23T07:30:00+01:00,com.example.news,opened,false
+                ann,2026-11-23T07:35:00+01:00,com.example.news,closed,
+                ann,2026-11-23T12:10:00+01:00,com.example.mail,opened,
+                ann,2026-11-23T12:11:00+01:00,com.example.news,opened,
+                ann,2026-11-23T12:20:00+01:00,com.example.news,closed,true
+                """, source: "trace.csv")
+        let scenario = TraceReplay.scenario(for: "ann", in: trace)
+        #expect(scenario.utcOffset == 3600)
+        #expect(scenario.duration == 86_400)
+        let records = try Simulation(scenario: scenario).run()
+        let opens = records.filter { $0.kind == .user && $0.reason == "open" }
+        // The run starts at the user's local midnight: local 07:30 is 7.5 h in.
+        let expected: [Double] = [27_000, 43_800, 43_860]
+        #expect(opens.map(\.at.seconds) == expected)
+        #expect(opens.map(\.app) == ["com.example.news", "com.example.mail", "com.example.news"])
+        #expect(records.filter { $0.kind == .contentAge }.count == 3)
+        // Without a screen column every close locks the device; the last row plugs the charger in.
+        #expect(records.filter { $0.kind == .user && $0.reason == "lock" }.count == 2)
+        #expect(records.contains { $0.kind == .started && $0.task == "com.example.news.refresh" })
+        #expect(records.allSatisfy { $0.kind != .crashed })
+    }
+
+    @Test func csvRoundTripsThroughTheLoader() throws {
+        let trace = TraceGenerator.generate(TraceModel(users: 2, days: 2, apps: 4, seed: 3))
+        let again = try TraceLoader.parse(csv: trace.csv(), source: "x")
+        #expect(again.csv() == trace.csv())
+        #expect(again.events.map(\.epoch) == trace.events.map(\.epoch))
+    }
+
+    @Test func generatorIsDeterministicForASeed() {
+        let model = TraceModel(users: 3, days: 5, apps: 6, seed: 42)
+        #expect(TraceGenerator.generate(model).csv() == TraceGenerator.generate(model).csv())
+        var other = model
+        other.seed = 43
+        #expect(TraceGenerator.generate(other).csv() != TraceGenerator.generate(model).csv())
+    }
+
+    @Test func generatorFollowsItsModel() {
+        let trace = TraceGenerator.generate(TraceModel(users: 5, days: 14, apps: 10, seed: 7))
+        let opens = trace.events.filter { $0.kind == .opened }
+        let hours = opens.map { Int((($0.epoch + $0.utcOffset) / 3600).rounded(.down)) % 24 }
+        // Daily rhythm: far more opens in the day than at night.
+        let day = hours.filter { (8..<22).contains($0) }.count
+        let night = hours.filter { (1..<5).contains($0) }.count
+        #expect(day > 20 * max(1, night))
+        // Popularity: each user's favourite app is opened more than their least favourite.
+        for user in trace.users {
+            let counts = Dictionary(grouping: opens.filter { $0.user == user }, by: \.app).mapValues(\.count)
+            #expect(counts.values.max()! > 3 * (counts.values.min() ?? 0))
+        }
+        // Charging at night: the charger goes in late in the day and out in the morning.
+        let plugs = trace.events.filter { $0.charging == true }.map {
+            Int((($0.epoch + $0.utcOffset) / 3600).rounded(.down)) % 24
+        }
+        #expect(plugs.count >= 5 * 13)
+        #expect(plugs.allSatisfy { $0 >= 21 || $0 <= 2 })
+        // Weekdays against weekends: the user is on cellular only on weekdays, away from home.
+        for event in trace.events where event.network == .cellular {
+            let weekday = WallClock(epochAtZero: event.epoch + event.utcOffset).localWeekday(at: .zero)
+            #expect(weekday != 0 && weekday != 6)
+        }
+    }
+}
