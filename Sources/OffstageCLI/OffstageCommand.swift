@@ -6,7 +6,7 @@ public struct OffstageCommand: ParsableCommand {
         commandName: "offstage",
         abstract: "The iOS background-execution system, off the device.",
         discussion: "Run `offstage demo` to watch a day on a phone; `offstage simulate FILE.yaml` runs any scenario.",
-        subcommands: [DemoCommand.self, SimulateCommand.self]
+        subcommands: [DemoCommand.self, SimulateCommand.self, DaemonCommand.self, CtlCommand.self]
     )
 
     public init() {}
