@@ -18,6 +18,8 @@ let package = Package(
         .library(name: "OffstageCore", targets: ["OffstageCore"]),
         .executable(name: "offstage", targets: ["offstage"]),
         .executable(name: "colorfeed", targets: ["ColorFeedApp"]),
+        .executable(name: "offstage-testapp", targets: ["OffstageTestApp"]),
+        .executable(name: "offstage-bench", targets: ["OffstageBenchmarks"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -92,18 +94,18 @@ let package = Package(
         ),
         // A small app for the daemon's tests: real processes that behave as each test needs.
         .executableTarget(
-            name: "offstage-testapp",
+            name: "OffstageTestApp",
             dependencies: ["OffstageKit"],
             path: "Tests/OffstageTestApp",
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "OffstageDaemonTests",
-            dependencies: ["offstage", "offstage-testapp", "OffstageCore", "OffstageProtocol", "ColorFeedApp"],
+            dependencies: ["offstage", "OffstageTestApp", "OffstageCore", "OffstageProtocol", "ColorFeedApp"],
             swiftSettings: strictSettings
         ),
         .executableTarget(
-            name: "offstage-bench",
+            name: "OffstageBenchmarks",
             dependencies: ["OffstageProtocol", "OffstageCore"],
             path: "Benchmarks/DaemonBenchmarks",
             swiftSettings: strictSettings

@@ -26,11 +26,11 @@ struct DaemonAddress: ParsableArguments {
 
     /// Sends one command and returns the reply; connection problems and refusals become clear errors.
     func send(_ command: ControlCommand) throws -> ControlReply {
-        do {
-            return try ControlClient(path: path).send(command)
-        } catch {
+        let client: ControlClient
+        do { client = try ControlClient(path: path) } catch {
             throw CLIError("offstage ctl: \(error) (is `offstage daemon` running on \(path)?)")
         }
+        do { return try client.send(command) } catch { throw CLIError("offstage ctl: \(error)") }
     }
 
     /// Sends a user, settings or debugging event and prints what the system did.

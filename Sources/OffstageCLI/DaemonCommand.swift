@@ -38,7 +38,7 @@ struct DaemonCommand: ParsableCommand {
         if let stateDirectory { configuration.stateDirectory = Self.absolute(stateDirectory) }
         if let socket {
             configuration.socketPath = Self.absolute(socket)
-        } else if stateDirectory != nil && ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"] == nil {
+        } else if stateDirectory != nil && (ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"] ?? "").isEmpty {
             configuration.socketPath = configuration.stateDirectory + "/offstage.sock"
         }
         guard let choice = FreezerChoice(rawValue: freezer) else {
