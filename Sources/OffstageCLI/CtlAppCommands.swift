@@ -6,7 +6,8 @@ import OffstageProtocol
 /// `ctl install PATH`: installs (or updates) a `Name.app` bundle folder.
 struct InstallCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "install", abstract: "Install an app bundle (a Name.app folder with Info.plist and its executable).")
+        commandName: "install",
+        abstract: "Install an app bundle (a Name.app folder with Info.plist and its executable).")
     @OptionGroup var daemon: DaemonAddress
     @Argument(help: "The bundle folder.") var path: String
 
@@ -52,7 +53,8 @@ struct TapCommand: ParsableCommand {
 
 /// `ctl apps`: installed apps, their state, process and resource use.
 struct AppsCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "apps", abstract: "List installed apps and their processes.")
+    static let configuration = CommandConfiguration(
+        commandName: "apps", abstract: "List installed apps and their processes.")
     @OptionGroup var daemon: DaemonAddress
     func run() throws { Output.print(try daemon.send(.apps)) }
 

@@ -42,10 +42,13 @@ struct DeviceCommand: ParsableCommand {
                     }
                     result.thermal = state
                 case "memory-pressure":
-                    guard let bytes = Int(value), bytes > 0 else { throw ValidationError("memory-pressure: '\(value)' is not a byte count") }
+                    guard let bytes = Int(value), bytes > 0 else {
+                        throw ValidationError("memory-pressure: '\(value)' is not a byte count")
+                    }
                     result.memoryPressureBytes = bytes
                 default:
-                    throw ValidationError("'\(key)' is not a device reading (battery, charging, network, thermal, memory-pressure)")
+                    throw ValidationError(
+                        "'\(key)' is not a device reading (battery, charging, network, thermal, memory-pressure)")
                 }
             }
             return result
@@ -108,7 +111,8 @@ enum Settings {
                 ? .setAppBackgroundAppRefresh(BundleID(parts[0]), on) : .setContinuedProcessing(BundleID(parts[0]), on)
         default:
             throw ValidationError(
-                "'\(key)' is not a setting (background-app-refresh, restricted, low-power, low-data, app-refresh, continued-processing)")
+                "'\(key)' is not a setting (background-app-refresh, restricted, low-power, low-data, app-refresh, continued-processing)"
+            )
         }
     }
 
@@ -128,7 +132,8 @@ enum Settings {
 
 /// `ctl battery`: the battery, the charger and what each app used.
 struct BatteryCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "battery", abstract: "Battery, charger and use per app.")
+    static let configuration = CommandConfiguration(
+        commandName: "battery", abstract: "Battery, charger and use per app.")
     @OptionGroup var daemon: DaemonAddress
 
     func run() throws {
@@ -136,7 +141,8 @@ struct BatteryCommand: ParsableCommand {
             return
         }
         let device = status.device
-        print("battery \(Int((device.batteryLevel * 100).rounded()))%, \(device.isCharging ? "charging" : "on battery")")
+        print(
+            "battery \(Int((device.batteryLevel * 100).rounded()))%, \(device.isCharging ? "charging" : "on battery")")
         let rows = apps.sorted { $0.cpuSeconds > $1.cpuSeconds }.map { app in
             [app.bundle.rawValue, String(format: "%.2f s", app.cpuSeconds), app.state.rawValue]
         }

@@ -5,7 +5,8 @@ import OffstageProtocol
 
 /// `ctl tasks`: every request and task, with each constraint a pending one waits for.
 struct TasksCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "tasks", abstract: "List requests and tasks, and why each waits.")
+    static let configuration = CommandConfiguration(
+        commandName: "tasks", abstract: "List requests and tasks, and why each waits.")
     @OptionGroup var daemon: DaemonAddress
     func run() throws { Output.print(try daemon.send(.tasks)) }
 
@@ -16,7 +17,8 @@ struct TasksCommand: ParsableCommand {
             if task.expired { line += ", expired" }
             if task.progressTotal > 0 { line += "  \(task.progressCompleted)/\(task.progressTotal)" }
             if task.phase == "pending" {
-                line += task.waitingFor.isEmpty
+                line +=
+                    task.waitingFor.isEmpty
                     ? "\n    eligible now" : task.waitingFor.map { "\n    waits for \($0)" }.joined()
             }
             return line
@@ -26,7 +28,8 @@ struct TasksCommand: ParsableCommand {
 
 /// `ctl why [APP]`: the latest decisions of the system, with their reasons.
 struct WhyCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "why", abstract: "Show the system's latest decisions and why.")
+    static let configuration = CommandConfiguration(
+        commandName: "why", abstract: "Show the system's latest decisions and why.")
     @OptionGroup var daemon: DaemonAddress
     @Argument(help: "Only this app's decisions.") var app: String?
     @Option(help: "How many decisions.") var limit = 30
@@ -35,7 +38,8 @@ struct WhyCommand: ParsableCommand {
 
 /// `ctl run-task APP ID`: Apple's `_simulateLaunchForTaskWithIdentifier:`: start a pending request now.
 struct RunTaskCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "run-task", abstract: "Start a pending request now (simulate launch).")
+    static let configuration = CommandConfiguration(
+        commandName: "run-task", abstract: "Start a pending request now (simulate launch).")
     @OptionGroup var daemon: DaemonAddress
     @Argument(help: "Bundle identifier.") var app: String
     @Argument(help: "Task identifier.") var identifier: String
@@ -44,7 +48,8 @@ struct RunTaskCommand: ParsableCommand {
 
 /// `ctl expire-task APP ID`: Apple's `_simulateExpirationForTaskWithIdentifier:`: expire a running task now.
 struct ExpireTaskCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "expire-task", abstract: "Expire a running task now (simulate expiration).")
+    static let configuration = CommandConfiguration(
+        commandName: "expire-task", abstract: "Expire a running task now (simulate expiration).")
     @OptionGroup var daemon: DaemonAddress
     @Argument(help: "Bundle identifier.") var app: String
     @Argument(help: "Task identifier.") var identifier: String

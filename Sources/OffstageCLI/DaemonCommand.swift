@@ -92,7 +92,9 @@ struct DaemonCommand: ParsableCommand {
                     "--policy '\(change)': expected KEY=VALUE with KEY one of \(fields.keys.sorted().joined(separator: ", "))"
                 )
             }
-            guard let value = Double(parts[1]) else { throw ValidationError("--policy \(parts[0]): '\(parts[1])' is not a number") }
+            guard let value = Double(parts[1]) else {
+                throw ValidationError("--policy \(parts[0]): '\(parts[1])' is not a number")
+            }
             fields[parts[0]] = old is Int ? Int(value) as Any : value as Any
         }
         return try JSONDecoder().decode(Policy.self, from: JSONSerialization.data(withJSONObject: fields))

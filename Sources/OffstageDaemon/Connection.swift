@@ -38,7 +38,9 @@ extension Daemon {
             }
             let connection = Connection(fd: fd, peer: peer)
             connections[fd] = connection
-            if let app = apps.first(where: { id, app in app.process.map { control.owns(id, $0, pid: peer.pid) } ?? false })?.key {
+            if let app = apps.first(where: { id, app in app.process.map { control.owns(id, $0, pid: peer.pid) } ?? false
+                })?.key
+            {
                 attach(connection, to: app)
             }
         }
@@ -148,7 +150,10 @@ extension Daemon {
         case .call(let call, let claimed):
             guard let app = connection.app else {
                 return send(
-                    .error(id: message.id, message: "app calls come only from processes the daemon launched (pid \(connection.pid) is not one)"),
+                    .error(
+                        id: message.id,
+                        message:
+                            "app calls come only from processes the daemon launched (pid \(connection.pid) is not one)"),
                     to: connection)
             }
             if let claimed, claimed != app {
@@ -180,7 +185,9 @@ extension Daemon {
         if let app = connection.app { return "apps cannot use control commands (this is \(app))" }
         let owner = getuid()
         if connection.uid == owner || connection.uid == 0 { return nil }
-        if let group = configuration.controlGroup, connection.gid == group || supplementaryGroups(of: connection.pid).contains(group) {
+        if let group = configuration.controlGroup,
+            connection.gid == group || supplementaryGroups(of: connection.pid).contains(group)
+        {
             return nil
         }
         return "permission denied: only the daemon's owner (uid \(owner))"
@@ -188,7 +195,9 @@ extension Daemon {
     }
 
     private func supplementaryGroups(of pid: Int32) -> [UInt32] {
-        guard let text = SysFile.read("/proc/\(pid)/status"), let groups = SysFile.field("Groups", in: text) else { return [] }
+        guard let text = SysFile.read("/proc/\(pid)/status"), let groups = SysFile.field("Groups", in: text) else {
+            return []
+        }
         return groups.split(whereSeparator: { $0 == " " || $0 == "\t" }).compactMap { UInt32($0) }
     }
 }

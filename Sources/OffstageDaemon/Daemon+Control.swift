@@ -14,10 +14,12 @@ extension Daemon {
             let id = bundle.manifest.bundleIdentifier
             let effects = system.install(bundle.manifest, at: now)
             let old = apps[id]
-            apps[id] = ManagedApp(path: path, manifest: bundle.manifest, process: old?.process, connection: old?.connection)
+            apps[id] = ManagedApp(
+                path: path, manifest: bundle.manifest, process: old?.process, connection: old?.connection)
             do {
                 try store.saveApp(
-                    Store.InstalledApp(bundle: id, path: path, manifest: bundle.manifest), at: system.wallClock.epoch(at: now))
+                    Store.InstalledApp(bundle: id, path: path, manifest: bundle.manifest),
+                    at: system.wallClock.epoch(at: now))
             } catch { throw DaemonError("cannot save the app: \(error)") }
             carryOut(effects)
             return .ok(message: "installed \(id) from \(path)")
@@ -25,11 +27,14 @@ extension Daemon {
             if let app = event.app, apps[app] == nil { throw DaemonError("\(app) is not installed") }
             let effects = system.handle(event, at: now)
             carryOut(effects)
-            return .records(records: effects.records.map { LoggedRecord(time: system.wallClock.timestamp(at: $0.at), record: $0) })
+            return .records(
+                records: effects.records.map { LoggedRecord(time: system.wallClock.timestamp(at: $0.at), record: $0) })
         case .tap(let app, let action):
             guard apps[app] != nil else { throw DaemonError("\(app) is not installed") }
             let state = system.state(of: app)
-            guard state == .active else { throw DaemonError("\(app) is not on screen (it is \(state.rawValue)); open it first") }
+            guard state == .active else {
+                throw DaemonError("\(app) is not on screen (it is \(state.rawValue)); open it first")
+            }
             send(.userAction(action: action), toApp: app)
             return .ok(message: "tapped \(action) in \(app)")
         case .device(let newer, let reset):
@@ -40,7 +45,8 @@ extension Daemon {
             probeDevice()
             let device = system.device
             return .ok(
-                message: "battery \(Int((device.batteryLevel * 100).rounded()))%\(device.isCharging ? " charging" : ""), "
+                message:
+                    "battery \(Int((device.batteryLevel * 100).rounded()))%\(device.isCharging ? " charging" : ""), "
                     + "network \(device.network.rawValue), thermal \(device.thermalState.rawValue)")
         case .apps:
             return .apps(apps: installedApps())
@@ -98,7 +104,8 @@ extension SystemEvent {
     /// The app the event names, if any (so the daemon can refuse apps that are not installed).
     var app: BundleID? {
         switch self {
-        case .open(let id), .swipeAway(let id), .setAppBackgroundAppRefresh(let id, _), .setContinuedProcessing(let id, _),
+        case .open(let id), .swipeAway(let id), .setAppBackgroundAppRefresh(let id, _),
+            .setContinuedProcessing(let id, _),
             .setMemoryFootprint(let id, _), .processExited(let id, _), .resourceUsage(let id, _),
             .simulateLaunch(let id, _), .simulateExpiration(let id, _):
             id

@@ -93,6 +93,7 @@ extension Daemon {
     /// Drops what the daemon kept for the app's process (its connection stays until it closes).
     private func forgetProcess(_ id: BundleID) {
         apps[id]?.process = nil
+        apps[id]?.memoryBytes = 0
         apps[id]?.outbox = []
         apps[id]?.connection = nil
         try? store.saveProcess(nil, of: id)
@@ -105,7 +106,9 @@ extension Daemon {
             if let process = apps[id]?.process, process.pid == pid { forgetProcess(id) }
             return
         }
-        guard let (id, app) = apps.first(where: { $0.value.process?.pid == pid }), let process = app.process else { return }
+        guard let (id, app) = apps.first(where: { $0.value.process?.pid == pid }), let process = app.process else {
+            return
+        }
         logger.info("app process exited", metadata: ["app": "\(id)", "pid": "\(pid)", "how": "\(how)"])
         if control.kind == .signals { control.killNow(id, process) } else { control.terminate(id, process) }
         forgetProcess(id)

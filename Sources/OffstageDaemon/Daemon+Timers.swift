@@ -48,7 +48,8 @@ extension Daemon {
         apps[id]!.cpuSeen = max(cpu, app.cpuSeen)
         apps[id]!.sampledAt = now
         apps[id]!.memoryBytes = memory
-        carryOut(system.handle(.resourceUsage(id, ResourceUsage(cpuSeconds: used, interval: now - app.sampledAt)), at: now))
+        carryOut(
+            system.handle(.resourceUsage(id, ResourceUsage(cpuSeconds: used, interval: now - app.sampledAt)), at: now))
         if memory > 0 { carryOut(system.handle(.setMemoryFootprint(id, bytes: memory), at: now)) }
     }
 

@@ -56,7 +56,9 @@ final class Daemon: @unchecked Sendable {
             _ = fcntl(end, F_SETFD, FD_CLOEXEC)
         }
         (wakeRead, wakeWrite) = (pipeEnds[0], pipeEnds[1])
-        let socketFolder = String(configuration.socketPath[..<(configuration.socketPath.lastIndex(of: "/") ?? configuration.socketPath.startIndex)])
+        let socketFolder = String(
+            configuration.socketPath[
+                ..<(configuration.socketPath.lastIndex(of: "/") ?? configuration.socketPath.startIndex)])
         if !socketFolder.isEmpty { SysFile.makeDirectory(socketFolder, mode: 0o755) }
         listener = try ListeningSocket.open(at: configuration.socketPath)
         try restore()
@@ -102,7 +104,8 @@ final class Daemon: @unchecked Sendable {
             leftovers.append(recorded.pid)
         }
         if !leftovers.isEmpty {
-            logger.notice("killing processes left by a previous run", metadata: ["app": "\(app)", "pids": "\(leftovers)"])
+            logger.notice(
+                "killing processes left by a previous run", metadata: ["app": "\(app)", "pids": "\(leftovers)"])
             if control.kind == .signals {
                 control.killNow(app, process)
             } else {
@@ -118,7 +121,10 @@ final class Daemon: @unchecked Sendable {
     /// Serves until `requestShutdown`; then ends every app and closes.
     func run() {
         while !stopping {
-            var fds = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+            var fds = [
+                pollfd(fd: listener, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
+            ]
             for (fd, connection) in connections {
                 let events = Int16(POLLIN) | (connection.outgoing.isEmpty ? 0 : Int16(POLLOUT))
                 fds.append(pollfd(fd: fd, events: events, revents: 0))

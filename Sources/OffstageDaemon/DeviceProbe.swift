@@ -47,7 +47,9 @@ enum DeviceProbe {
         var onMains = false
         for name in directoryEntries(base) {
             let type = SysFile.read("\(base)/\(name)/type")?.trimmed ?? ""
-            if type == "Battery", let capacity = SysFile.read("\(base)/\(name)/capacity").flatMap({ Double($0.trimmed) }) {
+            if type == "Battery",
+                let capacity = SysFile.read("\(base)/\(name)/capacity").flatMap({ Double($0.trimmed) })
+            {
                 sawBattery = true
                 reading.batteryLevel = min(max(capacity / 100, 0), 1)
                 let status = SysFile.read("\(base)/\(name)/status")?.trimmed ?? ""

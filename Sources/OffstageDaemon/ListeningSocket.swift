@@ -12,7 +12,8 @@ enum ListeningSocket {
             }
             unlink(path)
         }
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        let fd = socket(
+            AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard fd >= 0 else { throw DaemonError("socket: \(String(cString: strerror(errno)))") }
         var address: sockaddr_un
         do { address = try UnixSocket.makeAddress(path) } catch { throw DaemonError(error.description) }

@@ -56,7 +56,9 @@ enum ProcFS {
         defer { closedir(dir) }
         var result: [Int32] = []
         while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
             if let tid = Int32(name) { result.append(tid) }
         }
         return result

@@ -26,7 +26,9 @@ final class ProcessControl: @unchecked Sendable {
 
     /// Detects what the machine offers (or takes `choice` if forced) and creates the daemon's groups.
     init(choice: FreezerChoice, name: String) throws(DaemonError) {
-        let v2Root = ["/sys/fs/cgroup", "/sys/fs/cgroup/unified"].first { SysFile.exists("\($0)/cgroup.procs") && SysFile.exists("\($0)/cgroup.subtree_control") }
+        let v2Root = ["/sys/fs/cgroup", "/sys/fs/cgroup/unified"].first {
+            SysFile.exists("\($0)/cgroup.procs") && SysFile.exists("\($0)/cgroup.subtree_control")
+        }
         let v1Root = SysFile.exists("/sys/fs/cgroup/freezer/cgroup.procs") ? "/sys/fs/cgroup/freezer" : nil
         func usable(_ root: String?) -> String? {
             guard let root else { return nil }
@@ -43,17 +45,23 @@ final class ProcessControl: @unchecked Sendable {
                 (kind, freezerBase) = (.signals, nil)
             }
         case .cgroupV2:
-            guard let base = usable(v2Root) else { throw DaemonError("no writable cgroup v2 hierarchy for --freezer cgroup2") }
+            guard let base = usable(v2Root) else {
+                throw DaemonError("no writable cgroup v2 hierarchy for --freezer cgroup2")
+            }
             (kind, freezerBase) = (.cgroupV2, base)
         case .cgroupV1:
-            guard let base = usable(v1Root) else { throw DaemonError("no writable cgroup v1 freezer for --freezer cgroup1") }
+            guard let base = usable(v1Root) else {
+                throw DaemonError("no writable cgroup v1 freezer for --freezer cgroup1")
+            }
             (kind, freezerBase) = (.cgroupV1, base)
         case .signals:
             (kind, freezerBase) = (.signals, nil)
         }
         if kind == .cgroupV2, let freezerBase, SysFile.exists("\(freezerBase)/cpu.weight") {
             cpuBase = freezerBase
-        } else if kind != .signals, let base = usable(SysFile.exists("/sys/fs/cgroup/cpu/cpu.shares") ? "/sys/fs/cgroup/cpu" : nil) {
+        } else if kind != .signals,
+            let base = usable(SysFile.exists("/sys/fs/cgroup/cpu/cpu.shares") ? "/sys/fs/cgroup/cpu" : nil)
+        {
             cpuBase = base
         } else {
             cpuBase = nil
@@ -97,7 +105,8 @@ final class ProcessControl: @unchecked Sendable {
     func isFrozen(_ app: BundleID, _ process: AppProcess) -> Bool {
         switch kind {
         case .cgroupV2:
-            return SysFile.read("\(freezerGroup(app)!)/cgroup.events").flatMap { SysFile.field("frozen", in: $0) } == "1"
+            return SysFile.read("\(freezerGroup(app)!)/cgroup.events").flatMap { SysFile.field("frozen", in: $0) }
+                == "1"
         case .cgroupV1:
             return SysFile.read("\(freezerGroup(app)!)/freezer.state")?.hasPrefix("FROZEN") ?? false
         case .signals:

@@ -131,7 +131,8 @@ final class Store: @unchecked Sendable {
         let json = String(decoding: try encoder.encode(value), as: UTF8.self)
         try database.write { db in
             try db.execute(
-                sql: "INSERT INTO setting (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                sql:
+                    "INSERT INTO setting (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
                 arguments: [key, json])
         }
     }
@@ -152,7 +153,9 @@ final class Store: @unchecked Sendable {
             for (time, record) in records {
                 try db.execute(
                     sql: "INSERT INTO decision (time, at, bundle, kind, task, reason) VALUES (?, ?, ?, ?, ?, ?)",
-                    arguments: [time, record.at.seconds, record.app?.rawValue, record.kind.rawValue, record.task, record.reason])
+                    arguments: [
+                        time, record.at.seconds, record.app?.rawValue, record.kind.rawValue, record.task, record.reason,
+                    ])
             }
             try db.execute(
                 sql: "DELETE FROM decision WHERE id <= (SELECT MAX(id) FROM decision) - ?", arguments: [limit])

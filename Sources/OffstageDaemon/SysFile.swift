@@ -53,7 +53,8 @@ enum SysFile {
 extension Substring {
     fileprivate func trimmingCharacters(in set: String) -> String {
         let characters = Set(set)
-        return String(drop(while: { characters.contains($0) }).reversed().drop(while: { characters.contains($0) })
-            .reversed())
+        return String(
+            drop(while: { characters.contains($0) }).reversed().drop(while: { characters.contains($0) })
+                .reversed())
     }
 }

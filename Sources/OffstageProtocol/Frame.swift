@@ -57,12 +57,17 @@ public enum Frame {
         guard length <= maxMessageBytes else { throw .tooLarge(bytes: length) }
         guard data.count >= 4 + length else { throw .truncated }
         let body = data.dropFirst(4).prefix(length)
-        guard let header = try? JSONDecoder().decode(VersionOnly.self, from: body) else {
+        let decoder = JSONDecoder()
+        // The common case in one pass; a failure is decoded again, step by step, to say what is wrong.
+        if let envelope = try? decoder.decode(Envelope<Payload>.self, from: body), envelope.version == version {
+            return (envelope.payload, 4 + length)
+        }
+        guard let header = try? decoder.decode(VersionOnly.self, from: body) else {
             throw .malformed("not a versioned JSON envelope")
         }
         guard header.version == version else { throw .wrongVersion(header.version) }
         do {
-            return (try JSONDecoder().decode(Envelope<Payload>.self, from: body).payload, 4 + length)
+            return (try decoder.decode(Envelope<Payload>.self, from: body).payload, 4 + length)
         } catch {
             throw .malformed("\(error)")
         }

@@ -40,10 +40,13 @@ final class DaemonHarness: @unchecked Sendable {
     /// The folder holding the package's built executables (next to the test bundle).
     static let products: URL = {
         var candidate = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for _ in 0..<3 where !FileManager.default.fileExists(atPath: candidate.appendingPathComponent("offstage").path) {
+        for _ in 0..<3 where !FileManager.default.fileExists(atPath: candidate.appendingPathComponent("offstage").path)
+        {
             candidate.deleteLastPathComponent()
         }
-        if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("offstage").path) { return candidate }
+        if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("offstage").path) {
+            return candidate
+        }
         return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent(".build/debug")
     }()

@@ -26,7 +26,8 @@ let defaultFreezer = testableFreezers[0]
         }
         if freezer == "cgroup2" {
             let events = try String(
-                contentsOfFile: "/sys/fs/cgroup/unified/\(daemon.cgroupName)/test.spinner/cgroup.events", encoding: .utf8)
+                contentsOfFile: "/sys/fs/cgroup/unified/\(daemon.cgroupName)/test.spinner/cgroup.events",
+                encoding: .utf8)
             #expect(events.contains("frozen 1"))
         } else {
             #expect(ProcessProbe.threadStates(pid).allSatisfy { $0 == "T" })
@@ -57,7 +58,10 @@ let defaultFreezer = testableFreezers[0]
             let app = try daemon.app("test.refresher")
             return app?.state == .suspended && app?.frozen == true && app?.pid == pid
         }
-        #expect(try daemon.decisions("test.refresher").contains { $0.hasPrefix("completed: setTaskCompleted(success: true)") })
+        #expect(
+            try daemon.decisions("test.refresher").contains {
+                $0.hasPrefix("completed: setTaskCompleted(success: true)")
+            })
     }
 
     @Test func appIgnoringExpirationIsKilled() throws {
@@ -80,7 +84,9 @@ let defaultFreezer = testableFreezers[0]
         let pid = try daemon.openAndWait("test.forker")
         var child: Int32 = 0
         try daemon.waitUntil("the app started a child process") {
-            guard let line = daemon.events("test.forker").first(where: { $0.hasPrefix("child pid ") }) else { return false }
+            guard let line = daemon.events("test.forker").first(where: { $0.hasPrefix("child pid ") }) else {
+                return false
+            }
             child = Int32(line.dropFirst("child pid ".count)) ?? 0
             return child > 0
         }
@@ -124,7 +130,9 @@ let defaultFreezer = testableFreezers[0]
         _ = try daemon.openAndWait("com.colorfeed.wwdc25")
         try daemon.control(.tap(bundle: "com.colorfeed.wwdc25", action: "export"))
         try daemon.waitUntil("the export reports progress", timeout: 15) {
-            try daemon.tasks().contains { $0.kind == .continuedProcessing && $0.progressTotal == 100 && $0.progressCompleted >= 1 }
+            try daemon.tasks().contains {
+                $0.kind == .continuedProcessing && $0.progressTotal == 100 && $0.progressCompleted >= 1
+            }
         }
         try daemon.send(.home)
         try daemon.waitUntil("ColorFeed's refresh request waits for its date") {

@@ -27,7 +27,8 @@ func note(_ line: String) {
 /// The test app's delegate: registers its tasks, submits them when it leaves the screen.
 final class TestDelegate: UIResponder, UIApplicationDelegate, @unchecked Sendable {
     func application(
-        _ application: UIApplication, didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?
+        _ application: UIApplication,
+        didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?
     ) -> Bool {
         note("launched pid \(getpid())")
         BGTaskScheduler.shared.register(forTaskWithIdentifier: "\(bundle).refresh", using: nil) { task in
