@@ -37,7 +37,8 @@ final class AppConnection {
             guard let message = try? socket.receiveMessage(ServerMessage.self) else { exit(0) }
             if case .effect(.deliver(_, _, let token)) = message {
                 nextID += 1
-                try? socket.sendMessage(ClientMessage(id: nextID, body: .call(call: .returned(token: token), bundle: nil)))
+                try? socket.sendMessage(
+                    ClientMessage(id: nextID, body: .call(call: .returned(token: token), bundle: nil)))
             }
         }
     }
@@ -236,7 +237,8 @@ func status(_ pid: Int32, _ key: String) -> Int {
     return Int(line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first ?? "") ?? 0
 }
 print(
-    "memory with 101 installed apps: VmRSS \(rssMB(pid)) (peak VmHWM \(String(format: "%.1f MB", Double(status(pid, "VmHWM")) / 1024)))")
+    "memory with 101 installed apps: VmRSS \(rssMB(pid)) (peak VmHWM \(String(format: "%.1f MB", Double(status(pid, "VmHWM")) / 1024)))"
+)
 
 // 4. Context switches of the idle daemon (every thread) over the idle period.
 func switches(_ pid: Int32) -> Int {

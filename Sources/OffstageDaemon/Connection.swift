@@ -39,8 +39,7 @@ extension Daemon {
             let connection = Connection(fd: fd, peer: peer)
             connections[fd] = connection
             if let app = apps.first(where: { id, app in app.process.map { control.owns(id, $0, pid: peer.pid) } ?? false
-                })?.key
-            {
+            })?.key {
                 attach(connection, to: app)
             }
         }

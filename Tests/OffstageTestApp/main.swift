@@ -17,7 +17,7 @@ let bundle = ProcessInfo.processInfo.environment[OffstageApplication.bundleVaria
 func note(_ line: String) {
     guard let folder = ProcessInfo.processInfo.environment["OFFSTAGE_TEST_DIR"] else { return }
     let path = "\(folder)/\(bundle).events"
-    if !FileManager.default.fileExists(atPath: path) { FileManager.default.createFile(atPath: path, contents: nil) }
+    if !FileManager.default.fileExists(atPath: path) { _ = FileManager.default.createFile(atPath: path, contents: nil) }
     guard let handle = FileHandle(forWritingAtPath: path) else { return }
     handle.seekToEndOfFile()
     handle.write(Data("\(line)\n".utf8))
