@@ -29,10 +29,26 @@ final class DaemonHarness: @unchecked Sendable {
             daemon.terminate()
             daemon.waitUntilExit()
         }
-        rmdir("/sys/fs/cgroup/unified/\(cgroupName)")
-        rmdir("/sys/fs/cgroup/cpu/\(cgroupName)")
-        rmdir("/sys/fs/cgroup/freezer/\(cgroupName)")
+        Self.removeGroups(named: cgroupName)
         try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    /// Removes the daemon's control groups (its apps' first), waiting a little for killed processes to go.
+    static func removeGroups(named name: String) {
+        for root in ["/sys/fs/cgroup/unified", "/sys/fs/cgroup", "/sys/fs/cgroup/cpu", "/sys/fs/cgroup/freezer"] {
+            let base = "\(root)/\(name)"
+            guard FileManager.default.fileExists(atPath: base) else { continue }
+            let deadline = Date(timeIntervalSinceNow: 2)
+            repeat {
+                let children = (try? FileManager.default.contentsOfDirectory(atPath: base)) ?? []
+                for child in children where !child.contains(".") || child.hasPrefix("test.") || child.hasPrefix("com.")
+                {
+                    rmdir("\(base)/\(child)")
+                }
+                if rmdir(base) == 0 { break }
+                usleep(20_000)
+            } while Date() < deadline
+        }
     }
 
     // MARK: The built products
