@@ -5,7 +5,11 @@ public final class ControlClient: @unchecked Sendable {
     public let socket: UnixSocket
     private var nextID = 1
 
-    public init(path: String) throws(UnixSocket.Failure) { socket = try UnixSocket.connecting(to: path) }
+    /// Connects to the daemon at `path`; with `timeout`, a reply that takes longer is an error, not a hang.
+    public init(path: String, timeout: Double? = nil) throws(UnixSocket.Failure) {
+        socket = try UnixSocket.connecting(to: path)
+        if let timeout { socket.setReceiveTimeout(seconds: timeout) }
+    }
 
     deinit { socket.disconnect() }
 

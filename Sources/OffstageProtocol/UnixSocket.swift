@@ -100,6 +100,12 @@ public final class UnixSocket: @unchecked Sendable {
         }
     }
 
+    /// Makes a blocking receive give up after `seconds` (`SO_RCVTIMEO`).
+    public func setReceiveTimeout(seconds: Double) {
+        var limit = timeval(tv_sec: Int(seconds), tv_usec: .init((seconds - seconds.rounded(.down)) * 1e6))
+        _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+    }
+
     /// Closes the socket (once).
     public func disconnect() { _ = close(fd) }
 }

@@ -25,9 +25,11 @@ final class DaemonHarness: @unchecked Sendable {
     }
 
     deinit {
-        if let daemon, daemon.isRunning {
-            daemon.terminate()
-            daemon.waitUntilExit()
+        if let daemon {
+            let pid = daemon.processIdentifier
+            kill(pid, SIGTERM)
+            Self.waitForExit(pid, timeout: 10)
+            if ProcessProbe.isAlive(pid) { kill(pid, SIGKILL) }
         }
         Self.removeGroups(named: cgroupName)
         try? FileManager.default.removeItem(atPath: folder)
@@ -109,16 +111,23 @@ final class DaemonHarness: @unchecked Sendable {
     func killHard() {
         guard let daemon else { return }
         kill(daemon.processIdentifier, SIGKILL)
-        daemon.waitUntilExit()
+        Self.waitForExit(daemon.processIdentifier, timeout: 10)
         self.daemon = nil
     }
 
-    var daemonIsRunning: Bool { daemon?.isRunning ?? false }
+    var daemonIsRunning: Bool { daemon.map { ProcessProbe.isAlive($0.processIdentifier) } ?? false }
+
+    /// Waits until the process has ended (gone or a zombie), polling /proc: Foundation's
+    /// `waitUntilExit` has been seen to miss an exit when many children come and go.
+    static func waitForExit(_ pid: Int32, timeout: Double) {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while ProcessProbe.isAlive(pid) && Date() < deadline { usleep(10_000) }
+    }
 
     /// Sends a control command and returns the reply.
     @discardableResult
     func control(_ command: ControlCommand) throws -> ControlReply {
-        try ControlClient(path: socketPath).send(command)
+        try ControlClient(path: socketPath, timeout: 10).send(command)
     }
 
     func send(_ event: SystemEvent) throws { try control(.event(event: event)) }
@@ -191,7 +200,7 @@ final class DaemonHarness: @unchecked Sendable {
         process.standardOutput = pipe
         try process.run()
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        Self.waitForExit(process.processIdentifier, timeout: 10)
         return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
     }
 
