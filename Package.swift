@@ -32,7 +32,11 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     ],
     targets: [
-        .target(name: "OffstageCore", swiftSettings: strictSettings),
+        .target(
+            name: "OffstageCore",
+            dependencies: [.product(name: "HeapModule", package: "swift-collections")],
+            swiftSettings: strictSettings
+        ),
         .target(name: "OffstageProtocol", dependencies: ["OffstageCore"], swiftSettings: strictSettings),
         .target(
             name: "OffstageKit",
@@ -82,6 +86,12 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .executableTarget(name: "offstage", dependencies: ["OffstageCLI"], swiftSettings: strictSettings),
+        .executableTarget(
+            name: "scheduler-benchmarks",
+            dependencies: ["OffstageCore", "OffstageSimulator"],
+            path: "Benchmarks/SchedulerBenchmarks",
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "OffstageCoreTests",
             dependencies: ["OffstageCore", .product(name: "PropertyBased", package: "swift-property-based")],

@@ -3,7 +3,7 @@ import ColorFeed
 import Foundation
 import OffstageSimulator
 
-/// The options `demo` and `simulate` share: how long, where the JSON goes, how much to print.
+/// The options `demo` and `simulate` share: how long, where the JSON goes, how much to print, the Battery view.
 struct RunOptions: ParsableArguments {
     @Option(name: .long, help: "Virtual time to run, e.g. 2h, 1d, \"1d 07:00\" (default: the scenario's).")
     var until: String?
@@ -13,6 +13,14 @@ struct RunOptions: ParsableArguments {
 
     @Flag(name: .long, help: "Show every record: callbacks, registrations, assertions, state changes.")
     var verbose = false
+
+    @Flag(name: .long, help: "Print only the summary, not the timeline.")
+    var summary = false
+
+    @Option(name: .long, help: "Explain one request by its identifier: where it stands at the end, and its history.")
+    var why: String?
+    @Flag(name: .long, help: "Show the Battery view at the end: the level, and energy per app over 24 h and 10 days.")
+    var battery = false
 
     /// `--until` in seconds, or a validation error that names the option.
     func duration() throws -> Double? {
@@ -30,9 +38,22 @@ struct RunOptions: ParsableArguments {
         let progress = ProgressBar(label: scenario.name)
         let report = simulation.report(for: duration, progress: progress.update)
         progress.finish()
-        print(report.timeline(verbose: verbose))
-        print("")
+        if let why {
+            guard let explanation = report.why(why) else {
+                throw CLIError("--why: no request with identifier \"\(why)\" appears in this run")
+            }
+            print(explanation)
+            return
+        }
+        if !summary {
+            print(report.timeline(verbose: verbose))
+            print("")
+        }
         print(report.summary())
+        if battery {
+            print("")
+            print(BatteryReport(system: simulation.system).text())
+        }
         if let json {
             do {
                 try report.json().write(to: URL(fileURLWithPath: json))

@@ -2,6 +2,12 @@
 /// assertions, requests and running tasks. Internal: hosts read it through `BackgroundSystem`.
 struct AppRecord: Sendable {
     var manifest: AppManifest
+    /// The app's place in installation order: reviews run in this order, for determinism.
+    let installIndex: Int
+    /// The time of the app's queued review in `BackgroundSystem.reviews`, if one is queued.
+    var scheduledReview: Instant?
+    /// The earliest time one of its pending requests' blockers lifts by itself.
+    var blockersLift: Instant?
     var state: AppState = .notRunning
     var launchReason: LaunchReason = .user
     /// `didFinishLaunching` has returned: registering exact identifiers now crashes.
@@ -22,19 +28,40 @@ struct AppRecord: Sendable {
     var forceQuit = false
     /// A termination waiting for `willTerminate` to return.
     var terminating: TerminationReason?
-    var lastUsed: Instant = .zero
     var memoryFootprint: Int
     /// The blocker names last recorded for each pending identifier, so only changes are logged.
     var lastBlockers: [String: [String]] = [:]
     /// Everything the host reported the app's processes used, since installation.
     var totalUsage = ResourceUsage()
+    /// The user's use of the app: launches, time on screen, last use. Outlives processes.
+    var usage = UsageHistory()
+    /// How the app's tasks have ended. Outlives processes: the system remembers.
+    var cooperation = Cooperation()
+    /// When its discretionary runs started, within the quota window.
+    var discretionaryStarts: [Instant] = []
+    /// The predicted next launch, and until when that prediction holds before it is made again.
+    var prediction: (launch: Instant?, validUntil: Instant)?
+    /// Budget reservations of its running tasks, by task ID.
+    var reservations: [Int: Reservation] = [:]
+    /// When a background refresh last completed successfully: the age of the content it shows.
+    var contentUpdatedAt: Instant?
+    /// Maintenance wakes its work started (the device was asleep).
+    var wakeUps = 0
+    /// The constraints that block at least one of its pending requests, as last reviewed.
+    var blockedBy: Set<String> = []
+    // MARK: Background pushes, legacy fetch and background modes (§7)
+    var backgroundWork = BackgroundWorkState()
 
-    init(manifest: AppManifest, memoryFootprint: Int) {
+    init(manifest: AppManifest, installIndex: Int, memoryFootprint: Int) {
         self.manifest = manifest
+        self.installIndex = installIndex
         self.memoryFootprint = memoryFootprint
     }
 
     var id: BundleID { manifest.bundleIdentifier }
+
+    /// When the user last had the app on screen (zero if never): the switcher and jetsam order by it.
+    var lastUsed: Instant { usage.lastUsed ?? .zero }
 
     /// The state the app will be in once every queued callback is delivered.
     var projectedState: AppState {
@@ -45,6 +72,7 @@ struct AppRecord: Sendable {
     /// Nothing is keeping the app running in the background.
     var hasNoBackgroundWork: Bool {
         inFlight == nil && queuedCallbacks.isEmpty && assertions.isEmpty && running.isEmpty && terminating == nil
+            && !backgroundWork.keepsAppRunning
     }
 
     /// Starts the app's background time (for `beginBackgroundTask` assertions) at `time`.
@@ -66,5 +94,6 @@ struct AppRecord: Sendable {
         assertionsWarned = false
         running = []
         terminating = nil
+        backgroundWork.clearProcess()
     }
 }

@@ -54,6 +54,9 @@ public enum TerminationReason: Hashable, Sendable, Codable, CustomStringConverti
     case crash(String)
     /// The process exited or died on its own.
     case exited(String)
+    // MARK: Resource limits
+    /// The app went over a CPU or memory limit in the background (iOS's `EXC_RESOURCE`).
+    case resourceLimit(String)
 
     public var description: String {
         switch self {
@@ -62,6 +65,7 @@ public enum TerminationReason: Hashable, Sendable, Codable, CustomStringConverti
         case .watchdog(let why): "watchdog: \(why)"
         case .crash(let message): "crash: \(message)"
         case .exited(let why): "exited: \(why)"
+        case .resourceLimit(let why): why
         }
     }
 }

@@ -50,6 +50,9 @@ extension BackgroundSystem {
         case .simulateExpiration(let identifier):
             simulateExpiration(id, identifier: identifier)
             return .ok
+        case .backgroundEventCompleted, .setMinimumBackgroundFetchInterval, .setBackgroundActivity,
+            .setSignificantLocationMonitoring, .setRegionMonitoring:
+            return answerBackgroundWork(call, from: id)
         }
     }
 

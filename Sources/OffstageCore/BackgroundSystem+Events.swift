@@ -2,6 +2,8 @@
 /// and state changes; the scheduler then reacts in `settle()`.
 extension BackgroundSystem {
     mutating func apply(_ event: SystemEvent) {
+        if event.changesWhatAllAppsSee { reviewAllApps() }
+        if let app = event.app, apps[app] != nil { dirty.insert(app) }
         switch event {
         case .open(let id):
             guard apps[id] != nil else { return record(nil, .log, reason: "open: \(id) is not installed") }
@@ -92,6 +94,17 @@ extension BackgroundSystem {
             simulateExpiration(id, identifier: identifier)
         case .tick:
             break
+        // Continued processing: the user in the system's progress UI.
+        case .cancelContinuedProcessingTask(let id, let identifier):
+            userCancelled(id, identifier: identifier)
+        case .answerContinuedProcessingQuestion(let id, let identifier, let answer):
+            userAnswered(id, identifier: identifier, answer)
+        case .setCharging(let charging):
+            setCharging(charging)
+        case .backgroundPush(let id, let payload):
+            receivePush(id, payload: payload)
+        case .locationEvent(let id, let event):
+            receiveLocationEvent(id, event)
         }
     }
 
@@ -115,6 +128,33 @@ extension BackgroundSystem {
     mutating func swipeAway(_ id: BundleID) {
         apps[id]?.forceQuit = true
         terminate(id, .userForceQuit)
+    }
+}
+
+extension SystemEvent {
+    /// The app the event names, if it names one (hosts refuse events for apps that are not installed).
+    public var app: BundleID? {
+        switch self {
+        case .open(let id), .swipeAway(let id), .setAppBackgroundAppRefresh(let id, _),
+            .setContinuedProcessing(let id, _), .setMemoryFootprint(let id, _), .processExited(let id, _),
+            .resourceUsage(let id, _), .simulateLaunch(let id, _), .simulateExpiration(let id, _),
+            .backgroundPush(let id, _), .locationEvent(let id, _), .cancelContinuedProcessingTask(let id, _),
+            .answerContinuedProcessingQuestion(let id, _, _):
+            id
+        default: nil
+        }
+    }
+
+    /// Whether the event changes state every app's constraints read (the device, the settings, the screen),
+    /// so every app is reviewed; the others concern one app, which its records mark for review.
+    var changesWhatAllAppsSee: Bool {
+        switch self {
+        case .tick, .resourceUsage, .setMemoryFootprint, .processExited, .simulateLaunch, .simulateExpiration,
+            .swipeAway, .setAppBackgroundAppRefresh, .setContinuedProcessing, .backgroundPush, .locationEvent,
+            .cancelContinuedProcessingTask, .answerContinuedProcessingQuestion:
+            false
+        default: true
+        }
     }
 }
 

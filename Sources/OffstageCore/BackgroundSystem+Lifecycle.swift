@@ -6,7 +6,7 @@ extension BackgroundSystem {
         guard let app = apps[id] else { return }
         if let current = foregroundApp, current != id { sendToBackground(current) }
         apps[id]!.forceQuit = false
-        apps[id]!.lastUsed = now
+        if foregroundApp != id { noteLaunchByUser(id) }
         switch app.projectedState {
         case .notRunning: launchProcess(id, .user, why: "the user opened the app")
         case .suspended:
@@ -26,7 +26,7 @@ extension BackgroundSystem {
         case .inactive: app.queuedCallbacks += [.didEnterBackground]
         default: break
         }
-        app.lastUsed = now
+        app.usage.left(at: now)
         apps[id] = app
         if foregroundApp == id { foregroundApp = nil }
     }
@@ -118,6 +118,7 @@ extension BackgroundSystem {
         if politeEnd && app.state != .suspended {
             app.terminating = reason
             app.queuedCallbacks = [.willTerminate]
+            app.usage.left(at: now)
             apps[id] = app
             if foregroundApp == id { foregroundApp = nil }
             pumpCallbacks(id)
@@ -134,8 +135,10 @@ extension BackgroundSystem {
         }
         let hadContinued = app.running.contains { $0.request.kind == .continuedProcessing }
         let before = app.state
-        app.clearProcess()
+        app.usage.left(at: now)
         apps[id] = app
+        for run in app.running { finishRun(id, run, ending: reason) }
+        apps[id]!.clearProcess()
         if foregroundApp == id { foregroundApp = nil }
         if appUnderLock == id { appUnderLock = nil }
         if case .exited = reason {} else { emit(.terminate(id, reason)) }
@@ -149,18 +152,17 @@ extension BackgroundSystem {
         }
         continuedQueue.removeAll { $0.app == id }
         if hadContinued { startQueuedContinuedTasks() }
+        discardHeldPush(id, because: "the app was terminated (\(reason))")
     }
 
-    /// Suspends background apps with no outstanding work: iOS's default for apps off screen.
-    mutating func suspendIdleApps() {
-        for id in installed {
-            guard var app = apps[id], app.state == .background, app.hasNoBackgroundWork else { continue }
-            app.state = .suspended
-            app.backgroundSince = nil
-            apps[id] = app
-            emit(.suspend(id))
-            record(id, .suspended, reason: "background → suspended: no outstanding background work")
-        }
+    /// Suspends the app if it is in the background with no outstanding work: iOS's default off screen.
+    mutating func suspendIfIdle(_ id: BundleID) {
+        guard var app = apps[id], app.state == .background, app.hasNoBackgroundWork else { return }
+        app.state = .suspended
+        app.backgroundSince = nil
+        apps[id] = app
+        emit(.suspend(id))
+        record(id, .suspended, reason: "background → suspended: no outstanding background work")
     }
 
     /// Jetsam: kills suspended apps (least recently used, largest first), then background apps,

@@ -7,6 +7,8 @@ extension BackgroundSystem {
             return record(nil, .log, reason: "resource usage for \(id), not installed: ignored")
         }
         apps[id]!.totalUsage = apps[id]!.totalUsage + usage
+        monitorCPU(id, usage)
+        chargeEnergy(of: usage, to: id)
     }
 
     /// Everything the app has been reported to use since it was installed.

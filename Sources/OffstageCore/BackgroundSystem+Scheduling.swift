@@ -1,81 +1,80 @@
-/// The scheduler's passes, run after every entry point: deadlines that fell due, running tasks
+/// The scheduler's passes over one app, run by `review`: deadlines that fell due, running tasks
 /// whose conditions broke, and pending requests whose constraints are all satisfied.
 extension BackgroundSystem {
-    /// Fires every deadline at or before `now`: callback watchdogs, background time, task runtimes.
-    mutating func fireTimers() {
-        for id in installed {
-            guard let app = apps[id], app.state.hasProcess else { continue }
-            if let inFlight = app.inFlight, let deadline = inFlight.deadline, deadline <= now {
-                if inFlight.callback == .willTerminate, let reason = app.terminating {
-                    endProcess(id, reason)
-                } else {
-                    let limit = Int(policy.didEnterBackgroundDeadline)
-                    endProcess(id, .watchdog("\(inFlight.callback.rawValue) did not return within \(limit) s"))
-                }
+    /// Fires the app's deadlines at or before `now`: callback watchdogs, background time, task runtimes.
+    mutating func fireTimers(_ id: BundleID) {
+        guard let app = apps[id], app.state.hasProcess else { return }
+        if let inFlight = app.inFlight, let deadline = inFlight.deadline, deadline <= now {
+            if inFlight.callback == .willTerminate, let reason = app.terminating {
+                endProcess(id, reason)
+            } else {
+                let limit = Int(policy.didEnterBackgroundDeadline)
+                endProcess(id, .watchdog("\(inFlight.callback.rawValue) did not return within \(limit) s"))
+            }
+            return
+        }
+        if let since = app.backgroundSince, !app.assertions.isEmpty {
+            let end = since + policy.backgroundTimeAllowance
+            if now >= end { return endProcess(id, .watchdog("background task assertion timeout")) }
+            if !app.assertionsWarned, now >= end + (-policy.assertionExpirationWarning) {
+                let ids = app.assertions.keys.sorted()
+                apps[id]!.assertionsWarned = true
+                record(
+                    id, .assertionExpired,
+                    reason: "background time ends in \(Int(end - now)) s: expiration handlers for \(ids)")
+                emit(.expireBackgroundTasks(id, ids: ids))
+            }
+        }
+        for run in app.running where run.delivered {
+            if let expired = run.expiredAt, now >= expired + policy.expirationGrace {
+                let grace = Int(policy.expirationGrace)
+                return endProcess(
+                    id, .watchdog("task \(run.request.identifier) not completed within \(grace) s of expiration"))
+            }
+            if run.expiredAt == nil, let end = run.expiresAt, now >= end {
+                let runtime = Int(policy.runtime(for: run.request.kind) ?? 0)
+                expire(id, run.id, reason: "its \(runtime) s runtime is used up")
+            }
+        }
+    }
+
+    /// Expires the app's running discretionary tasks whose conditions stopped holding.
+    mutating func interruptRunningTasks(_ id: BundleID) {
+        guard let app = apps[id] else { return }
+        for run in app.running where run.delivered && run.expiredAt == nil && run.request.isDiscretionary {
+            if let reason = constraints.interruption(for: run.request, in: context(for: app)) {
+                expire(id, run.id, reason: reason)
+            }
+        }
+    }
+
+    /// Starts the app's pending requests whose constraints are all satisfied; records why the others
+    /// wait, and remembers when the first of their blockers lifts by itself.
+    mutating func schedulePendingRequests(_ id: BundleID) {
+        guard apps[id] != nil else { return }
+        refreshPrediction(id)
+        let app = apps[id]!
+        guard app.terminating == nil else { return }
+        var lift: Instant?
+        var blockedBy: Set<String> = []
+        for request in app.pending {
+            let blockers = constraints.blockers(for: request, in: context(for: apps[id]!))
+            if blockers.isEmpty {
+                start(id, request, why: "all constraints satisfied")
                 continue
             }
-            if let since = app.backgroundSince, !app.assertions.isEmpty {
-                let end = since + policy.backgroundTimeAllowance
-                if now >= end {
-                    endProcess(id, .watchdog("background task assertion timeout"))
-                    continue
-                }
-                if !app.assertionsWarned, now >= end + (-policy.assertionExpirationWarning) {
-                    let ids = app.assertions.keys.sorted()
-                    apps[id]!.assertionsWarned = true
-                    record(
-                        id, .assertionExpired,
-                        reason: "background time ends in \(Int(end - now)) s: expiration handlers for \(ids)")
-                    emit(.expireBackgroundTasks(id, ids: ids))
-                }
-            }
-            for run in app.running where run.delivered {
-                if let expired = run.expiredAt, now >= expired + policy.expirationGrace {
-                    let grace = Int(policy.expirationGrace)
-                    endProcess(
-                        id, .watchdog("task \(run.request.identifier) not completed within \(grace) s of expiration"))
-                    break
-                }
-                if run.expiredAt == nil, let end = run.expiresAt, now >= end {
-                    let runtime = run.request.kind == .appRefresh ? policy.refreshRuntime : policy.processingRuntime
-                    expire(id, run.id, reason: "its \(Int(runtime)) s runtime is used up")
-                }
+            for until in blockers.compactMap(\.until) where lift.map({ until < $0 }) ?? true { lift = until }
+            let names = blockers.map(\.constraint)
+            blockedBy.formUnion(names)
+            if apps[id]!.lastBlockers[request.identifier] != names {
+                apps[id]!.lastBlockers[request.identifier] = names
+                record(
+                    id, .deferred, task: request.identifier,
+                    reason: blockers.map { $0.explained(on: wallClock) }.joined(separator: "; "))
             }
         }
-    }
-
-    /// Expires running discretionary tasks whose conditions stopped holding.
-    mutating func interruptRunningTasks() {
-        for id in installed {
-            guard let app = apps[id] else { continue }
-            for run in app.running where run.delivered && run.expiredAt == nil && run.request.isDiscretionary {
-                if let reason = constraints.interruption(for: run.request, in: context(for: app)) {
-                    expire(id, run.id, reason: reason)
-                }
-            }
-        }
-    }
-
-    /// Starts every pending request whose constraints are all satisfied; records why the others wait.
-    mutating func schedulePendingRequests() {
-        for id in installed {
-            guard let app = apps[id], app.terminating == nil else { continue }
-            let context = context(for: app)
-            for request in app.pending {
-                let blockers = constraints.blockers(for: request, in: context)
-                if blockers.isEmpty {
-                    start(id, request, why: "all constraints satisfied")
-                    continue
-                }
-                let names = blockers.map(\.constraint)
-                if apps[id]!.lastBlockers[request.identifier] != names {
-                    apps[id]!.lastBlockers[request.identifier] = names
-                    record(
-                        id, .deferred, task: request.identifier,
-                        reason: blockers.map { $0.explained(on: wallClock) }.joined(separator: "; "))
-                }
-            }
-        }
+        apps[id]!.blockersLift = lift
+        noteBlockers(id, blockedBy)
     }
 
     /// For every request not yet finished: where it stands and, if it waits, every constraint that blocks it.

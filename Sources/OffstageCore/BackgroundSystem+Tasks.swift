@@ -2,7 +2,7 @@
 /// the grace period and completion; plus the public simulate-launch and simulate-expiration.
 extension BackgroundSystem {
     /// Starts `request` for `id`: the app is woken if needed; the launch handler follows once it is ready.
-    mutating func start(_ id: BundleID, _ request: TaskRequest, why: String) {
+    mutating func start(_ id: BundleID, _ request: TaskRequest, why: String, simulated: Bool = false) {
         let run = TaskRun(
             id: nextTaskID, app: id, request: request, startedAt: now, expiresAt: nil, expiredAt: nil,
             delivered: false)
@@ -12,6 +12,7 @@ extension BackgroundSystem {
         apps[id]!.running.append(run)
         wakeForBackgroundWork(id, why: "to run \(request.identifier)")
         record(id, .started, task: request.identifier, reason: "\(request.kind.rawValue) task started: \(why)")
+        noteRunStarted(id, run, simulated: simulated)
     }
 
     /// Hands waiting tasks to the app once it has finished launching and no callback is in flight.
@@ -25,13 +26,7 @@ extension BackgroundSystem {
                 _ = crash(id, "No launch handler registered for task with identifier \(name)")
                 return
             }
-            let runtime: Double? =
-                switch run.request.kind {
-                case .appRefresh: policy.refreshRuntime
-                case .processing: policy.processingRuntime
-                case .continuedProcessing: nil
-                }
-            let (deliveredAt, expiresAt) = (now, runtime.map { now + $0 })
+            let (deliveredAt, expiresAt) = (now, policy.runtime(for: run.request.kind).map { now + $0 })
             updateRun(id, run.id) { run in
                 run.delivered = true
                 run.startedAt = deliveredAt
@@ -59,7 +54,8 @@ extension BackgroundSystem {
         record(
             id, .completed, task: run.request.identifier,
             reason: "setTaskCompleted(success: \(success)) after \(took) s")
-        if run.request.kind == .continuedProcessing { startQueuedContinuedTasks() }
+        finishRun(id, run, success: success)
+        if run.request.kind == .continuedProcessing { continuedTaskCompleted(run, success: success) }
     }
 
     /// Starts queued continued-processing requests while there is room.
@@ -89,12 +85,12 @@ extension BackgroundSystem {
         guard let app = apps[id] else { return }
         if let request = app.pending.first(where: { $0.identifier == identifier }) {
             record(id, .log, task: identifier, reason: "Simulating launch for task with identifier \(identifier)")
-            start(id, request, why: "simulated launch")
+            start(id, request, why: "simulated launch", simulated: true)
         } else if let index = continuedQueue.firstIndex(where: { $0.app == id && $0.request.identifier == identifier })
         {
             record(id, .log, task: identifier, reason: "Simulating launch for task with identifier \(identifier)")
             let entry = continuedQueue.remove(at: index)
-            start(id, entry.request, why: "simulated launch")
+            start(id, entry.request, why: "simulated launch", simulated: true)
         } else {
             record(
                 id, .log, task: identifier, reason: "No task request with identifier \(identifier) has been scheduled")

@@ -1,3 +1,5 @@
+import HeapModule
+
 /// The iOS background-execution system as a pure state machine: life cycle, assertions,
 /// `BGTaskScheduler` and its scheduler. Hosts feed it events and app calls; it returns effects.
 /// It never reads a clock or does I/O: every entry point takes the time of the event.
@@ -23,6 +25,25 @@ public struct BackgroundSystem: Sendable {
     var nextToken = 1
     var nextTaskID = 1
     var outbox: [Effect] = []
+    /// Apps whose decisions may have changed since they were last reviewed (see `settle`).
+    var dirty: Set<BundleID> = []
+    /// When each app next needs a review without any event: deadlines and blockers that lift.
+    var reviews = Heap<Review>()
+    /// The apps whose pending requests each constraint blocks, by constraint name.
+    var blockedApps: [String: Set<BundleID>] = [:]
+    /// Tasks running on the device, of every app and kind.
+    var runningTaskCount = 0
+    /// Apps that have (or, until their next review, had) running tasks: `runningTasks` reads only these.
+    var appsWithTasks: Set<BundleID> = []
+    /// Maintenance wakes: times the system woke the sleeping device to run discretionary work.
+    public internal(set) var wakeUps = 0
+    /// The system-wide energy budget for discretionary work, in joules.
+    public internal(set) var energyBudget: BudgetAccount
+    /// The system-wide cellular data budget for discretionary work, in bytes.
+    public internal(set) var dataBudget: BudgetAccount
+    /// Continued-processing progress and UI, CPU priorities and CPU reports (see `Monitors`).
+    var monitors = Monitors()
+    var energyMeter = EnergyMeter()
 
     public init(
         policy: Policy = .iOS, device: DeviceState = DeviceState(), settings: UserSettings = UserSettings(),
@@ -32,6 +53,10 @@ public struct BackgroundSystem: Sendable {
         self.device = device
         self.settings = settings
         self.wallClock = wallClock
+        energyBudget = BudgetAccount(
+            capacity: policy.judgement.energyBudgetCapacity, perDay: policy.judgement.energyBudgetPerDay)
+        dataBudget = BudgetAccount(
+            capacity: policy.judgement.dataBudgetCapacity, perDay: policy.judgement.dataBudgetPerDay)
     }
 
     // MARK: Entry points
@@ -41,8 +66,9 @@ public struct BackgroundSystem: Sendable {
         begin(at: time)
         let id = manifest.bundleIdentifier
         if apps[id] == nil {
+            apps[id] = AppRecord(
+                manifest: manifest, installIndex: installed.count, memoryFootprint: policy.defaultMemoryFootprint)
             installed.append(id)
-            apps[id] = AppRecord(manifest: manifest, memoryFootprint: policy.defaultMemoryFootprint)
         } else {
             apps[id]?.manifest = manifest
         }
@@ -62,6 +88,7 @@ public struct BackgroundSystem: Sendable {
     /// Answers a call from `app`'s code at `time`, with the effects it causes.
     public mutating func call(_ call: AppCall, from app: BundleID, at time: Instant) -> (AppCallResult, [Effect]) {
         begin(at: time)
+        dirty.insert(app)
         let result: AppCallResult
         if let record = apps[app], record.state.hasProcess {
             result = answer(call, from: app)
@@ -74,28 +101,8 @@ public struct BackgroundSystem: Sendable {
     /// The earliest time at which something will happen without a new event; nil if none.
     /// Hosts sleep (or jump virtual time) until then and send `.tick`.
     public var nextDueTime: Instant? {
-        var due: [Instant] = []
-        for id in installed {
-            guard let app = apps[id] else { continue }
-            if let deadline = app.inFlight?.deadline { due.append(deadline) }
-            if let since = app.backgroundSince, !app.assertions.isEmpty {
-                let end = since + policy.backgroundTimeAllowance
-                due.append(app.assertionsWarned ? end : end + (-policy.assertionExpirationWarning))
-            }
-            for run in app.running where run.delivered {
-                if let expired = run.expiredAt {
-                    due.append(expired + policy.expirationGrace)
-                } else if let end = run.expiresAt {
-                    due.append(end)
-                }
-            }
-            for request in app.pending {
-                for blocker in constraints.blockers(for: request, in: context(for: app)) {
-                    if let until = blocker.until { due.append(until) }
-                }
-            }
-        }
-        return due.filter { $0 > now }.min()
+        ([reviews.min?.at, criticalBatteryDueTime] + continuedProcessingDueTimes).compactMap { $0 }.filter { $0 > now }
+            .min()
     }
 
     // MARK: Reading
@@ -129,7 +136,9 @@ public struct BackgroundSystem: Sendable {
     }
 
     /// Tasks running now, on every app.
-    public var runningTasks: [TaskRun] { installed.flatMap { apps[$0]!.running } }
+    public var runningTasks: [TaskRun] {
+        inInstallationOrder(appsWithTasks).flatMap { apps[$0]!.running }
+    }
 
     /// Outstanding `beginBackgroundTask` identifiers of the app.
     public func outstandingAssertions(of app: BundleID) -> [Int] { apps[app]?.assertions.keys.sorted() ?? [] }
@@ -148,6 +157,7 @@ public struct BackgroundSystem: Sendable {
     mutating func begin(at time: Instant) {
         outbox = []
         if time > now { now = time }
+        advanceEnergy(to: now)
     }
 
     mutating func finish() -> [Effect] {
@@ -159,7 +169,9 @@ public struct BackgroundSystem: Sendable {
 
     mutating func emit(_ effect: Effect) { outbox.append(effect) }
 
+    /// Keeps a decision or fact; the app it names is reviewed again before the entry point returns.
     mutating func record(_ app: BundleID?, _ kind: RecordKind, task: String? = nil, reason: String) {
+        if let app { dirty.insert(app) }
         emit(.record(Record(at: now, app: app, kind: kind, task: task, reason: reason)))
     }
 
@@ -167,18 +179,6 @@ public struct BackgroundSystem: Sendable {
         ConstraintContext(
             now: now, policy: policy, device: device, settings: settings, wallClock: wallClock,
             app: app.id, appState: app.projectedState, appForceQuit: app.forceQuit,
-            runningIdentifiers: Set(app.running.map(\.request.identifier)))
-    }
-
-    /// Brings time-driven and state-driven decisions up to date after every entry point.
-    mutating func settle() {
-        fireTimers()
-        interruptRunningTasks()
-        schedulePendingRequests()
-        for id in installed {
-            pumpCallbacks(id)
-            deliverReadyTasks(id)
-        }
-        suspendIdleApps()
+            runningIdentifiers: Set(app.running.map(\.request.identifier)), judgement: judgementContext(for: app))
     }
 }

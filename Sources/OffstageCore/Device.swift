@@ -26,6 +26,13 @@ public struct DeviceState: Hashable, Sendable, Codable {
     /// When the screen went off and the device locked (nil while in use, as the device starts).
     public var idleSince: Instant? = nil
 
+    // MARK: Energy
+    /// The battery's capacity and charging curve.
+    public var battery = Battery()
+    /// Whether the system models the battery level itself (the simulator) instead of taking readings through
+    /// `SystemEvent.setBattery` (the daemon): every joule charged then drains it, and the charger fills it.
+    public var simulatesBattery = false
+
     public init() {}
 }
 

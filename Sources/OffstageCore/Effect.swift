@@ -19,4 +19,14 @@ public enum Effect: Hashable, Sendable, Codable {
     case terminate(BundleID, TerminationReason)
     /// A decision or fact to keep: timelines, reports, `why` and tests read these.
     case record(Record)
+
+    // MARK: Continued processing and CPU priority
+    /// Ask the user, in the task's progress UI, whether a slow continued-processing task should go on;
+    /// the answer comes back as `SystemEvent.answerContinuedProcessingQuestion`.
+    case askUser(BundleID, taskID: Int, question: String)
+    /// Run the app's process at this CPU priority from now on; sent only when it changes.
+    case setCPUPriority(BundleID, CPUPriority)
+    // MARK: Background pushes, legacy fetch and location events (§7)
+    /// Hand the event to the app's code; pushes and fetches answer `AppCall.backgroundEventCompleted(token:result:)`.
+    case deliverBackgroundEvent(BundleID, BackgroundEvent, token: Int)
 }

@@ -30,8 +30,13 @@ public struct Instant: Comparable, Hashable, Sendable, Codable, CustomStringConv
 public struct WallClock: Hashable, Sendable, Codable {
     /// Wall-clock seconds since 1970 at `Instant.zero`.
     public var epochAtZero: Double
+    /// Seconds the local time zone is ahead of UTC: usage (time of day, weekday) is read in local time.
+    public var utcOffset: Double
 
-    public init(epochAtZero: Double) { self.epochAtZero = epochAtZero }
+    public init(epochAtZero: Double, utcOffset: Double = 0) {
+        self.epochAtZero = epochAtZero
+        self.utcOffset = utcOffset
+    }
 
     /// The instant at which the wall clock shows `epochSeconds`.
     public func instant(forEpoch epochSeconds: Double) -> Instant {

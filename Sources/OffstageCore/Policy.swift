@@ -29,6 +29,56 @@ public struct Policy: Hashable, Sendable, Codable {
     public var maxConcurrentContinuedProcessingTasks: Int = 3
     /// Memory an app is assumed to use when the host reports nothing (bytes).
     public var defaultMemoryFootprint: Int = 50_000_000
+    /// Usage tiers, quotas, launch prediction, budgets, coalescing and cooperation.
+    public var judgement = JudgementPolicy()
+
+    // MARK: Continued processing and resource limits
+    /// Seconds a running continued-processing task's progress may stay still before it is expired.
+    public var continuedProcessingStallTimeout: Double = 60
+    /// Seconds after its start beyond which a continued-processing task's estimated completion makes
+    /// the system ask the user whether it should go on.
+    public var continuedProcessingSlowLimit: Double = 30 * 60
+    /// Seconds the progress UI shows a finished task's outcome before it dismisses itself
+    /// (an assumption: Apple publishes no value).
+    public var continuedProcessingOutcomeDisplay: Double = 5
+    /// CPU share of one core (0–1), averaged over `backgroundCPUWindow`, above which a background app is killed.
+    public var backgroundCPULimit: Double = 0.8
+    /// Seconds over which the CPU monitor averages a background app's CPU use.
+    public var backgroundCPUWindow: Double = 60
+    /// Memory (bytes) above which an app running in the background is killed.
+    public var backgroundMemoryLimit: Int = 50_000_000
+
+    // MARK: Energy
+    /// What CPU, GPU, bytes, the cellular tail, wake-ups, the screen and the baseline cost (§9).
+    public var power = PowerModel()
+
+    // MARK: Background pushes, legacy fetch and background modes (§7)
+    /// Background pushes that may wake an app within `backgroundPushRateWindow` (Apple: "two or three per hour").
+    public var backgroundPushRateLimit: Int = 3
+    /// The rolling window of the push rate limit, in seconds.
+    public var backgroundPushRateWindow: Double = 3600
+    /// Seconds an app has to call a background push's completion handler before it is killed.
+    public var backgroundPushRuntime: Double = 30
+    /// Seconds an app has to call a background fetch's completion handler before it is killed.
+    public var backgroundFetchRuntime: Double = 30
+    /// The shortest fetch interval the system uses (`backgroundFetchIntervalMinimum` means this one).
+    public var minimumBackgroundFetchInterval: Double = 15 * 60
+    /// A fetch that takes longer than this many seconds counts as slow: the interval doubles.
+    public var slowBackgroundFetch: Double = 10
+    /// The largest factor slow or failed fetches may multiply the fetch interval by.
+    public var maxBackgroundFetchBackoff: Int = 16
+    /// Seconds a significant-location-change or region event keeps the app running in the background.
+    public var locationEventRuntime: Double = 10
+
+    /// Seconds a task of this kind may run before it is expired; nil for continued processing, which
+    /// runs until it completes (its progress is watched instead).
+    public func runtime(for kind: TaskKind) -> Double? {
+        switch kind {
+        case .appRefresh: refreshRuntime
+        case .processing: processingRuntime
+        case .continuedProcessing: nil
+        }
+    }
 
     /// iOS's defaults.
     public static let iOS = Policy()

@@ -25,6 +25,34 @@ public enum RecordKind: String, Hashable, Sendable, Codable, CaseIterable {
     case user
     case device
     case setting
+    /// The age of an app's content when the user opened it (`value`: seconds, nil if never refreshed).
+    case contentAge = "content age"
+    /// The system woke the sleeping device to run discretionary work.
+    case wake
+    /// A task's outcome moved its app's cooperation score.
+    case cooperation
+
+    // MARK: Continued processing and resource limits
+    /// The continued-processing progress UI appeared, showed an outcome, or went away.
+    case progressUI = "progress UI"
+    /// The system asked the user whether a slow continued-processing task should go on.
+    case askedUser = "asked user"
+    /// A background app went over a CPU or memory limit.
+    case resourceLimit = "resource limit"
+
+    // MARK: Background pushes, legacy fetch and background modes (§7)
+    /// A background push arrived.
+    case push
+    /// A location event arrived.
+    case location
+    /// A push or location event was thrown away (no mode, force-quit, coalesced, not monitored).
+    case dropped
+    /// A push, fetch or location event was handed to the app's code.
+    case delivered
+    /// The app called the completion handler, or the event's window ended.
+    case handled
+    /// A continuous background mode (audio, location, VoIP…) started or stopped.
+    case backgroundMode = "background mode"
 }
 
 /// One structured entry of the system's decision log: when, which app, what, which task, and why.
@@ -35,13 +63,18 @@ public struct Record: Hashable, Sendable, Codable {
     public var kind: RecordKind
     public var task: String?
     public var reason: String
+    /// A number the record measures, for reports (e.g. a content age in seconds).
+    public var value: Double?
 
-    public init(at: Instant, app: BundleID?, kind: RecordKind, task: String? = nil, reason: String) {
+    public init(
+        at: Instant, app: BundleID?, kind: RecordKind, task: String? = nil, reason: String, value: Double? = nil
+    ) {
         self.at = at
         self.app = app
         self.kind = kind
         self.task = task
         self.reason = reason
+        self.value = value
     }
 }
 

@@ -47,6 +47,20 @@ public enum SystemEvent: Hashable, Sendable, Codable {
 
     /// Nothing happened; time passed. Hosts send it at `nextDueTime`.
     case tick
+
+    // MARK: Continued processing: the user in the system's progress UI
+    /// The user tapped cancel on the running task's progress UI: its expiration handler runs.
+    case cancelContinuedProcessingTask(BundleID, identifier: String)
+    /// The user answered the system's question about a slow task: let it go on, or stop it.
+    case answerContinuedProcessingQuestion(BundleID, identifier: String, answer: SlowTaskAnswer)
+    // MARK: Energy
+    /// The charger was plugged in (`true`) or out; the battery level stays what it is.
+    case setCharging(Bool)
+    // MARK: Background pushes and location events (§7)
+    /// A background push (`content-available: 1`, `apns-priority: 5`) arrived for the app.
+    case backgroundPush(BundleID, payload: String)
+    /// A significant location change or a region crossing, for an app that monitors it.
+    case locationEvent(BundleID, LocationEvent)
 }
 
 /// What an app's code asks of the system: the calls behind `UIApplication` and `BGTaskScheduler`.
@@ -71,6 +85,18 @@ public enum AppCall: Hashable, Sendable, Codable {
     case returned(token: Int)
     case simulateLaunch(identifier: String)
     case simulateExpiration(identifier: String)
+
+    // MARK: Background pushes, legacy fetch and background modes (§7)
+    /// The app called the completion handler of a push or fetch with `token`.
+    case backgroundEventCompleted(token: Int, result: BackgroundFetchResult)
+    /// `setMinimumBackgroundFetchInterval(_:)`; nil is `backgroundFetchIntervalNever`.
+    case setMinimumBackgroundFetchInterval(Double?)
+    /// The app started (or stopped) the work of a continuous background mode: audio playing, a call…
+    case setBackgroundActivity(BackgroundMode, active: Bool)
+    /// `startMonitoringSignificantLocationChanges()` / `stopMonitoringSignificantLocationChanges()`.
+    case setSignificantLocationMonitoring(Bool)
+    /// `startMonitoring(for:)` / `stopMonitoring(for:)` of the region with this identifier.
+    case setRegionMonitoring(identifier: String, Bool)
 }
 
 /// The system's answer to an `AppCall`.

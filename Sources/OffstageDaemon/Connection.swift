@@ -165,6 +165,17 @@ extension Daemon {
             send(.result(id: message.id, result: result), to: connection)
             carryOut(effects)
             afterChange(app: app)
+        case .work(let report):
+            guard let app = connection.app else {
+                return send(
+                    .error(id: message.id, message: "work reports come only from processes the daemon launched"),
+                    to: connection)
+            }
+            // CPU time comes from the daemon's own samples, which also cover the time: no CPU, no interval.
+            let usage = ResourceUsage(
+                cpuSeconds: 0, gpuSeconds: max(0, report.gpuSeconds), bytes: max(0, report.bytes),
+                on: system.device.network, interval: 0)
+            carryOut(system.handle(.resourceUsage(app, usage), at: clock.now()))
         case .control(let command):
             if command.isMutating, let refusal = refusal(for: connection) {
                 return send(.error(id: message.id, message: refusal), to: connection)

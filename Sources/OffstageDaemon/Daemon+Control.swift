@@ -99,17 +99,3 @@ extension Daemon {
             nextDueIn: system.nextDueTime.map { $0 - clock.now() })
     }
 }
-
-extension SystemEvent {
-    /// The app the event names, if any (so the daemon can refuse apps that are not installed).
-    var app: BundleID? {
-        switch self {
-        case .open(let id), .swipeAway(let id), .setAppBackgroundAppRefresh(let id, _),
-            .setContinuedProcessing(let id, _),
-            .setMemoryFootprint(let id, _), .processExited(let id, _), .resourceUsage(let id, _),
-            .simulateLaunch(let id, _), .simulateExpiration(let id, _):
-            id
-        default: nil
-        }
-    }
-}

@@ -20,7 +20,8 @@ extension Daemon {
         switch effect {
         case .launch(let id, let reason):
             return launch(id, reason)
-        case .deliver(let id, _, _), .startTask(let id, _), .expireTask(let id, _), .expireBackgroundTasks(let id, _):
+        case .deliver(let id, _, _), .startTask(let id, _), .expireTask(let id, _), .expireBackgroundTasks(let id, _),
+            .deliverBackgroundEvent(let id, _, _):
             send(.effect(effect: effect), toApp: id)
         case .suspend(let id):
             guard let process = apps[id]?.process else { break }
@@ -34,6 +35,12 @@ extension Daemon {
             end(id, because: "\(reason)")
         case .record(let record):
             note(record)
+        case .askUser(let id, _, let question):
+            // The question waits in the progress UI (`ctl watch`) until the user answers it there.
+            logger.notice("asking the user", metadata: ["app": "\(id)", "question": "\(question)"])
+        case .setCPUPriority(let id, let priority):
+            guard let process = apps[id]?.process else { break }
+            control.setPriority(id, process, priority)
         }
         return []
     }
@@ -72,7 +79,6 @@ extension Daemon {
         apps[id]!.connection = nil
         apps[id]!.cpuSeen = 0
         apps[id]!.sampledAt = clock.now()
-        apps[id]!.background = nil
         try? store.saveProcess(process, of: id)
         logger.info("launched", metadata: ["app": "\(id)", "pid": "\(pid)", "reason": "\(reason.rawValue)"])
         return []
@@ -143,17 +149,9 @@ extension Daemon {
         unflushed = []
     }
 
-    /// After anything that may change state: CPU weights follow foreground/background, and the
-    /// store follows the pending requests and settings (of `app` only, for an app's call).
+    /// After anything that may change state: the store follows the pending requests and settings (of `app`
+    /// only, for an app's call).
     func afterChange(app: BundleID?) {
-        for id in app.map({ [$0] }) ?? Array(apps.keys) {
-            guard let process = apps[id]?.process else { continue }
-            let background = !system.state(of: id).isForeground
-            if apps[id]!.background != background {
-                control.setBackground(id, process, background)
-                apps[id]!.background = background
-            }
-        }
         syncStore(all: app == nil, only: app)
     }
 

@@ -226,6 +226,4 @@ struct ManagedApp {
     var cpuSeen: Double = 0
     var sampledAt = Instant.zero
     var memoryBytes = 0
-    /// The CPU weight applied last (true: background).
-    var background: Bool?
 }

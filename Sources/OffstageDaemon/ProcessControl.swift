@@ -163,16 +163,23 @@ final class ProcessControl: @unchecked Sendable {
 
     // MARK: CPU weight and accounting
 
-    /// Gives the app a small CPU share in the background and the normal one in the foreground.
-    func setBackground(_ app: BundleID, _ process: AppProcess, _ background: Bool) {
+    /// Applies the core's CPU priority: the group's CPU weight (v2 `cpu.weight`, v1 `cpu.shares`), or the
+    /// process group's nice value without a CPU hierarchy. Foreground first: the app on screen gets the most.
+    func setPriority(_ app: BundleID, _ process: AppProcess, _ priority: CPUPriority) {
+        let (weight, shares, nice): (Int, Int, Int32) =
+            switch priority {
+            case .boosted, .foreground: (100, 1024, 0)
+            case .normal: (50, 512, 5)
+            case .background: (10, 128, 10)
+            }
         if let group = cpuGroup(app) {
             if SysFile.exists("\(group)/cpu.weight") {
-                SysFile.write("\(group)/cpu.weight", background ? "10" : "100")
+                SysFile.write("\(group)/cpu.weight", "\(weight)")
             } else {
-                SysFile.write("\(group)/cpu.shares", background ? "128" : "1024")
+                SysFile.write("\(group)/cpu.shares", "\(shares)")
             }
         } else {
-            setpriority(__priority_which_t(PRIO_PGRP.rawValue), id_t(process.pid), background ? 10 : 0)
+            setpriority(__priority_which_t(PRIO_PGRP.rawValue), id_t(process.pid), nice)
         }
     }
 

@@ -13,6 +13,8 @@ public final class AppRuntime: @unchecked Sendable {
     var launchHandlers: [String: (BGTask) -> Void] = [:]
     var tasks: [Int: BGTask] = [:]
     var assertionHandlers: [Int: () -> Void] = [:]
+    /// The app's `CLLocationManager`s, for location events (§7).
+    let locations = LocationRegistry()
 
     public init(
         bundleIdentifier: BundleID, link: any SystemLink, makeDelegate: @escaping () -> any UIApplicationDelegate

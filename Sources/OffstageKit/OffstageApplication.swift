@@ -67,7 +67,9 @@ public enum OffstageApplication {
             DispatchQueue.global().async { runtime.expireTask(taskID) }
         case .expireBackgroundTasks(_, let ids):
             DispatchQueue.main.async { runtime.expireBackgroundTasks(ids) }
-        case .launch, .suspend, .resume, .terminate, .record:
+        case .deliverBackgroundEvent(_, let event, let token):
+            DispatchQueue.main.async { runtime.deliverBackgroundEvent(event, token: token) }
+        case .launch, .suspend, .resume, .terminate, .record, .askUser, .setCPUPriority:
             break  // The daemon's business, never sent to apps.
         }
     }

@@ -18,10 +18,7 @@ final class SocketLink: SystemLink, @unchecked Sendable {
     }
 
     func call(_ call: AppCall) -> AppCallResult {
-        let id = nextID.withValue { value in
-            defer { value += 1 }
-            return value
-        }
+        let id = takeID()
         let signal = DispatchSemaphore(value: 0)
         waiting.withValue { $0[id] = (signal, nil) }
         do {
@@ -33,6 +30,25 @@ final class SocketLink: SystemLink, @unchecked Sendable {
         }
         signal.wait()
         return waiting.withValue { $0.removeValue(forKey: id)?.1 } ?? .notRunning
+    }
+
+    /// Sends the report and goes on: the daemon does not answer it.
+    func reportWork(_ work: OffstageWork) {
+        let report = WorkReport(
+            cpuSeconds: work.cpuSeconds, gpuSeconds: work.gpuSeconds, bytes: work.bytes, seconds: work.seconds)
+        do {
+            try writeLock.withLock { try socket.sendMessage(ClientMessage(id: takeID(), body: .work(report))) }
+        } catch {
+            crash("the system is unreachable: \(error)")
+        }
+    }
+
+    /// The next request number.
+    private func takeID() -> Int {
+        nextID.withValue { value in
+            defer { value += 1 }
+            return value
+        }
     }
 
     /// Hands an answer to the thread waiting for it.

@@ -18,6 +18,27 @@ public struct ClientMessage: Codable, Sendable, Hashable {
         case call(call: AppCall, bundle: BundleID?)
         /// A command of `offstage ctl`.
         case control(command: ControlCommand)
+        // MARK: Energy
+        /// The app's own account of work it just did (`OffstageWork.report`), from a launched app only.
+        /// One-way: the daemon sends no reply. It charges the GPU time and network bytes, which it cannot
+        /// measure; CPU time it measures itself from the app's control group, so the reported CPU is ignored.
+        case work(WorkReport)
+    }
+}
+
+/// Work an app reports having done (`OffstageWork` on the wire): CPU and GPU seconds, network bytes, and
+/// the seconds the work was spread over.
+public struct WorkReport: Codable, Sendable, Hashable {
+    public var cpuSeconds: Double
+    public var gpuSeconds: Double
+    public var bytes: Int
+    public var seconds: Double
+
+    public init(cpuSeconds: Double, gpuSeconds: Double, bytes: Int, seconds: Double) {
+        self.cpuSeconds = cpuSeconds
+        self.gpuSeconds = gpuSeconds
+        self.bytes = bytes
+        self.seconds = seconds
     }
 }
 

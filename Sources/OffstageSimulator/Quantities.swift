@@ -181,7 +181,7 @@ enum Quantities {
     }
 
     /// A plain decimal number ≥ 0 (`12`, `0.5`, `1.`): no sign, exponent, `inf` or `nan`.
-    private static func number(_ text: String) -> Double? {
+    static func number(_ text: String) -> Double? {
         guard !text.isEmpty, text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
             text.filter({ $0 == "." }).count <= 1, text.first != "."
         else { return nil }

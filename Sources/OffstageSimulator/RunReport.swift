@@ -8,11 +8,29 @@ public struct RunReport: Sendable {
     public var records: [Record]
     /// Requests still waiting at the end, with every constraint that blocks them.
     public var pendingAtEnd: [RequestStatus]
+    /// What the system judged of each app by the end, in the scenario's order.
+    public var apps: [AppFacts]
+    /// Maintenance wakes in all.
+    public var wakeUps: Int
+    /// Background pushes still held at the end, with every reason they wait (§7).
+    public var heldPushesAtEnd: [HeldPushStatus] = []
 
-    public init(scenario: Scenario, records: [Record], pendingAtEnd: [RequestStatus]) {
+    public init(
+        scenario: Scenario, records: [Record], pendingAtEnd: [RequestStatus], apps: [AppFacts] = [], wakeUps: Int = 0
+    ) {
         self.scenario = scenario
         self.records = records
         self.pendingAtEnd = pendingAtEnd
+        self.apps = apps
+        self.wakeUps = wakeUps
+    }
+
+    /// What the system judged of one app at the end of a run.
+    public struct AppFacts: Sendable {
+        public var app: BundleID
+        public var tier: UsageTier
+        public var cooperation: Double
+        public var wakeUps: Int
     }
 
     /// Record kinds the brief timeline leaves out (`--verbose` shows them).
@@ -42,7 +60,8 @@ public struct RunReport: Sendable {
         return "day \(day - startDay + 1) \(two(hour)):\(two(minute)):\(two(second))"
     }
 
-    /// Per app: launches, tasks and how they ended, assertions, crashes and kills; then what still waits.
+    /// Per app: launches, tasks and how they ended, assertions, crashes and kills; the judgement (tier,
+    /// runs, content age at each launch, wake-ups, cooperation); then what still waits.
     public func summary() -> String {
         var lines = ["Summary of \"\(scenario.name)\" (\(records.count) records)"]
         let apps = scenario.apps.map(\.manifest.bundleIdentifier)
@@ -58,6 +77,7 @@ public struct RunReport: Sendable {
                     + "\(count(.killed)) killed with their app; \(count(.suspended)) suspensions; "
                     + "\(count(.crashed)) crashes, \(count(.terminated)) terminations")
         }
+        lines += judgement()
         if pendingAtEnd.isEmpty {
             lines.append("  Nothing waits at the end.")
         } else {
@@ -71,6 +91,73 @@ public struct RunReport: Sendable {
                 lines.append("    \(status.app) [\(status.request.identifier)] \(status.request.kind.rawValue): \(why)")
             }
         }
+        for held in heldPushesAtEnd {
+            let clock = WallClock(epochAtZero: scenario.startEpoch)
+            let why = held.blockers.map { $0.explained(on: clock) }.joined(separator: "; ")
+            lines.append("  Background push held for \(held.app) (payload \"\(held.payload)\"): \(why)")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The judgement table: per app its tier, user opens, runs by kind, the content age at each
+    /// launch (median first), maintenance wakes and cooperation; then the wakes in all.
+    func judgement() -> [String] {
+        guard !apps.isEmpty else { return [] }
+        let width = max(3, apps.map(\.app.rawValue.count).max() ?? 0)
+        func pad(_ text: String, _ count: Int) -> String { text.padding(toLength: count, withPad: " ", startingAt: 0) }
+        var lines = [
+            "  Judgement:",
+            "    \(pad("app", width))  \(pad("tier", 11)) opens  refresh  processing  wakes  cooperation  content age at launch",
+        ]
+        for facts in apps {
+            let mine = records.filter { $0.app == facts.app }
+            let ages = mine.filter { $0.kind == .contentAge }.map(\.value)
+            func runs(_ kind: TaskKind) -> Int {
+                mine.filter { $0.kind == .started && $0.reason.hasPrefix("\(kind.rawValue) task started") }.count
+            }
+            let known = ages.compactMap { $0 }.sorted()
+            let median = known.isEmpty ? "—" : Self.age(known[known.count / 2])
+            let each = ages.map { $0.map(Self.age) ?? "never" }.joined(separator: " ")
+            lines.append(
+                "    \(pad(facts.app.rawValue, width))  \(pad(facts.tier.rawValue, 11)) \(pad("\(ages.count)", 6)) "
+                    + "\(pad("\(runs(.appRefresh))", 8)) \(pad("\(runs(.processing))", 11)) \(pad("\(facts.wakeUps)", 6)) "
+                    + "\(pad("\(Int((facts.cooperation * 100).rounded()))%", 12)) "
+                    + (ages.isEmpty ? "no launches" : "median \(median): \(each)"))
+        }
+        lines.append("  Maintenance wakes: \(wakeUps) in all")
+        return lines
+    }
+
+    /// "3m", "1h05m", "2d3h": a content age, short.
+    static func age(_ seconds: Double) -> String {
+        let minutes = Int((seconds / 60).rounded())
+        if minutes < 60 { return "\(minutes)m" }
+        let hours = minutes / 60
+        if hours < 48 { return "\(hours)h" + (minutes % 60 < 10 ? "0" : "") + "\(minutes % 60)m" }
+        return "\(hours / 24)d\(hours % 24)h"
+    }
+
+    /// Why the request with this identifier is where it is at the end, and its history: every record
+    /// about it (submitted, deferred and why, started, expired, completed). Nil if no record names it.
+    public func why(_ identifier: String) -> String? {
+        let history = records.filter { $0.task == identifier }
+        guard !history.isEmpty else { return nil }
+        let wallClock = WallClock(epochAtZero: scenario.startEpoch)
+        var lines = ["Why [\(identifier)]"]
+        if let status = pendingAtEnd.first(where: { $0.request.identifier == identifier }) {
+            switch status.phase {
+            case .pending where status.blockers.isEmpty: lines.append("  now: pending and eligible")
+            case .pending:
+                lines.append("  now: pending, blocked by")
+                lines += status.blockers.map { "    \($0.explained(on: wallClock))" }
+            case .queued(let position): lines.append("  now: queued for room, place \(position)")
+            case .running: lines.append("  now: running")
+            }
+        } else {
+            lines.append("  now: not pending (it ran, was cancelled, or ended with its app)")
+        }
+        lines.append("  history (\(history.count) records):")
+        lines += history.map { "    \(clock($0.at))  \($0.kind.rawValue): \($0.reason)" }
         return lines.joined(separator: "\n")
     }
 
@@ -97,6 +184,14 @@ extension Simulation {
     public func report(for duration: Double? = nil, progress: ((Double) -> Void)? = nil) -> RunReport {
         let records = run(for: duration, progress: progress)
         let waiting = system.explain().filter { if case .running = $0.phase { false } else { true } }
-        return RunReport(scenario: scenario, records: records, pendingAtEnd: waiting)
+        let facts = scenario.apps.map(\.manifest.bundleIdentifier).map { app in
+            RunReport.AppFacts(
+                app: app, tier: system.usageTier(of: app), cooperation: system.usage(of: app)?.cooperation.score ?? 1,
+                wakeUps: system.wakeUps(of: app))
+        }
+        var report = RunReport(
+            scenario: scenario, records: records, pendingAtEnd: waiting, apps: facts, wakeUps: system.wakeUps)
+        report.heldPushesAtEnd = system.heldPushes()
+        return report
     }
 }

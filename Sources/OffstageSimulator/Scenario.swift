@@ -78,6 +78,25 @@ public struct AppBehaviour: Sendable {
     public var onTap: [String: [BehaviourAction]] = [:]
     /// What each task's launch handler does, by identifier (a wildcard pattern matches its tasks).
     public var tasks: [String: TaskBehaviour] = [:]
+    // MARK: Background pushes, legacy fetch and location (§7)
+    /// What `application(_:didReceiveRemoteNotification:fetchCompletionHandler:)` does.
+    public var onPush = EventBehaviour()
+    /// What `application(_:performFetchWithCompletionHandler:)` does.
+    public var onFetch = EventBehaviour()
+    /// Actions when a location event arrives (the app's `CLLocationManager` is made at launch if non-empty).
+    public var onLocation: [BehaviourAction] = []
+
+    public init() {}
+}
+
+/// What a declarative app's push or fetch handler does: work, actions, then the completion handler.
+public struct EventBehaviour: Hashable, Sendable {
+    /// How long the work takes before the completion handler is called.
+    public var work: WorkDuration = .fixed(1)
+    /// The result it reports; nil never calls the completion handler (the watchdog kills the app).
+    public var result: BackgroundFetchResult? = .newData
+    /// Actions just before the completion handler.
+    public var then: [BehaviourAction] = []
 
     public init() {}
 }
@@ -87,13 +106,23 @@ public enum BehaviourAction: Hashable, Sendable {
     /// `BGTaskScheduler.shared.submit(_:)` of a request made from the template.
     case submit(RequestTemplate)
     /// `beginBackgroundTask(withName:)`, work for the duration, then `endBackgroundTask` unless `leak`.
-    case backgroundTask(name: String, work: WorkDuration, leak: Bool)
+    case backgroundTask(name: String, work: WorkDuration, leak: Bool, load: WorkLoad = WorkLoad())
     /// Block the callback for this long (a slow `didEnterBackground`, say).
-    case work(WorkDuration)
+    case work(WorkDuration, load: WorkLoad = WorkLoad())
     /// Register a launch handler now (continued-processing identifiers are registered this way).
     case register(String)
     case cancel(String)
     case cancelAll
+    // MARK: Legacy fetch, background modes and location (§7)
+    /// `setMinimumBackgroundFetchInterval(_:)`; nil is `backgroundFetchIntervalNever`, 0 the minimum.
+    case fetchInterval(Double?)
+    /// The work of a continuous mode starts (`location`: background location updates) or stops.
+    case startMode(BackgroundMode)
+    case stopMode(BackgroundMode)
+    /// `start/stopMonitoringSignificantLocationChanges()`.
+    case monitorSignificantChanges(Bool)
+    /// `startMonitoring(for:)` a region with this identifier.
+    case monitorRegion(String)
 }
 
 /// How to build a `BGTaskRequest` when a declarative app submits one.
@@ -128,6 +157,8 @@ public struct RequestTemplate: Hashable, Sendable {
 public struct TaskBehaviour: Hashable, Sendable {
     /// How long the work takes before `setTaskCompleted`.
     public var work: WorkDuration = .fixed(1)
+    /// What the work uses besides time.
+    public var load = WorkLoad()
     /// The `success:` it reports.
     public var success = true
     public var onExpiration: ExpirationBehaviour = .stop
@@ -135,6 +166,23 @@ public struct TaskBehaviour: Hashable, Sendable {
     public var then: [BehaviourAction] = []
 
     public init() {}
+}
+
+/// What a stretch of declarative work uses besides time: CPU, GPU and network bytes. The app reports it
+/// (`OffstageWork.report`) when the work ends, or the part done when it is stopped, and the energy ledger prices it.
+public struct WorkLoad: Hashable, Sendable {
+    /// CPU cores kept busy while working (0.3: a third of one core; 2: two cores).
+    public var cpu: Double
+    /// The fraction of the GPU kept busy.
+    public var gpu: Double
+    /// Network bytes over the whole work, on whatever network the device is on.
+    public var bytes: Int
+
+    public init(cpu: Double = 0.3, gpu: Double = 0, bytes: Int = 0) {
+        self.cpu = cpu
+        self.gpu = gpu
+        self.bytes = bytes
+    }
 }
 
 /// What a declarative task does about its expiration handler.

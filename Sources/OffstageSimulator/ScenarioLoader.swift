@@ -18,9 +18,11 @@ import Yams
 ///   maxPendingProcessingRequests: 10    # whole numbers for the counts
 ///   criticalBatteryLevel: 20%           # a percentage or a fraction 0–1
 ///   defaultMemoryFootprint: 50MB        # a size
+///   power: { cellularTailSeconds: 10s, screenWatts: 1W, wifiJoulesPerByte: 1µJ }   # PowerModel properties
 /// device:
-///   battery: 80%                        # or 0.8
-///   charging: false
+///   battery: 80%                        # or 0.8, or { capacity: 12Wh, level: 80%, charging: false,
+///                                       #              chargingPower: 12W, taper: 80% }
+///   charging: false                     # (or in battery:, not both)
 ///   network: wifi                       # wifi | cellular | none
 ///   thermal: nominal                    # nominal | fair | serious | critical
 ///   screen: on                          # on | off  (off also means locked, and the device idle since t=0)
@@ -48,8 +50,8 @@ import Yams
 ///         - submit: { refresh: com.example.news.refresh, after: 1h }
 ///       onBecomeActive: []
 ///       onEnterBackground:
-///         - backgroundTask: { name: save, work: 3s }   # leak: true never ends it
-///         - work: 1s
+///         - backgroundTask: { name: save, work: 3s }   # leak: true never ends it; cpu:, gpu:, bytes: too
+///         - work: 1s                    # or { duration: 1s, cpu: 0.3, gpu: 0, bytes: 0 }
 ///       onTap:                          # actions the timeline triggers with `tap APP NAME`
 ///         export:
 ///           - register: com.example.news.export.job1
@@ -58,6 +60,9 @@ import Yams
 ///       tasks:                          # what each task's launch handler does, by identifier
 ///         com.example.news.refresh:
 ///           work: 5s..12s               # fixed or a range drawn with the seed; default 1s
+///           cpu: 0.3                    # cores kept busy (or 30%); default 0.3
+///           gpu: 0                      # fraction of the GPU; default 0
+///           bytes: 2MB                  # network bytes over the work; default 0
 ///           success: true               # default true
 ///           onExpiration: stop          # stop | ignore | none; default stop
 ///           then:                       # actions just before setTaskCompleted
@@ -66,6 +71,13 @@ import Yams
 ///   - at: "07:00"                       # "HH:MM[:SS]" after the start, "1d 07:30" adds days;
 ///     do: open com.colorfeed.wwdc25     # or a duration: 90s, 15m, 2h, 1h30m, 1d
 ///   - { at: 7h05m, do: home }
+/// routine:                              # repeated on every day of the run (needs duration:), merged
+///   - at: "07:30"                       # with the timeline; "HH:MM" after the start of each day
+///     jitter: 20m                       # optional: moved by up to ± this, drawn with the seed
+///     days: weekdays                    # daily (default) | weekdays | weekends (of the wall clock, UTC)
+///     open: com.example.news            # a session: open the app, then lock the device after `for`
+///     for: 5m                           # default 5m
+///   - { at: "23:00", do: plug }         # or any timeline command instead of open:
 /// ```
 ///
 /// Actions: `submit:` takes exactly one of `refresh:`, `processing:`, `continued:` (the identifier, which sets
@@ -78,7 +90,7 @@ import Yams
 ///
 /// Quantities: durations `90s`, `0.5s`, `15m`, `2h`, `1d`, `1h30m`, `1d2h` (plain numbers are seconds);
 /// ranges `A..B` for work; sizes `500KB`, `120MB`, `1.5GB` (decimal, plain integers are bytes); fractions
-/// `80%` or 0–1.
+/// `80%` or 0–1; powers `1.5W`, `40mW`; energies `1J`, `3µJ`; capacities `12Wh`; CPU loads `0.3` or `30%`.
 public enum ScenarioLoader {
     /// Reads and parses the scenario file at `path`; `plist:` paths are relative to its directory.
     /// An unreadable file, bad YAML and bad fields all come out as a `ScenarioError`.
@@ -121,6 +133,10 @@ public enum ScenarioLoader {
         case fraction(WritableKeyPath<Policy, Double>)
         case count(WritableKeyPath<Policy, Int>)
         case bytes(WritableKeyPath<Policy, Int>)
+        case data(WritableKeyPath<Policy, Double>)
+        case energy(WritableKeyPath<Policy, Double>)
+        /// `power:`, a mapping of `PowerModel` properties (see `powerSettings`).
+        case power
     }
 
     /// Every `Policy` property a scenario may set, by its Swift name (a test checks none is missing).
@@ -140,6 +156,74 @@ public enum ScenarioLoader {
             ("deviceIdleDelay", .seconds(\.deviceIdleDelay)),
             ("maxConcurrentContinuedProcessingTasks", .count(\.maxConcurrentContinuedProcessingTasks)),
             ("defaultMemoryFootprint", .bytes(\.defaultMemoryFootprint)),
+            // Continued processing and resource limits.
+            ("continuedProcessingStallTimeout", .seconds(\.continuedProcessingStallTimeout)),
+            ("continuedProcessingSlowLimit", .seconds(\.continuedProcessingSlowLimit)),
+            ("continuedProcessingOutcomeDisplay", .seconds(\.continuedProcessingOutcomeDisplay)),
+            ("backgroundCPULimit", .fraction(\.backgroundCPULimit)),
+            ("backgroundCPUWindow", .seconds(\.backgroundCPUWindow)),
+            ("backgroundMemoryLimit", .bytes(\.backgroundMemoryLimit)),
+            ("power", .power),
+            ("backgroundPushRateLimit", .count(\.backgroundPushRateLimit)),
+            ("backgroundPushRateWindow", .seconds(\.backgroundPushRateWindow)),
+            ("backgroundPushRuntime", .seconds(\.backgroundPushRuntime)),
+            ("backgroundFetchRuntime", .seconds(\.backgroundFetchRuntime)),
+            ("minimumBackgroundFetchInterval", .seconds(\.minimumBackgroundFetchInterval)),
+            ("slowBackgroundFetch", .seconds(\.slowBackgroundFetch)),
+            ("maxBackgroundFetchBackoff", .count(\.maxBackgroundFetchBackoff)),
+            ("locationEventRuntime", .seconds(\.locationEventRuntime)),
+        ] + judgementSettings
+    }
+
+    /// The `JudgementPolicy` properties, set under `policy:` by their Swift names like the others.
+    static var judgementSettings: [(name: String, setting: PolicySetting)] {
+        [
+            ("activeWithin", .seconds(\.judgement.activeWithin)),
+            ("workingSetWithin", .seconds(\.judgement.workingSetWithin)),
+            ("frequentWithin", .seconds(\.judgement.frequentWithin)),
+            ("rareWithin", .seconds(\.judgement.rareWithin)),
+            ("dailyUseDays", .count(\.judgement.dailyUseDays)),
+            ("regularUseDays", .count(\.judgement.regularUseDays)),
+            ("quotaWindow", .seconds(\.judgement.quotaWindow)),
+            ("quotaActive", .count(\.judgement.quotaActive)),
+            ("quotaWorkingSet", .count(\.judgement.quotaWorkingSet)),
+            ("quotaFrequent", .count(\.judgement.quotaFrequent)),
+            ("quotaRare", .count(\.judgement.quotaRare)),
+            ("historyWindow", .seconds(\.judgement.historyWindow)),
+            ("minimumDaysForPrediction", .count(\.judgement.minimumDaysForPrediction)),
+            ("predictionThreshold", .fraction(\.judgement.predictionThreshold)),
+            ("predictionHorizonHours", .count(\.judgement.predictionHorizonHours)),
+            ("refreshLead", .seconds(\.judgement.refreshLead)),
+            ("energyBudgetCapacity", .energy(\.judgement.energyBudgetCapacity)),
+            ("energyBudgetPerDay", .energy(\.judgement.energyBudgetPerDay)),
+            ("refreshEnergyReservation", .energy(\.judgement.refreshEnergyReservation)),
+            ("processingEnergyReservation", .energy(\.judgement.processingEnergyReservation)),
+            ("dataBudgetCapacity", .data(\.judgement.dataBudgetCapacity)),
+            ("dataBudgetPerDay", .data(\.judgement.dataBudgetPerDay)),
+            ("dataReservation", .data(\.judgement.dataReservation)),
+            ("maintenanceInterval", .seconds(\.judgement.maintenanceInterval)),
+            ("maintenanceWindow", .seconds(\.judgement.maintenanceWindow)),
+            ("cooperationWeight", .fraction(\.judgement.cooperationWeight)),
+            ("minimumCooperation", .fraction(\.judgement.minimumCooperation)),
+            ("quickShare", .fraction(\.judgement.quickShare)),
+        ]
+    }
+
+    /// Every `PowerModel` property a scenario may set under `policy: power:`, with its parser and hint
+    /// (a test checks none is missing).
+    static var powerSettings:
+        [(name: String, path: WritableKeyPath<PowerModel, Double>, parse: (String) -> Double?, hint: String)]
+    {
+        [
+            ("baselineWatts", \.baselineWatts, Quantities.watts, Quantities.wattsHint),
+            ("screenWatts", \.screenWatts, Quantities.watts, Quantities.wattsHint),
+            ("cpuWattsPerCore", \.cpuWattsPerCore, Quantities.watts, Quantities.wattsHint),
+            ("gpuWatts", \.gpuWatts, Quantities.watts, Quantities.wattsHint),
+            ("wifiJoulesPerByte", \.wifiJoulesPerByte, Quantities.joules, Quantities.joulesHint),
+            ("cellularJoulesPerByte", \.cellularJoulesPerByte, Quantities.joules, Quantities.joulesHint),
+            ("cellularTailSeconds", \.cellularTailSeconds, Quantities.seconds, Quantities.durationHint),
+            ("cellularTailWatts", \.cellularTailWatts, Quantities.watts, Quantities.wattsHint),
+            ("wakeUpJoules", \.wakeUpJoules, Quantities.joules, Quantities.joulesHint),
         ]
     }
 
@@ -174,7 +258,7 @@ private struct ScenarioReader {
 
     func scenario(_ root: Field) throws(ScenarioError) -> Scenario {
         let table = try root.table(
-            ["name", "seed", "start", "duration", "policy", "device", "settings", "apps", "timeline"],
+            ["name", "seed", "start", "duration", "policy", "device", "settings", "apps", "timeline", "routine"],
             expecting: "a mapping of scenario keys (name:, apps:, timeline:…)")
         var scenario = Scenario(name: try table.required("name").string(), source: source)
         if let field = table["seed"] {
@@ -200,6 +284,14 @@ private struct ScenarioReader {
             scenario.timeline = try timeline(
                 field, device: scenario.device, apps: scenario.apps, duration: scenario.duration)
         }
+        if let field = table["routine"] {
+            guard let duration = scenario.duration else {
+                throw field.error("a routine repeats every day of the run, so the scenario needs duration:")
+            }
+            let repeated = try routine(field, scenario: scenario, duration: duration)
+            scenario.timeline = (scenario.timeline + repeated).enumerated()
+                .sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.map(\.element)
+        }
         return scenario
     }
 
@@ -219,18 +311,34 @@ private struct ScenarioReader {
                 policy[keyPath: path] = try value.quantity(Quantities.count, Quantities.countHint)
             case .bytes(let path):
                 policy[keyPath: path] = try value.quantity(Quantities.bytes, Quantities.sizeHint)
+            case .data(let path):
+                policy[keyPath: path] = Double(try value.quantity(Quantities.bytes, Quantities.sizeHint))
+            case .energy(let path):
+                policy[keyPath: path] = try value.quantity(Quantities.joules, Quantities.joulesHint)
+            case .power:
+                policy.power = try power(value)
             }
         }
         return policy
+    }
+
+    /// `policy: power:`: what each thing costs, in watts, joules and seconds.
+    func power(_ field: Field) throws(ScenarioError) -> PowerModel {
+        let settings = ScenarioLoader.powerSettings
+        let table = try field.table(settings.map(\.name), expecting: "a mapping of PowerModel properties")
+        var power = PowerModel()
+        for entry in table.entries {
+            guard let setting = settings.first(where: { $0.name == entry.key }) else { continue }
+            power[keyPath: setting.path] = try entry.value.quantity(setting.parse, setting.hint)
+        }
+        return power
     }
 
     func device(_ field: Field, into device: inout DeviceState) throws(ScenarioError) {
         let table = try field.table(
             ["battery", "charging", "network", "thermal", "screen", "locked", "gpu"],
             expecting: "a mapping")
-        if let value = table["battery"] {
-            device.batteryLevel = try value.quantity(Quantities.fraction, Quantities.fractionHint)
-        }
+        if let value = table["battery"] { try battery(value, into: &device, charging: table["charging"]) }
         if let value = table["charging"] { device.isCharging = try value.bool() }
         if let value = table["network"] {
             device.network = try value.choice(NetworkKind.allCases.map { ($0.rawValue, $0) })
@@ -249,6 +357,37 @@ private struct ScenarioReader {
                     "the screen is off, which means locked: remove 'locked: false' or set 'screen: on'")
             }
             device.isLocked = true
+        }
+    }
+
+    /// `battery:` as a level (`80%`), or the whole battery: `{capacity: 12Wh, level: 80%, charging: false,
+    /// chargingPower: 12W, taper: 80%}`. `charging` goes in one place only.
+    private func battery(_ field: Field, into device: inout DeviceState, charging: Field?) throws(ScenarioError) {
+        guard case .mapping = field.node else {
+            device.batteryLevel = try field.quantity(Quantities.fraction, Quantities.fractionHint)
+            return
+        }
+        let table = try field.table(
+            ["capacity", "level", "charging", "chargingPower", "taper"],
+            expecting: "a level like 80%, or a mapping (capacity:, level:, charging:, chargingPower:, taper:)")
+        if let value = table["capacity"] {
+            device.battery.capacityWattHours = try value.quantity(Quantities.wattHours, Quantities.wattHoursHint)
+        }
+        if let value = table["level"] {
+            device.batteryLevel = try value.quantity(Quantities.fraction, Quantities.fractionHint)
+        }
+        if let value = table["charging"] {
+            if charging != nil {
+                throw value.error(
+                    "'charging' is given twice: keep either 'device.charging' or 'device.battery.charging'")
+            }
+            device.isCharging = try value.bool()
+        }
+        if let value = table["chargingPower"] {
+            device.battery.chargingWatts = try value.quantity(Quantities.watts, Quantities.wattsHint)
+        }
+        if let value = table["taper"] {
+            device.battery.taperLevel = try value.quantity(Quantities.fraction, Quantities.fractionHint)
         }
     }
 
@@ -393,7 +532,10 @@ extension ScenarioReader {
 extension ScenarioReader {
     func behaviour(_ field: Field) throws(ScenarioError) -> AppBehaviour {
         let table = try field.table(
-            ["register", "onLaunch", "onBecomeActive", "onEnterBackground", "onTap", "tasks"],
+            [
+                "register", "onLaunch", "onBecomeActive", "onEnterBackground", "onTap", "tasks", "onPush", "onFetch",
+                "onLocation",
+            ],
             expecting: "a mapping of callbacks (register:, onLaunch:, tasks:…)")
         var behaviour = AppBehaviour()
         if let value = table["register"] {
@@ -421,17 +563,36 @@ extension ScenarioReader {
                 behaviour.tasks[entry.key] = try task(entry.value)
             }
         }
+        if let value = table["onPush"] { behaviour.onPush = try event(value) }
+        if let value = table["onFetch"] { behaviour.onFetch = try event(value) }
+        if let value = table["onLocation"] { behaviour.onLocation = try actions(value) }
         return behaviour
+    }
+
+    /// `onPush:` / `onFetch:`: work, then actions, then the completion handler with `result` (`none`: never).
+    private func event(_ field: Field) throws(ScenarioError) -> EventBehaviour {
+        let table = try field.table(["work", "result", "then"], expecting: "a mapping (work:, result:, then:)")
+        var event = EventBehaviour()
+        if let value = table["work"] {
+            event.work = try value.quantity(Quantities.work, Quantities.workHint)
+        }
+        if let value = table["result"] {
+            let results = BackgroundFetchResult.allCases.map { ($0.description, Optional($0)) }
+            event.result = try value.choice(results + [("none", nil)])
+        }
+        if let value = table["then"] { event.then = try actions(value) }
+        return event
     }
 
     private func task(_ field: Field) throws(ScenarioError) -> TaskBehaviour {
         let table = try field.table(
-            ["work", "success", "onExpiration", "then"],
-            expecting: "a mapping (work:, success:, onExpiration:, then:)")
+            ["work", "cpu", "gpu", "bytes", "success", "onExpiration", "then"],
+            expecting: "a mapping (work:, cpu:, gpu:, bytes:, success:, onExpiration:, then:)")
         var task = TaskBehaviour()
         if let value = table["work"] {
             task.work = try value.quantity(Quantities.work, Quantities.workHint)
         }
+        task.load = try load(table)
         if let value = table["success"] { task.success = try value.bool() }
         if let value = table["onExpiration"] {
             task.onExpiration = try value.choice(ExpirationBehaviour.allCases.map { ($0.rawValue, $0) })
@@ -441,7 +602,8 @@ extension ScenarioReader {
     }
 
     private static let actionKeys = [
-        "submit", "backgroundTask", "work", "register", "cancel", "cancelAll",
+        "submit", "backgroundTask", "work", "register", "cancel", "cancelAll", "fetchInterval", "startMode",
+        "stopMode", "monitorSignificantChanges", "monitorRegion",
     ]
 
     private func actions(_ field: Field) throws(ScenarioError) -> [BehaviourAction] {
@@ -468,7 +630,14 @@ extension ScenarioReader {
         let value = entry.value
         switch entry.key {
         case "submit": return .submit(try request(value))
-        case "work": return .work(try value.quantity(Quantities.work, Quantities.workHint))
+        case "work":
+            guard case .mapping = value.node else {
+                return .work(try value.quantity(Quantities.work, Quantities.workHint))
+            }
+            let work = try value.table(
+                ["duration", "cpu", "gpu", "bytes"], expecting: "a mapping (duration:, cpu:, gpu:, bytes:)")
+            let duration = try work.required("duration").quantity(Quantities.work, Quantities.workHint)
+            return .work(duration, load: try load(work))
         case "register": return .register(try value.string())
         case "cancel": return .cancel(try value.string())
         case "cancelAll":
@@ -476,13 +645,38 @@ extension ScenarioReader {
                 throw value.error("write 'cancelAll: true', or leave the action out")
             }
             return .cancelAll
+        case "fetchInterval":
+            switch value.scalarText {
+            case "minimum": return .fetchInterval(0)
+            case "never": return .fetchInterval(nil)
+            default:
+                return .fetchInterval(
+                    try value.quantity(Quantities.seconds, "minimum, never or " + Quantities.durationHint))
+            }
+        case "startMode", "stopMode":
+            let modes = BackgroundMode.continuous.sorted().map { ($0.rawValue, $0) }
+            let mode = try value.choice(modes)
+            return entry.key == "startMode" ? .startMode(mode) : .stopMode(mode)
+        case "monitorSignificantChanges": return .monitorSignificantChanges(try value.bool())
+        case "monitorRegion": return .monitorRegion(try value.string())
         default:
             let task = try value.table(
-                ["name", "work", "leak"], expecting: "a mapping (name:, work:, leak:)")
+                ["name", "work", "leak", "cpu", "gpu", "bytes"],
+                expecting: "a mapping (name:, work:, leak:, cpu:, gpu:, bytes:)")
             let work = try task.required("work").quantity(Quantities.work, Quantities.workHint)
             return .backgroundTask(
-                name: try task["name"]?.string() ?? "", work: work, leak: try task["leak"]?.bool() ?? false)
+                name: try task["name"]?.string() ?? "", work: work, leak: try task["leak"]?.bool() ?? false,
+                load: try load(task))
         }
+    }
+
+    /// What a piece of work uses, from its `cpu:`, `gpu:` and `bytes:` keys (each optional).
+    private func load(_ table: Table) throws(ScenarioError) -> WorkLoad {
+        var load = WorkLoad()
+        if let value = table["cpu"] { load.cpu = try value.quantity(Quantities.cores, Quantities.coresHint) }
+        if let value = table["gpu"] { load.gpu = try value.quantity(Quantities.fraction, Quantities.fractionHint) }
+        if let value = table["bytes"] { load.bytes = try value.quantity(Quantities.bytes, Quantities.sizeHint) }
+        return load
     }
 
     /// `submit:`: the kind key names the request class, and only that class's fields are allowed.
@@ -555,11 +749,65 @@ extension ScenarioReader {
                 throw doField.error(error.message)
             }
             try check(action, apps: apps, at: doField)
-            if case .system(.setBattery(let level, let charging)) = action {
+            switch action {
+            case .system(.setBattery(let level, let charging)):
                 device.batteryLevel = level
                 device.isCharging = charging
+            case .system(.setCharging(let charging)):
+                device.isCharging = charging
+            default:
+                break
             }
             entries.append(TimelineEntry(at: at, action: action, line: item.line ?? 0))
+        }
+        return entries
+    }
+
+    /// The routine's entries on every matching day of the run: sessions (open, then lock after `for`)
+    /// or single commands, each moved by its seeded jitter and kept inside the run.
+    func routine(_ field: Field, scenario: Scenario, duration: Double) throws(ScenarioError) -> [TimelineEntry] {
+        var entries: [TimelineEntry] = []
+        for item in try field.list(
+            expecting: "a list of { at: TIME, open: APP, for: DURATION } or { at: TIME, do: COMMAND }")
+        {
+            let table = try item.table(
+                ["at", "jitter", "days", "open", "for", "do"], expecting: "a routine entry: { at: TIME, open: APP }")
+            let atField = try table.required("at")
+            let at = try atField.quantity(Quantities.timelineOffset, Quantities.timeHint)
+            guard at < 86_400 else { throw atField.error("a routine time is within a day, like \"07:30\"") }
+            let jitter = try table["jitter"]?.quantity(Quantities.seconds, Quantities.durationHint) ?? 0
+            let days: Set<Int> =
+                try table["days"]?.choice([("daily", Set(0...6)), ("weekdays", Set(1...5)), ("weekends", [0, 6])])
+                ?? Set(0...6)
+            var actions: [(offset: Double, action: UserAction)]
+            switch (table["open"], table["do"]) {
+            case (let open?, nil):
+                let app = BundleID(try open.string())
+                try checkKnown(app, apps: scenario.apps, at: open)
+                let length = try table["for"]?.quantity(Quantities.seconds, Quantities.durationHint) ?? 300
+                actions = [(0, .system(.open(app))), (length, .system(.lock))]
+            case (nil, let command?):
+                if let extra = table["for"] { throw extra.error("for: goes with open:, not with do:") }
+                let text = try command.string()
+                do {
+                    actions = [(0, try UserCommand.parse(text, device: scenario.device))]
+                } catch {
+                    throw command.error(error.message)
+                }
+                try check(actions[0].action, apps: scenario.apps, at: command)
+            default:
+                throw item.error("a routine entry needs exactly one of open: and do:")
+            }
+            var random = SeededRandom(seed: scenario.seed &+ UInt64(item.line ?? 0) &* 0x9E37_79B9)
+            let clock = WallClock(epochAtZero: scenario.startEpoch)
+            for day in 0..<Int((duration / 86_400).rounded(.up)) {
+                let base = Double(day) * 86_400 + at
+                guard days.contains(clock.localWeekday(at: Instant(seconds: base))) else { continue }
+                let start = max(0, base + random.seconds(.between(-jitter, jitter)))
+                for (offset, action) in actions where start + offset < duration {
+                    entries.append(TimelineEntry(at: start + offset, action: action, line: item.line ?? 0))
+                }
+            }
         }
         return entries
     }
@@ -583,7 +831,9 @@ extension ScenarioReader {
             case .open(let app), .swipeAway(let app), .setAppBackgroundAppRefresh(let app, _),
                 .setContinuedProcessing(let app, _), .setMemoryFootprint(let app, _),
                 .simulateLaunch(let app, _),
-                .simulateExpiration(let app, _), .processExited(let app, _):
+                .simulateExpiration(let app, _), .processExited(let app, _),
+                .cancelContinuedProcessingTask(let app, _), .answerContinuedProcessingQuestion(let app, _, _),
+                .backgroundPush(let app, _), .locationEvent(let app, _):
                 try checkKnown(app, apps: apps, at: field)
             default:
                 return

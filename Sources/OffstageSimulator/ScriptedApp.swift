@@ -4,9 +4,17 @@ import OffstageKit
 
 /// A declarative scenario app, played by ordinary OffstageKit code: it registers, submits, begins
 /// and ends background tasks and completes its tasks exactly as its `AppBehaviour` says.
-final class ScriptedApp: UIResponder, UIApplicationDelegate, OffstageUserActions, @unchecked Sendable {
+final class ScriptedApp: UIResponder, UIApplicationDelegate, OffstageUserActions, CLLocationManagerDelegate,
+    @unchecked Sendable
+{
     let behaviour: AppBehaviour
     unowned let simulation: Simulation
+    /// Made on first use on the app's thread (at launch when the app reacts to location events).
+    private lazy var locationManager: CLLocationManager = {
+        let manager = CLLocationManager()
+        manager.delegate = self
+        return manager
+    }()
 
     init(behaviour: AppBehaviour, simulation: Simulation) {
         self.behaviour = behaviour
@@ -18,6 +26,7 @@ final class ScriptedApp: UIResponder, UIApplicationDelegate, OffstageUserActions
         didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?
     ) -> Bool {
         for identifier in behaviour.register { register(identifier) }
+        if !behaviour.onLocation.isEmpty { _ = locationManager }
         perform(behaviour.onLaunch)
         return true
     }
@@ -25,6 +34,38 @@ final class ScriptedApp: UIResponder, UIApplicationDelegate, OffstageUserActions
     func applicationDidBecomeActive(_ application: UIApplication) { perform(behaviour.onBecomeActive) }
     func applicationDidEnterBackground(_ application: UIApplication) { perform(behaviour.onEnterBackground) }
     func performUserAction(_ action: String) { perform(behaviour.onTap[action] ?? []) }
+
+    func application(
+        _ application: UIApplication, didReceiveRemoteNotification userInfo: [AnyHashable: Any],
+        fetchCompletionHandler completionHandler: @escaping (UIBackgroundFetchResult) -> Void
+    ) { handle(behaviour.onPush, completionHandler) }
+
+    func application(
+        _ application: UIApplication,
+        performFetchWithCompletionHandler completionHandler: @escaping (UIBackgroundFetchResult) -> Void
+    ) { handle(behaviour.onFetch, completionHandler) }
+
+    func locationManager(_ manager: CLLocationManager, didUpdateLocations locations: [CLLocation]) {
+        perform(behaviour.onLocation)
+    }
+    func locationManager(_ manager: CLLocationManager, didEnterRegion region: CLRegion) {
+        perform(behaviour.onLocation)
+    }
+    func locationManager(_ manager: CLLocationManager, didExitRegion region: CLRegion) {
+        perform(behaviour.onLocation)
+    }
+
+    /// A push or fetch handler: works for the plan's duration, runs its actions, then calls the completion
+    /// handler with the plan's result (or never, if it has none).
+    private func handle(_ plan: EventBehaviour, _ completionHandler: @escaping (UIBackgroundFetchResult) -> Void) {
+        let completion = Box(completionHandler)
+        OffstageClock.after(seconds: seconds(plan.work)) { [unowned self] in
+            self.perform(plan.then)
+            guard let result = plan.result, let answer = UIBackgroundFetchResult(rawValue: UInt(result.rawValue))
+            else { return }
+            completion.value(answer)
+        }
+    }
 
     private func register(_ identifier: String) {
         BGTaskScheduler.shared.register(forTaskWithIdentifier: identifier, using: nil) { [unowned self] task in
@@ -39,17 +80,44 @@ final class ScriptedApp: UIResponder, UIApplicationDelegate, OffstageUserActions
             switch action {
             case .submit(let template):
                 try? BGTaskScheduler.shared.submit(request(from: template))
-            case .backgroundTask(let name, let work, let leak):
-                beginBackgroundTask(name: name, work: seconds(work), leak: leak)
-            case .work(let duration):
-                OffstageClock.sleep(seconds: seconds(duration))
+            case .backgroundTask(let name, let work, let leak, let load):
+                beginBackgroundTask(name: name, work: seconds(work), leak: leak, load: load)
+            case .work(let duration, let load):
+                let work = seconds(duration)
+                OffstageClock.sleep(seconds: work)
+                report(load, worked: work, of: work)
             case .register(let identifier):
                 register(identifier)
             case .cancel(let identifier):
                 BGTaskScheduler.shared.cancel(taskRequestWithIdentifier: identifier)
             case .cancelAll:
                 BGTaskScheduler.shared.cancelAllTaskRequests()
+            case .fetchInterval(let interval):
+                UIApplication.shared.setMinimumBackgroundFetchInterval(
+                    interval ?? UIApplication.backgroundFetchIntervalNever)
+            case .startMode(let mode): setMode(mode, active: true)
+            case .stopMode(let mode): setMode(mode, active: false)
+            case .monitorSignificantChanges(let on):
+                if on {
+                    locationManager.startMonitoringSignificantLocationChanges()
+                } else {
+                    locationManager.stopMonitoringSignificantLocationChanges()
+                }
+            case .monitorRegion(let identifier):
+                locationManager.startMonitoring(
+                    for: CLCircularRegion(center: CLLocationCoordinate2D(), radius: 100, identifier: identifier))
             }
+        }
+    }
+
+    /// Starts or stops a mode's work: location through `CLLocationManager`, the others through
+    /// `OffstageBackgroundActivity` (the loader accepts only continuous modes).
+    private func setMode(_ mode: BackgroundMode, active: Bool) {
+        if mode == .location {
+            locationManager.allowsBackgroundLocationUpdates = true
+            if active { locationManager.startUpdatingLocation() } else { locationManager.stopUpdatingLocation() }
+        } else if let activity = OffstageBackgroundActivity(rawValue: mode.rawValue) {
+            if active { activity.begin() } else { activity.end() }
         }
     }
 
@@ -60,31 +128,47 @@ final class ScriptedApp: UIResponder, UIApplicationDelegate, OffstageUserActions
     }
 
     /// Begins an assertion and ends it after `work` seconds (unless it leaks); a good citizen
-    /// also ends it in the expiration handler.
-    private func beginBackgroundTask(name: String, work: Double, leak: Bool) {
+    /// also ends it in the expiration handler, stopping the work. The work done is reported either way.
+    private func beginBackgroundTask(name: String, work: Double, leak: Bool, load: WorkLoad) {
         let application = UIApplication.shared
         let box = Box(UIBackgroundTaskIdentifier.invalid)
-        box.value = application.beginBackgroundTask(withName: name) {
+        let start = simulation.now
+        box.value = application.beginBackgroundTask(withName: name) { [unowned self] in
+            guard !leak, box.value != .invalid else { return }
+            self.report(load, worked: self.simulation.now - start, of: work)
+            application.endBackgroundTask(box.value)
+            box.value = .invalid
+        }
+        guard box.value != .invalid else { return }
+        OffstageClock.after(seconds: work) { [unowned self] in
+            guard box.value != .invalid else { return }
+            self.report(load, worked: work, of: work)
             guard !leak else { return }
             application.endBackgroundTask(box.value)
             box.value = .invalid
         }
-        guard !leak, box.value != .invalid else { return }
-        OffstageClock.after(seconds: work) {
-            guard box.value != .invalid else { return }
-            application.endBackgroundTask(box.value)
-            box.value = .invalid
-        }
+    }
+
+    /// Reports what `worked` seconds of a `total`-second piece of work with this load used: CPU and GPU for
+    /// the time worked, and the bytes in proportion.
+    private func report(_ load: WorkLoad, worked: Double, of total: Double) {
+        let share = total > 0 ? min(1, worked / total) : 1
+        let bytes = Int((Double(load.bytes) * share).rounded())
+        guard worked > 0 || bytes > 0 else { return }
+        OffstageWork.report(cpuSeconds: load.cpu * worked, gpuSeconds: load.gpu * worked, bytes: bytes, over: worked)
     }
 
     /// The launch handler: works for the behaviour's duration, then completes (unless stopped).
     private func run(_ task: BGTask) {
         let plan = taskBehaviour(for: task.identifier)
         let stopped = Box(false)
+        let work = seconds(plan.work)
+        let start = simulation.now
         switch plan.onExpiration {
         case .stop:
-            task.expirationHandler = {
+            task.expirationHandler = { [unowned self] in
                 stopped.value = true
+                self.report(plan.load, worked: self.simulation.now - start, of: work)
                 task.setTaskCompleted(success: false)
             }
         case .ignore:
@@ -92,15 +176,33 @@ final class ScriptedApp: UIResponder, UIApplicationDelegate, OffstageUserActions
         case .none:
             task.expirationHandler = nil
         }
-        let work = seconds(plan.work)
         if let continued = task as? BGContinuedProcessingTask {
-            continued.progress.totalUnitCount = 100
+            continued.progress.totalUnitCount = Int64(max(1, work.rounded(.up)))
+            reportProgress(of: continued, work: work, done: 0, stopped: stopped)
         }
         OffstageClock.after(seconds: work) { [unowned self] in
             guard !stopped.value else { return }
-            (task as? BGContinuedProcessingTask)?.progress.completedUnitCount = 100
+            self.report(plan.load, worked: work, of: work)
+            if let continued = task as? BGContinuedProcessingTask {
+                continued.progress.completedUnitCount = continued.progress.totalUnitCount
+            }
             self.perform(plan.then)
             task.setTaskCompleted(success: plan.success)
+        }
+    }
+
+    /// Seconds of work between two progress reports of a continued-processing task.
+    static let progressStep = 10.0
+
+    /// Reports a continued-processing task's progress, one unit per second of work, every `progressStep`
+    /// until its work ends, so that the system's stall monitor sees it move.
+    private func reportProgress(of task: BGContinuedProcessingTask, work: Double, done: Double, stopped: Box<Bool>) {
+        let next = done + Self.progressStep
+        guard next < work else { return }
+        OffstageClock.after(seconds: Self.progressStep) { [unowned self] in
+            guard !stopped.value else { return }
+            task.progress.completedUnitCount = Int64(next)
+            self.reportProgress(of: task, work: work, done: next, stopped: stopped)
         }
     }
 

@@ -76,4 +76,6 @@ final class SimulatorLink: SystemLink, @unchecked Sendable {
     }
 
     var now: Date { simulation.wallClockNow }
+
+    func reportWork(_ work: OffstageWork) { simulation.reportWork(work, from: app) }
 }

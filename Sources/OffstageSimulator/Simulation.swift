@@ -32,8 +32,10 @@ public final class Simulation: @unchecked Sendable {
         self.scenario = scenario
         self.catalog = catalog
         random = SeededRandom(seed: scenario.seed)
+        var device = scenario.device
+        device.simulatesBattery = true
         system = BackgroundSystem(
-            policy: scenario.policy, device: scenario.device, settings: scenario.settings,
+            policy: scenario.policy, device: device, settings: scenario.settings,
             wallClock: WallClock(epochAtZero: scenario.startEpoch))
     }
 
@@ -134,6 +136,15 @@ public final class Simulation: @unchecked Sendable {
         return result
     }
 
+    /// An app's account of work it did, charged as the host's resource report for it: the bytes went over
+    /// the network the device is on now (with none, nothing was sent).
+    func reportWork(_ work: OffstageWork, from app: BundleID) {
+        let usage = ResourceUsage(
+            cpuSeconds: work.cpuSeconds, gpuSeconds: work.gpuSeconds, bytes: work.bytes, on: system.device.network,
+            interval: work.seconds)
+        pendingEffects += system.handle(.resourceUsage(app, usage), at: now)
+    }
+
     /// Runs `work` on an idle thread of the app now, or when the app is resumed if it is suspended.
     private func runOnApp(_ process: SimulatedProcess, _ work: @escaping () -> Void) {
         guard isLive(process) else { return }
@@ -205,8 +216,36 @@ public final class Simulation: @unchecked Sendable {
                 }
             case .terminate(let app, _):
                 for thread in processes.removeValue(forKey: app)?.threads ?? [] { thread.retire() }
+            case .askUser(let app, let taskID, _):
+                answerByDefault(app, taskID: taskID)
+            case .setCPUPriority:
+                // Simulated apps share one virtual CPU with no scheduler: priorities change nothing here.
+                break
+            case .deliverBackgroundEvent(let app, let event, let token):
+                withProcess(app) { process in
+                    runOnApp(process) { process.runtime.deliverBackgroundEvent(event, token: token) }
+                }
             }
         }
+    }
+
+    /// The system asked the simulated user whether a slow task should go on. If the timeline answers it
+    /// later (`answer APP ID continue|stop`), that answer comes then; else the user answers `continue` now.
+    private func answerByDefault(_ app: BundleID, taskID: Int) {
+        guard let identifier = system.runningTasks.first(where: { $0.id == taskID })?.request.identifier else { return }
+        let answered = scenario.timeline.contains { entry in
+            guard entry.at >= now.seconds,
+                case .system(.answerContinuedProcessingQuestion(app, identifier, _)) = entry.action
+            else { return false }
+            return true
+        }
+        guard !answered else { return }
+        records.append(
+            Record(
+                at: now, app: app, kind: .log, task: identifier,
+                reason: "the timeline does not answer the question: the user answers continue (the default)"))
+        perform(
+            system.handle(.answerContinuedProcessingQuestion(app, identifier: identifier, answer: .proceed), at: now))
     }
 
     private func withProcess(_ app: BundleID, _ body: (SimulatedProcess) -> Void) {

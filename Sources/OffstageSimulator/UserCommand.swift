@@ -30,10 +30,14 @@ public enum UserCommand {
         "continued-processing on|off APP", "memory-pressure SIZE", "memory APP SIZE",
         "simulate-launch APP ID",
         "simulate-expiration APP ID", "tap APP ACTION",
+        // Continued processing: the user in the system's progress UI.
+        "cancel-task APP ID", "answer APP ID continue|stop",
+        "push APP [PAYLOAD]", "location APP [enter|exit REGION]",
     ]
 
     /// Parses one command, given the device as it is when the command runs.
-    /// `battery` keeps `device.isCharging` and `plug`/`unplug` keep `device.batteryLevel`, as iOS has one power event.
+    /// `battery` keeps `device.isCharging`; `plug`/`unplug` only move the charger, so that a simulated battery
+    /// goes on from the level it has reached.
     public static func parse(_ text: String, device: DeviceState) throws(UserCommandError)
         -> UserAction
     {
@@ -64,9 +68,9 @@ public enum UserCommand {
             }
             return .system(.setBattery(level: level, charging: device.isCharging))
         case "plug":
-            return .system(try command.none(.setBattery(level: device.batteryLevel, charging: true)))
+            return .system(try command.none(.setCharging(true)))
         case "unplug":
-            return .system(try command.none(.setBattery(level: device.batteryLevel, charging: false)))
+            return .system(try command.none(.setCharging(false)))
         case "network":
             let kinds = NetworkKind.allCases.map { ($0.rawValue, $0) }
             return .system(.setNetwork(try command.choice(0, kinds)))
@@ -99,6 +103,20 @@ public enum UserCommand {
         case "tap":
             let app = try command.app(0)
             return .tap(app, action: try command.word(1))
+        case "cancel-task":
+            let app = try command.app(0)
+            return .system(.cancelContinuedProcessingTask(app, identifier: try command.word(1)))
+        case "answer":
+            let app = try command.app(0)
+            let answers = SlowTaskAnswer.allCases.map { ($0.rawValue, $0) }
+            return .system(
+                .answerContinuedProcessingQuestion(
+                    app, identifier: try command.word(1), answer: try command.choice(2, answers)))
+        case "push":
+            let app = try command.app(0)
+            return .system(.backgroundPush(app, payload: command.arguments.count > 1 ? command.arguments[1] : ""))
+        case "location":
+            return .system(try command.location())
         default:
             throw UserCommandError(message: "unknown command '\(verb)'; expected one of: \(verbs)")
         }
@@ -178,6 +196,20 @@ public enum UserCommand {
             var names = options.map(\.0)
             let last = names.removeLast()
             throw expected(names.joined(separator: ", ") + " or " + last, text)
+        }
+
+        /// `location APP` (a significant change) or `location APP enter|exit REGION` (a region crossing).
+        func location() throws(UserCommandError) -> SystemEvent {
+            guard arguments.count == 1 || arguments.count == 3 else {
+                throw UserCommandError(
+                    message: "'\(verb)' takes 1 or 3 arguments, got \(arguments.count): expected \"\(usage)\"")
+            }
+            let app = BundleID(arguments[0])
+            guard arguments.count == 3 else { return .locationEvent(app, .significantChange) }
+            let region = arguments[2]
+            let crossing = try choice(
+                1, [("enter", LocationEvent.enteredRegion(region)), ("exit", .exitedRegion(region))], checked: true)
+            return .locationEvent(app, crossing)
         }
 
         /// "'battery' expects a percentage like 80%…, got "lots"".

@@ -25,6 +25,10 @@ struct CoreHarness {
     var endAssertionsOnExpiration = true
     /// The IDs of the tasks handed to apps' launch handlers.
     private var handed: Set<Int> = []
+    /// The result apps call a push's or fetch's completion handler with at once; nil holds it until `finish`.
+    var backgroundEventAnswer: BackgroundFetchResult? = .newData
+    /// Push and fetch deliveries whose completion handler an app is holding, oldest first.
+    private(set) var heldEvents: [(app: BundleID, event: BackgroundEvent, token: Int)] = []
 
     init(
         policy: Policy = .iOS, device: DeviceState = DeviceState(), settings: UserSettings = UserSettings(),
@@ -87,11 +91,22 @@ struct CoreHarness {
         return Array(log[start...])
     }
 
+    /// Charges a wake-up of the device as the scheduler does when it wakes it (not an entry point: no effects).
+    mutating func chargeWakeUp(for app: BundleID?) { system.chargeWakeUp(for: app) }
+
     /// The app returns from the callback it was holding.
     @discardableResult
     mutating func release(_ app: BundleID) -> [Effect] {
         guard let (_, token) = held.removeValue(forKey: app) else { return [] }
         return callWithEffects(.returned(token: token), from: app).1
+    }
+
+    /// The app calls the completion handler of the oldest push or fetch it holds, with `result`.
+    @discardableResult
+    mutating func finishEvent(of app: BundleID, _ result: BackgroundFetchResult) -> [Effect] {
+        guard let index = heldEvents.firstIndex(where: { $0.app == app }) else { return [] }
+        let held = heldEvents.remove(at: index)
+        return callWithEffects(.backgroundEventCompleted(token: held.token, result: result), from: app).1
     }
 
     /// The app calls `setTaskCompleted(success:)` on its running task with this identifier.
@@ -142,6 +157,15 @@ struct CoreHarness {
         case .startTask(_, let run):
             handed.insert(run.id)
             return []
+        case .deliverBackgroundEvent(let app, let event, let token):
+            guard case .location = event else {
+                guard let result = backgroundEventAnswer else {
+                    heldEvents.append((app, event, token))
+                    return []
+                }
+                return quietCall(.backgroundEventCompleted(token: token, result: result), from: app)
+            }
+            return []
         case .expireTask(let app, let taskID):
             guard completeOnExpiration, system.runningTasks.contains(where: { $0.id == taskID }) else { return [] }
             return quietCall(.setTaskCompleted(taskID: taskID, success: false), from: app)
@@ -149,7 +173,10 @@ struct CoreHarness {
             guard endAssertionsOnExpiration else { return [] }
             return ids.flatMap { quietCall(.endBackgroundTask($0), from: app) }
         case .record(let record) where record.kind == .terminated:
-            if let app = record.app { held[app] = nil }
+            if let app = record.app {
+                held[app] = nil
+                heldEvents.removeAll { $0.app == app }
+            }
             return []
         default:
             return []
@@ -172,9 +199,20 @@ extension Array where Element == Effect {
         }
     }
 
-    /// The effects that are not records: what the host must do, in order.
+    /// What the host must do for the life cycle and the tasks, in order: every effect but records and
+    /// CPU priorities (which `cpuPriorities` reads, for the tests of SPEC §5 "Foreground first").
     var actions: [Effect] {
-        filter { if case .record = $0 { false } else { true } }
+        filter {
+            switch $0 {
+            case .record, .setCPUPriority: false
+            default: true
+            }
+        }
+    }
+
+    /// The `.setCPUPriority` effects, in order.
+    var cpuPriorities: [(BundleID, CPUPriority)] {
+        compactMap { if case .setCPUPriority(let app, let priority) = $0 { (app, priority) } else { nil } }
     }
 
     /// The records of this kind, in order.
@@ -183,6 +221,11 @@ extension Array where Element == Effect {
     /// The tasks handed to apps, in order.
     var startedTasks: [TaskRun] {
         compactMap { if case .startTask(_, let run) = $0 { run } else { nil } }
+    }
+
+    /// The §7 events handed to apps, in order.
+    var backgroundEvents: [(app: BundleID, event: BackgroundEvent)] {
+        compactMap { if case .deliverBackgroundEvent(let app, let event, _) = $0 { (app, event) } else { nil } }
     }
 
     /// The `.terminate` effects, in order.

@@ -26,6 +26,10 @@ import Testing
 
     @Test func restoredEligibleRequestLaunchesTheAppInTheBackground() {
         var system = Self.installed()
+        // Used a moment ago (its usage tier lets it refresh), and no longer running.
+        _ = system.handle(.open(Self.app), at: .zero)
+        _ = system.handle(.home, at: Instant(seconds: 1))
+        _ = system.handle(.processExited(Self.app, reason: "the host restarted"), at: Instant(seconds: 2))
         let now = TaskRequest(identifier: "com.example.app.refresh", kind: .appRefresh)
         let effects = system.restorePending([now, now], for: Self.app, at: Instant(seconds: 10))
         #expect(effects.contains(.launch(Self.app, .backgroundTask)))

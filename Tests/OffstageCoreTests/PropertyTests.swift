@@ -158,12 +158,17 @@ struct PropertyRun {
     private(set) var constraintViolations: [String] = []
     /// Broken state invariants, described.
     private(set) var stateViolations: [String] = []
+    /// Moments a budget's balance was below zero, described.
+    private(set) var budgetViolations: [String] = []
+    /// Discretionary runs the system started (not simulated launches) while the screen was off and the
+    /// device unplugged: what a per-task schedule would wake the device for, one wake each.
+    private(set) var startsWhileAsleep = 0
     /// The requests each app last submitted successfully, by identifier.
     private var submitted: [BundleID: [String: TaskRequest]] = [:]
 
-    init(apps count: Int, honoursExpiration: Bool, steps: [Step]) {
+    init(apps count: Int, honoursExpiration: Bool, steps: [Step], policy: Policy = .iOS) {
         apps = Array(Self.allApps.prefix(count))
-        harness = CoreHarness(apps: apps.map { Fixture.manifest($0) })
+        harness = CoreHarness(policy: policy, apps: apps.map { Fixture.manifest($0) })
         harness.completeOnExpiration = honoursExpiration
         harness.endAssertionsOnExpiration = honoursExpiration
         for step in steps { perform(step) }
@@ -185,6 +190,11 @@ struct PropertyRun {
         act(step)
         observe(from: start)
         checkStates(after: step)
+        let (energy, data) = (harness.system.energyBudget, harness.system.dataBudget)
+        if energy.balance(at: harness.now) < 0 || data.balance(at: harness.now) < 0 {
+            budgetViolations.append(
+                "after \(step): energy \(energy.balance(at: harness.now)) J, data \(data.balance(at: harness.now)) B")
+        }
     }
 
     // MARK: Acting
@@ -300,6 +310,7 @@ struct PropertyRun {
                     simulated.insert("\(app) \(identifier)")
                 } else if let request = submitted[app]?[identifier] {
                     check(request, of: app, at: time, what: "started record")
+                    if oracle.lockedAt != nil && !oracle.charging { startsWhileAsleep += 1 }
                 }
             case .startTask(let app, let run):
                 guard run.request.kind != .continuedProcessing,

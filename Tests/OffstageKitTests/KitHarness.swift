@@ -44,6 +44,29 @@ func manifest(_ bundle: String, modes: Set<BackgroundMode> = [.fetch, .processin
 func simulate(
     _ apps: [(AppManifest, TestApp)], timeline: [TimelineEntry], duration: Double, device: DeviceState = DeviceState()
 ) throws -> [Record] {
+    try simulation(apps, timeline: timeline, duration: duration, device: device).run()
+}
+
+/// Runs any Swift app delegates (one instance each) through a timeline and returns the records.
+func simulate(
+    delegates apps: [(AppManifest, any UIApplicationDelegate & Sendable)], timeline: [TimelineEntry],
+    duration: Double, device: DeviceState = DeviceState()
+) throws -> [Record] {
+    try simulation(delegates: apps, timeline: timeline, duration: duration, device: device).run()
+}
+
+/// A simulation of Swift apps (by catalog name) through a timeline, not yet run.
+func simulation(
+    _ apps: [(AppManifest, TestApp)], timeline: [TimelineEntry], duration: Double, device: DeviceState = DeviceState()
+) throws -> Simulation {
+    try simulation(delegates: apps.map { ($0, $1) }, timeline: timeline, duration: duration, device: device)
+}
+
+/// A simulation of any Swift app delegates through a timeline, not yet run.
+func simulation(
+    delegates apps: [(AppManifest, any UIApplicationDelegate & Sendable)], timeline: [TimelineEntry],
+    duration: Double, device: DeviceState = DeviceState()
+) throws -> Simulation {
     var catalog: [String: @Sendable () -> any UIApplicationDelegate] = [:]
     var scenarioApps: [ScenarioApp] = []
     for (manifest, app) in apps {
@@ -53,7 +76,7 @@ func simulate(
     }
     let scenario = Scenario(
         name: "test", source: "test", device: device, apps: scenarioApps, timeline: timeline, duration: duration)
-    return try Simulation(scenario: scenario, catalog: SwiftAppCatalog(catalog)).run()
+    return try Simulation(scenario: scenario, catalog: SwiftAppCatalog(catalog))
 }
 
 extension Array where Element == Record {

@@ -19,8 +19,8 @@ import Testing
         ("interrupt-end dismiss", .system(.interruptionEnded(accepted: false))),
         ("battery 15%", .system(.setBattery(level: 0.15, charging: false))),
         ("battery 0.5", .system(.setBattery(level: 0.5, charging: false))),
-        ("plug", .system(.setBattery(level: 0.8, charging: true))),
-        ("unplug", .system(.setBattery(level: 0.8, charging: false))),
+        ("plug", .system(.setCharging(true))),
+        ("unplug", .system(.setCharging(false))),
         ("network cellular", .system(.setNetwork(.cellular))),
         ("network none", .system(.setNetwork(.none))),
         ("thermal serious", .system(.setThermalState(.serious))),
@@ -41,7 +41,24 @@ import Testing
             .system(.simulateExpiration("com.x", identifier: "com.x.refresh"))
         ),
         ("tap com.x export", .tap("com.x", action: "export")),
+        ("push com.x", .system(.backgroundPush("com.x", payload: ""))),
+        ("push com.x news-42", .system(.backgroundPush("com.x", payload: "news-42"))),
+        ("location com.x", .system(.locationEvent("com.x", .significantChange))),
+        ("location com.x enter home", .system(.locationEvent("com.x", .enteredRegion("home")))),
+        ("location com.x exit home", .system(.locationEvent("com.x", .exitedRegion("home")))),
         ("  open \t com.x  ", .system(.open("com.x"))),
+        (
+            "cancel-task com.x com.x.export.1",
+            .system(.cancelContinuedProcessingTask("com.x", identifier: "com.x.export.1"))
+        ),
+        (
+            "answer com.x com.x.export.1 continue",
+            .system(.answerContinuedProcessingQuestion("com.x", identifier: "com.x.export.1", answer: .proceed))
+        ),
+        (
+            "answer com.x com.x.export.1 stop",
+            .system(.answerContinuedProcessingQuestion("com.x", identifier: "com.x.export.1", answer: .stop))
+        ),
     ]
 
     @Test(arguments: verbs)
@@ -63,15 +80,11 @@ import Testing
                 == .system(.setBattery(level: 0.15, charging: true)))
     }
 
-    @Test func plugAndUnplugKeepTheBatteryLevelOfTheDevice() throws {
+    @Test func plugAndUnplugOnlyMoveTheCharger() throws {
         var device = DeviceState()
         device.batteryLevel = 0.33
-        #expect(
-            try UserCommand.parse("plug", device: device)
-                == .system(.setBattery(level: 0.33, charging: true)))
-        #expect(
-            try UserCommand.parse("unplug", device: device)
-                == .system(.setBattery(level: 0.33, charging: false)))
+        #expect(try UserCommand.parse("plug", device: device) == .system(.setCharging(true)))
+        #expect(try UserCommand.parse("unplug", device: device) == .system(.setCharging(false)))
     }
 
     @Test func unknownVerbListsEveryVerb() {
@@ -80,7 +93,27 @@ import Testing
                 == "unknown command 'opn'; expected one of: open, home, lock, unlock, switcher, swipe, interrupt, "
                 + "interrupt-end, battery, plug, unplug, network, thermal, low-power, low-data, background-refresh, "
                 + "background-refresh-restricted, continued-processing, memory-pressure, memory, simulate-launch, "
-                + "simulate-expiration, tap")
+                + "simulate-expiration, tap, cancel-task, answer, push, location")
+    }
+
+    @Test func cancelTaskAndAnswerSayWhatWasExpected() {
+        #expect(
+            message(of: "cancel-task com.x")
+                == "'cancel-task' takes 2 arguments, got 1: expected \"cancel-task APP ID\"")
+        #expect(
+            message(of: "answer com.x com.x.export.1")
+                == "'answer' takes 3 arguments, got 2: expected \"answer APP ID continue|stop\"")
+        #expect(
+            message(of: "answer com.x com.x.export.1 maybe") == "'answer' expects continue or stop, got \"maybe\"")
+    }
+
+    @Test func badLocationArgumentsQuoteTheUsage() {
+        #expect(
+            message(of: "location com.x enter")
+                == "'location' takes 1 or 3 arguments, got 2: expected \"location APP [enter|exit REGION]\"")
+        #expect(message(of: "location com.x cross home") == "'location' expects enter or exit, got \"cross\"")
+        #expect(
+            message(of: "push com.x a b") == "'push' takes 1 to 2 arguments, got 3: expected \"push APP [PAYLOAD]\"")
     }
 
     @Test func emptyCommandListsEveryVerb() {

@@ -12,6 +12,8 @@ public struct ConstraintContext: Sendable {
     public var appForceQuit: Bool
     /// Identifiers of the app's tasks running now.
     public var runningIdentifiers: Set<String>
+    /// Usage, quota, budgets and wakefulness, for the judgement constraints.
+    public var judgement: JudgementContext
 }
 
 /// A constraint's answer for one request.
@@ -54,12 +56,15 @@ public struct Blocker: Hashable, Sendable, Codable, CustomStringConvertible {
 }
 
 extension Array where Element == any Constraint {
-    /// The constraints of §5 that this scheduler applies, in the order `explain` lists them.
+    /// The constraints of §5, in the order `explain` lists them: the gates first, then the judgement
+    /// (usage tier, quota, launch prediction, budgets) and last coalescing, which decides when.
     public static var standard: [any Constraint] {
         [
             EarliestBeginDateConstraint(), BackgroundAppRefreshConstraint(), LowPowerModeConstraint(),
             CriticalBatteryConstraint(), ThermalConstraint(), NetworkConstraint(), ExternalPowerConstraint(),
             DeviceIdleConstraint(), ForceQuitConstraint(), ForegroundConstraint(), NotAlreadyRunningConstraint(),
+            UsageTierConstraint(), QuotaConstraint(), LaunchPredictionConstraint(), EnergyBudgetConstraint(),
+            CellularDataBudgetConstraint(), CoalescingConstraint(),
         ]
     }
 

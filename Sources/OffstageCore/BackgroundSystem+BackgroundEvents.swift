@@ -1,0 +1,120 @@
+/// §7's deliveries, shared by background pushes, legacy fetch and location events: the one pass
+/// `settle()` runs for them, their deadlines (in `nextDueTime`), and the app calls that answer them.
+extension BackgroundSystem {
+    /// Brings §7 up to date after every entry point: deadlines that fell due, held pushes that may go,
+    /// fetches that are due, and events ready to hand to apps that have finished launching.
+    mutating func settleBackgroundWork(_ id: BundleID) {
+        fireDeliveryDeadlines(id)
+        deliverHeldPushIfAllowed(id)
+        startFetchIfDue(id)
+        pumpCallbacks(id)
+        handOverDeliveries(id)
+    }
+
+    /// The instants at which §7 has something to do without a new event: completion-handler deadlines,
+    /// location windows, the end of a push rate-limit window, the next fetch.
+    func backgroundWorkDueTimes(of id: BundleID) -> [Instant] {
+        let deadlines = apps[id]!.backgroundWork.deliveries.compactMap(\.deadline)
+        return deadlines + (pushBlockers(id) + fetchBlockers(id)).compactMap(\.until)
+    }
+
+    /// Starts delivering `event` to `id`: the app is launched or resumed; the event follows once it is ready.
+    mutating func beginDelivery(_ id: BundleID, _ event: BackgroundEvent, why: String) {
+        let token = nextToken
+        nextToken += 1
+        apps[id]!.backgroundWork.deliveries.append(BackgroundDelivery(token: token, event: event))
+        wakeForBackgroundWork(id, why: why)
+    }
+
+    /// Hands waiting events to the app once it has finished launching and no callback is in flight,
+    /// as tasks are handed over; each gets its deadline from the moment it reaches the app's code.
+    mutating func handOverDeliveries(_ id: BundleID) {
+        guard let app = apps[id], app.launchCompleted, app.inFlight == nil, app.queuedCallbacks.isEmpty,
+            app.terminating == nil
+        else { return }
+        for (index, delivery) in app.backgroundWork.deliveries.enumerated() where delivery.deliveredAt == nil {
+            let runtime = allowance(for: delivery.event)
+            apps[id]!.backgroundWork.deliveries[index].deliveredAt = now
+            apps[id]!.backgroundWork.deliveries[index].deadline = now + runtime
+            let limit = delivery.event.hasCompletionHandler ? "to call its completion handler" : "in the background"
+            record(
+                id, .delivered, task: delivery.event.label,
+                reason: "\(delivery.event.method): \(Int(runtime)) s \(limit)")
+            emit(.deliverBackgroundEvent(id, delivery.event, token: delivery.token))
+        }
+    }
+
+    /// The time the app gets for an event: to call the completion handler, or to run after a location event.
+    func allowance(for event: BackgroundEvent) -> Double {
+        switch event {
+        case .remoteNotification: policy.backgroundPushRuntime
+        case .fetch: policy.backgroundFetchRuntime
+        case .location: policy.locationEventRuntime
+        }
+    }
+
+    /// Ends deliveries whose time is up: a location window simply closes; a push or fetch whose completion
+    /// handler was not called gets the app killed (unless it is on screen, where it is only forgotten).
+    mutating func fireDeliveryDeadlines(_ id: BundleID) {
+        guard let app = apps[id], app.state.hasProcess else { return }
+        for delivery in app.backgroundWork.deliveries {
+            guard let deadline = delivery.deadline, deadline <= now else { continue }
+            let seconds = Int(allowance(for: delivery.event))
+            let label = delivery.event.label
+            if delivery.event == .fetch { noteFetchEnded(id, result: nil, took: Double(seconds)) }
+            guard delivery.event.hasCompletionHandler, foregroundApp != id else {
+                apps[id]!.backgroundWork.deliveries.removeAll { $0.token == delivery.token }
+                let why =
+                    delivery.event.hasCompletionHandler
+                    ? "completion handler not called within \(seconds) s; the app is on screen, so it is not killed"
+                    : "the \(seconds) s the location event gives the app are over"
+                record(id, .handled, task: label, reason: why)
+                continue
+            }
+            endProcess(
+                id, .watchdog("\(delivery.event.method) did not call its completion handler within \(seconds) s"))
+            return
+        }
+    }
+
+    /// Answers the §7 app calls: completion handlers, the fetch interval, background modes, location monitoring.
+    mutating func answerBackgroundWork(_ call: AppCall, from id: BundleID) -> AppCallResult {
+        switch call {
+        case .backgroundEventCompleted(let token, let result): completeDelivery(id, token: token, result: result)
+        case .setMinimumBackgroundFetchInterval(let interval): setFetchInterval(id, interval)
+        case .setBackgroundActivity(let mode, let active): setBackgroundActivity(id, mode, active: active)
+        case .setSignificantLocationMonitoring(let on): setSignificantLocationMonitoring(id, on)
+        case .setRegionMonitoring(let identifier, let on): setRegionMonitoring(id, identifier, on)
+        default: break
+        }
+        return .ok
+    }
+
+    /// The app called a push's or fetch's completion handler: the delivery ends, and a fetch is judged.
+    mutating func completeDelivery(_ id: BundleID, token: Int, result: BackgroundFetchResult) {
+        guard
+            let delivery = apps[id]!.backgroundWork.deliveries.first(where: {
+                $0.token == token && $0.event.hasCompletionHandler
+            }), let deliveredAt = delivery.deliveredAt
+        else {
+            return record(id, .log, reason: "completion handler called again or for no current event: ignored")
+        }
+        apps[id]!.backgroundWork.deliveries.removeAll { $0.token == token }
+        let took = now - deliveredAt
+        record(
+            id, .handled, task: delivery.event.label,
+            reason: "completion handler called with .\(result) after \(oneDecimal(took)) s")
+        if delivery.event == .fetch { noteFetchEnded(id, result: result, took: took) }
+    }
+
+    /// Records a deferral of a §7 event when the names of its blockers change, so only changes are logged.
+    mutating func recordDeferral(
+        _ id: BundleID, _ label: String, _ blockers: [Blocker], last: WritableKeyPath<BackgroundWorkState, [String]>
+    ) {
+        let names = blockers.map(\.constraint)
+        guard apps[id]!.backgroundWork[keyPath: last] != names else { return }
+        apps[id]!.backgroundWork[keyPath: last] = names
+        guard !blockers.isEmpty else { return }
+        record(id, .deferred, task: label, reason: blockers.map { $0.explained(on: wallClock) }.joined(separator: "; "))
+    }
+}

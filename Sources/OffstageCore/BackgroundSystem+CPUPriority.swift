@@ -1,0 +1,31 @@
+/// Foreground first (SPEC §5): background work gets a lower CPU priority while any app is on screen, and a
+/// continued-processing task is boosted while its own app is on screen. Hosts get `.setCPUPriority` on change.
+///
+/// The rule, for every app whose process may use the CPU (not suspended, not terminated):
+/// - the app on screen is `foreground`, or `boosted` while it runs a continued-processing task;
+/// - any other app is `background` while an app is on screen, and `normal` while none is (home screen, locked).
+/// Suspended and terminated apps use no CPU: they are forgotten, and get a priority again when they run.
+extension BackgroundSystem {
+    /// The CPU priority last sent for the app; nil while it is suspended or not running.
+    public func cpuPriority(of app: BundleID) -> CPUPriority? { monitors.cpuPriority[app] }
+
+    /// The priority the rule gives the app now; nil when it uses no CPU.
+    func currentCPUPriority(of app: AppRecord) -> CPUPriority? {
+        guard app.state.hasProcess, app.state != .suspended else { return nil }
+        if app.id == foregroundApp {
+            return app.running.contains { $0.request.kind == .continuedProcessing } ? .boosted : .foreground
+        }
+        return foregroundApp == nil ? .normal : .background
+    }
+
+    /// Sends `.setCPUPriority` for each of `apps` whose priority changed since it was last sent (a change
+    /// of the app on screen reviews every app).
+    mutating func updateCPUPriorities(_ apps: [BundleID]) {
+        for id in apps {
+            let priority = self.apps[id].flatMap(currentCPUPriority(of:))
+            guard monitors.cpuPriority[id] != priority else { continue }
+            monitors.cpuPriority[id] = priority
+            if let priority { emit(.setCPUPriority(id, priority)) }
+        }
+    }
+}

@@ -1,0 +1,171 @@
+/// The scheduler's judgement around each run (§5): usage (launches, tier, prediction), quotas,
+/// budget reservations, maintenance wakes and cooperation, kept per app and system-wide.
+extension BackgroundSystem {
+    // MARK: Usage
+
+    /// The user brought the app on screen: a launch in its usage history, and the age of the content
+    /// it shows (since its last successful background refresh) as a record.
+    mutating func noteLaunchByUser(_ id: BundleID) {
+        apps[id]!.usage.opened(at: now, keeping: policy.judgement.historyWindow)
+        apps[id]!.prediction = nil
+        let reason: String
+        var age: Double?
+        if let updated = apps[id]!.contentUpdatedAt {
+            age = now - updated
+            reason = "content refreshed in the background \(minutes(now - updated)) before this launch"
+        } else {
+            reason = "content never refreshed in the background before this launch"
+        }
+        emit(.record(Record(at: now, app: id, kind: .contentAge, reason: reason, value: age)))
+    }
+
+    /// The app's usage tier now.
+    public func usageTier(of id: BundleID) -> UsageTier {
+        guard let app = apps[id] else { return .never }
+        return UsageTier.of(app.usage, at: now, clock: wallClock, policy: policy.judgement)
+    }
+
+    /// The app's usage history, its predicted next launch and its cooperation score.
+    public func usage(of id: BundleID) -> (history: UsageHistory, predictedLaunch: Instant?, cooperation: Cooperation)?
+    {
+        guard let app = apps[id] else { return nil }
+        return (app.usage, predictedLaunch(app), app.cooperation)
+    }
+
+    /// Maintenance wakes the app's work started, and in all.
+    public func wakeUps(of id: BundleID) -> Int { apps[id]?.wakeUps ?? 0 }
+
+    /// Makes the app's launch prediction again if it no longer holds: a launch happened, the
+    /// predicted time passed, or an hour went by without one.
+    mutating func refreshPrediction(_ id: BundleID) {
+        guard let app = apps[id] else { return }
+        if let cached = app.prediction, now < cached.validUntil { return }
+        let launch = LaunchPredictor.nextLaunch(
+            after: now, history: app.usage, clock: wallClock, policy: policy.judgement)
+        let validUntil = launch.map { $0 > now ? $0 : now + 3600 } ?? now + 3600
+        apps[id]!.prediction = (launch, validUntil)
+    }
+
+    /// The app's predicted launch as last made (see `refreshPrediction`).
+    func predictedLaunch(_ app: AppRecord) -> Instant? { app.prediction?.launch ?? nil }
+
+    /// What the judgement constraints see for `app` now.
+    func judgementContext(for app: AppRecord) -> JudgementContext {
+        let window = policy.judgement.quotaWindow
+        let recent = app.discretionaryStarts.filter { now - $0 < window }
+        let tier = UsageTier.of(app.usage, at: now, clock: wallClock, policy: policy.judgement)
+        return JudgementContext(
+            tier: tier, predictedLaunch: predictedLaunch(app), runsInWindow: recent.count,
+            quota: app.cooperation.scaled(tier.quota(policy.judgement)), quotaFreesAt: recent.first.map { $0 + window },
+            energyBudget: energyBudget, dataBudget: dataBudget, deviceAwake: isDeviceAwake)
+    }
+
+    // MARK: Runs
+
+    /// The screen is on, the charger plugged in, or a task is running: the device is awake anyway.
+    var isDeviceAwake: Bool { device.isScreenOn || device.isCharging || runningTaskCount > 0 }
+
+    /// Accounts for a run the scheduler starts now: a maintenance wake if the device slept, a place in
+    /// the app's quota, and reservations from the budgets (none on the charger). A simulated launch is
+    /// a developer's act, not the scheduler's: it is only counted as running.
+    mutating func noteRunStarted(_ id: BundleID, _ run: TaskRun, simulated: Bool) {
+        let wasAwake = isDeviceAwake
+        runningTaskCount += 1
+        appsWithTasks.insert(id)
+        guard run.request.isDiscretionary, !simulated else { return }
+        if !wasAwake {
+            wakeUps += 1
+            apps[id]!.wakeUps += 1
+            chargeWakeUp(for: id)
+            record(
+                id, .wake, task: run.request.identifier, reason: "maintenance wake #\(wakeUps): the device was asleep")
+            for waiting in blockedApps["coalescing"] ?? [] { dirty.insert(waiting) }
+        }
+        let window = policy.judgement.quotaWindow
+        apps[id]!.discretionaryStarts.removeAll { now - $0 >= window }
+        apps[id]!.discretionaryStarts.append(now)
+        guard !device.isCharging else { return }
+        let reservation = Reservation(
+            energy: run.request.energyReservation(policy.judgement),
+            data: device.network == .cellular ? policy.judgement.dataReservation : 0,
+            energyBefore: backgroundJoules(of: id), bytesBefore: apps[id]!.totalUsage.cellularBytes)
+        energyBudget.withdraw(reservation.energy, at: now)
+        dataBudget.withdraw(reservation.data, at: now)
+        apps[id]!.reservations[run.id] = reservation
+    }
+
+    /// The background energy charged to the app since the ledger began.
+    func backgroundJoules(of id: BundleID) -> Double { energy.totals[.app(id)]?.background ?? 0 }
+
+    /// Accounts for a run that ended: what it did not use of its reservations goes back to the budgets
+    /// (what it used beyond them is not charged: the budget is never overspent), its outcome moves the
+    /// app's cooperation score, and a successful refresh makes the app's content fresh.
+    mutating func noteRunEnded(_ id: BundleID, _ run: TaskRun, outcome: TaskOutcome?, success: Bool) {
+        runningTaskCount -= 1
+        if let reserved = apps[id]!.reservations.removeValue(forKey: run.id) {
+            let usedEnergy = backgroundJoules(of: id) - reserved.energyBefore
+            let usedBytes = Double(apps[id]!.totalUsage.cellularBytes - reserved.bytesBefore)
+            energyBudget.deposit(reserved.energy - min(max(0, usedEnergy), reserved.energy), at: now)
+            dataBudget.deposit(reserved.data - min(max(0, usedBytes), reserved.data), at: now)
+            for waiting in blockedApps["energyBudget", default: []].union(blockedApps["cellularBudget", default: []]) {
+                dirty.insert(waiting)
+            }
+        }
+        if success && run.request.kind == .appRefresh { apps[id]!.contentUpdatedAt = now }
+        guard run.request.isDiscretionary, let outcome else { return }
+        apps[id]!.cooperation.note(outcome, policy.judgement)
+        let score = apps[id]!.cooperation.score
+        record(
+            id, .cooperation, task: run.request.identifier,
+            reason: "\(outcome.rawValue): cooperation score \(Int((score * 100).rounded()))%")
+    }
+
+    /// A run completed with `setTaskCompleted`: quick, in time, or after its expiration.
+    mutating func finishRun(_ id: BundleID, _ run: TaskRun, success: Bool) {
+        let quick = policy.runtime(for: run.request.kind).map {
+            now - run.startedAt <= $0 * policy.judgement.quickShare
+        }
+        let outcome: TaskOutcome = run.expiredAt != nil ? .expired : quick ?? false ? .completedQuickly : .completed
+        noteRunEnded(id, run, outcome: outcome, success: success)
+    }
+
+    /// A run ended with its process: the app's fault (ignored expiration, crash, watchdog) or not
+    /// (the user swiped it away, jetsam), which does not count against it.
+    mutating func finishRun(_ id: BundleID, _ run: TaskRun, ending reason: TerminationReason) {
+        let outcome: TaskOutcome?
+        switch reason {
+        case .userForceQuit, .memoryPressure: outcome = nil
+        case .watchdog, .crash, .exited, .resourceLimit:
+            let ignored = run.expiredAt.map { now >= $0 + policy.expirationGrace } ?? false
+            outcome = ignored ? .ignoredExpiration : .killed
+        }
+        noteRunEnded(id, run, outcome: outcome, success: false)
+    }
+
+    /// Remembers which apps wait on which constraint, so a change in a budget or in wakefulness
+    /// reviews just those apps.
+    mutating func noteBlockers(_ id: BundleID, _ names: Set<String>) {
+        let before = apps[id]!.blockedBy
+        guard before != names else { return }
+        for name in before.subtracting(names) { blockedApps[name]?.remove(id) }
+        for name in names.subtracting(before) { blockedApps[name, default: []].insert(id) }
+        apps[id]!.blockedBy = names
+    }
+}
+
+/// What a running task took from the budgets when it started, and the app's meters then, so that what
+/// it did not use can be given back when it ends.
+struct Reservation: Sendable {
+    /// Joules and cellular bytes reserved.
+    var energy: Double
+    var data: Double
+    /// The app's background joules and cellular bytes when the run started.
+    var energyBefore: Double
+    var bytesBefore: Int
+}
+
+/// "12 min" or "3 h 5 min": a duration in words, for records.
+func minutes(_ seconds: Double) -> String {
+    let total = Int((seconds / 60).rounded())
+    return total >= 60 ? "\(total / 60) h \(total % 60) min" : "\(total) min"
+}

@@ -1,0 +1,100 @@
+/// Background pushes (§7): `content-available` pushes at priority 5, always discretionary. Only the newest
+/// held push is kept per app; it is delivered when the gates allow and the rate limit has room, or at once
+/// when the user opens the app; never after a force-quit until the user opens the app again.
+extension BackgroundSystem {
+    static let pushLabel = BackgroundEvent.remoteNotification(payload: "").label
+
+    /// A push arrived: dropped if the app cannot take it, else held (replacing an older held one).
+    mutating func receivePush(_ id: BundleID, payload: String) {
+        let label = Self.pushLabel
+        guard let app = apps[id] else {
+            return record(nil, .log, reason: "background push for \(id), which is not installed: dropped")
+        }
+        record(id, .push, task: label, reason: "background push arrived (payload \"\(payload)\")")
+        if !app.manifest.backgroundModes.contains(.remoteNotification) {
+            return record(id, .dropped, task: label, reason: "UIBackgroundModes lacks 'remote-notification'")
+        }
+        if app.forceQuit {
+            return record(
+                id, .dropped, task: label, reason: "the user swiped the app away: no pushes until they open it")
+        }
+        if let older = app.backgroundWork.heldPush {
+            record(
+                id, .dropped, task: label,
+                reason: "coalesced: the held push of \(wallClock.timestamp(at: older.arrivedAt)) "
+                    + "(payload \"\(older.payload)\") gives way to the newer one")
+        }
+        apps[id]!.backgroundWork.heldPush = HeldPush(payload: payload, arrivedAt: now)
+    }
+
+    /// Delivers the held push if nothing blocks it (the app on screen takes it at once, outside the rate limit);
+    /// otherwise records why it waits, when that changes.
+    mutating func deliverHeldPushIfAllowed(_ id: BundleID) {
+        guard let app = apps[id], let held = app.backgroundWork.heldPush, app.terminating == nil else { return }
+        let blockers = pushBlockers(id)
+        recordDeferral(id, Self.pushLabel, blockers, last: \.lastPushBlockers)
+        guard blockers.isEmpty else { return }
+        apps[id]!.backgroundWork.heldPush = nil
+        if foregroundApp != id {
+            let window = policy.backgroundPushRateWindow
+            apps[id]!.backgroundWork.pushWakes.removeAll { now - $0 >= window }
+            apps[id]!.backgroundWork.pushWakes.append(now)
+        }
+        let why = foregroundApp == id ? "the app is on screen" : "no constraint holds the push back"
+        beginDelivery(id, .remoteNotification(payload: held.payload), why: "to deliver a background push: \(why)")
+    }
+
+    /// Everything that holds the app's held push back (empty when it may go, or when none is held):
+    /// the constraints marked `BackgroundPushConstraint`, a push still being handled, and the rate limit.
+    func pushBlockers(_ id: BundleID) -> [Blocker] {
+        guard let app = apps[id], app.backgroundWork.heldPush != nil, foregroundApp != id else { return [] }
+        let probe = TaskRequest(identifier: "\(id).\(Self.pushLabel)", kind: .appRefresh)
+        var blockers = constraints.filter { $0 is any BackgroundPushConstraint }.blockers(
+            for: probe, in: context(for: app))
+        if app.backgroundWork.deliveries.contains(where: { $0.event.label == Self.pushLabel }) {
+            blockers.append(
+                Blocker(constraint: "pushInProgress", reason: "the app is still handling a background push", until: nil)
+            )
+        }
+        let window = policy.backgroundPushRateWindow
+        let recent = app.backgroundWork.pushWakes.filter { now - $0 < window }.sorted()
+        let limit = policy.backgroundPushRateLimit
+        if recent.count >= limit {
+            let minutes = Int((window / 60).rounded())
+            blockers.append(
+                Blocker(
+                    constraint: "pushRateLimit",
+                    reason:
+                        "\(recent.count) background pushes woke the app in the last \(minutes) min (limit \(limit))",
+                    until: limit > 0 ? recent[recent.count - limit] + window : nil))
+        }
+        return blockers
+    }
+
+    /// The held push is thrown away: the app's process ended (force-quit, or killed by the system).
+    mutating func discardHeldPush(_ id: BundleID, because why: String) {
+        guard let held = apps[id]?.backgroundWork.heldPush else { return }
+        apps[id]!.backgroundWork.heldPush = nil
+        apps[id]!.backgroundWork.lastPushBlockers = []
+        record(id, .dropped, task: Self.pushLabel, reason: "held push (payload \"\(held.payload)\") discarded: \(why)")
+    }
+
+    /// Every held background push, with every reason it waits: the push counterpart of `explain()`.
+    public func heldPushes() -> [HeldPushStatus] {
+        installed.compactMap { id in
+            guard let held = apps[id]?.backgroundWork.heldPush else { return nil }
+            return HeldPushStatus(app: id, payload: held.payload, arrivedAt: held.arrivedAt, blockers: pushBlockers(id))
+        }
+    }
+}
+
+/// A constraint that also holds background pushes back. Apple names the factors for pushes as all of
+/// refresh's but app usage (WWDC20); conforming a constraint here makes `heldPushes()` and delivery obey it.
+/// Pushes are judged as an app-refresh request with the identifier `<bundle>.remote-notification`.
+public protocol BackgroundPushConstraint: Constraint {}
+
+extension BackgroundAppRefreshConstraint: BackgroundPushConstraint {}
+extension LowPowerModeConstraint: BackgroundPushConstraint {}
+extension CriticalBatteryConstraint: BackgroundPushConstraint {}
+extension ThermalConstraint: BackgroundPushConstraint {}
+extension ForceQuitConstraint: BackgroundPushConstraint {}

@@ -1,0 +1,70 @@
+/// Resource limits for apps off screen (SPEC §5 "Resources"): the CPU monitor kills a background app that
+/// uses more than 80 % of a core averaged over 60 s, and the memory limit kills an app that runs in the
+/// background above 50 MB. Jetsam, which frees memory on demand, lives with the life cycle.
+extension BackgroundSystem {
+    // MARK: CPU monitor
+
+    /// Adds a host's report to the app's sliding window and kills the app if its average is over the limit.
+    /// The monitor judges a full window only: it must have watched the app for `backgroundCPUWindow`.
+    mutating func monitorCPU(_ id: BundleID, _ usage: ResourceUsage) {
+        guard let app = apps[id], cpuMonitorWatches(app) else {
+            monitors.cpuWindows[id] = nil
+            return
+        }
+        let interval = max(0, usage.interval)
+        let report = CPUWindow.Report(end: now, interval: interval, cpuSeconds: max(0, usage.cpuSeconds))
+        let windowStart = now + (-policy.backgroundCPUWindow)
+        var window = monitors.cpuWindows[id] ?? CPUWindow(since: now + (-interval))
+        window.reports.append(report)
+        window.reports.removeAll { $0.end <= windowStart }
+        monitors.cpuWindows[id] = window
+        guard window.since <= windowStart else { return }
+        let used = window.reports.reduce(0) { $0 + $1.cpuSeconds(after: windowStart) }
+        let average = used / policy.backgroundCPUWindow
+        guard average > policy.backgroundCPULimit else { return }
+        let seconds = Int(policy.backgroundCPUWindow)
+        record(
+            id, .resourceLimit,
+            reason: "cpu usage: \(oneDecimal(used)) seconds cpu time over \(seconds) seconds "
+                + "(\(percent(average))% cpu average), exceeding limit of \(percent(policy.backgroundCPULimit))% cpu "
+                + "over \(seconds) seconds")
+        monitors.cpuWindows[id] = nil
+        terminate(id, .resourceLimit("cpu resource limit exceeded"))
+    }
+
+    /// Whether the CPU monitor judges the app now: it runs off screen, and no processing task that requires
+    /// external power (which turns the monitor off, as on iOS) is running.
+    func cpuMonitorWatches(_ app: AppRecord) -> Bool {
+        app.state.hasProcess && !app.state.isForeground && app.id != foregroundApp && app.terminating == nil
+            && !app.running.contains { $0.request.kind == .processing && $0.request.requiresExternalPower }
+    }
+
+    /// Forgets the window of every app the monitor does not judge now, so it starts afresh when it does.
+    mutating func resetIdleCPUWindows() {
+        for id in monitors.cpuWindows.keys.sorted() where !(apps[id].map(cpuMonitorWatches) ?? false) {
+            monitors.cpuWindows[id] = nil
+        }
+    }
+
+    // MARK: Memory limit
+
+    /// Kills each of `ids` kept running in the background by its work whose footprint is over the background
+    /// memory limit. Suspended apps are left to jetsam, and an app between two life-cycle callbacks
+    /// (leaving the screen, launching) is not judged until they are delivered.
+    mutating func enforceBackgroundMemoryLimit(_ ids: [BundleID]) {
+        for id in ids {
+            guard let app = apps[id], app.state == .background, id != foregroundApp, app.terminating == nil,
+                app.inFlight == nil, app.queuedCallbacks.isEmpty, app.memoryFootprint > policy.backgroundMemoryLimit
+            else { continue }
+            record(
+                id, .resourceLimit,
+                reason: "memory: \(megabytes(app.memoryFootprint)) MB in the background, "
+                    + "exceeding limit of \(megabytes(policy.backgroundMemoryLimit)) MB")
+            terminate(id, .resourceLimit("memory resource limit exceeded"))
+        }
+    }
+
+    private func percent(_ fraction: Double) -> Int { Int((fraction * 100).rounded()) }
+
+    private func megabytes(_ bytes: Int) -> String { oneDecimal(Double(bytes) / 1_000_000) }
+}

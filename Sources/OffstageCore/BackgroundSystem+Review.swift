@@ -1,0 +1,89 @@
+import HeapModule
+
+/// How decisions are brought up to date after each entry point without looking at every app:
+/// only apps marked dirty (named by the event or call, or by a record) and apps whose review time came.
+extension BackgroundSystem {
+    /// A queued review of one app at a time: a deadline or a blocker that lifts by itself.
+    struct Review: Comparable, Sendable {
+        var at: Instant
+        var app: BundleID
+        var order: Int
+        static func < (a: Review, b: Review) -> Bool { (a.at, a.order) < (b.at, b.order) }
+        static func == (a: Review, b: Review) -> Bool { (a.at, a.order) == (b.at, b.order) }
+    }
+
+    /// Reviews dirty apps, in installation order, and supervises their running work, until no app is
+    /// left dirty; then queues each reviewed app's next review and drops superseded ones from the top,
+    /// so `nextDueTime` is exact. Work is proportional to the apps concerned, not to all apps or requests.
+    mutating func settle() {
+        while let top = reviews.min, top.at <= now {
+            reviews.removeMin()
+            if apps[top.app]?.scheduledReview == top.at {
+                apps[top.app]!.scheduledReview = nil
+                dirty.insert(top.app)
+            }
+        }
+        var reviewed: Set<BundleID> = []
+        repeat {
+            while !dirty.isEmpty {
+                let batch = inInstallationOrder(dirty)
+                dirty = []
+                for id in batch { review(id) }
+                reviewed.formUnion(batch)
+            }
+            superviseRunningWork(inInstallationOrder(reviewed))
+        } while !dirty.isEmpty
+        for id in reviewed { queueNextReview(id) }
+        while let top = reviews.min, apps[top.app]?.scheduledReview != top.at { reviews.removeMin() }
+    }
+
+    /// The apps in installation order (each app's index is looked up once, not once per comparison).
+    func inInstallationOrder(_ ids: Set<BundleID>) -> [BundleID] {
+        ids.map { (apps[$0]!.installIndex, $0) }.sorted { $0.0 < $1.0 }.map(\.1)
+    }
+
+    /// Marks every app for review: the device, the settings or something all constraints read changed.
+    mutating func reviewAllApps() { dirty.formUnion(installed) }
+
+    /// One app's decisions: deadlines, interrupted tasks, requests to start, callbacks, tasks, pushes,
+    /// fetches and location events, suspension.
+    mutating func review(_ id: BundleID) {
+        fireTimers(id)
+        interruptRunningTasks(id)
+        schedulePendingRequests(id)
+        pumpCallbacks(id)
+        deliverReadyTasks(id)
+        settleBackgroundWork(id)
+        suspendIfIdle(id)
+        if apps[id]!.running.isEmpty { appsWithTasks.remove(id) }
+    }
+
+    /// Queues the app's next review at its earliest future deadline, unless one is already queued then.
+    mutating func queueNextReview(_ id: BundleID) {
+        guard let app = apps[id] else { return }
+        let next = dueTimes(of: app).filter { $0 > now }.min()
+        guard next != app.scheduledReview else { return }
+        apps[id]!.scheduledReview = next
+        if let next { reviews.insert(Review(at: next, app: id, order: app.installIndex)) }
+    }
+
+    /// Every time at which the app's situation changes with no event: callback watchdogs, background
+    /// time, task runtimes and grace periods, the pending requests' blockers lifting, and §7's deadlines.
+    func dueTimes(of app: AppRecord) -> [Instant] {
+        var due: [Instant] = []
+        if let deadline = app.inFlight?.deadline { due.append(deadline) }
+        if let since = app.backgroundSince, !app.assertions.isEmpty {
+            let end = since + policy.backgroundTimeAllowance
+            due.append(app.assertionsWarned ? end : end + (-policy.assertionExpirationWarning))
+        }
+        for run in app.running where run.delivered {
+            if let expired = run.expiredAt {
+                due.append(expired + policy.expirationGrace)
+            } else if let end = run.expiresAt {
+                due.append(end)
+            }
+        }
+        if let lift = app.blockersLift { due.append(lift) }
+        return due + backgroundWorkDueTimes(of: app.id)
+    }
+}

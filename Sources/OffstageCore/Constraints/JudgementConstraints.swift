@@ -1,0 +1,108 @@
+/// Usage tier: an app the user has not opened for a week (or ever) gets no refresh and no processing.
+public struct UsageTierConstraint: Constraint {
+    public init() {}
+    public var name: String { "usageTier" }
+    public func applies(to request: TaskRequest) -> Bool { request.isDiscretionary }
+    public func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict {
+        guard context.judgement.tier == .never else { return .satisfied }
+        let days = Int((context.policy.judgement.rareWithin / 86_400).rounded())
+        return .blocked(reason: "the app has not been used for \(days) days (tier never)", until: nil)
+    }
+}
+
+/// Quota: runs per rolling window by usage tier, scaled by the app's cooperation. Unlike the budget it
+/// holds on the charger too: it shares opportunities out by use, not by energy.
+public struct QuotaConstraint: Constraint {
+    public init() {}
+    public var name: String { "quota" }
+    public func applies(to request: TaskRequest) -> Bool { request.isDiscretionary }
+    public func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict {
+        let usage = context.judgement
+        guard usage.tier != .never, usage.runsInWindow >= usage.quota else {
+            return .satisfied
+        }
+        let hours = Int((context.policy.judgement.quotaWindow / 3600).rounded())
+        return .blocked(
+            reason: "\(usage.runsInWindow) of \(usage.quota) runs in \(hours) h used (tier \(usage.tier.rawValue))",
+            until: usage.quotaFreesAt)
+    }
+}
+
+/// Launch prediction: a refresh runs in a window shortly before the user's predicted next launch,
+/// so the content is fresh when the app opens. Without a prediction it is not held back.
+public struct LaunchPredictionConstraint: Constraint {
+    public init() {}
+    public var name: String { "launchPrediction" }
+    public func applies(to request: TaskRequest) -> Bool { request.kind == .appRefresh }
+    public func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict {
+        guard let launch = context.judgement.predictedLaunch else { return .satisfied }
+        let opens = launch + (-context.policy.judgement.refreshLead)
+        guard context.now < opens else { return .satisfied }
+        let minutes = Int((context.policy.judgement.refreshLead / 60).rounded())
+        return .blocked(
+            reason:
+                "next launch predicted at \(context.wallClock.timestamp(at: launch)); runs from \(minutes) min before",
+            until: opens)
+    }
+}
+
+/// Energy budget: discretionary work draws on a system-wide budget that refills through the day;
+/// a run needs its reservation in the budget. Unlimited on the charger.
+public struct EnergyBudgetConstraint: Constraint {
+    public init() {}
+    public var name: String { "energyBudget" }
+    public func applies(to request: TaskRequest) -> Bool { request.isDiscretionary }
+    public func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict {
+        guard !context.device.isCharging else { return .satisfied }
+        let need = request.energyReservation(context.policy.judgement)
+        let budget = context.judgement.energyBudget
+        let left = budget.balance(at: context.now)
+        guard left < need else { return .satisfied }
+        return .blocked(
+            reason: "energy budget has \(Int(left)) J of \(Int(budget.capacity)) J; a run needs \(Int(need)) J",
+            until: budget.time(toReach: need, from: context.now))
+    }
+}
+
+/// Cellular data budget: on cellular, discretionary work draws on a data budget refilled through the day.
+public struct CellularDataBudgetConstraint: Constraint {
+    public init() {}
+    public var name: String { "cellularBudget" }
+    public func applies(to request: TaskRequest) -> Bool { request.isDiscretionary }
+    public func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict {
+        guard context.device.network == .cellular, !context.device.isCharging else { return .satisfied }
+        let need = context.policy.judgement.dataReservation
+        let budget = context.judgement.dataBudget
+        let left = budget.balance(at: context.now)
+        guard left < need else { return .satisfied }
+        return .blocked(
+            reason: "cellular data budget has \(Int(left / 1000)) kB; a run needs \(Int(need / 1000)) kB",
+            until: budget.time(toReach: need, from: context.now))
+    }
+}
+
+/// Coalescing: discretionary work runs while the device is awake anyway (screen on, charger, another
+/// task running) or in a maintenance wake on the policy's grid, which serves every task due by then.
+public struct CoalescingConstraint: Constraint {
+    public init() {}
+    public var name: String { "coalescing" }
+    public func applies(to request: TaskRequest) -> Bool { request.isDiscretionary }
+    public func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict {
+        let policy = context.policy.judgement
+        guard !context.judgement.deviceAwake, policy.maintenanceInterval > 0 else { return .satisfied }
+        let grid = policy.maintenanceInterval
+        let lastWake = Instant(seconds: (context.now.seconds / grid).rounded(.down) * grid)
+        if context.now < lastWake + policy.maintenanceWindow { return .satisfied }
+        let next = lastWake + grid
+        return .blocked(
+            reason: "the device is asleep; waits for the maintenance wake at \(context.wallClock.timestamp(at: next))",
+            until: next)
+    }
+}
+
+extension TaskRequest {
+    /// The energy a run of this request reserves from the budget when it starts.
+    func energyReservation(_ policy: JudgementPolicy) -> Double {
+        kind == .processing ? policy.processingEnergyReservation : policy.refreshEnergyReservation
+    }
+}

@@ -1,0 +1,44 @@
+/// A budget for discretionary work that refills steadily up to a capacity: energy in joules, or
+/// cellular data in bytes. Runs reserve from it when they start and get back what they did not use.
+public struct BudgetAccount: Hashable, Sendable, Codable {
+    /// The most the budget holds.
+    public var capacity: Double
+    /// What the budget gains per second, up to its capacity.
+    public var refillPerSecond: Double
+    /// The balance at `updatedAt`.
+    private var stored: Double
+    private var updatedAt: Instant
+
+    /// A full budget at `time`.
+    public init(capacity: Double, perDay: Double, at time: Instant = .zero) {
+        self.capacity = capacity
+        refillPerSecond = perDay / 86_400
+        stored = capacity
+        updatedAt = time
+    }
+
+    /// The balance at `time` (not before the last change), refilled since the last change.
+    public func balance(at time: Instant) -> Double {
+        min(capacity, stored + max(0, time - updatedAt) * refillPerSecond)
+    }
+
+    /// Takes `amount` out at `time`; the caller has checked that the balance covers it.
+    mutating func withdraw(_ amount: Double, at time: Instant) {
+        stored = balance(at: time) - amount
+        updatedAt = max(updatedAt, time)
+    }
+
+    /// Puts `amount` back at `time` (an unused reservation), up to the capacity.
+    mutating func deposit(_ amount: Double, at time: Instant) {
+        stored = min(capacity, balance(at: time) + amount)
+        updatedAt = max(updatedAt, time)
+    }
+
+    /// When the balance will reach `amount` by refilling alone; nil if it never will.
+    public func time(toReach amount: Double, from time: Instant) -> Instant? {
+        let missing = amount - balance(at: time)
+        if missing <= 0 { return time }
+        guard amount <= capacity, refillPerSecond > 0 else { return nil }
+        return time + missing / refillPerSecond
+    }
+}

@@ -1,0 +1,72 @@
+/// The numbers of the scheduler's judgement (§5): usage tiers and quotas, launch prediction,
+/// budgets, coalescing and cooperation. Part of `Policy`; iOS publishes none of them, so each
+/// default is an assumption modelled on Android's published values and named as such.
+public struct JudgementPolicy: Hashable, Sendable, Codable {
+    // Usage tiers (recency of last use, like Android's standby-bucket timeouts).
+    /// Used within this many seconds (or on screen): `active`.
+    public var activeWithin: Double = 3600
+    /// Used within this many seconds: `workingSet`.
+    public var workingSetWithin: Double = 12 * 3600
+    /// Used within this many seconds: `frequent`.
+    public var frequentWithin: Double = 48 * 3600
+    /// Used within this many seconds: `rare`; older than this (or never used): `never` (SPEC: a week).
+    public var rareWithin: Double = 7 * 86_400
+    /// Days of use in the last week that keep an app at least in `workingSet` (frequency).
+    public var dailyUseDays: Int = 4
+    /// Days of use in the last week that keep an app at least in `frequent`.
+    public var regularUseDays: Int = 2
+
+    // Quotas: discretionary runs an app may start per rolling window, by tier.
+    /// The rolling window of the quota, in seconds.
+    public var quotaWindow: Double = 86_400
+    /// Runs per window for `active`, `workingSet`, `frequent`, `rare` (`never` gets none).
+    public var quotaActive: Int = 24
+    public var quotaWorkingSet: Int = 12
+    public var quotaFrequent: Int = 4
+    public var quotaRare: Int = 1
+
+    // Launch prediction.
+    /// Seconds of history the predictor reads (and the history keeps).
+    public var historyWindow: Double = 28 * 86_400
+    /// Distinct days with launches needed before predictions are made.
+    public var minimumDaysForPrediction: Int = 3
+    /// Probability of a launch within an hour at which that hour is predicted.
+    public var predictionThreshold: Double = 0.5
+    /// Hours ahead the predictor looks.
+    public var predictionHorizonHours: Int = 48
+    /// How long before the predicted launch a refresh may run (its window is [launch − lead, launch]).
+    public var refreshLead: Double = 20 * 60
+
+    // Budgets (system-wide, for discretionary work; unlimited on the charger).
+    /// The most energy the budget holds, in joules.
+    public var energyBudgetCapacity: Double = 500
+    /// Joules added to the budget per day, spread evenly through the day.
+    public var energyBudgetPerDay: Double = 1800
+    /// Joules a refresh run reserves when it starts: the most it is charged.
+    public var refreshEnergyReservation: Double = 25
+    /// Joules a processing run reserves when it starts.
+    public var processingEnergyReservation: Double = 150
+    /// The most cellular data the budget holds, in bytes.
+    public var dataBudgetCapacity: Double = 20_000_000
+    /// Cellular bytes added per day.
+    public var dataBudgetPerDay: Double = 50_000_000
+    /// Cellular bytes a discretionary run reserves when it starts on cellular.
+    public var dataReservation: Double = 2_000_000
+
+    // Coalescing.
+    /// Maintenance wakes fall on this grid (seconds): work that becomes eligible while the device
+    /// sleeps waits for the next grid point, so work due close together shares one wake.
+    public var maintenanceInterval: Double = 15 * 60
+    /// How long a maintenance wake stays open for work to start, in seconds.
+    public var maintenanceWindow: Double = 60
+
+    // Cooperation.
+    /// Weight of the newest outcome in the app's cooperation score (an exponential average).
+    public var cooperationWeight: Double = 0.2
+    /// The lowest score: even a bad app keeps a trickle of opportunities.
+    public var minimumCooperation: Double = 0.1
+    /// A task completed within this share of its runtime counts as quick.
+    public var quickShare: Double = 0.5
+
+    public init() {}
+}

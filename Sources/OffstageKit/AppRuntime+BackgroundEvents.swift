@@ -1,0 +1,47 @@
+import Foundation
+public import OffstageCore
+
+extension AppRuntime {
+    /// Hands a §7 event to the app's code: a push or fetch to the delegate, with a completion handler that
+    /// tells the system once; a location event to every `CLLocationManager` delegate of the process.
+    public func deliverBackgroundEvent(_ event: BackgroundEvent, token: Int) {
+        let app = application
+        switch event {
+        case .remoteNotification(let payload):
+            let userInfo: [AnyHashable: Any] = ["aps": ["content-available": 1], "payload": payload]
+            delegate?.application(
+                app, didReceiveRemoteNotification: userInfo, fetchCompletionHandler: completion(token: token))
+        case .fetch:
+            delegate?.application(app, performFetchWithCompletionHandler: completion(token: token))
+        case .location(let location):
+            for manager in locations.live {
+                guard let delegate = manager.delegate else { continue }
+                switch location {
+                case .significantChange:
+                    let fix = CLLocation(coordinate: kCLLocationCoordinate2DInvalid, timestamp: link.now)
+                    delegate.locationManager(manager, didUpdateLocations: [fix])
+                case .enteredRegion(let identifier):
+                    delegate.locationManager(manager, didEnterRegion: region(identifier, of: manager))
+                case .exitedRegion(let identifier):
+                    delegate.locationManager(manager, didExitRegion: region(identifier, of: manager))
+                }
+            }
+        }
+    }
+
+    /// A completion handler that reports its result to the system the first time it is called.
+    private func completion(token: Int) -> (UIBackgroundFetchResult) -> Void {
+        var called = false
+        return { [unowned self] result in
+            guard !called else { return }
+            called = true
+            let result = BackgroundFetchResult(rawValue: Int(result.rawValue)) ?? .failed
+            self.send(.backgroundEventCompleted(token: token, result: result))
+        }
+    }
+
+    /// The manager's own region object for the identifier, or a plain one (after a relaunch, say).
+    private func region(_ identifier: String, of manager: CLLocationManager) -> CLRegion {
+        manager.monitoredRegions.first { $0.identifier == identifier } ?? CLRegion(identifier: identifier)
+    }
+}
