@@ -65,10 +65,12 @@ struct AppsCommand: ParsableCommand {
             let memory = app.memoryBytes > 0 ? String(format: "%.1f MB", Double(app.memoryBytes) / 1e6) : "-"
             return [
                 app.bundle.rawValue, app.state.rawValue + (app.forceQuit ? " (swiped away)" : ""), process,
-                String(format: "%.2f s CPU", app.cpuSeconds), memory,
+                String(format: "%.2f s CPU", app.cpuSeconds), memory, app.usageTier, "\(app.launches)",
+                "\(Int((app.cooperation * 100).rounded()))%", String(format: "%.1f J", app.energyJoules),
             ]
         }
-        return Table.render(header: ["APP", "STATE", "PROCESS", "CPU", "MEMORY"], rows: rows)
+        return Table.render(
+            header: ["APP", "STATE", "PROCESS", "CPU", "MEMORY", "TIER", "OPENS", "COOPERATION", "ENERGY"], rows: rows)
     }
 }
 

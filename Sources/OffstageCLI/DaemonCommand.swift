@@ -26,6 +26,10 @@ struct DaemonCommand: ParsableCommand {
     var sampleInterval: Double = 10
     @Option(name: .customLong("probe-interval"), help: "Seconds between device probes while work waits.")
     var probeInterval: Double = 30
+    @Option(
+        name: .customLong("save-interval"),
+        help: "Seconds after a change before usage history, budgets and energy are written.")
+    var saveInterval: Double = 10
     @Option(name: .customLong("control-group"), help: "A group (name or id) whose members may also use `ctl`.")
     var controlGroup: String?
     @Option(name: .customLong("policy"), help: "Change a policy number, e.g. expirationGrace=2 (repeatable).")
@@ -48,6 +52,7 @@ struct DaemonCommand: ParsableCommand {
         configuration.cgroupName = cgroupName
         configuration.sampleInterval = sampleInterval
         configuration.probeInterval = probeInterval
+        configuration.memorySaveInterval = saveInterval
         configuration.policy = try Self.policy(applying: policy)
         if let controlGroup { configuration.controlGroup = try Self.groupID(controlGroup) }
         guard let level = Logger.Level(rawValue: logLevel) else {

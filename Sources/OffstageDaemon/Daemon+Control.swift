@@ -65,10 +65,13 @@ extension Daemon {
     func installedApps() -> [AppInfo] {
         system.installed.compactMap { id in
             guard let app = apps[id] else { return nil }
+            let usage = system.usage(of: id)
             return AppInfo(
                 bundle: id, path: app.path, state: system.state(of: id), pid: app.process?.pid,
                 frozen: app.process.map { control.isFrozen(id, $0) }, forceQuit: system.isForceQuit(id),
-                cpuSeconds: system.totalUsage(of: id).cpuSeconds, memoryBytes: app.memoryBytes)
+                cpuSeconds: system.totalUsage(of: id).cpuSeconds, memoryBytes: app.memoryBytes,
+                usageTier: system.usageTier(of: id).rawValue, launches: usage?.history.launches.count ?? 0,
+                cooperation: usage?.cooperation.score ?? 1, energyJoules: system.energy.totals[.app(id)]?.total ?? 0)
         }
     }
 
@@ -96,6 +99,6 @@ extension Daemon {
             overrides: overrides, settings: system.settings, loadAverage: reading.loadAverage,
             memoryPressure: reading.memoryPressure, installedApps: apps.count,
             runningApps: apps.values.filter { $0.process != nil }.count,
-            nextDueIn: system.nextDueTime.map { $0 - clock.now() })
+            nextDueIn: system.nextDueTime.map { $0 - clock.now() }, memoryWritePending: memoryAt != nil)
     }
 }

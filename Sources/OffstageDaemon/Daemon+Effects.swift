@@ -9,6 +9,7 @@ import OffstageProtocol
 extension Daemon {
     /// Carries out `effects` in order; effects they cause (a launch that fails) follow.
     func carryOut(_ effects: [Effect]) {
+        if memoryAt == nil { memoryAt = clock.now() + configuration.memorySaveInterval }
         var queue = effects[...]
         while let effect = queue.popFirst() {
             queue += perform(effect)
@@ -153,6 +154,20 @@ extension Daemon {
     /// only, for an app's call).
     func afterChange(app: BundleID?) {
         syncStore(all: app == nil, only: app)
+    }
+
+    /// Writes what the system remembers (usage, cooperation, budgets, energy), if it changed since last written.
+    func saveMemory() {
+        memoryAt = nil
+        let snapshot = system.snapshot()
+        if var unchanged = savedMemory {
+            unchanged.takenAt = snapshot.takenAt
+            if unchanged == snapshot { return }
+        }
+        do {
+            try store.saveMemory(snapshot, previous: savedMemory, clockOrigin: clock.epochAtZero)
+            savedMemory = snapshot
+        } catch { logger.error("cannot save the usage history, budgets and energy ledger: \(error)") }
     }
 
     /// Writes pending requests and settings that changed since they were last written.

@@ -3,7 +3,7 @@ import OffstageCore
 import OffstageProtocol
 
 /// When the daemon wakes without an event: the core's next due time, resource samples of apps that
-/// run (never of frozen ones), device probes while work waits, kills after their grace, log writes.
+/// run (never of frozen ones), device probes while work waits, kills after their grace, log and history writes.
 /// With nothing of these, `poll` waits forever: an idle daemon does no work.
 extension Daemon {
     /// The earliest of everything due; nil when nothing is.
@@ -11,6 +11,7 @@ extension Daemon {
         var due: [Instant] = []
         if let core = system.nextDueTime { due.append(core) }
         if let flushAt { due.append(flushAt) }
+        if let memoryAt { due.append(memoryAt) }
         due += pendingKills.map(\.at)
         for (id, app) in apps where app.process != nil && system.state(of: id) != .suspended {
             due.append(app.sampledAt + configuration.sampleInterval)
@@ -37,6 +38,7 @@ extension Daemon {
         if hasWaitingWork, lastProbe + configuration.probeInterval <= now { probeDevice() }
         killOverdue(at: now)
         if let flushAt, flushAt <= now { flushDecisions() }
+        if let memoryAt, memoryAt <= now { saveMemory() }
     }
 
     /// Measures the app's CPU and memory since the last sample and reports them to the core.

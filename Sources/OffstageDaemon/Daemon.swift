@@ -10,7 +10,7 @@ import OffstageProtocol
 final class Daemon: @unchecked Sendable {
     let configuration: DaemonConfiguration
     let logger: Logger
-    let clock = DaemonClock()
+    let clock: DaemonClock
     let control: ProcessControl
     let store: Store
     var system: BackgroundSystem
@@ -36,6 +36,9 @@ final class Daemon: @unchecked Sendable {
     /// Decisions not yet written to the store (written within a second, and at shutdown).
     var unflushed: [(time: String, record: Record)] = []
     var flushAt: Instant?
+    /// The system's memory as last written, and when to write it next (some seconds after a change).
+    var savedMemory: SystemSnapshot?
+    var memoryAt: Instant?
     var stopping = false
 
     /// Opens the store, detects the freezer, restores the apps and their pending requests, cleans up
@@ -47,6 +50,9 @@ final class Daemon: @unchecked Sendable {
             SysFile.makeDirectory(configuration.stateDirectory + "/logs", mode: 0o700)
         else { throw DaemonError("cannot create the state folder \(configuration.stateDirectory)") }
         store = try Store(path: configuration.stateDirectory + "/offstage.sqlite")
+        let memory = try store.memory()
+        clock = DaemonClock(origin: memory?.clockOrigin, notBefore: memory?.snapshot.takenAt ?? .zero)
+        savedMemory = memory?.snapshot
         control = try ProcessControl(choice: configuration.freezer, name: configuration.cgroupName)
         system = BackgroundSystem(policy: configuration.policy, wallClock: clock.wallClock())
         var pipeEnds: [Int32] = [0, 0]
@@ -74,7 +80,8 @@ final class Daemon: @unchecked Sendable {
             ])
     }
 
-    /// Reads the store back into the core; kills processes a crashed daemon left behind.
+    /// Reads the store back into the core (apps, what the system remembers, settings, pending requests);
+    /// kills processes a crashed daemon left behind.
     private func restore() throws {
         if let settings = try store.load(UserSettings.self, key: "userSettings") {
             system.restoreSettings(settings)
@@ -89,6 +96,7 @@ final class Daemon: @unchecked Sendable {
             apps[stored.bundle] = ManagedApp(path: stored.path, manifest: manifest)
             cleanUpLeftovers(stored.bundle, stored.process)
         }
+        if let savedMemory { system.restore(savedMemory) }
         for (app, requests) in try store.pending() where apps[app] != nil {
             savedPending[app] = requests
             carryOut(system.restorePending(requests, for: app, at: now))
@@ -183,6 +191,7 @@ final class Daemon: @unchecked Sendable {
         }
         flushDecisions()
         syncStore(all: true)
+        saveMemory()
         for fd in connections.keys { close(fd) }
         close(listener)
         unlink(configuration.socketPath)

@@ -24,6 +24,9 @@ public struct DaemonConfiguration: Sendable {
     public var controlGroup: UInt32?
     /// Decisions kept in the store's log; older ones are dropped.
     public var decisionLogLimit = 10_000
+    /// Seconds after a change before the usage history, budgets and energy ledger are written (and at shutdown):
+    /// a crash loses at most this much of them.
+    public var memorySaveInterval: Double = 10
 
     public init(stateDirectory: String, socketPath: String) {
         self.stateDirectory = stateDirectory

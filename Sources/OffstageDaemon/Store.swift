@@ -4,12 +4,12 @@ import OffstageCore
 import OffstageProtocol
 
 /// The daemon's SQLite store (WAL mode, migrations): installed apps and their live processes,
-/// pending requests, settings and device overrides, and a bounded decision log.
-/// Usage history, budgets and the energy ledger will be tables of their own (new migrations).
+/// pending requests, settings and device overrides, a bounded decision log, and what the system remembers
+/// (usage history, cooperation, budgets, the energy ledger: `Store+Memory.swift`).
 final class Store: @unchecked Sendable {
-    private let database: DatabaseQueue
-    private let encoder = JSONEncoder()
-    private let decoder = JSONDecoder()
+    let database: DatabaseQueue
+    let encoder = JSONEncoder()
+    let decoder = JSONDecoder()
 
     /// Opens (or creates) the store at `path` and brings its schema up to date.
     init(path: String) throws {
@@ -53,6 +53,7 @@ final class Store: @unchecked Sendable {
                     CREATE INDEX decisionByBundle ON decision(bundle, id);
                     """)
         }
+        migrator.registerMigration("v2: usage history, cooperation, budgets, energy ledger", migrate: Self.createMemory)
         return migrator
     }
 

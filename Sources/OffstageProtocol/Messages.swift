@@ -136,11 +136,25 @@ public struct AppInfo: Codable, Sendable, Hashable {
     public var cpuSeconds: Double
     /// The resident memory of the app's processes at the last sample, in bytes.
     public var memoryBytes: Int
+    // MARK: What the system remembers (kept across restarts of the daemon)
+    /// The usage tier the judgement gives the app (`UsageTier`'s raw value).
+    public var usageTier: String
+    /// The user's launches within the history window (28 days).
+    public var launches: Int
+    /// The cooperation score, 0–1.
+    public var cooperation: Double
+    /// The energy charged to the app since installation, in joules.
+    public var energyJoules: Double
 
     public init(
         bundle: BundleID, path: String, state: AppState, pid: Int32?, frozen: Bool?, forceQuit: Bool,
-        cpuSeconds: Double, memoryBytes: Int
+        cpuSeconds: Double, memoryBytes: Int, usageTier: String = "", launches: Int = 0, cooperation: Double = 1,
+        energyJoules: Double = 0
     ) {
+        self.usageTier = usageTier
+        self.launches = launches
+        self.cooperation = cooperation
+        self.energyJoules = energyJoules
         self.bundle = bundle
         self.path = path
         self.state = state
@@ -215,12 +229,16 @@ public struct DaemonStatus: Codable, Sendable, Hashable {
     public var runningApps: Int
     /// Seconds until the core's next due time, if any.
     public var nextDueIn: Double?
+    /// Whether changes to the usage history, budgets or energy ledger wait to be written to the store.
+    public var memoryWritePending: Bool
 
     public init(
         pid: Int32, protocolVersion: Int, uptimeSeconds: Double, freezer: String, socket: String,
         stateDirectory: String, device: DeviceState, overrides: DeviceOverrides, settings: UserSettings,
-        loadAverage: Double?, memoryPressure: Double?, installedApps: Int, runningApps: Int, nextDueIn: Double?
+        loadAverage: Double?, memoryPressure: Double?, installedApps: Int, runningApps: Int, nextDueIn: Double?,
+        memoryWritePending: Bool = false
     ) {
+        self.memoryWritePending = memoryWritePending
         self.pid = pid
         self.protocolVersion = protocolVersion
         self.uptimeSeconds = uptimeSeconds

@@ -1,7 +1,8 @@
 import OffstageCore
 import Testing
 
-/// What a restarted host puts back (the daemon after a crash): settings and pending requests.
+/// What a restarted host puts back (the daemon after a crash): settings, pending requests, and what the
+/// system remembers (usage, cooperation, budgets, the energy ledger).
 @Suite struct PersistenceTests {
     static let app = BundleID("com.example.app")
 
@@ -50,5 +51,87 @@ import Testing
         system.restoreSettings(settings)
         #expect(system.settings.lowPowerMode)
         #expect(system.backgroundRefreshStatus(for: Self.app) == .denied)
+    }
+
+    // MARK: What the system remembers
+
+    /// A system where the feed was used twice, ran a refresh, ignored an expiration (cooperation 80 %) and
+    /// used energy; then the snapshot, taken at the end.
+    static func remembered() -> (CoreHarness, SystemSnapshot) {
+        let feed = Fixture.feed
+        var h = Fixture.harness()
+        h.open(feed)
+        h.handle(.home)
+        h.submit(Fixture.refreshRequest(feed), from: feed)
+        h.advance(by: 1)
+        h.complete(Fixture.refresh(feed), of: feed)
+        h.completeOnExpiration = false
+        h.handle(.open(feed))
+        h.submit(Fixture.refreshRequest(feed), from: feed)
+        h.handle(.home)
+        h.advance(by: 40)
+        h.handle(.resourceUsage(feed, ResourceUsage(cpuSeconds: 3, cellularBytes: 1_000_000, interval: 10)))
+        return (h, h.system.snapshot())
+    }
+
+    @Test func snapshotRestoresUsageCooperationBudgetsAndEnergy() {
+        let (h, snapshot) = Self.remembered()
+        let feed = Fixture.feed
+        #expect(snapshot.apps[feed]?.cooperation == 0.8)
+        #expect(snapshot.apps[feed]?.launches.count == 2)
+        #expect(snapshot.apps[feed]?.runStarts.count == 2)
+        #expect(snapshot.energy.totalJoules > 0)
+        #expect(snapshot.energyBudgetBalance == h.system.energyBudget.balance(at: h.now))
+
+        // A new system (a restarted host) at the same instant, with the app installed again.
+        var restarted = BackgroundSystem()
+        _ = restarted.install(Fixture.manifest(feed), at: snapshot.takenAt)
+        restarted.restore(snapshot)
+        #expect(restarted.snapshot() == snapshot)
+        #expect(restarted.usage(of: feed)?.cooperation.score == 0.8)
+        #expect(restarted.usageTier(of: feed) == h.system.usageTier(of: feed))
+        #expect(restarted.energy == h.system.energy)
+    }
+
+    @Test func appOnScreenAtTheSnapshotCountsAsHavingLeftIt() {
+        var h = Fixture.harness()
+        h.open(Fixture.feed)
+        h.advance(by: 100)
+        let history = h.system.snapshot().apps[Fixture.feed]
+        #expect(history?.foregroundSeconds == 100)
+        #expect(history?.lastUsed == h.now)
+    }
+
+    @Test func budgetsRefillFromTheirRestoredBalances() {
+        let (h, snapshot) = Self.remembered()
+        var restarted = BackgroundSystem()
+        let later = snapshot.takenAt + 600
+        _ = restarted.install(Fixture.manifest(Fixture.feed), at: later)
+        restarted.restore(snapshot)
+        let perSecond = h.system.policy.judgement.energyBudgetPerDay / 86_400
+        let expected = min(
+            h.system.policy.judgement.energyBudgetCapacity, snapshot.energyBudgetBalance + 600 * perSecond)
+        #expect(abs(restarted.energyBudget.balance(at: later) - expected) < 1e-6)
+    }
+
+    @Test func timeTheHostWasDownIsNotCharged() {
+        let (_, snapshot) = Self.remembered()
+        var restarted = BackgroundSystem()
+        _ = restarted.install(Fixture.manifest(Fixture.feed), at: snapshot.takenAt + 86_400)
+        restarted.restore(snapshot)
+        #expect(restarted.energy == snapshot.energy)
+        _ = restarted.handle(.tick, at: snapshot.takenAt + 86_400 + 10)
+        let power = restarted.policy.power
+        let tenSeconds = (power.baselineWatts + power.screenWatts) * 10  // the screen is on
+        #expect(abs(restarted.energy.totalJoules - snapshot.energy.totalJoules - tenSeconds) < 1e-6)
+    }
+
+    @Test func historyOfAnAppNoLongerInstalledIsNotRestored() {
+        let (_, snapshot) = Self.remembered()
+        var restarted = BackgroundSystem()
+        _ = restarted.install(Fixture.manifest(Fixture.mail), at: snapshot.takenAt)
+        restarted.restore(snapshot)
+        #expect(restarted.snapshot().apps[Fixture.feed] == nil)
+        #expect(restarted.usage(of: Fixture.mail)?.cooperation.score == 1)
     }
 }

@@ -92,7 +92,8 @@ final class DaemonHarness: @unchecked Sendable {
         process.arguments =
             [
                 "daemon", "--state-dir", stateDirectory, "--socket", socketPath, "--freezer", freezer,
-                "--cgroup-name", cgroupName, "--sample-interval", "0.5", "--log-level", "debug",
+                "--cgroup-name", cgroupName, "--sample-interval", "0.5", "--save-interval", "0.2",
+                "--log-level", "debug",
             ] + policy.flatMap { ["--policy", $0] }
         var environment = ProcessInfo.processInfo.environment
         environment["OFFSTAGE_TEST_DIR"] = folder
@@ -162,6 +163,11 @@ final class DaemonHarness: @unchecked Sendable {
     }
 
     func app(_ bundle: String) throws -> AppInfo? { try apps().first { $0.bundle.rawValue == bundle } }
+
+    func status() throws -> DaemonStatus? {
+        guard case .status(let status) = try control(.status) else { return nil }
+        return status
+    }
 
     func tasks() throws -> [TaskInfo] {
         guard case .tasks(let tasks) = try control(.tasks) else { return [] }

@@ -115,6 +115,32 @@ let defaultFreezer = testableFreezers[0]
         #expect(try daemon.app("test.later")?.state == .notRunning)
     }
 
+    @Test func usageCooperationAndEnergySurviveKillNineOfTheDaemon() throws {
+        let daemon = try DaemonHarness(freezer: defaultFreezer, policy: ["expirationGrace=0.5"])
+        try daemon.install("test.stuck", behaviours: ["stuck"])
+        let pid = try daemon.openAndWait("test.stuck")
+        try daemon.send(.home)
+        try daemon.waitUntil("the stuck task started") { daemon.events("test.stuck").contains("stuck started") }
+        try daemon.send(.simulateExpiration("test.stuck", identifier: "test.stuck.stuck"))
+        try daemon.waitUntil("the app that ignored its expiration is killed") {
+            try !ProcessProbe.isAlive(pid) && daemon.app("test.stuck")?.state == .notRunning
+        }
+        try daemon.waitUntil("the history is written") { try daemon.status()?.memoryWritePending == false }
+        let before = try #require(try daemon.app("test.stuck"))
+        #expect(before.launches == 1)
+        #expect(before.cooperation < 1)
+        #expect(before.usageTier == UsageTier.active.rawValue)
+        #expect(before.energyJoules > 0)
+        daemon.killHard()
+        try daemon.start()
+        let after = try #require(try daemon.app("test.stuck"))
+        #expect(after.launches == before.launches)
+        #expect(after.cooperation == before.cooperation)
+        #expect(after.usageTier == before.usageTier)
+        #expect(after.energyJoules == before.energyJoules)
+        #expect(after.cpuSeconds == before.cpuSeconds)
+    }
+
     @Test func colorFeedRunsUnchangedUnderTheDaemon() throws {
         let daemon = try DaemonHarness(freezer: defaultFreezer)
         let bundle = daemon.folder + "/ColorFeed.app"
