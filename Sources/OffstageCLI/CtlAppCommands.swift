@@ -51,6 +51,16 @@ struct TapCommand: ParsableCommand {
     func run() throws { Output.print(try daemon.send(.tap(bundle: BundleID(app), action: action))) }
 }
 
+/// `ctl push APP [PAYLOAD]`: a background push (`content-available: 1`) arrives for the app (SPEC §7).
+struct PushCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "push", abstract: "Send the app a background push (content-available).")
+    @OptionGroup var daemon: DaemonAddress
+    @Argument(help: "Bundle identifier.") var app: String
+    @Argument(help: "The push's payload, handed to the app's delegate.") var payload = ""
+    func run() throws { try daemon.send(.backgroundPush(BundleID(app), payload: payload)) }
+}
+
 /// `ctl apps`: installed apps, their state, process and resource use.
 struct AppsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -13,6 +13,7 @@ struct CtlCommand: ParsableCommand {
             InstallCommand.self, LaunchCommand.self, OpenCommand.self, HomeCommand.self, LockCommand.self,
             UnlockCommand.self, SwitcherCommand.self, SwipeCommand.self, TapCommand.self, AppsCommand.self,
             TasksCommand.self, WhyCommand.self, RunTaskCommand.self, ExpireTaskCommand.self, WatchCommand.self,
+            CancelTaskCommand.self, AnswerCommand.self, PushCommand.self,
             SettingsCommand.self, DeviceCommand.self, BatteryCommand.self, StatusCommand.self,
         ])
 }
@@ -53,6 +54,7 @@ enum Output {
         case .apps(let apps): Swift.print(AppsCommand.table(apps))
         case .tasks(let tasks): Swift.print(TasksCommand.table(tasks))
         case .status(let status): Swift.print(StatusCommand.text(status))
+        case .progress(let tasks): Swift.print(WatchCommand.lines(tasks, selected: nil).joined(separator: "\n"))
         }
     }
 }

@@ -56,49 +56,29 @@ struct ExpireTaskCommand: ParsableCommand {
     func run() throws { try daemon.send(.simulateExpiration(BundleID(app), identifier: identifier)) }
 }
 
-/// `ctl watch`: a live view of continued-processing tasks with progress bars, until none is left.
-struct WatchCommand: ParsableCommand {
+/// `ctl cancel-task APP ID`: the user taps cancel in a continued-processing task's progress UI.
+struct CancelTaskCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "watch", abstract: "Watch continued-processing tasks and their progress.")
+        commandName: "cancel-task", abstract: "Cancel a running continued-processing task, as the user would.")
     @OptionGroup var daemon: DaemonAddress
-    @Option(help: "Seconds between refreshes.") var interval = 1.0
-    @Flag(help: "Print once and return.") var once = false
+    @Argument(help: "Bundle identifier.") var app: String
+    @Argument(help: "Task identifier.") var identifier: String
+    func run() throws { try daemon.send(.cancelContinuedProcessingTask(BundleID(app), identifier: identifier)) }
+}
+
+/// `ctl answer APP ID continue|stop`: the user answers the system's question about a slow task.
+struct AnswerCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "answer", abstract: "Answer the system's \"continue?\" question about a slow task.")
+    @OptionGroup var daemon: DaemonAddress
+    @Argument(help: "Bundle identifier.") var app: String
+    @Argument(help: "Task identifier.") var identifier: String
+    @Argument(help: "continue or stop.") var answer: String
 
     func run() throws {
-        var shown: [String: TaskInfo] = [:]
-        var drawnLines = 0
-        let terminal = isatty(STDOUT_FILENO) == 1
-        while true {
-            guard case .tasks(let all) = try daemon.send(.tasks) else { return }
-            let tasks = all.filter { $0.kind == .continuedProcessing }
-            var lines: [String] = []
-            for (key, task) in shown where !tasks.contains(where: { Self.key($0) == key }) {
-                lines.append("\(task.bundle)  \(task.title): finished")
-                shown[key] = nil
-            }
-            for task in tasks {
-                shown[Self.key(task)] = task
-                lines.append(Self.line(task))
-            }
-            if tasks.isEmpty && lines.isEmpty { lines.append("no continued-processing tasks") }
-            let clear = terminal && drawnLines > 0 ? "\u{1B}[\(drawnLines)A\u{1B}[J" : ""
-            FileHandle.standardOutput.write(Data((clear + lines.joined(separator: "\n") + "\n").utf8))
-            drawnLines = terminal ? lines.count : 0
-            if once || (tasks.isEmpty && shown.isEmpty) { return }
-            Thread.sleep(forTimeInterval: interval)
+        guard let choice = SlowTaskAnswer(rawValue: answer) else {
+            throw ValidationError("answer: '\(answer)' is not continue or stop")
         }
-    }
-
-    static func key(_ task: TaskInfo) -> String { "\(task.bundle) \(task.identifier)" }
-
-    /// "com.app  Title — Subtitle  [#######.......]  42%  (42/100)".
-    static func line(_ task: TaskInfo) -> String {
-        let fraction = task.progressTotal > 0 ? Double(task.progressCompleted) / Double(task.progressTotal) : 0
-        let width = 30
-        let filled = min(width, Int(fraction * Double(width)))
-        let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
-        let state = task.phase == "running" ? (task.expired ? "expiring" : "") : task.phase
-        return "\(task.bundle)  \(task.title) — \(task.subtitle)  [\(bar)] \(Int(fraction * 100))%  "
-            + "(\(task.progressCompleted)/\(task.progressTotal))\(state.isEmpty ? "" : "  \(state)")"
+        try daemon.send(.answerContinuedProcessingQuestion(BundleID(app), identifier: identifier, answer: choice))
     }
 }

@@ -59,6 +59,8 @@ extension Daemon {
             }
         case .status:
             return .status(status: status())
+        case .progress:
+            return .progress(tasks: system.progressUI)
         }
     }
 

@@ -76,12 +76,16 @@ public enum ControlCommand: Codable, Sendable, Hashable {
     case why(bundle: BundleID?, limit: Int)
     /// The daemon, the freezer it uses, the device and the settings.
     case status
+    // MARK: Continued processing
+    /// The system's progress UI: every running continued-processing task (title, progress, the question the
+    /// system asks, if any) and finished ones still showing their outcome (`ctl watch`).
+    case progress
 
     /// Whether the command changes something (and so needs the owner or the configured group).
     public var isMutating: Bool {
         switch self {
         case .install, .event, .tap, .device: true
-        case .apps, .tasks, .why, .status: false
+        case .apps, .tasks, .why, .status, .progress: false
         }
     }
 }
@@ -121,6 +125,7 @@ public enum ControlReply: Codable, Sendable, Hashable {
     case tasks(tasks: [TaskInfo])
     case records(records: [LoggedRecord])
     case status(status: DaemonStatus)
+    case progress(tasks: [ContinuedProcessingUI])
 }
 
 /// One installed app and its process, for `ctl apps` and `ctl battery`.

@@ -139,7 +139,7 @@ final class DaemonHarness: @unchecked Sendable {
     @discardableResult
     func install(
         _ bundle: String, behaviours: [String] = [], executable: String = DaemonHarness.product("offstage-testapp"),
-        permitted: [String]? = nil
+        permitted: [String]? = nil, modes: [String] = ["fetch", "processing"]
     ) throws -> String {
         let path = "\(folder)/\(bundle).app"
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
@@ -147,7 +147,7 @@ final class DaemonHarness: @unchecked Sendable {
         try FileManager.default.createSymbolicLink(atPath: "\(path)/\(name)", withDestinationPath: executable)
         let plist: [String: Any] = [
             "CFBundleIdentifier": bundle, "CFBundleExecutable": name,
-            "UIBackgroundModes": ["fetch", "processing"],
+            "UIBackgroundModes": modes,
             "BGTaskSchedulerPermittedIdentifiers": permitted ?? ["\(bundle).refresh", "\(bundle).stuck"],
             "OffstageTestBehaviours": behaviours,
         ]
@@ -195,6 +195,35 @@ final class DaemonHarness: @unchecked Sendable {
             return true
         }
         return pid
+    }
+
+    /// Runs `offstage ctl ARGUMENTS` against this daemon (the command path a user takes) and returns its output.
+    @discardableResult
+    func ctl(_ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.product("offstage"))
+        process.arguments = ["ctl"] + arguments + ["--socket", socketPath]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        Self.waitForExit(process.processIdentifier, timeout: 10)
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Installs ColorFeed (the unchanged WWDC25 sample) from the built `colorfeed` and its Info.plist.
+    func installColorFeed() throws {
+        let bundle = folder + "/ColorFeed.app"
+        try FileManager.default.createDirectory(atPath: bundle, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            atPath: bundle + "/colorfeed", withDestinationPath: Self.product("colorfeed"))
+        try FileManager.default.copyItem(
+            atPath: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent(
+                    "Examples/ColorFeed/Sources/ColorFeed/ColorFeed-Info.plist"
+                ).path, toPath: bundle + "/Info.plist")
+        try control(.install(path: bundle))
     }
 
     /// Runs the Python client with `arguments` and returns its output lines.

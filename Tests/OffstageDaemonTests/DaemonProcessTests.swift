@@ -143,16 +143,7 @@ let defaultFreezer = testableFreezers[0]
 
     @Test func colorFeedRunsUnchangedUnderTheDaemon() throws {
         let daemon = try DaemonHarness(freezer: defaultFreezer)
-        let bundle = daemon.folder + "/ColorFeed.app"
-        try FileManager.default.createDirectory(atPath: bundle, withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(
-            atPath: bundle + "/colorfeed", withDestinationPath: DaemonHarness.product("colorfeed"))
-        try FileManager.default.copyItem(
-            atPath: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent().appendingPathComponent(
-                    "Examples/ColorFeed/Sources/ColorFeed/ColorFeed-Info.plist"
-                ).path, toPath: bundle + "/Info.plist")
-        try daemon.control(.install(path: bundle))
+        try daemon.installColorFeed()
         _ = try daemon.openAndWait("com.colorfeed.wwdc25")
         try daemon.control(.tap(bundle: "com.colorfeed.wwdc25", action: "export"))
         try daemon.waitUntil("the export reports progress", timeout: 15) {

@@ -49,6 +49,11 @@ final class TestDelegate: UIResponder, UIApplicationDelegate, @unchecked Sendabl
                 while true { counter &+= 1 }
             }
         }
+        if behaviours.contains("report") {
+            // 1000 s of GPU that only the app can report (the daemon measures CPU, not GPU), and 1 s of CPU.
+            OffstageWork.report(cpuSeconds: 1, gpuSeconds: 1000, over: 1)
+            note("reported work")
+        }
         if behaviours.contains("fork") {
             let child = Process()
             child.executableURL = URL(fileURLWithPath: "/bin/sleep")
@@ -57,6 +62,14 @@ final class TestDelegate: UIResponder, UIApplicationDelegate, @unchecked Sendabl
             note("child pid \(child.processIdentifier)")
         }
         return true
+    }
+
+    func application(
+        _ application: UIApplication, didReceiveRemoteNotification userInfo: [AnyHashable: Any],
+        fetchCompletionHandler completionHandler: @escaping (UIBackgroundFetchResult) -> Void
+    ) {
+        note("push received \(userInfo["payload"] as? String ?? "")")
+        completionHandler(.newData)
     }
 
     func applicationDidEnterBackground(_ application: UIApplication) {
