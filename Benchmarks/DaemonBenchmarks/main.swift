@@ -130,6 +130,39 @@ func runAsApp() -> Never {
     app.serve()
 }
 
+/// `--codec`: the cost of one round trip's four codings (the app encodes a call, the daemon decodes it,
+/// encodes the result, the app decodes it) and of the core's answer, in this process, without sockets.
+func measureCodec() -> Never {
+    let call = ClientMessage(id: 7, body: .call(call: .beginBackgroundTask(name: "bench"), bundle: nil))
+    let result = ServerMessage.result(id: 7, result: .backgroundTask(1))
+    var samples: [Double] = []
+    for _ in 0..<rounds {
+        let start = nanos()
+        let frame = try! Frame.encode(call)
+        _ = try! Frame.decode(ClientMessage.self, from: frame)
+        let answer = try! Frame.encode(result)
+        _ = try! Frame.decode(ServerMessage.self, from: answer)
+        samples.append(Double(nanos() - start))
+    }
+    var system = BackgroundSystem()
+    let app = BundleID("bench.app")
+    _ = system.install(AppManifest(bundleIdentifier: app, backgroundModes: [.fetch]), at: .zero)
+    _ = system.handle(.open(app), at: .zero)
+    var core: [Double] = []
+    for index in 0..<rounds {
+        let start = nanos()
+        let (answer, _) = system.call(
+            .beginBackgroundTask(name: "bench"), from: app, at: Instant(seconds: Double(index)))
+        if case .backgroundTask(let number) = answer {
+            _ = system.call(.endBackgroundTask(number), from: app, at: Instant(seconds: Double(index)))
+        }
+        core.append(Double(nanos() - start) / 2)
+    }
+    print("four codings per call: median \(micros(median(samples))); core call: median \(micros(median(core)))")
+    exit(0)
+}
+
+if arguments.contains("--codec") { measureCodec() }
 if OffstageApplicationEnvironment.isApp { runAsApp() }
 if let index = arguments.firstIndex(of: "--echo-server") { runEchoServer(arguments[index + 1]) }
 

@@ -92,7 +92,7 @@ struct DaemonCommand: ParsableCommand {
         var fields = try JSONSerialization.jsonObject(with: JSONEncoder().encode(Policy.iOS)) as! [String: Any]
         for change in changes {
             let parts = change.split(separator: "=", maxSplits: 1).map(String.init)
-            guard parts.count == 2, let old = fields[parts[0]] else {
+            guard parts.count == 2, fields[parts[0]] != nil else {
                 throw ValidationError(
                     "--policy '\(change)': expected KEY=VALUE with KEY one of \(fields.keys.sorted().joined(separator: ", "))"
                 )
@@ -100,7 +100,14 @@ struct DaemonCommand: ParsableCommand {
             guard let value = Double(parts[1]) else {
                 throw ValidationError("--policy \(parts[0]): '\(parts[1])' is not a number")
             }
-            fields[parts[0]] = old is Int ? Int(value) as Any : value as Any
+            // The number as given: an NSNumber from the encoded policy cannot tell 5.0 from 5, so a whole
+            // Double field must not be taken for an Int one (expirationGrace=0.5 is 0.5, not 0).
+            fields[parts[0]] = value
+            do {
+                _ = try JSONDecoder().decode(Policy.self, from: JSONSerialization.data(withJSONObject: fields))
+            } catch {
+                throw ValidationError("--policy \(parts[0]): '\(parts[1])' is not a valid value (a whole number?)")
+            }
         }
         return try JSONDecoder().decode(Policy.self, from: JSONSerialization.data(withJSONObject: fields))
     }
