@@ -18,12 +18,18 @@ let package = Package(
         .library(name: "OffstageCore", targets: ["OffstageCore"]),
         .executable(name: "offstage", targets: ["offstage"]),
         .executable(name: "colorfeed", targets: ["ColorFeedApp"]),
+        .executable(name: "offstage-testapp", targets: ["OffstageTestApp"]),
+        .executable(name: "offstage-bench", targets: ["OffstageBenchmarks"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+        // The daemon (issue 4): logging, service life cycle with graceful shutdown, the SQLite store.
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     ],
     targets: [
         .target(
@@ -31,10 +37,10 @@ let package = Package(
             dependencies: [.product(name: "HeapModule", package: "swift-collections")],
             swiftSettings: strictSettings
         ),
-        .target(name: "OffstageProtocol", swiftSettings: strictSettings),
+        .target(name: "OffstageProtocol", dependencies: ["OffstageCore"], swiftSettings: strictSettings),
         .target(
             name: "OffstageKit",
-            dependencies: ["OffstageCore"],
+            dependencies: ["OffstageCore", "OffstageProtocol"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -60,9 +66,20 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
+            name: "OffstageDaemon",
+            dependencies: [
+                "OffstageCore", "OffstageProtocol",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "OffstageCLI",
             dependencies: [
-                "OffstageCore", "OffstageSimulator", "ColorFeed",
+                "OffstageCore", "OffstageSimulator", "ColorFeed", "OffstageDaemon", "OffstageProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             resources: [.embedInCode("Resources/demo.yaml")],
@@ -83,6 +100,24 @@ let package = Package(
         .testTarget(
             name: "OffstageKitTests",
             dependencies: ["OffstageKit", "OffstageSimulator", "OffstageCore", "OffstageProtocol", "ColorFeed"],
+            swiftSettings: strictSettings
+        ),
+        // A small app for the daemon's tests: real processes that behave as each test needs.
+        .executableTarget(
+            name: "OffstageTestApp",
+            dependencies: ["OffstageKit"],
+            path: "Tests/OffstageTestApp",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "OffstageDaemonTests",
+            dependencies: ["offstage", "OffstageTestApp", "OffstageCore", "OffstageProtocol", "ColorFeedApp"],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "OffstageBenchmarks",
+            dependencies: ["OffstageProtocol", "OffstageCore"],
+            path: "Benchmarks/DaemonBenchmarks",
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -6,8 +6,12 @@ public struct OffstageCommand: AsyncParsableCommand {
         commandName: "offstage",
         abstract: "The iOS background-execution system, off the device.",
         discussion: "Run `offstage demo` to watch a day on a phone; `offstage simulate FILE.yaml` runs any scenario; "
-            + "`offstage evaluate --trace FILE.csv` measures scheduling policies on a usage trace.",
-        subcommands: [DemoCommand.self, SimulateCommand.self, EvaluateCommand.self, TraceCommand.self]
+            + "`offstage evaluate --trace FILE.csv` measures scheduling policies on a usage trace; "
+            + "`offstage daemon` manages real processes, `offstage ctl` drives it.",
+        subcommands: [
+            DemoCommand.self, SimulateCommand.self, EvaluateCommand.self, TraceCommand.self, DaemonCommand.self,
+            CtlCommand.self,
+        ]
     )
 
     public init() {}

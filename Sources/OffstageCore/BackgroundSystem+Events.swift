@@ -3,7 +3,7 @@
 extension BackgroundSystem {
     mutating func apply(_ event: SystemEvent) {
         switch event.reviewScope {
-        case .everyApp: dirty.formUnion(installed)
+        case .everyApp: reviewEveryApp()
         case .appsSharedChangesConcern: reviewAppsSharedChangesConcern()
         case .namedApp: break
         }
@@ -138,8 +138,8 @@ extension BackgroundSystem {
 }
 
 extension SystemEvent {
-    /// The app the event names, if it names one.
-    var app: BundleID? {
+    /// The app the event names, if it names one (hosts refuse events for apps that are not installed).
+    public var app: BundleID? {
         switch self {
         case .open(let id), .swipeAway(let id), .setAppBackgroundAppRefresh(let id, _),
             .setContinuedProcessing(let id, _), .setMemoryFootprint(let id, _), .processExited(let id, _),

@@ -42,6 +42,9 @@ extension BackgroundSystem {
         ids.map { (apps[$0].installIndex, $0) }.sorted { $0.0 < $1.0 }.map(\.1)
     }
 
+    /// Marks every app for review: the wall clock moved, or the system's memory was restored.
+    mutating func reviewEveryApp() { dirty.formUnion(installed) }
+
     /// Marks for review every app a change of shared state (the device, the settings, the screen) can
     /// concern; an app whose requests each wait on its own state or the time is left to its own review.
     mutating func reviewAppsSharedChangesConcern() { dirty.formUnion(appsSharedChangesConcern) }

@@ -22,6 +22,14 @@ public struct ResourceUsage: Hashable, Sendable, Codable {
         self.interval = interval
     }
 
+    /// Usage an app reported with one byte count: the bytes went over `network`, the one the device is on
+    /// now (with none, nothing was sent). The simulator and the daemon both take app reports this way.
+    public init(cpuSeconds: Double, gpuSeconds: Double, bytes: Int, on network: NetworkKind, interval: Double) {
+        self.init(
+            cpuSeconds: cpuSeconds, gpuSeconds: gpuSeconds, wifiBytes: network == .wifi ? bytes : 0,
+            cellularBytes: network == .cellular ? bytes : 0, interval: interval)
+    }
+
     /// The usage of two intervals together.
     public static func + (a: ResourceUsage, b: ResourceUsage) -> ResourceUsage {
         ResourceUsage(

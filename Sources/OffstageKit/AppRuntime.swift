@@ -28,9 +28,9 @@ public final class AppRuntime: @unchecked Sendable {
 
     private static let threadKey = "OffstageKit.AppRuntime"
 
-    /// The runtime of the app whose code runs on this thread.
+    /// The runtime of the app whose code runs on this thread (or of the whole process, in a real one).
     public static var current: AppRuntime {
-        guard let runtime = Thread.current.threadDictionary[threadKey] as? AppRuntime else {
+        guard let runtime = Thread.current.threadDictionary[threadKey] as? AppRuntime ?? processRuntime.value else {
             fatalError(
                 "OffstageKit: UIApplication.shared or BGTaskScheduler.shared used on a thread with no app; "
                     + "in the simulator, app code runs on the threads the simulator starts")
@@ -40,6 +40,12 @@ public final class AppRuntime: @unchecked Sendable {
 
     /// Makes this runtime `current` for code on the calling thread (the simulator's app threads).
     public func bindToCurrentThread() { Thread.current.threadDictionary[Self.threadKey] = self }
+
+    /// The runtime of a real app process: one app per process, seen from every thread.
+    private static let processRuntime = LockedValue<AppRuntime?>(nil)
+
+    /// Makes this runtime `current` on every thread of the process (an app the daemon runs).
+    public func bindToProcess() { Self.processRuntime.value = self }
 
     // MARK: Talking to the system
 

@@ -15,8 +15,8 @@ public protocol SystemLink: AnyObject, Sendable {
     func after(seconds: Double, _ work: @escaping @Sendable () -> Void)
     /// The system's wall clock now (virtual in the simulator).
     var now: Date { get }
-    /// The app's own account of work it just did (see `OffstageWork.report`): the simulator charges it to the
-    /// app's energy; a host that measures processes itself (the daemon, from cgroup accounting) ignores it.
+    /// The app's own account of work it just did (see `OffstageWork.report`): the simulator charges it all to the
+    /// app's energy; the daemon, which measures CPU time itself from cgroup accounting, charges the GPU and network.
     func reportWork(_ work: OffstageWork)
 }
 

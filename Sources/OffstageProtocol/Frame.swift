@@ -2,6 +2,7 @@ public import Foundation
 
 /// The wire format between apps or the CLI and the daemon: one JSON message per frame,
 /// a 4-byte big-endian length first, tagged with the protocol version. Size-limited both ways.
+/// The JSON is written and read by `WireEncoder`/`WireDecoder` (the hot path of every app call).
 public enum Frame {
     /// The protocol version this build speaks.
     public static let version = 1
@@ -12,6 +13,11 @@ public enum Frame {
     public struct Envelope<Payload: Codable>: Codable {
         public var version: Int
         public var payload: Payload
+
+        public init(version: Int, payload: Payload) {
+            self.version = version
+            self.payload = payload
+        }
     }
 
     /// The envelope's version alone, read before the payload so a newer peer gets a clear error.
@@ -34,18 +40,16 @@ public enum Frame {
         }
     }
 
-    /// Encodes `payload` into a frame: length prefix and versioned JSON.
+    /// Encodes `payload` into a frame: length prefix and versioned JSON (written by `WireEncoder`).
     public static func encode<Payload: Codable>(_ payload: Payload) throws(Failure) -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let body: Data
-        do { body = try encoder.encode(Envelope(version: version, payload: payload)) } catch {
+        let body: [UInt8]
+        do { body = try WireEncoder.encode(Envelope(version: version, payload: payload)) } catch {
             throw .malformed("\(error)")
         }
         guard body.count <= maxMessageBytes else { throw .tooLarge(bytes: body.count) }
-        var frame = Data()
+        var frame = Data(capacity: 4 + body.count)
         withUnsafeBytes(of: UInt32(body.count).bigEndian) { frame.append(contentsOf: $0) }
-        frame.append(body)
+        frame.append(contentsOf: body)
         return frame
     }
 
@@ -56,15 +60,22 @@ public enum Frame {
         let length = data.prefix(4).reduce(0) { ($0 << 8) | Int($1) }
         guard length <= maxMessageBytes else { throw .tooLarge(bytes: length) }
         guard data.count >= 4 + length else { throw .truncated }
-        let body = data.dropFirst(4).prefix(length)
-        guard let header = try? JSONDecoder().decode(VersionOnly.self, from: body) else {
-            throw .malformed("not a versioned JSON envelope")
-        }
-        guard header.version == version else { throw .wrongVersion(header.version) }
-        do {
-            return (try JSONDecoder().decode(Envelope<Payload>.self, from: body).payload, 4 + length)
-        } catch {
-            throw .malformed("\(error)")
+        let body = Array(data.dropFirst(4).prefix(length))
+        return try body.withUnsafeBufferPointer { bytes throws(Failure) in
+            // The common case in one pass; a failure is decoded again, step by step, to say what is wrong.
+            if let envelope = try? WireDecoder.decode(Envelope<Payload>.self, from: bytes), envelope.version == version
+            {
+                return (envelope.payload, 4 + length)
+            }
+            guard let header = try? WireDecoder.decode(VersionOnly.self, from: bytes) else {
+                throw .malformed("not a versioned JSON envelope")
+            }
+            guard header.version == version else { throw .wrongVersion(header.version) }
+            do {
+                return (try WireDecoder.decode(Envelope<Payload>.self, from: bytes).payload, 4 + length)
+            } catch {
+                throw .malformed("\(error)")
+            }
         }
     }
 }

@@ -163,10 +163,9 @@ public final class Simulation: @unchecked Sendable {
     /// An app's account of work it did, charged as the host's resource report for it: the bytes went over
     /// the network the device is on now (with none, nothing was sent).
     func reportWork(_ work: OffstageWork, from app: BundleID) {
-        let network = system.device.network
         let usage = ResourceUsage(
-            cpuSeconds: work.cpuSeconds, gpuSeconds: work.gpuSeconds, wifiBytes: network == .wifi ? work.bytes : 0,
-            cellularBytes: network == .cellular ? work.bytes : 0, interval: work.seconds)
+            cpuSeconds: work.cpuSeconds, gpuSeconds: work.gpuSeconds, bytes: work.bytes, on: system.device.network,
+            interval: work.seconds)
         pendingEffects += system.handle(.resourceUsage(app, usage), at: now)
     }
 

@@ -42,6 +42,11 @@ public struct EnergyLedger: Hashable, Sendable, Codable {
         public var consumers: [EnergyConsumer: EnergySplit] = [:]
 
         public var total: Double { consumers.values.reduce(0) { $0 + $1.total } }
+
+        public init(index: Int, consumers: [EnergyConsumer: EnergySplit] = [:]) {
+            self.index = index
+            self.consumers = consumers
+        }
     }
 
     /// Hourly buckets kept: 10 days.
@@ -55,6 +60,15 @@ public struct EnergyLedger: Hashable, Sendable, Codable {
     public private(set) var totalJoules: Double = 0
 
     public init() {}
+
+    /// A ledger put back from storage: these hours (the newest `retainedHours` are kept) and all-time totals.
+    public init(hours: [Hour], totals: [EnergyConsumer: EnergySplit]) {
+        let sorted = hours.sorted { $0.index < $1.index }
+        let newest = sorted.last?.index ?? 0
+        self.hours = sorted.filter { $0.index > newest - Self.retainedHours }
+        self.totals = totals
+        totalJoules = totals.values.reduce(0) { $0 + $1.total }
+    }
 
     /// The index of the hour that holds `instant`.
     public static func hourIndex(of instant: Instant) -> Int { Int((instant.seconds / 3600).rounded(.down)) }

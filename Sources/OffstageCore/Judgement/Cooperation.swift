@@ -32,6 +32,12 @@ public struct Cooperation: Hashable, Sendable, Codable {
 
     public init() {}
 
+    /// A score put back from a snapshot.
+    init(score: Double, judged: Int) {
+        self.score = score
+        self.judged = judged
+    }
+
     /// Moves the score towards the outcome's value by the policy's weight, never below its minimum.
     mutating func note(_ outcome: TaskOutcome, _ policy: JudgementPolicy) {
         let weight = policy.cooperationWeight

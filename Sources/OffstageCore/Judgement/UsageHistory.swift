@@ -12,6 +12,13 @@ public struct UsageHistory: Hashable, Sendable, Codable {
 
     public init() {}
 
+    /// A history put back from a snapshot: these launches and time on screen, not on screen now.
+    init(launches: [Instant], foregroundSeconds: Double, lastUsed: Instant?) {
+        self.launches = launches
+        self.foregroundSeconds = foregroundSeconds
+        self.lastUsed = lastUsed
+    }
+
     /// The user opened the app at `time`; launches older than `window` seconds are forgotten.
     mutating func opened(at time: Instant, keeping window: Double) {
         launches.append(time)

@@ -1,9 +1,15 @@
 // `swift run colorfeed`: ColorFeed alone in the simulator — its Info.plist read as an iOS project
 // ships it, the user opens it, confirms an export, leaves, locks the phone and charges it.
+// Launched by `offstage daemon` (from a ColorFeed.app bundle), the same app code runs as a real process.
 import ColorFeed
 import Foundation
 import OffstageCore
+import OffstageKit
 import OffstageSimulator
+
+if OffstageApplication.isLaunchedByDaemon {
+    OffstageApplication.main(makeDelegate: ColorFeed.makeDelegate)
+}
 
 let manifest: AppManifest
 do {

@@ -1,0 +1,76 @@
+/// What a host restores after a restart (the daemon, from its store): the user's settings and the
+/// requests that were pending. Not events: nothing happened, the system only remembers.
+extension BackgroundSystem {
+    /// Puts back the user's settings as they were saved.
+    public mutating func restoreSettings(_ saved: UserSettings) { settings = saved }
+
+    /// Puts back `requests` that were pending for `app` when the host stopped, and schedules as usual.
+    /// Continued-processing requests are not restored: they end with the process that made them.
+    public mutating func restorePending(_ requests: [TaskRequest], for app: BundleID, at time: Instant) -> [Effect] {
+        begin(at: time)
+        if apps.contains(app) {
+            for request in requests where request.kind != .continuedProcessing {
+                guard !apps[app].pending.contains(where: { $0.identifier == request.identifier }) else { continue }
+                apps[app].pending.append(request)
+                record(app, .submitted, task: request.identifier, reason: "\(request.kind.rawValue) request restored")
+            }
+        } else {
+            record(app, .log, reason: "pending requests for an app that is not installed: dropped")
+        }
+        return finish()
+    }
+}
+
+// MARK: What the system remembers
+
+extension BackgroundSystem {
+    /// The system's memory now, as plain values: each installed app's history, the budgets' balances and the
+    /// energy ledger. An app on screen counts as having left it now (a restarted host has no app on screen).
+    public func snapshot() -> SystemSnapshot {
+        var histories: [BundleID: AppHistory] = [:]
+        for id in installed {
+            guard let app = apps.lookUp(id) else { continue }
+            var usage = app.usage
+            usage.left(at: now)
+            histories[id] = AppHistory(
+                launches: usage.launches, foregroundSeconds: usage.foregroundSeconds, lastUsed: usage.lastUsed,
+                cooperation: app.cooperation.score, judgedRuns: app.cooperation.judged,
+                runStarts: app.discretionaryStarts, contentUpdatedAt: app.contentUpdatedAt, wakeUps: app.wakeUps,
+                totalUsage: app.totalUsage)
+        }
+        return SystemSnapshot(
+            takenAt: now, apps: histories, energyBudgetBalance: energyBudget.balance(at: now),
+            dataBudgetBalance: dataBudget.balance(at: now), energy: energy, wakeUps: wakeUps)
+    }
+
+    /// Puts back what a snapshot remembers, for the apps installed now (call it after installing them and
+    /// before `restorePending`, so that restored requests are judged with it). Budgets go on refilling from
+    /// their balances at `takenAt` with the present policy; energy is charged again from now: the time the
+    /// host was down is not charged to anyone. Not an event: nothing happened, the system only remembers.
+    public mutating func restore(_ snapshot: SystemSnapshot) {
+        for (id, history) in snapshot.apps where apps.contains(id) {
+            apps[id].usage = UsageHistory(
+                launches: history.launches, foregroundSeconds: history.foregroundSeconds, lastUsed: history.lastUsed)
+            apps[id].cooperation = Cooperation(score: history.cooperation, judged: history.judgedRuns)
+            apps[id].discretionaryStarts = history.runStarts
+            apps[id].contentUpdatedAt = history.contentUpdatedAt
+            apps[id].wakeUps = history.wakeUps
+            apps[id].totalUsage = history.totalUsage
+            apps[id].prediction = nil
+        }
+        let judgement = policy.judgement
+        energyBudget = BudgetAccount(
+            capacity: judgement.energyBudgetCapacity, perDay: judgement.energyBudgetPerDay, at: snapshot.takenAt)
+        energyBudget.withdraw(
+            energyBudget.capacity - min(snapshot.energyBudgetBalance, energyBudget.capacity), at: snapshot.takenAt)
+        dataBudget = BudgetAccount(
+            capacity: judgement.dataBudgetCapacity, perDay: judgement.dataBudgetPerDay, at: snapshot.takenAt)
+        dataBudget.withdraw(
+            dataBudget.capacity - min(snapshot.dataBudgetBalance, dataBudget.capacity), at: snapshot.takenAt)
+        energyMeter.ledger = snapshot.energy
+        energyMeter.integratedUntil = max(now, snapshot.takenAt)
+        energyMeter.radioTail = nil
+        wakeUps = snapshot.wakeUps
+        reviewEveryApp()
+    }
+}

@@ -1,0 +1,213 @@
+import Foundation
+import Glibc
+import Logging
+import OffstageCore
+import OffstageProtocol
+
+/// One client connection: who is at the other end (from the kernel), the bytes of its unfinished
+/// frame, and the bytes waiting to be written.
+final class Connection {
+    let fd: Int32
+    let pid: Int32
+    let uid: UInt32
+    let gid: UInt32
+    /// The app whose process this is, if the daemon launched it; nil for `ctl` and other clients.
+    var app: BundleID?
+    var buffer = FrameBuffer()
+    var outgoing = Data()
+    /// Close once `outgoing` is written (after a fatal protocol error).
+    var closeAfterWrite = false
+
+    init(fd: Int32, peer: PeerCredentials) {
+        self.fd = fd
+        pid = peer.pid
+        uid = peer.uid
+        gid = peer.gid
+    }
+}
+
+/// Bytes a client may leave unread before the daemon drops it (a client that never reads).
+let maxOutgoingBytes = 4 << 20
+
+extension Daemon {
+    func acceptConnections() {
+        while let fd = ListeningSocket.accept(listener) {
+            guard let peer = ListeningSocket.peer(of: fd) else {
+                close(fd)
+                continue
+            }
+            let connection = Connection(fd: fd, peer: peer)
+            connections[fd] = connection
+            if let app = apps.first(where: { id, app in app.process.map { control.owns(id, $0, pid: peer.pid) } ?? false
+            })?.key {
+                attach(connection, to: app)
+            }
+        }
+    }
+
+    /// Binds a connection to the app whose process opened it, and sends what was waiting.
+    func attach(_ connection: Connection, to app: BundleID) {
+        connection.app = app
+        logger.debug("app connected", metadata: ["app": "\(app)", "pid": "\(connection.pid)"])
+        guard apps[app]?.connection == nil else { return }
+        apps[app]!.connection = connection.fd
+        let waiting = apps[app]!.outbox
+        apps[app]!.outbox = []
+        for message in waiting { send(message, to: connection) }
+    }
+
+    /// Reads what arrived and answers every whole message; a bad frame gets an error reply.
+    func serviceConnection(_ fd: Int32, readable: Bool) {
+        guard let connection = connections[fd] else { return }
+        flush(connection)
+        guard readable, connections[fd] != nil else { return }
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        if n < 0 && (errno == EAGAIN || errno == EINTR) { return }
+        guard n > 0 else {
+            if connection.buffer.hasPartialFrame {
+                logger.warning("connection ended inside a frame", metadata: ["pid": "\(connection.pid)"])
+                send(.error(id: nil, message: Frame.Failure.truncated.description), to: connection)
+                flush(connection)
+            }
+            return disconnect(connection)
+        }
+        connection.buffer.append(Data(chunk[0..<n]))
+        while connections[fd] != nil, !connection.closeAfterWrite {
+            switch connection.buffer.next(ClientMessage.self) {
+            case .needMore: return
+            case .message(let message): handle(message, from: connection)
+            case .failure(let failure, let fatal):
+                logger.warning("bad frame", metadata: ["pid": "\(connection.pid)", "error": "\(failure)"])
+                send(.error(id: nil, message: failure.description), to: connection)
+                if fatal {
+                    connection.closeAfterWrite = true
+                    flush(connection)
+                }
+            }
+        }
+    }
+
+    /// Queues a message for the client and writes as much as the socket takes.
+    func send(_ message: ServerMessage, to connection: Connection) {
+        let frame: Data
+        do { frame = try Frame.encode(message) } catch {
+            let id: Int? =
+                switch message {
+                case .reply(let id, _), .result(let id, _): id
+                default: nil
+                }
+            return send(.error(id: id, message: "the answer is too large: \(error)"), to: connection)
+        }
+        connection.outgoing.append(frame)
+        flush(connection)
+    }
+
+    /// Writes queued bytes without blocking; drops a client that lets too much pile up.
+    func flush(_ connection: Connection) {
+        while !connection.outgoing.isEmpty {
+            let n = connection.outgoing.withUnsafeBytes {
+                Glibc.send(connection.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
+            if n > 0 {
+                connection.outgoing.removeFirst(n)
+            } else if n < 0 && (errno == EAGAIN || errno == EINTR) {
+                break
+            } else {
+                return disconnect(connection)
+            }
+        }
+        if connection.outgoing.count > maxOutgoingBytes {
+            logger.warning("dropping a client that does not read", metadata: ["pid": "\(connection.pid)"])
+            return disconnect(connection)
+        }
+        if connection.outgoing.isEmpty && connection.closeAfterWrite { disconnect(connection) }
+    }
+
+    func disconnect(_ connection: Connection) {
+        guard connections.removeValue(forKey: connection.fd) != nil else { return }
+        if let app = connection.app, apps[app]?.connection == connection.fd { apps[app]!.connection = nil }
+        close(connection.fd)
+    }
+
+    /// Sends to the app's process, or keeps the message until it connects.
+    func send(_ message: ServerMessage, toApp app: BundleID) {
+        guard apps[app]?.process != nil else { return }
+        if let fd = apps[app]?.connection, let connection = connections[fd] {
+            send(message, to: connection)
+        } else {
+            apps[app]?.outbox.append(message)
+        }
+    }
+
+    // MARK: Requests
+
+    /// Answers one request: app calls only from launched apps, for themselves; control commands
+    /// that change things only from the owner (or the configured group), never from apps.
+    func handle(_ message: ClientMessage, from connection: Connection) {
+        switch message.body {
+        case .call(let call, let claimed):
+            guard let app = connection.app else {
+                return send(
+                    .error(
+                        id: message.id,
+                        message:
+                            "app calls come only from processes the daemon launched (pid \(connection.pid) is not one)"),
+                    to: connection)
+            }
+            if let claimed, claimed != app {
+                logger.warning("a client claimed another bundle", metadata: ["app": "\(app)", "claimed": "\(claimed)"])
+                return send(
+                    .error(id: message.id, message: "this connection belongs to \(app); it cannot act for \(claimed)"),
+                    to: connection)
+            }
+            let (result, effects) = system.call(call, from: app, at: clock.now())
+            send(.result(id: message.id, result: result), to: connection)
+            carryOut(effects)
+            afterChange(app: app)
+        case .work(let report):
+            guard let app = connection.app else {
+                return send(
+                    .error(id: message.id, message: "work reports come only from processes the daemon launched"),
+                    to: connection)
+            }
+            // CPU time comes from the daemon's own samples, which also cover the time: no CPU, no interval.
+            let usage = ResourceUsage(
+                cpuSeconds: 0, gpuSeconds: max(0, report.gpuSeconds), bytes: max(0, report.bytes),
+                on: system.device.network, interval: 0)
+            carryOut(system.handle(.resourceUsage(app, usage), at: clock.now()))
+        case .control(let command):
+            if command.isMutating, let refusal = refusal(for: connection) {
+                return send(.error(id: message.id, message: refusal), to: connection)
+            }
+            do {
+                let reply = try answer(command)
+                send(.reply(id: message.id, reply: reply), to: connection)
+            } catch {
+                send(.error(id: message.id, message: "\(error)"), to: connection)
+            }
+            afterChange(app: nil)
+        }
+    }
+
+    /// Why this client may not change things, or nil if it may.
+    func refusal(for connection: Connection) -> String? {
+        if let app = connection.app { return "apps cannot use control commands (this is \(app))" }
+        let owner = getuid()
+        if connection.uid == owner || connection.uid == 0 { return nil }
+        if let group = configuration.controlGroup,
+            connection.gid == group || supplementaryGroups(of: connection.pid).contains(group)
+        {
+            return nil
+        }
+        return "permission denied: only the daemon's owner (uid \(owner))"
+            + (configuration.controlGroup.map { " or group \($0)" } ?? "") + " may change apps or settings"
+    }
+
+    private func supplementaryGroups(of pid: Int32) -> [UInt32] {
+        guard let text = SysFile.read("/proc/\(pid)/status"), let groups = SysFile.field("Groups", in: text) else {
+            return []
+        }
+        return groups.split(whereSeparator: { $0 == " " || $0 == "\t" }).compactMap { UInt32($0) }
+    }
+}

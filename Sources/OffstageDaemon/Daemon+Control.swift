@@ -1,0 +1,106 @@
+import Foundation
+import Logging
+import OffstageCore
+import OffstageProtocol
+
+/// The answers to `offstage ctl`: installing apps, user and device events, and the views
+/// (apps, tasks with why they wait, the decision log, status).
+extension Daemon {
+    func answer(_ command: ControlCommand) throws(DaemonError) -> ControlReply {
+        let now = clock.now()
+        switch command {
+        case .install(let path):
+            let bundle = try AppBundle(path: path)
+            let id = bundle.manifest.bundleIdentifier
+            let effects = system.install(bundle.manifest, at: now)
+            let old = apps[id]
+            apps[id] = ManagedApp(
+                path: path, manifest: bundle.manifest, process: old?.process, connection: old?.connection)
+            do {
+                try store.saveApp(
+                    Store.InstalledApp(bundle: id, path: path, manifest: bundle.manifest),
+                    at: system.wallClock.epoch(at: now))
+            } catch { throw DaemonError("cannot save the app: \(error)") }
+            carryOut(effects)
+            return .ok(message: "installed \(id) from \(path)")
+        case .event(let event):
+            if let app = event.app, apps[app] == nil { throw DaemonError("\(app) is not installed") }
+            let effects = system.handle(event, at: now)
+            carryOut(effects)
+            return .records(
+                records: effects.records.map { LoggedRecord(time: system.wallClock.timestamp(at: $0.at), record: $0) })
+        case .tap(let app, let action):
+            guard apps[app] != nil else { throw DaemonError("\(app) is not installed") }
+            let state = system.state(of: app)
+            guard state == .active else {
+                throw DaemonError("\(app) is not on screen (it is \(state.rawValue)); open it first")
+            }
+            send(.userAction(action: action), toApp: app)
+            return .ok(message: "tapped \(action) in \(app)")
+        case .device(let newer, let reset):
+            if reset { overrides = DeviceOverrides() }
+            overrides = overrides.merged(with: newer)
+            do { try store.save(overrides, as: "deviceOverrides") } catch { throw DaemonError("cannot save: \(error)") }
+            if let bytes = newer.memoryPressureBytes { carryOut(system.handle(.memoryPressure(bytes: bytes), at: now)) }
+            probeDevice()
+            let device = system.device
+            return .ok(
+                message:
+                    "battery \(Int((device.batteryLevel * 100).rounded()))%\(device.isCharging ? " charging" : ""), "
+                    + "network \(device.network.rawValue), thermal \(device.thermalState.rawValue)")
+        case .apps:
+            return .apps(apps: installedApps())
+        case .tasks:
+            return .tasks(tasks: system.explain().map(taskInfo))
+        case .why(let app, let limit):
+            flushDecisions()
+            do { return .records(records: try store.decisions(for: app, limit: min(max(limit, 1), 500))) } catch {
+                throw DaemonError("cannot read the decision log: \(error)")
+            }
+        case .status:
+            return .status(status: status())
+        case .progress:
+            return .progress(tasks: system.progressUI)
+        }
+    }
+
+    func installedApps() -> [AppInfo] {
+        system.installed.compactMap { id in
+            guard let app = apps[id] else { return nil }
+            let usage = system.usage(of: id)
+            return AppInfo(
+                bundle: id, path: app.path, state: system.state(of: id), pid: app.process?.pid,
+                frozen: app.process.map { control.isFrozen(id, $0) }, forceQuit: system.isForceQuit(id),
+                cpuSeconds: system.totalUsage(of: id).cpuSeconds, memoryBytes: app.memoryBytes,
+                usageTier: system.usageTier(of: id).rawValue, launches: usage?.history.launches.count ?? 0,
+                cooperation: usage?.cooperation.score ?? 1, energyJoules: system.energy.totals[.app(id)]?.total ?? 0)
+        }
+    }
+
+    func taskInfo(_ status: RequestStatus) -> TaskInfo {
+        var info = TaskInfo(
+            bundle: status.app, identifier: status.request.identifier, kind: status.request.kind, phase: "pending",
+            waitingFor: status.blockers.map { $0.explained(on: system.wallClock) }, title: status.request.title,
+            subtitle: status.request.subtitle, progressCompleted: 0, progressTotal: 0, expired: false)
+        switch status.phase {
+        case .pending: break
+        case .queued(let position): info.phase = "queued \(position)"
+        case .running(let run):
+            info.phase = run.delivered ? "running" : "starting"
+            info.progressCompleted = run.progressCompleted
+            info.progressTotal = run.progressTotal
+            info.expired = run.expiredAt != nil
+        }
+        return info
+    }
+
+    func status() -> DaemonStatus {
+        DaemonStatus(
+            pid: getpid(), protocolVersion: Frame.version, uptimeSeconds: uptime, freezer: control.kind.rawValue,
+            socket: configuration.socketPath, stateDirectory: configuration.stateDirectory, device: system.device,
+            overrides: overrides, settings: system.settings, loadAverage: reading.loadAverage,
+            memoryPressure: reading.memoryPressure, installedApps: apps.count,
+            runningApps: apps.values.filter { $0.process != nil }.count,
+            nextDueIn: system.nextDueTime.map { $0 - clock.now() }, memoryWritePending: memoryAt != nil)
+    }
+}

@@ -1,0 +1,190 @@
+import Foundation
+import Glibc
+import Logging
+import OffstageCore
+import OffstageProtocol
+
+/// Carrying out the core's effects on real processes: launch, deliver, freeze, thaw, kill, record;
+/// and telling the core when a process ended by itself.
+extension Daemon {
+    /// Carries out `effects` in order; effects they cause (a launch that fails) follow.
+    func carryOut(_ effects: [Effect]) {
+        if memoryAt == nil { memoryAt = clock.now() + configuration.memorySaveInterval }
+        var queue = effects[...]
+        while let effect = queue.popFirst() {
+            queue += perform(effect)
+        }
+    }
+
+    /// Does one effect; returns the effects of any event it caused.
+    private func perform(_ effect: Effect) -> [Effect] {
+        switch effect {
+        case .launch(let id, let reason):
+            return launch(id, reason)
+        case .deliver(let id, _, _), .startTask(let id, _), .expireTask(let id, _), .expireBackgroundTasks(let id, _),
+            .deliverBackgroundEvent(let id, _, _):
+            send(.effect(effect: effect), toApp: id)
+        case .suspend(let id):
+            guard let process = apps[id]?.process else { break }
+            sample(id)
+            control.freeze(id, process)
+        case .resume(let id):
+            guard let process = apps[id]?.process else { break }
+            control.thaw(id, process)
+            apps[id]!.sampledAt = clock.now()
+        case .terminate(let id, let reason):
+            end(id, because: "\(reason)")
+        case .record(let record):
+            note(record)
+        case .askUser(let id, _, let question):
+            // The question waits in the progress UI (`ctl watch`) until the user answers it there.
+            logger.notice("asking the user", metadata: ["app": "\(id)", "question": "\(question)"])
+        case .setCPUPriority(let id, let priority):
+            guard let process = apps[id]?.process else { break }
+            control.setPriority(id, process, priority)
+        }
+        return []
+    }
+
+    /// Starts the app's executable in its groups; a failure is the process exiting at once.
+    private func launch(_ id: BundleID, _ reason: LaunchReason) -> [Effect] {
+        guard let app = apps[id] else { return [] }
+        if let old = app.process { end(id, because: "replaced by a new launch", process: old) }
+        let bundle: AppBundle
+        do { bundle = try AppBundle(path: app.path) } catch {
+            logger.error("cannot launch", metadata: ["app": "\(id)", "error": "\(error)"])
+            return system.handle(.processExited(id, reason: "\(error)"), at: clock.now())
+        }
+        let files = control.groupProcsFiles(for: id)
+        let placeholder = AppProcess(pid: 0, startTicks: 0)
+        if control.kind != .signals {
+            for pid in control.pids(of: id, placeholder) { kill(pid, SIGKILL) }
+            control.thaw(id, placeholder)
+        }
+        let pid: Int32
+        do {
+            pid = try ProcessSpawner.spawn(
+                executable: bundle.executablePath,
+                environment: [
+                    "OFFSTAGE_SOCKET": configuration.socketPath, "OFFSTAGE_BUNDLE_ID": id.rawValue,
+                    "OFFSTAGE_LAUNCH_REASON": reason.rawValue,
+                ],
+                joining: files, logPath: "\(configuration.stateDirectory)/logs/\(ProcessControl.groupName(id)).log")
+        } catch {
+            logger.error("cannot launch", metadata: ["app": "\(id)", "error": "\(error)"])
+            return system.handle(.processExited(id, reason: "\(error)"), at: clock.now())
+        }
+        reaper.childStarted()
+        let process = AppProcess(pid: pid, startTicks: ProcStat.read(pid)?.startTicks ?? 0)
+        apps[id]!.process = process
+        apps[id]!.connection = nil
+        apps[id]!.cpuSeen = 0
+        apps[id]!.sampledAt = clock.now()
+        try? store.saveProcess(process, of: id)
+        logger.info("launched", metadata: ["app": "\(id)", "pid": "\(pid)", "reason": "\(reason.rawValue)"])
+        return []
+    }
+
+    /// Ends the app's process (the core has already let it go).
+    func end(_ id: BundleID, because reason: String, process given: AppProcess? = nil) {
+        guard let process = given ?? apps[id]?.process else { return }
+        sample(id)
+        logger.info("ending", metadata: ["app": "\(id)", "pid": "\(process.pid)", "reason": "\(reason)"])
+        dying[process.pid] = id
+        if !control.terminate(id, process) {
+            pendingKills.append((id, process, clock.now() + configuration.killGrace))
+        }
+        forgetProcess(id)
+    }
+
+    /// Drops what the daemon kept for the app's process (its connection stays until it closes).
+    private func forgetProcess(_ id: BundleID) {
+        apps[id]?.process = nil
+        apps[id]?.memoryBytes = 0
+        apps[id]?.outbox = []
+        apps[id]?.connection = nil
+        try? store.saveProcess(nil, of: id)
+    }
+
+    /// A child exited: if it was an app's live process, the core learns it ended by itself.
+    func childExited(_ pid: Int32, how: String) {
+        if let id = dying.removeValue(forKey: pid) {
+            pendingKills.removeAll { $0.process.pid == pid }
+            if let process = apps[id]?.process, process.pid == pid { forgetProcess(id) }
+            return
+        }
+        guard let (id, app) = apps.first(where: { $0.value.process?.pid == pid }), let process = app.process else {
+            return
+        }
+        logger.info("app process exited", metadata: ["app": "\(id)", "pid": "\(pid)", "how": "\(how)"])
+        if control.kind == .signals { control.killNow(id, process) } else { control.terminate(id, process) }
+        forgetProcess(id)
+        carryOut(system.handle(.processExited(id, reason: how), at: clock.now()))
+        afterChange(app: id)
+    }
+
+    /// Sends SIGKILL to processes whose SIGTERM grace is over.
+    func killOverdue(at now: Instant) {
+        let due = pendingKills.filter { $0.at <= now }
+        pendingKills.removeAll { $0.at <= now }
+        for entry in due { control.killNow(entry.app, entry.process) }
+    }
+
+    // MARK: Records and the store
+
+    /// Keeps a decision for the log (written within a second) and the debug log.
+    private func note(_ record: Record) {
+        unflushed.append((system.wallClock.timestamp(at: record.at), record))
+        if flushAt == nil { flushAt = clock.now() + 1 }
+        logger.debug(
+            "\(record.kind.rawValue): \(record.reason)",
+            metadata: ["app": "\(record.app?.rawValue ?? "-")", "task": "\(record.task ?? "-")"])
+    }
+
+    func flushDecisions() {
+        flushAt = nil
+        guard !unflushed.isEmpty else { return }
+        do { try store.log(unflushed, limit: configuration.decisionLogLimit) } catch {
+            logger.error("cannot write the decision log: \(error)")
+        }
+        unflushed = []
+    }
+
+    /// After anything that may change state: the store follows the pending requests and settings (of `app`
+    /// only, for an app's call).
+    func afterChange(app: BundleID?) {
+        syncStore(all: app == nil, only: app)
+    }
+
+    /// Writes what the system remembers (usage, cooperation, budgets, energy), if it changed since last written.
+    func saveMemory() {
+        memoryAt = nil
+        let snapshot = system.snapshot()
+        if var unchanged = savedMemory {
+            unchanged.takenAt = snapshot.takenAt
+            if unchanged == snapshot { return }
+        }
+        do {
+            try store.saveMemory(snapshot, previous: savedMemory, clockOrigin: clock.epochAtZero)
+            savedMemory = snapshot
+        } catch { logger.error("cannot save the usage history, budgets and energy ledger: \(error)") }
+    }
+
+    /// Writes pending requests and settings that changed since they were last written.
+    func syncStore(all: Bool, only app: BundleID? = nil) {
+        for id in all ? Array(apps.keys) : (app.map { [$0] } ?? []) {
+            let pending = system.pendingRequests(of: id).filter { $0.kind != .continuedProcessing }
+            guard pending != savedPending[id, default: []] else { continue }
+            do {
+                try store.savePending(pending, of: id)
+                savedPending[id] = pending
+            } catch { logger.error("cannot save pending requests: \(error)") }
+        }
+        if system.settings != savedSettings {
+            do {
+                try store.save(system.settings, as: "userSettings")
+                savedSettings = system.settings
+            } catch { logger.error("cannot save settings: \(error)") }
+        }
+    }
+}

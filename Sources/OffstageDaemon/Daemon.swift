@@ -1,0 +1,238 @@
+import Foundation
+import Glibc
+import Logging
+import OffstageCore
+import OffstageProtocol
+
+/// The real-time host of the core: one thread runs a `poll` loop over the socket, the client
+/// connections and a wake-up pipe, and sleeps until the core's next due time or an event.
+/// Everything the daemon knows lives here and is touched only on that thread.
+final class Daemon: @unchecked Sendable {
+    let configuration: DaemonConfiguration
+    let logger: Logger
+    let clock: DaemonClock
+    let control: ProcessControl
+    let store: Store
+    var system: BackgroundSystem
+
+    let listener: Int32
+    /// A pipe other threads write to so that `poll` returns (a child exited, shutdown was asked).
+    let wakeRead: Int32
+    let wakeWrite: Int32
+    let inbox = Inbox()
+    var reaper: Reaper!
+
+    var connections: [Int32: Connection] = [:]
+    var apps: [BundleID: ManagedApp] = [:]
+    /// Processes the daemon ended, waiting for their exit: pid → app.
+    var dying: [Int32: BundleID] = [:]
+    /// SIGKILLs due after the SIGTERM grace (SIGSTOP freezer only).
+    var pendingKills: [(app: BundleID, process: AppProcess, at: Instant)] = []
+    var overrides = DeviceOverrides()
+    var reading = DeviceReading()
+    var lastProbe = Instant.zero
+    var savedPending: [BundleID: [TaskRequest]] = [:]
+    var savedSettings = UserSettings()
+    /// Decisions not yet written to the store (written within a second, and at shutdown).
+    var unflushed: [(time: String, record: Record)] = []
+    var flushAt: Instant?
+    /// The system's memory as last written, and when to write it next (some seconds after a change).
+    var savedMemory: SystemSnapshot?
+    var memoryAt: Instant?
+    var stopping = false
+
+    /// Opens the store, detects the freezer, restores the apps and their pending requests, cleans up
+    /// processes left by a previous run, and starts listening.
+    init(configuration: DaemonConfiguration, logger: Logger) throws {
+        self.configuration = configuration
+        self.logger = logger
+        guard SysFile.makeDirectory(configuration.stateDirectory, mode: 0o700),
+            SysFile.makeDirectory(configuration.stateDirectory + "/logs", mode: 0o700)
+        else { throw DaemonError("cannot create the state folder \(configuration.stateDirectory)") }
+        store = try Store(path: configuration.stateDirectory + "/offstage.sqlite")
+        let memory = try store.memory()
+        clock = DaemonClock(origin: memory?.clockOrigin, notBefore: memory?.snapshot.takenAt ?? .zero)
+        savedMemory = memory?.snapshot
+        control = try ProcessControl(choice: configuration.freezer, name: configuration.cgroupName)
+        system = BackgroundSystem(policy: configuration.policy, wallClock: clock.wallClock())
+        var pipeEnds: [Int32] = [0, 0]
+        guard pipe(&pipeEnds) == 0 else { throw DaemonError("pipe failed") }
+        for end in pipeEnds {
+            _ = fcntl(end, F_SETFL, O_NONBLOCK)
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+        }
+        (wakeRead, wakeWrite) = (pipeEnds[0], pipeEnds[1])
+        let socketFolder = String(
+            configuration.socketPath[
+                ..<(configuration.socketPath.lastIndex(of: "/") ?? configuration.socketPath.startIndex)])
+        if !socketFolder.isEmpty { SysFile.makeDirectory(socketFolder, mode: 0o755) }
+        listener = try ListeningSocket.open(at: configuration.socketPath)
+        try restore()
+        reaper = Reaper { [inbox, wakeWrite] pid, how in
+            inbox.post(.childExited(pid: pid, how: how))
+            Self.poke(wakeWrite)
+        }
+        logger.info(
+            "offstage daemon started",
+            metadata: [
+                "socket": "\(configuration.socketPath)", "state": "\(configuration.stateDirectory)",
+                "freezer": "\(control.kind.rawValue)", "apps": "\(apps.count)",
+            ])
+    }
+
+    /// Reads the store back into the core (apps, what the system remembers, settings, pending requests);
+    /// kills processes a crashed daemon left behind.
+    private func restore() throws {
+        if let settings = try store.load(UserSettings.self, key: "userSettings") {
+            system.restoreSettings(settings)
+            savedSettings = settings
+        }
+        overrides = try store.load(DeviceOverrides.self, key: "deviceOverrides") ?? DeviceOverrides()
+        let now = clock.now()
+        for stored in try store.apps() {
+            var manifest = stored.manifest
+            if let fresh = try? AppBundle(path: stored.path) { manifest = fresh.manifest }
+            carryOut(system.install(manifest, at: now))
+            apps[stored.bundle] = ManagedApp(path: stored.path, manifest: manifest)
+            cleanUpLeftovers(stored.bundle, stored.process)
+        }
+        if let savedMemory { system.restore(savedMemory) }
+        for (app, requests) in try store.pending() where apps[app] != nil {
+            savedPending[app] = requests
+            carryOut(system.restorePending(requests, for: app, at: now))
+        }
+        probeDevice()
+    }
+
+    /// Ends the processes of `app` a previous daemon left (its group's members, or its recorded process).
+    private func cleanUpLeftovers(_ app: BundleID, _ recorded: AppProcess?) {
+        let process = recorded ?? AppProcess(pid: 0, startTicks: 0)
+        var leftovers = control.kind == .signals ? [] : control.pids(of: app, process)
+        if let recorded, ProcStat.read(recorded.pid)?.startTicks == recorded.startTicks {
+            leftovers.append(recorded.pid)
+        }
+        if !leftovers.isEmpty {
+            logger.notice(
+                "killing processes left by a previous run", metadata: ["app": "\(app)", "pids": "\(leftovers)"])
+            if control.kind == .signals {
+                control.killNow(app, process)
+            } else {
+                control.terminate(app, process)
+            }
+            for pid in leftovers { kill(pid, SIGKILL) }
+        }
+        try? store.saveProcess(nil, of: app)
+    }
+
+    // MARK: The loop
+
+    /// Serves until `requestShutdown`; then ends every app and closes.
+    func run() {
+        while !stopping {
+            var fds = [
+                pollfd(fd: listener, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
+            ]
+            for (fd, connection) in connections {
+                let events = Int16(POLLIN) | (connection.outgoing.isEmpty ? 0 : Int16(POLLOUT))
+                fds.append(pollfd(fd: fd, events: events, revents: 0))
+            }
+            let timeout = nextWake().map { Int32(min(max(0, ($0 - clock.now()) * 1000).rounded(.up), 3_600_000)) } ?? -1
+            let ready = poll(&fds, nfds_t(fds.count), timeout)
+            if ready < 0 && errno != EINTR { logger.error("poll failed: \(String(cString: strerror(errno)))") }
+            for entry in fds where entry.revents != 0 {
+                if entry.fd == listener {
+                    acceptConnections()
+                } else if entry.fd == wakeRead {
+                    drainWakePipe()
+                } else {
+                    serviceConnection(entry.fd, readable: entry.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0)
+                }
+            }
+            handleInbox()
+            fireDueWork()
+        }
+        shutDown()
+    }
+
+    /// Asks the loop to stop (from any thread: the service's graceful shutdown).
+    func requestShutdown() {
+        inbox.post(.shutdown)
+        Self.poke(wakeWrite)
+    }
+
+    static func poke(_ fd: Int32) {
+        var byte: UInt8 = 1
+        _ = write(fd, &byte, 1)
+    }
+
+    private func drainWakePipe() {
+        var buffer = [UInt8](repeating: 0, count: 64)
+        while read(wakeRead, &buffer, buffer.count) > 0 {}
+    }
+
+    private func handleInbox() {
+        for item in inbox.take() {
+            switch item {
+            case .shutdown: stopping = true
+            case .childExited(let pid, let how): childExited(pid, how: how)
+            }
+        }
+    }
+
+    /// Ends every app (SIGKILL: the daemon goes away), writes what is unwritten, closes the socket.
+    private func shutDown() {
+        logger.info("offstage daemon stopping: ending apps")
+        for (id, app) in apps {
+            guard let process = app.process else { continue }
+            control.terminate(id, process)
+            control.killNow(id, process)
+            try? store.saveProcess(nil, of: id)
+        }
+        flushDecisions()
+        syncStore(all: true)
+        saveMemory()
+        for fd in connections.keys { close(fd) }
+        close(listener)
+        unlink(configuration.socketPath)
+        logger.info("offstage daemon stopped")
+    }
+
+    /// The seconds since the daemon started, for status.
+    var uptime: Double { clock.now().seconds }
+}
+
+/// Messages from other threads to the loop.
+enum InboxItem: Sendable {
+    case childExited(pid: Int32, how: String)
+    case shutdown
+}
+
+/// A locked list of `InboxItem`s: the reaper and the service post, the loop takes.
+final class Inbox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [InboxItem] = []
+
+    func post(_ item: InboxItem) { lock.withLock { items.append(item) } }
+    func take() -> [InboxItem] {
+        lock.withLock {
+            defer { items = [] }
+            return items
+        }
+    }
+}
+
+/// An installed app as the daemon runs it: its bundle, its live process and what it is waiting to receive.
+struct ManagedApp {
+    var path: String
+    var manifest: AppManifest
+    var process: AppProcess?
+    /// The app's connection, once its process has connected.
+    var connection: Int32?
+    /// Messages for the process sent before it connected.
+    var outbox: [ServerMessage] = []
+    /// The CPU seconds measured at the last sample, and when it was taken.
+    var cpuSeen: Double = 0
+    var sampledAt = Instant.zero
+    var memoryBytes = 0
+}

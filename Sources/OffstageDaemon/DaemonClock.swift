@@ -1,0 +1,40 @@
+import Glibc
+import OffstageCore
+
+/// The daemon's time: `Instant`s are seconds on the boot clock (which keeps counting through suspend and
+/// never jumps) since the daemon's first start, so that the instants in its stored history stay valid across
+/// restarts; the wall clock is mapped at this edge only.
+struct DaemonClock: Sendable {
+    /// The boot clock when this daemon started, and the instant it was then.
+    private let start: Double
+    private let base: Double
+    /// Wall-clock seconds since 1970 at `Instant.zero`: the first start's, stored with the history.
+    let epochAtZero: Double
+
+    /// A clock that goes on from a stored origin (the epoch at `Instant.zero`), never earlier than `notBefore`
+    /// (the last instant stored, in case the wall clock was set back meanwhile); a new origin without one.
+    init(origin: Double?, notBefore: Instant = .zero) {
+        start = Self.seconds(CLOCK_BOOTTIME)
+        let wall = Self.seconds(CLOCK_REALTIME)
+        base = origin.map { max(wall - $0, notBefore.seconds) } ?? 0
+        epochAtZero = wall - base
+    }
+
+    /// The instant now.
+    func now() -> Instant { Instant(seconds: base + Self.seconds(CLOCK_BOOTTIME) - start) }
+
+    /// The wall clock as the core maps it: the epoch at `Instant.zero`, and the local time zone's offset
+    /// (the judgement reads hours of the day and weekdays in local time).
+    func wallClock() -> WallClock {
+        var seconds = time_t(epochAtZero + now().seconds)
+        var local = tm()
+        localtime_r(&seconds, &local)
+        return WallClock(epochAtZero: epochAtZero, utcOffset: Double(local.tm_gmtoff))
+    }
+
+    private static func seconds(_ clock: clockid_t) -> Double {
+        var time = timespec()
+        clock_gettime(clock, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+}

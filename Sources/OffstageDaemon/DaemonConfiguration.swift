@@ -1,0 +1,55 @@
+public import Foundation
+public import OffstageCore
+
+/// Everything the daemon is told at start: where it keeps state, where it listens, how it freezes apps,
+/// the policy numbers and its own rhythms. Defaults follow the XDG base directories.
+public struct DaemonConfiguration: Sendable {
+    /// The folder of the SQLite store and the apps' logs.
+    public var stateDirectory: String
+    /// The Unix-domain socket apps and `offstage ctl` connect to.
+    public var socketPath: String
+    /// How to suspend apps: detected at start unless forced.
+    public var freezer: FreezerChoice = .automatic
+    /// The name of the daemon's own control group (one sub-group per app below it).
+    public var cgroupName = "offstage"
+    /// The core's numbers (iOS's by default; tests shorten them).
+    public var policy: Policy = .iOS
+    /// Seconds between CPU and memory samples of running (not frozen) apps.
+    public var sampleInterval: Double = 10
+    /// Seconds between device probes while requests wait or tasks run (never while idle).
+    public var probeInterval: Double = 30
+    /// Seconds between SIGTERM and SIGKILL when no cgroup can kill at once.
+    public var killGrace: Double = 2
+    /// A group whose members may use the control commands that change things, besides the owner.
+    public var controlGroup: UInt32?
+    /// Decisions kept in the store's log; older ones are dropped.
+    public var decisionLogLimit = 10_000
+    /// Seconds after a change before the usage history, budgets and energy ledger are written (and at shutdown):
+    /// a crash loses at most this much of them.
+    public var memorySaveInterval: Double = 10
+
+    public init(stateDirectory: String, socketPath: String) {
+        self.stateDirectory = stateDirectory
+        self.socketPath = socketPath
+    }
+
+    /// The default places: state in `$XDG_STATE_HOME/offstage` (or `~/.local/state/offstage`),
+    /// the socket in `$XDG_RUNTIME_DIR` (or the state folder).
+    public static func standard(environment: [String: String] = ProcessInfo.processInfo.environment)
+        -> DaemonConfiguration
+    {
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        let stateHome = environment["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.local/state"
+        let state = stateHome + "/offstage"
+        let runtime = environment["XDG_RUNTIME_DIR"].flatMap { $0.isEmpty ? nil : $0 }
+        return DaemonConfiguration(stateDirectory: state, socketPath: (runtime ?? state) + "/offstage.sock")
+    }
+}
+
+/// A freezer the user forces, or automatic detection (v2, then v1, then signals).
+public enum FreezerChoice: String, Sendable, CaseIterable {
+    case automatic = "auto"
+    case cgroupV2 = "cgroup2"
+    case cgroupV1 = "cgroup1"
+    case signals = "sigstop"
+}

@@ -1,0 +1,77 @@
+import Glibc
+
+/// What /proc says about one process: state, CPU time, start time, group, memory and children.
+/// The SIGSTOP freezer and the resource sampler read it when no cgroup accounting exists.
+struct ProcStat: Sendable, Equatable {
+    var pid: Int32
+    /// One letter: R running, S sleeping, T stopped, Z zombie…
+    var state: Character
+    var processGroup: Int32
+    /// User and system CPU time, in clock ticks.
+    var cpuTicks: Int
+    /// Start time after boot, in clock ticks: with the pid, it names one process for good.
+    var startTicks: Int
+
+    /// Reads `/proc/PID/stat`; nil if the process is gone.
+    static func read(_ pid: Int32) -> ProcStat? {
+        guard let text = SysFile.read("/proc/\(pid)/stat"), let close = text.lastIndex(of: ")") else { return nil }
+        // Fields after "(comm)": state is field 3; pgrp 5; utime 14; stime 15; starttime 22.
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        guard fields.count > 19, let state = fields[0].first, let group = Int32(fields[2]),
+            let user = Int(fields[11]), let system = Int(fields[12]), let start = Int(fields[19])
+        else { return nil }
+        return ProcStat(pid: pid, state: state, processGroup: group, cpuTicks: user + system, startTicks: start)
+    }
+
+    static let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
+}
+
+enum ProcFS {
+    /// Resident memory of the process, in bytes (`VmRSS`).
+    static func residentBytes(_ pid: Int32) -> Int {
+        guard let text = SysFile.read("/proc/\(pid)/status"), let value = SysFile.field("VmRSS", in: text),
+            let kilobytes = Int(value.split(separator: " ").first ?? "")
+        else { return 0 }
+        return kilobytes * 1024
+    }
+
+    /// The process and all its descendants (through `/proc/PID/task/*/children`).
+    static func tree(_ root: Int32) -> [Int32] {
+        var result: [Int32] = []
+        var queue = [root]
+        while let pid = queue.popLast() {
+            guard ProcStat.read(pid) != nil else { continue }
+            result.append(pid)
+            for thread in threads(of: pid) {
+                let children = SysFile.read("/proc/\(pid)/task/\(thread)/children") ?? ""
+                queue += children.split(separator: " ").compactMap { Int32($0.trimmingCharacters()) }
+            }
+        }
+        return result
+    }
+
+    /// The thread ids of a process.
+    static func threads(of pid: Int32) -> [Int32] {
+        guard let dir = opendir("/proc/\(pid)/task") else { return [] }
+        defer { closedir(dir) }
+        var result: [Int32] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if let tid = Int32(name) { result.append(tid) }
+        }
+        return result
+    }
+
+    /// The cgroup paths of a process, one per hierarchy line of `/proc/PID/cgroup`.
+    static func cgroups(of pid: Int32) -> [String] {
+        (SysFile.read("/proc/\(pid)/cgroup") ?? "").split(separator: "\n").compactMap { line in
+            line.split(separator: ":", maxSplits: 2).last.map(String.init)
+        }
+    }
+}
+
+extension Substring {
+    fileprivate func trimmingCharacters() -> String { String(filter { !$0.isWhitespace }) }
+}

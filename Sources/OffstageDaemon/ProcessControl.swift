@@ -1,0 +1,216 @@
+import Glibc
+import OffstageCore
+
+/// How the daemon suspends apps, chosen at start.
+enum FreezerKind: String, Sendable {
+    case cgroupV2 = "cgroup v2 freezer"
+    case cgroupV1 = "cgroup v1 freezer"
+    case signals = "SIGSTOP"
+}
+
+/// One app's process as the daemon started it: the pid (also its process group) and its control groups.
+struct AppProcess: Sendable, Hashable {
+    var pid: Int32
+    /// `/proc/PID/stat` start time: with the pid, it names this process even after a restart.
+    var startTicks: Int
+}
+
+/// Process control on Linux: one control group per app, freezing (cgroup v2, v1, or SIGSTOP),
+/// killing (`cgroup.kill`, or SIGTERM then SIGKILL), CPU weight and CPU/memory accounting.
+final class ProcessControl: @unchecked Sendable {
+    let kind: FreezerKind
+    /// `…/offstage` in the hierarchy that freezes (v2 or v1 freezer); nil for SIGSTOP.
+    let freezerBase: String?
+    /// `…/offstage` in a hierarchy with CPU weights (v2 `cpu.weight` or v1 `cpu.shares`), if any.
+    let cpuBase: String?
+
+    /// Detects what the machine offers (or takes `choice` if forced) and creates the daemon's groups.
+    init(choice: FreezerChoice, name: String) throws(DaemonError) {
+        let v2Root = ["/sys/fs/cgroup", "/sys/fs/cgroup/unified"].first {
+            SysFile.exists("\($0)/cgroup.procs") && SysFile.exists("\($0)/cgroup.subtree_control")
+        }
+        let v1Root = SysFile.exists("/sys/fs/cgroup/freezer/cgroup.procs") ? "/sys/fs/cgroup/freezer" : nil
+        func usable(_ root: String?) -> String? {
+            guard let root else { return nil }
+            let base = "\(root)/\(name)"
+            return SysFile.makeDirectory(base) && SysFile.exists("\(base)/cgroup.procs") ? base : nil
+        }
+        switch choice {
+        case .automatic:
+            if let base = usable(v2Root) {
+                (kind, freezerBase) = (.cgroupV2, base)
+            } else if let base = usable(v1Root) {
+                (kind, freezerBase) = (.cgroupV1, base)
+            } else {
+                (kind, freezerBase) = (.signals, nil)
+            }
+        case .cgroupV2:
+            guard let base = usable(v2Root) else {
+                throw DaemonError("no writable cgroup v2 hierarchy for --freezer cgroup2")
+            }
+            (kind, freezerBase) = (.cgroupV2, base)
+        case .cgroupV1:
+            guard let base = usable(v1Root) else {
+                throw DaemonError("no writable cgroup v1 freezer for --freezer cgroup1")
+            }
+            (kind, freezerBase) = (.cgroupV1, base)
+        case .signals:
+            (kind, freezerBase) = (.signals, nil)
+        }
+        if kind == .cgroupV2, let freezerBase, SysFile.exists("\(freezerBase)/cpu.weight") {
+            cpuBase = freezerBase
+        } else if kind != .signals,
+            let base = usable(SysFile.exists("/sys/fs/cgroup/cpu/cpu.shares") ? "/sys/fs/cgroup/cpu" : nil)
+        {
+            cpuBase = base
+        } else {
+            cpuBase = nil
+        }
+    }
+
+    /// The group folder name of an app: its bundle identifier with only safe characters.
+    static func groupName(_ app: BundleID) -> String {
+        String(app.rawValue.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" })
+    }
+
+    private func freezerGroup(_ app: BundleID) -> String? { freezerBase.map { "\($0)/\(Self.groupName(app))" } }
+    private func cpuGroup(_ app: BundleID) -> String? { cpuBase.map { "\($0)/\(Self.groupName(app))" } }
+
+    /// The `cgroup.procs` files a new process of `app` must join (its groups are created here).
+    func groupProcsFiles(for app: BundleID) -> [String] {
+        [freezerGroup(app), cpuGroup(app)].compactMap { $0 }.uniqued().compactMap { group in
+            SysFile.makeDirectory(group) ? "\(group)/cgroup.procs" : nil
+        }
+    }
+
+    // MARK: Freezing
+
+    func freeze(_ app: BundleID, _ process: AppProcess) {
+        switch kind {
+        case .cgroupV2: SysFile.write("\(freezerGroup(app)!)/cgroup.freeze", "1")
+        case .cgroupV1: SysFile.write("\(freezerGroup(app)!)/freezer.state", "FROZEN")
+        case .signals: kill(-process.pid, SIGSTOP)
+        }
+    }
+
+    func thaw(_ app: BundleID, _ process: AppProcess) {
+        switch kind {
+        case .cgroupV2: SysFile.write("\(freezerGroup(app)!)/cgroup.freeze", "0")
+        case .cgroupV1: SysFile.write("\(freezerGroup(app)!)/freezer.state", "THAWED")
+        case .signals: kill(-process.pid, SIGCONT)
+        }
+    }
+
+    /// Whether the kernel reports the app frozen: `cgroup.events`, `freezer.state`, or every process stopped.
+    func isFrozen(_ app: BundleID, _ process: AppProcess) -> Bool {
+        switch kind {
+        case .cgroupV2:
+            return SysFile.read("\(freezerGroup(app)!)/cgroup.events").flatMap { SysFile.field("frozen", in: $0) }
+                == "1"
+        case .cgroupV1:
+            return SysFile.read("\(freezerGroup(app)!)/freezer.state")?.hasPrefix("FROZEN") ?? false
+        case .signals:
+            let states = pids(of: app, process).compactMap { ProcStat.read($0)?.state }
+            return !states.isEmpty && states.allSatisfy { $0 == "T" }
+        }
+    }
+
+    // MARK: Killing
+
+    /// Kills every process of the app at once where a cgroup allows; otherwise SIGTERM to the group
+    /// (the caller sends SIGKILL after the grace, see `killNow`). Returns whether it was immediate.
+    @discardableResult
+    func terminate(_ app: BundleID, _ process: AppProcess) -> Bool {
+        switch kind {
+        case .cgroupV2:
+            let group = freezerGroup(app)!
+            if SysFile.write("\(group)/cgroup.kill", "1") { return true }
+            killNow(app, process)
+            return true
+        case .cgroupV1:
+            killNow(app, process)
+            SysFile.write("\(freezerGroup(app)!)/freezer.state", "THAWED")
+            return true
+        case .signals:
+            kill(-process.pid, SIGTERM)
+            kill(-process.pid, SIGCONT)
+            return false
+        }
+    }
+
+    /// SIGKILL to every process of the app (its group members, or its process group).
+    func killNow(_ app: BundleID, _ process: AppProcess) {
+        if kind == .signals {
+            kill(-process.pid, SIGKILL)
+            return
+        }
+        for pid in pids(of: app, process) { kill(pid, SIGKILL) }
+    }
+
+    /// The app's processes: its cgroup's members, or the process and its descendants.
+    func pids(of app: BundleID, _ process: AppProcess) -> [Int32] {
+        guard let group = freezerGroup(app) else { return ProcFS.tree(process.pid) }
+        return (SysFile.read("\(group)/cgroup.procs") ?? "").split(separator: "\n").compactMap { Int32($0) }
+    }
+
+    /// Whether `pid` belongs to the app: it is in the app's group, or in the app's process group.
+    func owns(_ app: BundleID, _ process: AppProcess, pid: Int32) -> Bool {
+        if pid == process.pid { return true }
+        guard freezerBase != nil else { return getpgid(pid) == process.pid }
+        let suffix = "/\(Self.groupName(app))"
+        return ProcFS.cgroups(of: pid).contains { $0.hasSuffix(suffix) && $0.contains("/") }
+    }
+
+    // MARK: CPU weight and accounting
+
+    /// Applies the core's CPU priority: the group's CPU weight (v2 `cpu.weight`, v1 `cpu.shares`), or the
+    /// process group's nice value without a CPU hierarchy. Foreground first: the app on screen gets the most.
+    func setPriority(_ app: BundleID, _ process: AppProcess, _ priority: CPUPriority) {
+        let (weight, shares, nice): (Int, Int, Int32) =
+            switch priority {
+            case .boosted, .foreground: (100, 1024, 0)
+            case .normal: (50, 512, 5)
+            case .background: (10, 128, 10)
+            }
+        if let group = cpuGroup(app) {
+            if SysFile.exists("\(group)/cpu.weight") {
+                SysFile.write("\(group)/cpu.weight", "\(weight)")
+            } else {
+                SysFile.write("\(group)/cpu.shares", "\(shares)")
+            }
+        } else {
+            setpriority(__priority_which_t(PRIO_PGRP.rawValue), id_t(process.pid), nice)
+        }
+    }
+
+    /// CPU seconds used so far by the app's processes, and their resident memory in bytes.
+    func usage(_ app: BundleID, _ process: AppProcess) -> (cpuSeconds: Double, memoryBytes: Int) {
+        let pids = pids(of: app, process)
+        let memory = pids.reduce(0) { $0 + ProcFS.residentBytes($1) }
+        if kind == .cgroupV2, let stat = SysFile.read("\(freezerGroup(app)!)/cpu.stat"),
+            let micros = SysFile.field("usage_usec", in: stat).flatMap(Double.init)
+        {
+            return (micros / 1e6, memory)
+        }
+        let ticks = pids.compactMap { ProcStat.read($0)?.cpuTicks }.reduce(0, +)
+        return (Double(ticks) / ProcStat.ticksPerSecond, memory)
+    }
+
+    /// Removes the app's (empty) groups; a populated group stays.
+    func removeGroups(_ app: BundleID) {
+        for group in [freezerGroup(app), cpuGroup(app)].compactMap({ $0 }).uniqued() { rmdir(group) }
+    }
+}
+
+extension Array where Element: Hashable {
+    fileprivate func uniqued() -> [Element] {
+        var seen = Set<Element>()
+        return filter { seen.insert($0).inserted }
+    }
+}
+
+/// A failure the daemon reports and stops on (at start) or answers with (to a client).
+public struct DaemonError: Error, CustomStringConvertible, Sendable {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}

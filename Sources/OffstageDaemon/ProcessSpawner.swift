@@ -1,0 +1,61 @@
+import Glibc
+
+/// Starts an app's executable as a new process group, inside its control groups from its first
+/// instruction: a `/bin/sh` trampoline joins the groups, then `exec`s the app (no fork race).
+enum ProcessSpawner {
+    /// Spawns `executable` with `environment` added; stdout and stderr go to `logPath`.
+    /// Signal dispositions and the mask are reset: the daemon's own handling must not leak into apps.
+    static func spawn(
+        executable: String, environment extra: [String: String], joining procsFiles: [String], logPath: String
+    ) throws(DaemonError) -> Int32 {
+        let script = #"for f in $OFFSTAGE_CGROUP_PROCS; do echo 0 > "$f" || exit 126; done; exec "$0" "$@""#
+        let arguments = ["/bin/sh", "-c", script, executable]
+        var environment = currentEnvironment()
+        for (key, value) in extra { environment[key] = value }
+        environment["OFFSTAGE_CGROUP_PROCS"] = procsFiles.joined(separator: " ")
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, logPath, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var all = sigset_t()
+        sigfillset(&all)
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { for pointer in argv + envp { free(pointer) } }
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, envp)
+        guard result == 0 else {
+            throw DaemonError("cannot start \(executable): \(String(cString: strerror(result)))")
+        }
+        return pid
+    }
+
+    /// The daemon's own environment, as a dictionary.
+    static func currentEnvironment() -> [String: String] {
+        var result: [String: String] = [:]
+        var pointer = environ
+        while let entry = pointer.pointee {
+            let text = String(cString: entry)
+            if let equals = text.firstIndex(of: "=") {
+                result[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            }
+            pointer += 1
+        }
+        return result
+    }
+}

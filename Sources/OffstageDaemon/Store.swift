@@ -1,0 +1,189 @@
+import Foundation
+import GRDB
+import OffstageCore
+import OffstageProtocol
+
+/// The daemon's SQLite store (WAL mode, migrations): installed apps and their live processes,
+/// pending requests, settings and device overrides, a bounded decision log, and what the system remembers
+/// (usage history, cooperation, budgets, the energy ledger: `Store+Memory.swift`).
+final class Store: @unchecked Sendable {
+    let database: DatabaseQueue
+    let encoder = JSONEncoder()
+    let decoder = JSONDecoder()
+
+    /// Opens (or creates) the store at `path` and brings its schema up to date.
+    init(path: String) throws {
+        var configuration = Configuration()
+        configuration.journalMode = .wal
+        database = try DatabaseQueue(path: path, configuration: configuration)
+        try Self.migrator.migrate(database)
+        encoder.outputFormatting = [.sortedKeys]
+    }
+
+    /// Every schema version, in order; a new table is a new migration, never an edit of an old one.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: apps, pending requests, settings, decision log") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE app (
+                        bundle TEXT PRIMARY KEY NOT NULL,
+                        path TEXT NOT NULL,
+                        manifest TEXT NOT NULL,
+                        installedAt REAL NOT NULL,
+                        pid INTEGER,
+                        startTicks INTEGER
+                    );
+                    CREATE TABLE pendingRequest (
+                        bundle TEXT NOT NULL REFERENCES app(bundle) ON DELETE CASCADE,
+                        identifier TEXT NOT NULL,
+                        request TEXT NOT NULL,
+                        PRIMARY KEY (bundle, identifier)
+                    );
+                    CREATE TABLE setting (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
+                    CREATE TABLE decision (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        time TEXT NOT NULL,
+                        at REAL NOT NULL,
+                        bundle TEXT,
+                        kind TEXT NOT NULL,
+                        task TEXT,
+                        reason TEXT NOT NULL
+                    );
+                    CREATE INDEX decisionByBundle ON decision(bundle, id);
+                    """)
+        }
+        migrator.registerMigration("v2: usage history, cooperation, budgets, energy ledger", migrate: Self.createMemory)
+        return migrator
+    }
+
+    // MARK: Apps
+
+    /// An installed app as stored: where its bundle is and the manifest read at installation.
+    struct InstalledApp: Sendable {
+        var bundle: BundleID
+        var path: String
+        var manifest: AppManifest
+        var process: AppProcess?
+    }
+
+    func saveApp(_ app: InstalledApp, at epoch: Double) throws {
+        let manifest = String(decoding: try encoder.encode(app.manifest), as: UTF8.self)
+        try database.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO app (bundle, path, manifest, installedAt) VALUES (?, ?, ?, ?)
+                    ON CONFLICT(bundle) DO UPDATE SET path = excluded.path, manifest = excluded.manifest
+                    """, arguments: [app.bundle.rawValue, app.path, manifest, epoch])
+        }
+    }
+
+    func apps() throws -> [InstalledApp] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM app ORDER BY installedAt, bundle").map { row in
+                let pid: Int32? = row["pid"]
+                let ticks: Int? = row["startTicks"]
+                return InstalledApp(
+                    bundle: BundleID(row["bundle"] as String), path: row["path"],
+                    manifest: try decoder.decode(AppManifest.self, from: Data((row["manifest"] as String).utf8)),
+                    process: pid.flatMap { pid in ticks.map { AppProcess(pid: pid, startTicks: $0) } })
+            }
+        }
+    }
+
+    /// Records the app's live process (nil when it ended), for clean-up after a crash of the daemon.
+    func saveProcess(_ process: AppProcess?, of app: BundleID) throws {
+        try database.write { db in
+            try db.execute(
+                sql: "UPDATE app SET pid = ?, startTicks = ? WHERE bundle = ?",
+                arguments: [process?.pid, process?.startTicks, app.rawValue])
+        }
+    }
+
+    // MARK: Pending requests
+
+    /// Replaces the app's stored pending requests with `requests`.
+    func savePending(_ requests: [TaskRequest], of app: BundleID) throws {
+        let rows = try requests.map { ($0.identifier, String(decoding: try encoder.encode($0), as: UTF8.self)) }
+        try database.write { db in
+            try db.execute(sql: "DELETE FROM pendingRequest WHERE bundle = ?", arguments: [app.rawValue])
+            for (identifier, json) in rows {
+                try db.execute(
+                    sql: "INSERT INTO pendingRequest (bundle, identifier, request) VALUES (?, ?, ?)",
+                    arguments: [app.rawValue, identifier, json])
+            }
+        }
+    }
+
+    func pending() throws -> [BundleID: [TaskRequest]] {
+        try database.read { db in
+            var result: [BundleID: [TaskRequest]] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT bundle, request FROM pendingRequest ORDER BY rowid") {
+                let request = try decoder.decode(TaskRequest.self, from: Data((row["request"] as String).utf8))
+                result[BundleID(row["bundle"] as String), default: []].append(request)
+            }
+            return result
+        }
+    }
+
+    // MARK: Settings
+
+    func save<Value: Encodable>(_ value: Value, as key: String) throws {
+        let json = String(decoding: try encoder.encode(value), as: UTF8.self)
+        try database.write { db in
+            try db.execute(
+                sql:
+                    "INSERT INTO setting (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                arguments: [key, json])
+        }
+    }
+
+    func load<Value: Decodable>(_ type: Value.Type, key: String) throws -> Value? {
+        let json = try database.read { db in
+            try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [key])
+        }
+        return try json.map { try decoder.decode(type, from: Data($0.utf8)) }
+    }
+
+    // MARK: Decision log
+
+    /// Appends decisions, then drops the oldest beyond `limit`.
+    func log(_ records: [(time: String, record: OffstageCore.Record)], limit: Int) throws {
+        guard !records.isEmpty else { return }
+        try database.write { db in
+            for (time, record) in records {
+                try db.execute(
+                    sql: "INSERT INTO decision (time, at, bundle, kind, task, reason) VALUES (?, ?, ?, ?, ?, ?)",
+                    arguments: [
+                        time, record.at.seconds, record.app?.rawValue, record.kind.rawValue, record.task, record.reason,
+                    ])
+            }
+            try db.execute(
+                sql: "DELETE FROM decision WHERE id <= (SELECT MAX(id) FROM decision) - ?", arguments: [limit])
+        }
+    }
+
+    /// The latest `limit` decisions (for one app, or all), oldest first.
+    func decisions(for app: BundleID?, limit: Int) throws -> [LoggedRecord] {
+        try database.read { db in
+            let rows: [Row] =
+                if let app {
+                    try Row.fetchAll(
+                        db, sql: "SELECT * FROM decision WHERE bundle = ? ORDER BY id DESC LIMIT ?",
+                        arguments: [app.rawValue, limit])
+                } else {
+                    try Row.fetchAll(db, sql: "SELECT * FROM decision ORDER BY id DESC LIMIT ?", arguments: [limit])
+                }
+            var result: [LoggedRecord] = []
+            for row in rows.reversed() {
+                let bundle: String? = row["bundle"]
+                let kind: String = row["kind"]
+                let record = OffstageCore.Record(
+                    at: Instant(seconds: row["at"]), app: bundle.map { BundleID($0) },
+                    kind: RecordKind(rawValue: kind) ?? .log, task: row["task"], reason: row["reason"])
+                result.append(LoggedRecord(time: row["time"], record: record))
+            }
+            return result
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import OffstageCore
+import OffstageProtocol
+
+/// Runs an app as a real process under `offstage daemon` (the counterpart of `UIApplicationMain`):
+/// connects to the daemon's socket, then carries out the callbacks and tasks the system sends.
+/// Not an Apple API: iOS starts apps itself; here the daemon starts the executable and this takes over.
+public enum OffstageApplication {
+    /// The environment variable through which the daemon gives the app its socket.
+    public static let socketVariable = "OFFSTAGE_SOCKET"
+    /// The environment variable naming the bundle (informational: the daemon knows the app by its process).
+    public static let bundleVariable = "OFFSTAGE_BUNDLE_ID"
+
+    /// Whether this process was started by the daemon.
+    public static var isLaunchedByDaemon: Bool { ProcessInfo.processInfo.environment[socketVariable] != nil }
+
+    /// Connects to the daemon and serves the system's effects until the daemon ends the process
+    /// (or goes away, which ends it too).
+    public static func main(makeDelegate: @escaping () -> any UIApplicationDelegate) -> Never {
+        let environment = ProcessInfo.processInfo.environment
+        let bundle = BundleID(environment[bundleVariable] ?? "unknown")
+        let socket: UnixSocket
+        do {
+            socket = try UnixSocket.connecting(to: environment[socketVariable] ?? "")
+        } catch {
+            FileHandle.standardError.write(Data("\(bundle): cannot reach the daemon: \(error)\n".utf8))
+            exit(1)
+        }
+        let link = SocketLink(socket: socket, bundle: bundle)
+        let runtime = AppRuntime(bundleIdentifier: bundle, link: link, makeDelegate: makeDelegate)
+        runtime.bindToProcess()
+        let reader = Thread { serve(socket, link: link, runtime: runtime) }
+        reader.name = "offstage-link"
+        reader.start()
+        dispatchMain()
+    }
+
+    /// The reader: answers go to the waiting calls; effects run on the main queue (delegate callbacks,
+    /// assertion expirations, user actions) or on a background queue (task launch and expiration handlers,
+    /// which may block while other callbacks must go on).
+    static func serve(_ socket: UnixSocket, link: SocketLink, runtime: AppRuntime) {
+        while true {
+            let message: ServerMessage
+            do { message = try socket.receiveMessage(ServerMessage.self) } catch {
+                exit(0)  // The system is gone: an app does not outlive it.
+            }
+            switch message {
+            case .result(let id, let result): link.answer(id, with: result)
+            case .error(let id, let message):
+                if let id { link.answer(id, with: .notRunning) }
+                FileHandle.standardError.write(Data("\(runtime.bundleIdentifier): daemon: \(message)\n".utf8))
+            case .reply: break
+            case .userAction(let action): DispatchQueue.main.async { runtime.performUserAction(action) }
+            case .effect(let effect): perform(effect, runtime: runtime)
+            }
+        }
+    }
+
+    /// Carries out one effect the system sent to this app.
+    static func perform(_ effect: Effect, runtime: AppRuntime) {
+        switch effect {
+        case .deliver(_, let callback, let token):
+            DispatchQueue.main.async { runtime.deliver(callback, token: token) }
+        case .startTask(_, let run):
+            DispatchQueue.global().async { runtime.startTask(run) }
+        case .expireTask(_, let taskID):
+            DispatchQueue.global().async { runtime.expireTask(taskID) }
+        case .expireBackgroundTasks(_, let ids):
+            DispatchQueue.main.async { runtime.expireBackgroundTasks(ids) }
+        case .deliverBackgroundEvent(_, let event, let token):
+            DispatchQueue.main.async { runtime.deliverBackgroundEvent(event, token: token) }
+        case .launch, .suspend, .resume, .terminate, .record, .askUser, .setCPUPriority:
+            break  // The daemon's business, never sent to apps.
+        }
+    }
+}

@@ -1,0 +1,285 @@
+import Foundation
+import OffstageCore
+import OffstageProtocol
+import Testing
+
+/// A real `offstage daemon` process for one test: its own temporary state folder, socket and control
+/// group, apps made from the test app (or any executable), and polling helpers (tests never sleep blindly).
+final class DaemonHarness: @unchecked Sendable {
+    let folder: String
+    let freezer: String
+    let policy: [String]
+    let cgroupName = "offstage-test-\(UUID().uuidString.prefix(8).lowercased())"
+    private(set) var daemon: Process?
+
+    var stateDirectory: String { folder + "/state" }
+    var socketPath: String { folder + "/offstage.sock" }
+
+    init(freezer: String = "auto", policy: [String] = []) throws {
+        folder = NSTemporaryDirectory() + "offstage-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        chmod(folder, 0o755)
+        self.freezer = freezer
+        self.policy = policy
+        try start()
+    }
+
+    deinit {
+        if let daemon {
+            let pid = daemon.processIdentifier
+            kill(pid, SIGTERM)
+            Self.waitForExit(pid, timeout: 10)
+            if ProcessProbe.isAlive(pid) { kill(pid, SIGKILL) }
+        }
+        Self.removeGroups(named: cgroupName)
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    /// Removes the daemon's control groups (its apps' first), waiting a little for killed processes to go.
+    static func removeGroups(named name: String) {
+        for root in ["/sys/fs/cgroup/unified", "/sys/fs/cgroup", "/sys/fs/cgroup/cpu", "/sys/fs/cgroup/freezer"] {
+            let base = "\(root)/\(name)"
+            guard FileManager.default.fileExists(atPath: base) else { continue }
+            let deadline = Date(timeIntervalSinceNow: 2)
+            repeat {
+                let children = (try? FileManager.default.contentsOfDirectory(atPath: base)) ?? []
+                for child in children where !child.contains(".") || child.hasPrefix("test.") || child.hasPrefix("com.")
+                {
+                    rmdir("\(base)/\(child)")
+                }
+                if rmdir(base) == 0 { break }
+                usleep(20_000)
+            } while Date() < deadline
+        }
+    }
+
+    // MARK: The built products
+
+    /// The folder holding the package's built executables (next to the test bundle).
+    static let products: URL = {
+        var candidate = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0..<3 where !FileManager.default.fileExists(atPath: candidate.appendingPathComponent("offstage").path)
+        {
+            candidate.deleteLastPathComponent()
+        }
+        if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("offstage").path) {
+            return candidate
+        }
+        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent(".build/debug")
+    }()
+
+    static func product(_ name: String) -> String { products.appendingPathComponent(name).path }
+
+    /// The Python client of `Tests/clients`.
+    static let pythonClient = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("clients/client.py").path
+
+    /// Whether this machine lets the tests create control groups (root and a writable cgroup v2).
+    static var cgroupsAvailable: Bool {
+        getuid() == 0
+            && ["/sys/fs/cgroup/cgroup.subtree_control", "/sys/fs/cgroup/unified/cgroup.subtree_control"].contains {
+                FileManager.default.fileExists(atPath: $0)
+            }
+    }
+
+    // MARK: The daemon
+
+    /// Starts the daemon and waits until it answers.
+    func start() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.product("offstage"))
+        process.arguments =
+            [
+                "daemon", "--state-dir", stateDirectory, "--socket", socketPath, "--freezer", freezer,
+                "--cgroup-name", cgroupName, "--sample-interval", "0.5", "--save-interval", "0.2",
+                "--log-level", "debug",
+            ] + policy.flatMap { ["--policy", $0] }
+        var environment = ProcessInfo.processInfo.environment
+        environment["OFFSTAGE_TEST_DIR"] = folder
+        process.environment = environment
+        FileManager.default.createFile(atPath: folder + "/daemon.log", contents: nil)
+        let log = FileHandle(forWritingAtPath: folder + "/daemon.log")!
+        log.seekToEndOfFile()
+        process.standardOutput = log
+        process.standardError = log
+        try process.run()
+        daemon = process
+        try waitUntil("the daemon answers") { (try? self.control(.status)) != nil }
+    }
+
+    /// Ends the daemon with SIGKILL: no chance to clean up or write anything.
+    func killHard() {
+        guard let daemon else { return }
+        kill(daemon.processIdentifier, SIGKILL)
+        Self.waitForExit(daemon.processIdentifier, timeout: 10)
+        self.daemon = nil
+    }
+
+    var daemonIsRunning: Bool { daemon.map { ProcessProbe.isAlive($0.processIdentifier) } ?? false }
+
+    /// Waits until the process has ended (gone or a zombie), polling /proc: Foundation's
+    /// `waitUntilExit` has been seen to miss an exit when many children come and go.
+    static func waitForExit(_ pid: Int32, timeout: Double) {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while ProcessProbe.isAlive(pid) && Date() < deadline { usleep(10_000) }
+    }
+
+    /// Sends a control command and returns the reply.
+    @discardableResult
+    func control(_ command: ControlCommand) throws -> ControlReply {
+        try ControlClient(path: socketPath, timeout: 10).send(command)
+    }
+
+    func send(_ event: SystemEvent) throws { try control(.event(event: event)) }
+
+    // MARK: Apps
+
+    /// Makes `Name.app` with an Info.plist and a link to `executable` (the test app by default), and installs it.
+    @discardableResult
+    func install(
+        _ bundle: String, behaviours: [String] = [], executable: String = DaemonHarness.product("offstage-testapp"),
+        permitted: [String]? = nil, modes: [String] = ["fetch", "processing"]
+    ) throws -> String {
+        let path = "\(folder)/\(bundle).app"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        let name = URL(fileURLWithPath: executable).lastPathComponent
+        try FileManager.default.createSymbolicLink(atPath: "\(path)/\(name)", withDestinationPath: executable)
+        let plist: [String: Any] = [
+            "CFBundleIdentifier": bundle, "CFBundleExecutable": name,
+            "UIBackgroundModes": modes,
+            "BGTaskSchedulerPermittedIdentifiers": permitted ?? ["\(bundle).refresh", "\(bundle).stuck"],
+            "OffstageTestBehaviours": behaviours,
+        ]
+        try PropertyListSerialization.data(fromPropertyList: plist, format: .xml, options: 0)
+            .write(to: URL(fileURLWithPath: "\(path)/Info.plist"))
+        try control(.install(path: path))
+        return path
+    }
+
+    func apps() throws -> [AppInfo] {
+        guard case .apps(let apps) = try control(.apps) else { return [] }
+        return apps
+    }
+
+    func app(_ bundle: String) throws -> AppInfo? { try apps().first { $0.bundle.rawValue == bundle } }
+
+    func status() throws -> DaemonStatus? {
+        guard case .status(let status) = try control(.status) else { return nil }
+        return status
+    }
+
+    func tasks() throws -> [TaskInfo] {
+        guard case .tasks(let tasks) = try control(.tasks) else { return [] }
+        return tasks
+    }
+
+    func decisions(_ bundle: String) throws -> [String] {
+        guard case .records(let records) = try control(.why(bundle: BundleID(bundle), limit: 200)) else { return [] }
+        return records.map { "\($0.record.kind.rawValue): \($0.record.reason)" }
+    }
+
+    /// Lines the app wrote to its event file.
+    func events(_ bundle: String) -> [String] {
+        ((try? String(contentsOfFile: "\(folder)/\(bundle).events", encoding: .utf8)) ?? "")
+            .split(separator: "\n").map(String.init)
+    }
+
+    /// Opens the app and waits until it is active with a process; returns its pid.
+    func openAndWait(_ bundle: String) throws -> Int32 {
+        try send(.open(BundleID(bundle)))
+        var pid: Int32 = 0
+        try waitUntil("\(bundle) is active") {
+            guard let app = try self.app(bundle), app.state == .active, let live = app.pid else { return false }
+            pid = live
+            return true
+        }
+        return pid
+    }
+
+    /// Runs `offstage ctl ARGUMENTS` against this daemon (the command path a user takes) and returns its output.
+    @discardableResult
+    func ctl(_ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.product("offstage"))
+        process.arguments = ["ctl"] + arguments + ["--socket", socketPath]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        Self.waitForExit(process.processIdentifier, timeout: 10)
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Installs ColorFeed (the unchanged WWDC25 sample) from the built `colorfeed` and its Info.plist.
+    func installColorFeed() throws {
+        let bundle = folder + "/ColorFeed.app"
+        try FileManager.default.createDirectory(atPath: bundle, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            atPath: bundle + "/colorfeed", withDestinationPath: Self.product("colorfeed"))
+        try FileManager.default.copyItem(
+            atPath: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent(
+                    "Examples/ColorFeed/Sources/ColorFeed/ColorFeed-Info.plist"
+                ).path, toPath: bundle + "/Info.plist")
+        try control(.install(path: bundle))
+    }
+
+    /// Runs the Python client with `arguments` and returns its output lines.
+    func python(_ arguments: [String]) throws -> [String] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", Self.pythonClient, socketPath] + arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        Self.waitForExit(process.processIdentifier, timeout: 10)
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+
+    // MARK: Waiting
+
+    /// Polls `condition` every 20 ms until it holds; fails after `timeout` seconds naming `what`.
+    func waitUntil(_ what: String, timeout: Double = 10, _ condition: () throws -> Bool) throws {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while Date() < deadline {
+            if try condition() { return }
+            usleep(20_000)
+        }
+        let log = (try? String(contentsOfFile: folder + "/daemon.log", encoding: .utf8))?.suffix(3000) ?? ""
+        throw HarnessError("timed out after \(timeout) s waiting until \(what)\n--- daemon log ---\n\(log)")
+    }
+}
+
+struct HarnessError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// What /proc says of a process: its state letter and CPU ticks (nil once it is gone or a zombie).
+struct ProcessProbe {
+    static func stat(_ pid: Int32) -> (state: Character, cpuTicks: Int)? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = text.lastIndex(of: ")")
+        else { return nil }
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        guard let state = fields.first?.first, state != "Z", let user = Int(fields[11]), let system = Int(fields[12])
+        else { return nil }
+        return (state, user + system)
+    }
+
+    static func isAlive(_ pid: Int32) -> Bool { stat(pid) != nil }
+
+    /// The state letters of every thread of the process.
+    static func threadStates(_ pid: Int32) -> [Character] {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.compactMap { tid in
+            guard let text = try? String(contentsOfFile: "/proc/\(pid)/task/\(tid)/stat", encoding: .utf8),
+                let close = text.lastIndex(of: ")")
+            else { return nil }
+            return text[text.index(after: close)...].split(separator: " ").first?.first
+        }
+    }
+}

@@ -1,0 +1,94 @@
+// offstage-testapp: a real app process for the daemon's tests. Its bundle's Info.plist lists the
+// behaviours it shows (`OffstageTestBehaviours`); it writes what happens to $OFFSTAGE_TEST_DIR/<bundle>.events.
+import Foundation
+import OffstageKit
+
+/// The behaviours, from the bundle's Info.plist next to the executable.
+let behaviours: Set<String> = {
+    let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    guard let data = try? Data(contentsOf: folder.appendingPathComponent("Info.plist")),
+        let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any]
+    else { return [] }
+    return Set(plist["OffstageTestBehaviours"] as? [String] ?? [])
+}()
+let bundle = ProcessInfo.processInfo.environment[OffstageApplication.bundleVariable] ?? "unknown"
+
+/// Appends a line to the test's event file.
+func note(_ line: String) {
+    guard let folder = ProcessInfo.processInfo.environment["OFFSTAGE_TEST_DIR"] else { return }
+    let path = "\(folder)/\(bundle).events"
+    if !FileManager.default.fileExists(atPath: path) { _ = FileManager.default.createFile(atPath: path, contents: nil) }
+    guard let handle = FileHandle(forWritingAtPath: path) else { return }
+    handle.seekToEndOfFile()
+    handle.write(Data("\(line)\n".utf8))
+    handle.closeFile()
+}
+
+/// The test app's delegate: registers its tasks, submits them when it leaves the screen.
+final class TestDelegate: UIResponder, UIApplicationDelegate, @unchecked Sendable {
+    func application(
+        _ application: UIApplication,
+        didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?
+    ) -> Bool {
+        note("launched pid \(getpid())")
+        BGTaskScheduler.shared.register(forTaskWithIdentifier: "\(bundle).refresh", using: nil) { task in
+            note("refresh started")
+            task.expirationHandler = { note("refresh expired") }
+            Thread.sleep(forTimeInterval: 0.2)
+            note("refresh completed")
+            task.setTaskCompleted(success: true)
+        }
+        BGTaskScheduler.shared.register(forTaskWithIdentifier: "\(bundle).stuck", using: nil) { task in
+            note("stuck started")
+            task.expirationHandler = { note("stuck ignores its expiration") }
+            while true { Thread.sleep(forTimeInterval: 60) }
+        }
+        if behaviours.contains("spin") {
+            Thread.detachNewThread {
+                var counter = 0
+                while true { counter &+= 1 }
+            }
+        }
+        if behaviours.contains("report") {
+            // 1000 s of GPU that only the app can report (the daemon measures CPU, not GPU), and 1 s of CPU.
+            OffstageWork.report(cpuSeconds: 1, gpuSeconds: 1000, over: 1)
+            note("reported work")
+        }
+        if behaviours.contains("fork") {
+            let child = Process()
+            child.executableURL = URL(fileURLWithPath: "/bin/sleep")
+            child.arguments = ["1000"]
+            try? child.run()
+            note("child pid \(child.processIdentifier)")
+        }
+        return true
+    }
+
+    func application(
+        _ application: UIApplication, didReceiveRemoteNotification userInfo: [AnyHashable: Any],
+        fetchCompletionHandler completionHandler: @escaping (UIBackgroundFetchResult) -> Void
+    ) {
+        note("push received \(userInfo["payload"] as? String ?? "")")
+        completionHandler(.newData)
+    }
+
+    func applicationDidEnterBackground(_ application: UIApplication) {
+        note("entered background")
+        for kind in ["refresh", "stuck", "later"] where behaviours.contains(kind) {
+            let request = BGAppRefreshTaskRequest(identifier: "\(bundle).\(kind == "later" ? "refresh" : kind)")
+            if kind == "later" { request.earliestBeginDate = Date(timeIntervalSinceNow: 3600) }
+            do {
+                try BGTaskScheduler.shared.submit(request)
+                note("submitted \(kind)")
+            } catch {
+                note("submit failed: \(error)")
+            }
+        }
+    }
+}
+
+guard OffstageApplication.isLaunchedByDaemon else {
+    FileHandle.standardError.write(Data("offstage-testapp: run me under `offstage daemon`\n".utf8))
+    exit(2)
+}
+OffstageApplication.main { TestDelegate() }
