@@ -269,8 +269,16 @@ func status(_ pid: Int32, _ key: String) -> Int {
     let line = text.split(separator: "\n").first { $0.hasPrefix(key + ":") } ?? ""
     return Int(line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first ?? "") ?? 0
 }
+/// The proportional set size: resident pages, shared ones (the Swift runtime, Foundation) divided among their users.
+func pssMB(_ pid: Int32) -> String {
+    let text = (try? String(contentsOfFile: "/proc/\(pid)/smaps_rollup", encoding: .utf8)) ?? ""
+    let line = text.split(separator: "\n").first { $0.hasPrefix("Pss:") } ?? ""
+    let kB = Double(line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first ?? "") ?? 0
+    return String(format: "%.1f MB", kB / 1024)
+}
 print(
-    "memory with 101 installed apps: VmRSS \(rssMB(pid)) (peak VmHWM \(String(format: "%.1f MB", Double(status(pid, "VmHWM")) / 1024)))"
+    "memory with 101 installed apps: VmRSS \(rssMB(pid)) (peak VmHWM \(String(format: "%.1f MB", Double(status(pid, "VmHWM")) / 1024))), "
+        + "PSS \(pssMB(pid))"
 )
 
 // 4. Context switches of the idle daemon (every thread) over the idle period.
