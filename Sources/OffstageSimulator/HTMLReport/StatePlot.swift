@@ -11,17 +11,10 @@ struct StatePlot {
     let axis: TimeAxis
 
     var svg: SVG {
-        let top = 8.0
-        let bottom = top + Double(timeline.apps.count) * (Self.rowHeight + Self.rowGap)
-        var svg = SVG(
-            id: Self.id, width: TimeAxis.drawingWidth, height: bottom + 26,
-            label: "App state lanes: foreground, background, suspended, not running")
-        axis.draw(on: &svg, top: top, bottom: bottom)
-        for (row, lane) in timeline.apps.enumerated() {
-            let y = top + Double(row) * (Self.rowHeight + Self.rowGap)
-            svg.text(
-                laneName(lane.app.rawValue), x: axis.left - 8, y: y + Self.rowHeight / 2 + 4, anchor: "end",
-                title: lane.app.rawValue)
+        AppLanes.svg(
+            id: Self.id, label: "App state lanes: foreground, background, suspended, not running",
+            timeline: timeline, axis: axis, rowHeight: Self.rowHeight, rowGap: Self.rowGap
+        ) { svg, lane, y in
             let rank = LaneState.allCases.count
             let spans = lane.states.map { (start: $0.start, end: $0.end) }
             for run in PixelColumns.runs(
@@ -35,7 +28,6 @@ struct StatePlot {
                         + "to \(axis.moment(segment.end))")
             }
         }
-        return svg
     }
 
     /// The legend: one swatch per state.

@@ -12,17 +12,10 @@ struct TaskPlot {
     let axis: TimeAxis
 
     var svg: SVG {
-        let top = 8.0
-        let bottom = top + Double(timeline.apps.count) * (Self.rowHeight + Self.rowGap)
-        var svg = SVG(
-            id: Self.id, width: TimeAxis.drawingWidth, height: bottom + 26,
-            label: "Background task runs per app, with expirations and kills")
-        axis.draw(on: &svg, top: top, bottom: bottom)
-        for (row, lane) in timeline.apps.enumerated() {
-            let y = top + Double(row) * (Self.rowHeight + Self.rowGap)
-            svg.text(
-                laneName(lane.app.rawValue), x: axis.left - 8, y: y + Self.rowHeight / 2 + 4, anchor: "end",
-                title: lane.app.rawValue)
+        AppLanes.svg(
+            id: Self.id, label: "Background task runs per app, with expirations and kills", timeline: timeline,
+            axis: axis, rowHeight: Self.rowHeight, rowGap: Self.rowGap
+        ) { svg, lane, y in
             svg.rect(x: axis.left, y: y, width: axis.width, height: Self.rowHeight, fill: "#fafafa")
             let spans = lane.runs.map { (start: $0.start, end: $0.end) }
             for run in PixelColumns.runs(spans, on: axis, rank: { _ in 0 }) {
@@ -47,7 +40,6 @@ struct TaskPlot {
                     fill: Palette.killed, title: "killed with its app: \(describe(bar))" + more(mark.count))
             }
         }
-        return svg
     }
 
     /// A run in words, for its tooltip.
