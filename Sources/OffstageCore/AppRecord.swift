@@ -63,26 +63,21 @@ struct AppRecord: Sendable {
         self.memoryFootprint = memoryFootprint
     }
 
-    @inline(__always)
     var id: BundleID { manifest.bundleIdentifier }
 
     /// When the user last had the app on screen (zero if never): the switcher and jetsam order by it.
-    @inline(__always)
     var lastUsed: Instant { usage.lastUsed ?? .zero }
 
     /// The state the app will be in once every queued callback is delivered.
-    @inline(__always)
     var projectedState: AppState {
         if let last = queuedCallbacks.last, let state = last.stateDuring { return state }
         return state
     }
 
     /// A callback watchdog, background time or a running task: deadlines `fireTimers` watches.
-    @inline(__always)
     var hasTimers: Bool { inFlight != nil || !assertions.isEmpty || !running.isEmpty }
 
     /// Nothing is keeping the app running in the background.
-    @inline(__always)
     var hasNoBackgroundWork: Bool {
         inFlight == nil && queuedCallbacks.isEmpty && assertions.isEmpty && running.isEmpty && terminating == nil
             && !backgroundWork.keepsAppRunning
@@ -90,7 +85,6 @@ struct AppRecord: Sendable {
 
     /// Whether a change of the device, the settings or the screen can matter to the app: it has a live
     /// process that is not suspended, work in flight, §7 work the system schedules, or such a request.
-    @inline(__always)
     var concernedBySharedChanges: Bool {
         waitsForSharedChange || !hasNoBackgroundWork || (state != .suspended && state != .notRunning)
             || backgroundWork.heldPush != nil || backgroundWork.fetchInterval != nil

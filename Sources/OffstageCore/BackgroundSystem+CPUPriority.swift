@@ -10,7 +10,6 @@ extension BackgroundSystem {
     public func cpuPriority(of app: BundleID) -> CPUPriority? { monitors.cpuPriority[app] }
 
     /// The priority the rule gives the app now; nil when it uses no CPU.
-    @inline(__always)
     func currentCPUPriority(of app: AppRecord) -> CPUPriority? {
         guard app.state.hasProcess, app.state != .suspended else { return nil }
         if app.id == foregroundApp {

@@ -48,11 +48,9 @@ extension BackgroundSystem {
     }
 
     /// The app's predicted launch as last made (see `refreshPrediction`).
-    @inline(__always)
     func predictedLaunch(_ app: AppRecord) -> Instant? { app.prediction?.launch ?? nil }
 
     /// What the judgement constraints see for `app` now.
-    @inline(__always)
     func judgementContext(for app: AppRecord) -> JudgementContext {
         let window = policy.judgement.quotaWindow
         let recent = app.discretionaryStarts.drop(while: { now - $0 >= window })  // oldest first

@@ -77,7 +77,6 @@ extension BackgroundSystem {
 
     /// Every time at which the app's situation changes with no event: callback watchdogs, background
     /// time, task runtimes and grace periods, the pending requests' blockers lifting, and §7's deadlines.
-    @inline(__always)
     func dueTimes(of app: AppRecord) -> [Instant] {
         var due: [Instant] = []
         if let deadline = app.inFlight?.deadline { due.append(deadline) }

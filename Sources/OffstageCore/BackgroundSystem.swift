@@ -182,7 +182,6 @@ public struct BackgroundSystem: Sendable {
         emit(.record(Record(at: now, app: app, kind: kind, task: task, reason: reason)))
     }
 
-    @inline(__always)
     func context(for app: AppRecord) -> ConstraintContext {
         ConstraintContext(
             now: now, policy: policy, device: device, settings: settings, wallClock: wallClock,

@@ -39,7 +39,7 @@ public struct BatteryReport: Sendable {
     public func text() -> String {
         var lines = [
             "Battery: \(percent(level, digits: 0)), \(isCharging ? "charging" : "not charging") "
-                + "(capacity \(number(battery.capacityWattHours)) Wh)"
+                + "(capacity \(Self.number(battery.capacityWattHours)) Wh)"
         ]
         let hourly = ledger.hourlyTotals(lastHours: 24, at: now)
         lines.append("  Energy by hour, last 24 h (oldest first): \(Self.sparkline(hourly))")
@@ -55,7 +55,7 @@ public struct BatteryReport: Sendable {
     /// A view's title with its total, and one line per consumer with foreground and background columns.
     private func table(_ title: String, _ rows: [Row]) -> [String] {
         let total = rows.reduce(0) { $0 + $1.energy.total }
-        var lines = ["\(title): \(joules(total)) (\(percent(battery.fraction(ofJoules: total))) of the battery)"]
+        var lines = ["\(title): \(Self.joules(total)) (\(percent(battery.fraction(ofJoules: total))) of the battery)"]
         guard !rows.isEmpty else { return lines + ["  nothing used energy"] }
         let width = max(20, rows.map(\.consumer.description.count).max() ?? 0)
         func pad(_ text: String, _ count: Int, left: Bool = false) -> String {
@@ -67,19 +67,15 @@ public struct BatteryReport: Sendable {
                 + pad("background", 13))
         for row in rows {
             lines.append(
-                "  " + pad(row.consumer.description, width, left: true) + pad(joules(row.energy.total), 12)
-                    + pad(percent(row.ofBattery), 9) + pad(joules(row.energy.foreground), 13)
-                    + pad(joules(row.energy.background), 13))
+                "  " + pad(row.consumer.description, width, left: true) + pad(Self.joules(row.energy.total), 12)
+                    + pad(percent(row.ofBattery), 9) + pad(Self.joules(row.energy.foreground), 13)
+                    + pad(Self.joules(row.energy.background), 13))
         }
         return lines
     }
 
     /// "1234 J", "5.2 J": whole joules from 10 up.
     static func joules(_ value: Double) -> String { "\(number(value)) J" }
-
-    func joules(_ value: Double) -> String { Self.joules(value) }
-
-    func number(_ value: Double) -> String { Self.number(value) }
 
     static func number(_ value: Double) -> String {
         value >= 10 ? String(format: "%.0f", value) : String(format: "%.1f", value)

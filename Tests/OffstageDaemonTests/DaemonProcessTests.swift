@@ -64,8 +64,9 @@ let defaultFreezer = testableFreezers[0]
             })
     }
 
-    @Test func appIgnoringExpirationIsKilled() throws {
-        let daemon = try DaemonHarness(freezer: defaultFreezer, policy: ["expirationGrace=0.5"])
+    /// Installs and opens `test.stuck`, sends it home so its task starts, expires the task, and waits until
+    /// the app, which ignores its expiration, is killed.
+    func runStuckAppUntilKilled(_ daemon: DaemonHarness) throws {
         try daemon.install("test.stuck", behaviours: ["stuck"])
         let pid = try daemon.openAndWait("test.stuck")
         try daemon.send(.home)
@@ -74,6 +75,11 @@ let defaultFreezer = testableFreezers[0]
         try daemon.waitUntil("the app that ignored its expiration is killed") {
             try !ProcessProbe.isAlive(pid) && daemon.app("test.stuck")?.state == .notRunning
         }
+    }
+
+    @Test func appIgnoringExpirationIsKilled() throws {
+        let daemon = try DaemonHarness(freezer: defaultFreezer, policy: ["expirationGrace=0.5"])
+        try runStuckAppUntilKilled(daemon)
         #expect(daemon.events("test.stuck").contains("stuck ignores its expiration"))
         #expect(try daemon.decisions("test.stuck").contains { $0.contains("not completed within") })
     }
@@ -117,14 +123,7 @@ let defaultFreezer = testableFreezers[0]
 
     @Test func usageCooperationAndEnergySurviveKillNineOfTheDaemon() throws {
         let daemon = try DaemonHarness(freezer: defaultFreezer, policy: ["expirationGrace=0.5"])
-        try daemon.install("test.stuck", behaviours: ["stuck"])
-        let pid = try daemon.openAndWait("test.stuck")
-        try daemon.send(.home)
-        try daemon.waitUntil("the stuck task started") { daemon.events("test.stuck").contains("stuck started") }
-        try daemon.send(.simulateExpiration("test.stuck", identifier: "test.stuck.stuck"))
-        try daemon.waitUntil("the app that ignored its expiration is killed") {
-            try !ProcessProbe.isAlive(pid) && daemon.app("test.stuck")?.state == .notRunning
-        }
+        try runStuckAppUntilKilled(daemon)
         try daemon.waitUntil("the history is written") { try daemon.status()?.memoryWritePending == false }
         let before = try #require(try daemon.app("test.stuck"))
         #expect(before.launches == 1)

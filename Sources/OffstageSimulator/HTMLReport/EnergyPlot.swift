@@ -30,16 +30,16 @@ struct EnergyPlot {
             svg.text(laneName(name), x: left - 8, y: y + Self.rowHeight / 2 + 4, anchor: "end", title: name)
             let foreground = row.energy.foreground / most * barWidth
             let background = row.energy.background / most * barWidth
-            let total = "\(battery.joules(row.energy.total)) (\(battery.percent(row.ofBattery)) of the battery)"
+            let total = "\(BatteryReport.joules(row.energy.total)) (\(battery.percent(row.ofBattery)) of the battery)"
             svg.rect(
                 x: left, y: y, width: foreground, height: Self.rowHeight, fill: Palette.foregroundEnergy,
-                title: "\(name): \(battery.joules(row.energy.foreground)) in the foreground")
+                title: "\(name): \(BatteryReport.joules(row.energy.foreground)) in the foreground")
             svg.rect(
                 x: left + foreground, y: y, width: background, height: Self.rowHeight, fill: Palette.backgroundEnergy,
-                title: "\(name): \(battery.joules(row.energy.background)) in the background")
+                title: "\(name): \(BatteryReport.joules(row.energy.background)) in the background")
             svg.text(
-                "\(total): foreground \(battery.joules(row.energy.foreground)), "
-                    + "background \(battery.joules(row.energy.background))",
+                "\(total): foreground \(BatteryReport.joules(row.energy.foreground)), "
+                    + "background \(BatteryReport.joules(row.energy.background))",
                 x: left + foreground + background + 8, y: y + Self.rowHeight / 2 + 4, size: 11, fill: "#333")
         }
         return svg
