@@ -14,14 +14,16 @@ func option(_ name: String, _ fallback: Double) -> Double {
     arguments.firstIndex(of: name).flatMap { arguments.indices.contains($0 + 1) ? Double(arguments[$0 + 1]) : nil }
         ?? fallback
 }
-let rounds = Int(option("--rounds", 2000))
+/// Round trips to make; the app (started by the daemon, without arguments) reads it from its environment.
+let rounds = Int(
+    ProcessInfo.processInfo.environment["OFFSTAGE_BENCH_ROUNDS"].flatMap(Double.init) ?? option("--rounds", 2000))
 
 /// Nanoseconds on the monotonic clock.
 func nanos() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 
 func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 func percentile(_ values: [Double], _ p: Double) -> Double { values.sorted()[Int(Double(values.count - 1) * p)] }
-func micros(_ value: Double) -> String { String(format: "%.1f µs", value / 1000) }
+func micros(_ value: Double) -> String { String(format: "%.2f µs", value / 1000) }
 
 // MARK: The app side: round trips through the daemon, and a bare echo in the same process
 
@@ -130,35 +132,58 @@ func runAsApp() -> Never {
     app.serve()
 }
 
+/// Median nanoseconds per run of `body`, timed in batches of 100 so that the clock's own cost stays out.
+func perRun(_ body: () -> Void) -> Double {
+    var samples: [Double] = []
+    for _ in 0..<max(1, rounds / 100) {
+        let start = nanos()
+        for _ in 0..<100 { body() }
+        samples.append(Double(nanos() - start) / 100)
+    }
+    return median(samples)
+}
+
 /// `--codec`: the cost of one round trip's four codings (the app encodes a call, the daemon decodes it,
-/// encodes the result, the app decodes it) and of the core's answer, in this process, without sockets.
+/// encodes the result, the app decodes it) as the socket code does them (frames appended to a kept buffer, read
+/// from a `FrameBuffer`), and of the core's answer, in this process, without sockets.
 func measureCodec() -> Never {
     let call = ClientMessage(id: 7, body: .call(call: .beginBackgroundTask(name: "bench"), bundle: nil))
     let result = ServerMessage.result(id: 7, result: .backgroundTask(1))
-    var samples: [Double] = []
-    for _ in 0..<rounds {
-        let start = nanos()
-        let frame = try! Frame.encode(call)
-        _ = try! Frame.decode(ClientMessage.self, from: frame)
-        let answer = try! Frame.encode(result)
-        _ = try! Frame.decode(ServerMessage.self, from: answer)
-        samples.append(Double(nanos() - start))
+    var out: [UInt8] = []
+    var frames = FrameBuffer()
+    func encode(_ message: some Codable) {
+        out.removeAll(keepingCapacity: true)
+        try! Frame.append(message, to: &out)
     }
+    func decode<Message: Codable & Sendable>(_ type: Message.Type, _ frame: [UInt8]) {
+        frame.withUnsafeBytes { frames.append($0) }
+        guard case .message = frames.next(type) else { fatalError("the frame does not decode") }
+    }
+    let callFrame = try! Frame.encode(call)
+    let resultFrame = try! Frame.encode(result)
+    let encodeCall = perRun { encode(call) }
+    let decodeCall = perRun { decode(ClientMessage.self, Array(callFrame)) }
+    let encodeResult = perRun { encode(result) }
+    let decodeResult = perRun { decode(ServerMessage.self, Array(resultFrame)) }
     var system = BackgroundSystem()
     let app = BundleID("bench.app")
     _ = system.install(AppManifest(bundleIdentifier: app, backgroundModes: [.fetch]), at: .zero)
     _ = system.handle(.open(app), at: .zero)
-    var core: [Double] = []
-    for index in 0..<rounds {
-        let start = nanos()
-        let (answer, _) = system.call(
-            .beginBackgroundTask(name: "bench"), from: app, at: Instant(seconds: Double(index)))
-        if case .backgroundTask(let number) = answer {
-            _ = system.call(.endBackgroundTask(number), from: app, at: Instant(seconds: Double(index)))
-        }
-        core.append(Double(nanos() - start) / 2)
-    }
-    print("four codings per call: median \(micros(median(samples))); core call: median \(micros(median(core)))")
+    var index = 0
+    let core =
+        perRun {
+            index += 1
+            let (answer, _) = system.call(
+                .beginBackgroundTask(name: "bench"), from: app, at: Instant(seconds: Double(index)))
+            if case .backgroundTask(let number) = answer {
+                _ = system.call(.endBackgroundTask(number), from: app, at: Instant(seconds: Double(index)))
+            }
+        } / 2
+    print(
+        "four codings per call: \(micros(encodeCall + decodeCall + encodeResult + decodeResult)) "
+            + "(encode call \(micros(encodeCall)), decode call \(micros(decodeCall)), "
+            + "encode result \(micros(encodeResult)), decode result \(micros(decodeResult))); "
+            + "core call: \(micros(core)) (medians per run)")
     exit(0)
 }
 
@@ -188,6 +213,7 @@ func startDaemon() throws -> Process {
     ]
     var environment = ProcessInfo.processInfo.environment
     environment["OFFSTAGE_BENCH_OUT"] = folder + "/roundtrip.txt"
+    environment["OFFSTAGE_BENCH_ROUNDS"] = "\(rounds)"
     daemon.environment = environment
     try daemon.run()
     for _ in 0..<500 where (try? ControlClient(path: socketPath).send(.status)) == nil { usleep(10_000) }

@@ -21,7 +21,10 @@ extension Daemon {
         switch effect {
         case .launch(let id, let reason):
             return launch(id, reason)
-        case .deliver(let id, _, _), .startTask(let id, _), .expireTask(let id, _), .expireBackgroundTasks(let id, _),
+        case .startTask(let id, _):
+            workMayWait = true
+            send(.effect(effect: effect), toApp: id)
+        case .deliver(let id, _, _), .expireTask(let id, _), .expireBackgroundTasks(let id, _),
             .deliverBackgroundEvent(let id, _, _):
             send(.effect(effect: effect), toApp: id)
         case .suspend(let id):
@@ -77,6 +80,7 @@ extension Daemon {
         reaper.childStarted()
         let process = AppProcess(pid: pid, startTicks: ProcStat.read(pid)?.startTicks ?? 0)
         apps[id]!.process = process
+        liveApps.insert(id)
         apps[id]!.connection = nil
         apps[id]!.cpuSeen = 0
         apps[id]!.sampledAt = clock.now()
@@ -100,6 +104,7 @@ extension Daemon {
     /// Drops what the daemon kept for the app's process (its connection stays until it closes).
     private func forgetProcess(_ id: BundleID) {
         apps[id]?.process = nil
+        liveApps.remove(id)
         apps[id]?.memoryBytes = 0
         apps[id]?.outbox = []
         apps[id]?.connection = nil
@@ -159,6 +164,7 @@ extension Daemon {
     /// only, for an app's call).
     func afterChange(app: BundleID?) {
         syncStore(all: app == nil, only: app)
+        if app == nil { workMayWait = hasWaitingWork }
     }
 
     /// Writes what the system remembers (usage, cooperation, budgets, energy), if it changed since last written.
@@ -178,7 +184,9 @@ extension Daemon {
     /// Writes pending requests and settings that changed since they were last written.
     func syncStore(all: Bool, only app: BundleID? = nil) {
         for id in all ? Array(apps.keys) : (app.map { [$0] } ?? []) {
-            let pending = system.pendingRequests(of: id).filter { $0.kind != .continuedProcessing }
+            let requests = system.pendingRequests(of: id)
+            if !requests.isEmpty { workMayWait = true }
+            let pending = requests.filter { $0.kind != .continuedProcessing }
             guard pending != savedPending[id, default: []] else { continue }
             do {
                 try store.savePending(pending, of: id)

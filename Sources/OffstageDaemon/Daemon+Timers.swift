@@ -5,40 +5,49 @@ import OffstageProtocol
 /// When the daemon wakes without an event: the core's next due time, resource samples of apps that
 /// run (never of frozen ones), device probes while work waits, kills after their grace, log and history writes.
 /// With nothing of these, `poll` waits forever: an idle daemon does no work.
+///
+/// This runs once per turn of the loop, so after every message: it looks only at the core's due time, the apps
+/// with a live process and a few instants of its own, never at every installed app.
 extension Daemon {
-    /// The earliest of everything due; nil when nothing is.
-    func nextWake() -> Instant? {
-        var due: [Instant] = []
-        if let core = system.nextDueTime { due.append(core) }
-        if let flushAt { due.append(flushAt) }
-        if let memoryAt { due.append(memoryAt) }
-        due += pendingKills.map(\.at)
-        for (id, app) in apps where app.process != nil && system.state(of: id) != .suspended {
-            due.append(app.sampledAt + configuration.sampleInterval)
-        }
-        if hasWaitingWork { due.append(lastProbe + configuration.probeInterval) }
-        return due.min()
-    }
-
-    /// Requests wait or tasks run: the device's state matters now.
-    var hasWaitingWork: Bool {
-        !system.runningTasks.isEmpty || apps.keys.contains { !system.pendingRequests(of: $0).isEmpty }
-    }
-
-    /// Does whatever fell due.
-    func fireDueWork() {
+    /// Does whatever fell due and returns when the loop must wake next; nil when nothing is due.
+    func fireDueWork() -> Instant? {
         let now = clock.now()
-        if let due = system.nextDueTime, due <= now {
+        var coreDue = system.nextDueTime
+        if let due = coreDue, due <= now {
             carryOut(system.handle(.tick, at: now))
             afterChange(app: nil)
+            coreDue = system.nextDueTime
         }
-        for (id, app) in apps where app.process != nil && system.state(of: id) != .suspended {
-            if app.sampledAt + configuration.sampleInterval <= now { sample(id) }
+        var next = coreDue
+        func wake(at time: Instant?) {
+            guard let time else { return }
+            next = next.map { min($0, time) } ?? time
         }
-        if hasWaitingWork, lastProbe + configuration.probeInterval <= now { probeDevice() }
-        killOverdue(at: now)
+        for id in liveApps where system.state(of: id) != .suspended {
+            guard let sampledAt = apps[id]?.sampledAt else { continue }
+            if sampledAt + configuration.sampleInterval <= now { sample(id) }
+            wake(at: apps[id].map { $0.sampledAt + configuration.sampleInterval })
+        }
+        if workMayWait, lastProbe + configuration.probeInterval <= now {
+            workMayWait = hasWaitingWork
+            if workMayWait { probeDevice() }
+        }
+        if workMayWait { wake(at: lastProbe + configuration.probeInterval) }
+        if !pendingKills.isEmpty {
+            killOverdue(at: now)
+            wake(at: pendingKills.map(\.at).min())
+        }
         if let flushAt, flushAt <= now { flushDecisions() }
+        wake(at: flushAt)
         if let memoryAt, memoryAt <= now { saveMemory() }
+        wake(at: memoryAt)
+        return next
+    }
+
+    /// Requests wait or tasks run: the device's state matters now. Looks at every app: called when a probe falls
+    /// due and after control commands and ticks, not per message (`workMayWait` carries it between).
+    var hasWaitingWork: Bool {
+        !system.runningTasks.isEmpty || apps.keys.contains { !system.pendingRequests(of: $0).isEmpty }
     }
 
     /// Measures the app's CPU and memory since the last sample and reports them to the core.

@@ -26,6 +26,9 @@ final class Daemon: @unchecked Sendable {
     /// Where every connection's bytes are read to (one for all: the loop reads one connection at a time).
     var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
     var apps: [BundleID: ManagedApp] = [:]
+    /// The apps with a live process (`ManagedApp.process` set): the loop samples these, never every installed app.
+    /// Kept by `launch` and `forgetProcess`, and gathered from `apps` when the loop starts (after restore).
+    var liveApps = Set<BundleID>()
     /// Processes the daemon ended, waiting for their exit: pid → app.
     var dying: [Int32: BundleID] = [:]
     /// SIGKILLs due after the SIGTERM grace (SIGSTOP freezer only).
@@ -33,6 +36,10 @@ final class Daemon: @unchecked Sendable {
     var overrides = DeviceOverrides()
     var reading = DeviceReading()
     var lastProbe = Instant.zero
+    /// Whether requests may wait or tasks run, so that the device is probed: set as soon as work appears (a
+    /// call leaves requests pending, a task starts), cleared only by an exact look (`hasWaitingWork`) when a
+    /// probe falls due and after control commands and ticks, never per message.
+    var workMayWait = false
     var savedPending: [BundleID: [TaskRequest]] = [:]
     var savedSettings = UserSettings()
     /// Decisions not yet written to the store (written within a second, and at shutdown).
@@ -130,6 +137,9 @@ final class Daemon: @unchecked Sendable {
 
     /// Serves until `requestShutdown`; then ends every app and closes.
     func run() {
+        liveApps.formUnion(apps.compactMap { $0.value.process == nil ? nil : $0.key })
+        workMayWait = hasWaitingWork
+        var wake = fireDueWork()
         while !stopping {
             var fds = [
                 pollfd(fd: listener, events: Int16(POLLIN), revents: 0),
@@ -139,7 +149,7 @@ final class Daemon: @unchecked Sendable {
                 let events = Int16(POLLIN) | (connection.outgoing.isEmpty ? 0 : Int16(POLLOUT))
                 fds.append(pollfd(fd: fd, events: events, revents: 0))
             }
-            let timeout = nextWake().map { Int32(min(max(0, ($0 - clock.now()) * 1000).rounded(.up), 3_600_000)) } ?? -1
+            let timeout = wake.map { Int32(min(max(0, ($0 - clock.now()) * 1000).rounded(.up), 3_600_000)) } ?? -1
             let ready = poll(&fds, nfds_t(fds.count), timeout)
             if ready < 0 && errno != EINTR { logger.error("poll failed: \(String(cString: strerror(errno)))") }
             for entry in fds where entry.revents != 0 {
@@ -147,12 +157,12 @@ final class Daemon: @unchecked Sendable {
                     acceptConnections()
                 } else if entry.fd == wakeRead {
                     drainWakePipe()
+                    handleInbox()
                 } else {
                     serviceConnection(entry.fd, readable: entry.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0)
                 }
             }
-            handleInbox()
-            fireDueWork()
+            wake = fireDueWork()
         }
         shutDown()
     }
