@@ -1,6 +1,51 @@
 /// Everything the system tracks for one installed app: process state, callbacks in flight,
 /// assertions, requests and running tasks. Internal: hosts read it through `BackgroundSystem`.
+///
+/// The fields live in one shared box until a copy changes them: reading a record by value (as every
+/// pass over an app does) costs one reference count, not one per field (there are dozens).
+@dynamicMemberLookup
 struct AppRecord: Sendable {
+    private final class Box: @unchecked Sendable {
+        @exclusivity(unchecked) var fields: AppFields
+        init(_ fields: AppFields) { self.fields = fields }
+    }
+
+    private var box: Box
+
+    init(manifest: AppManifest, installIndex: Int, memoryFootprint: Int) {
+        box = Box(AppFields(manifest: manifest, installIndex: installIndex, memoryFootprint: memoryFootprint))
+    }
+
+    subscript<Value>(dynamicMember path: KeyPath<AppFields, Value>) -> Value { box.fields[keyPath: path] }
+
+    subscript<Value>(dynamicMember path: WritableKeyPath<AppFields, Value>) -> Value {
+        get { box.fields[keyPath: path] }
+        _modify {
+            makeUnique()
+            yield &box.fields[keyPath: path]
+        }
+    }
+
+    /// Starts the app's background time (for `beginBackgroundTask` assertions) at `time`.
+    mutating func startBackgroundTime(at time: Instant) {
+        makeUnique()
+        box.fields.startBackgroundTime(at: time)
+    }
+
+    /// Forgets everything that lives only as long as the process.
+    mutating func clearProcess() {
+        makeUnique()
+        box.fields.clearProcess()
+    }
+
+    /// Gives this record its own box before a change, if another copy shares it.
+    private mutating func makeUnique() {
+        if !isKnownUniquelyReferenced(&box) { box = Box(box.fields) }
+    }
+}
+
+/// The fields of an `AppRecord`, by value.
+struct AppFields: Sendable {
     var manifest: AppManifest
     /// The app's place in installation order: reviews run in this order, for determinism.
     let installIndex: Int

@@ -43,7 +43,7 @@ extension BackgroundSystem {
     mutating func interruptRunningTasks(_ id: BundleID) {
         guard apps.contains(id), !apps[id].running.isEmpty else { return }
         for run in apps[id].running where run.delivered && run.expiredAt == nil && run.request.isDiscretionary {
-            if let reason = constraints.interruption(for: run.request, in: context(for: apps[id])) {
+            if let reason = constraints.interruption(for: run.request, in: context(for: id)) {
                 expire(id, run.id, reason: reason)
             }
         }
@@ -59,12 +59,12 @@ extension BackgroundSystem {
         var lift: Instant?
         var blockedBy: Set<String> = []
         var waitsForSharedChange = false
-        var context = context(for: apps[id])
+        var context = context(for: id)
         for request in pending {
             let blockers = constraints.blockers(for: request, in: context)
             if blockers.isEmpty {
                 start(id, request, why: "all constraints satisfied")
-                context = self.context(for: apps[id])  // a start changes what the next requests see
+                context = self.context(for: id)  // a start changes what the next requests see
                 continue
             }
             if let eligible = blockers.earliestEligibility, lift.map({ eligible < $0 }) ?? true { lift = eligible }
@@ -97,7 +97,7 @@ extension BackgroundSystem {
         for id in installed {
             let app = apps[id]
             for request in app.pending {
-                let blockers = constraints.blockers(for: request, in: context(for: app))
+                let blockers = constraints.blockers(for: request, in: context(for: id))
                 result.append(RequestStatus(app: id, request: request, phase: .pending, blockers: blockers))
             }
             for (position, entry) in continuedQueue.enumerated() where entry.app == id {
