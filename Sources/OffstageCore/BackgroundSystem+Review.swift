@@ -40,6 +40,7 @@ extension BackgroundSystem {
     /// The apps in installation order (each app's index is looked up once, not once per comparison).
     /// A loop, not `map`: a closure reading `apps` would copy the whole system at every call.
     func inInstallationOrder(_ ids: Set<BundleID>) -> [BundleID] {
+        if ids.count < 2 { return Array(ids) }
         var keyed: [(index: Int, id: BundleID)] = []
         keyed.reserveCapacity(ids.count)
         for id in ids { keyed.append((apps[id].installIndex, id)) }

@@ -57,7 +57,7 @@ extension BackgroundSystem {
         guard !pending.isEmpty else { return noteWaiting(id, until: nil, onSharedChange: false, blockedBy: []) }
         refreshPrediction(id)
         var lift: Instant?
-        var blockedBy: Set<String> = []
+        var blockedBy: [String] = []
         var waitsForSharedChange = false
         var context = context(for: id)
         for request in pending {
@@ -70,7 +70,7 @@ extension BackgroundSystem {
             if let eligible = blockers.earliestEligibility, lift.map({ eligible < $0 }) ?? true { lift = eligible }
             if blockers.allSatisfy({ sharedChangeConstraints.contains($0.constraint) }) { waitsForSharedChange = true }
             let names = blockers.map(\.constraint)
-            blockedBy.formUnion(names)
+            blockedBy += names
             if apps[id].lastBlockers[request.identifier] != names {
                 apps[id].lastBlockers[request.identifier] = names
                 record(
@@ -82,13 +82,16 @@ extension BackgroundSystem {
     }
 
     /// Remembers how the app's pending requests wait: when the soonest can become eligible by itself,
-    /// whether one waits only on shared state, and which constraints block them.
+    /// whether one waits only on shared state, and which constraints block them (`blockedBy` lists each
+    /// request's blockers in turn; compared as a list first, as it rarely changes and names are literals).
     private mutating func noteWaiting(
-        _ id: BundleID, until lift: Instant?, onSharedChange: Bool, blockedBy: Set<String>
+        _ id: BundleID, until lift: Instant?, onSharedChange: Bool, blockedBy: [String]
     ) {
         apps[id].blockersLift = lift
         apps[id].waitsForSharedChange = onSharedChange
-        noteBlockers(id, blockedBy)
+        guard apps[id].blockerList != blockedBy else { return }
+        apps[id].blockerList = blockedBy
+        noteBlockers(id, Set(blockedBy))
     }
 
     /// For every request not yet finished: where it stands and, if it waits, every constraint that blocks it.

@@ -26,11 +26,9 @@ public final class AppRuntime: @unchecked Sendable {
 
     // MARK: Which app is running this code
 
-    private static let threadKey = "OffstageKit.AppRuntime"
-
     /// The runtime of the app whose code runs on this thread (or of the whole process, in a real one).
     public static var current: AppRuntime {
-        guard let runtime = Thread.current.threadDictionary[threadKey] as? AppRuntime ?? processRuntime.value else {
+        guard let runtime = ThreadRuntime.current ?? processRuntime.value else {
             fatalError(
                 "OffstageKit: UIApplication.shared or BGTaskScheduler.shared used on a thread with no app; "
                     + "in the simulator, app code runs on the threads the simulator starts")
@@ -39,7 +37,7 @@ public final class AppRuntime: @unchecked Sendable {
     }
 
     /// Makes this runtime `current` for code on the calling thread (the simulator's app threads).
-    public func bindToCurrentThread() { Thread.current.threadDictionary[Self.threadKey] = self }
+    public func bindToCurrentThread() { ThreadRuntime.bind(self) }
 
     /// The runtime of a real app process: one app per process, seen from every thread.
     private static let processRuntime = LockedValue<AppRuntime?>(nil)
