@@ -11,7 +11,9 @@ extension BackgroundSystem {
         apps[id].lastBlockers[request.identifier] = nil
         apps[id].running.append(run)
         wakeForBackgroundWork(id, why: "to run \(request.identifier)")
-        record(id, .started, task: request.identifier, reason: "\(request.kind.rawValue) task started: \(why)")
+        record(
+            id, .started, task: request.identifier, reason: "\(request.kind.rawValue) task started: \(why)",
+            taskKind: request.kind)
         noteRunStarted(id, run, simulated: simulated)
     }
 

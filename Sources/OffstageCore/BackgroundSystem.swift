@@ -180,9 +180,11 @@ public struct BackgroundSystem: Sendable {
 
     /// Keeps a decision or fact; the app it names is reviewed again before the entry point returns,
     /// unless the record only explains why a request waits (that changes nothing a review reads).
-    mutating func record(_ app: BundleID?, _ kind: RecordKind, task: String? = nil, reason: String) {
+    mutating func record(
+        _ app: BundleID?, _ kind: RecordKind, task: String? = nil, reason: String, taskKind: TaskKind? = nil
+    ) {
         if let app, kind != .deferred { dirty.insert(app) }
-        emit(.record(Record(at: now, app: app, kind: kind, task: task, reason: reason)))
+        emit(.record(Record(at: now, app: app, kind: kind, task: task, reason: reason, taskKind: taskKind)))
     }
 
     func context(for id: BundleID) -> ConstraintContext {

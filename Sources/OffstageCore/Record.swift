@@ -65,9 +65,12 @@ public struct Record: Hashable, Sendable, Codable {
     public var reason: String
     /// A number the record measures, for reports (e.g. a content age in seconds).
     public var value: Double?
+    /// The kind of task a `started` record starts, so reports count runs by kind without reading words.
+    public var taskKind: TaskKind?
 
     public init(
-        at: Instant, app: BundleID?, kind: RecordKind, task: String? = nil, reason: String, value: Double? = nil
+        at: Instant, app: BundleID?, kind: RecordKind, task: String? = nil, reason: String, value: Double? = nil,
+        taskKind: TaskKind? = nil
     ) {
         self.at = at
         self.app = app
@@ -75,6 +78,7 @@ public struct Record: Hashable, Sendable, Codable {
         self.task = task
         self.reason = reason
         self.value = value
+        self.taskKind = taskKind
     }
 }
 
