@@ -81,9 +81,10 @@ extension Array where Element == any Constraint {
     public func blockers(for request: TaskRequest, in context: ConstraintContext) -> [Blocker] {
         var blockers: [Blocker] = []
         blockers.reserveCapacity(count)  // one allocation, not one per growth
-        for constraint in self where constraint.applies(to: request) {
-            guard case .blocked(let reason, let until) = constraint.evaluate(request, in: context) else { continue }
-            blockers.append(Blocker(constraint: constraint.name, reason: reason, until: until))
+        // By index, each constraint used where it lies: binding one to a name would copy it out of the array.
+        for index in indices where self[index].applies(to: request) {
+            guard case .blocked(let reason, let until) = self[index].evaluate(request, in: context) else { continue }
+            blockers.append(Blocker(constraint: self[index].name, reason: reason, until: until))
         }
         return blockers
     }
