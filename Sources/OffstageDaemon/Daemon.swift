@@ -160,8 +160,8 @@ final class Daemon: @unchecked Sendable {
         logger.info("offstage daemon stopped")
     }
 
-    /// The seconds since the daemon started, for status.
-    var uptime: Double { clock.now().seconds }
+    /// The seconds since this daemon started (not since the first start its clock counts from), for status.
+    var uptime: Double { clock.secondsSinceStart() }
 }
 
 /// Messages from other threads to the loop.
