@@ -88,16 +88,19 @@ extension Daemon {
     private func cleanUpLeftovers(_ app: BundleID, _ recorded: AppProcess?, because reason: String) {
         let placeholder = AppProcess(pid: 0, startTicks: 0)
         var leftovers = control.kind == .signals ? [] : control.pids(of: app, placeholder)
-        let stillThere = recorded.map { recorded in
-            ProcStat.read(recorded.pid).map { $0.startTicks == recorded.startTicks && $0.state != "Z" } ?? false
+        // The recorded process, if its pid still names it (same start time, not a zombie).
+        let live = recorded.flatMap { recorded in
+            ProcStat.read(recorded.pid).flatMap {
+                $0.startTicks == recorded.startTicks && $0.state != "Z" ? recorded : nil
+            }
         }
-        if let recorded, stillThere == true, !leftovers.contains(recorded.pid) { leftovers.append(recorded.pid) }
+        if let live, !leftovers.contains(live.pid) { leftovers.append(live.pid) }
         if !leftovers.isEmpty {
             logger.notice(
                 "ending processes left by a previous run instead of adopting them",
                 metadata: ["app": "\(app)", "pids": "\(leftovers)", "reason": "\(reason)"])
             if control.kind == .signals {
-                if let recorded, stillThere == true { control.killNow(app, recorded) }
+                if let live { control.killNow(app, live) }
             } else {
                 control.terminate(app, placeholder)
             }
