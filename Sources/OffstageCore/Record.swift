@@ -53,6 +53,10 @@ public enum RecordKind: String, Hashable, Sendable, Codable, CaseIterable {
     case handled
     /// A continuous background mode (audio, location, VoIP…) started or stopped.
     case backgroundMode = "background mode"
+
+    // MARK: Restarts of the host (the daemon's re-adoption)
+    /// A restarted system took over a live process that a previous run started.
+    case adopted
 }
 
 /// One structured entry of the system's decision log: when, which app, what, which task, and why.

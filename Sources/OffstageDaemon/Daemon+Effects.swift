@@ -80,6 +80,7 @@ extension Daemon {
         apps[id]!.connection = nil
         apps[id]!.cpuSeen = 0
         apps[id]!.sampledAt = clock.now()
+        savedProcessMemory[id] = nil
         try? store.saveProcess(process, of: id)
         logger.info("launched", metadata: ["app": "\(id)", "pid": "\(pid)", "reason": "\(reason.rawValue)"])
         return []
@@ -103,6 +104,7 @@ extension Daemon {
         apps[id]?.memoryBytes = 0
         apps[id]?.outbox = []
         apps[id]?.connection = nil
+        savedProcessMemory[id] = nil
         try? store.saveProcess(nil, of: id)
     }
 
@@ -150,8 +152,8 @@ extension Daemon {
         unflushed = []
     }
 
-    /// After anything that may change state: the store follows the pending requests and settings (of `app`
-    /// only, for an app's call).
+    /// After anything that may change state: the store follows the live processes' state, the pending requests
+    /// and settings (of `app` only, for an app's call).
     func afterChange(app: BundleID?) {
         syncStore(all: app == nil, only: app)
     }
@@ -170,9 +172,10 @@ extension Daemon {
         } catch { logger.error("cannot save the usage history, budgets and energy ledger: \(error)") }
     }
 
-    /// Writes pending requests and settings that changed since they were last written.
+    /// Writes the live processes' state, pending requests and settings that changed since they were last written.
     func syncStore(all: Bool, only app: BundleID? = nil) {
         for id in all ? Array(apps.keys) : (app.map { [$0] } ?? []) {
+            syncProcessMemory(of: id)
             let pending = system.pendingRequests(of: id).filter { $0.kind != .continuedProcessing }
             guard pending != savedPending[id, default: []] else { continue }
             do {
