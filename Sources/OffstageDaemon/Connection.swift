@@ -14,7 +14,8 @@ final class Connection {
     /// The app whose process this is, if the daemon launched it; nil for `ctl` and other clients.
     var app: BundleID?
     var buffer = FrameBuffer()
-    var outgoing = Data()
+    /// Frames not yet taken by the socket (usually none: a frame is written as soon as it is made).
+    var outgoing: [UInt8] = []
     /// Close once `outgoing` is written (after a fatal protocol error).
     var closeAfterWrite = false
 
@@ -61,8 +62,7 @@ extension Daemon {
         guard let connection = connections[fd] else { return }
         flush(connection)
         guard readable, connections[fd] != nil else { return }
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        let n = readBuffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
         if n < 0 && (errno == EAGAIN || errno == EINTR) { return }
         guard n > 0 else {
             if connection.buffer.hasPartialFrame {
@@ -72,7 +72,7 @@ extension Daemon {
             }
             return disconnect(connection)
         }
-        connection.buffer.append(Data(chunk[0..<n]))
+        readBuffer.withUnsafeBytes { connection.buffer.append(UnsafeRawBufferPointer(rebasing: $0[..<n])) }
         while connections[fd] != nil, !connection.closeAfterWrite {
             switch connection.buffer.next(ClientMessage.self) {
             case .needMore: return
@@ -90,8 +90,7 @@ extension Daemon {
 
     /// Queues a message for the client and writes as much as the socket takes.
     func send(_ message: ServerMessage, to connection: Connection) {
-        let frame: Data
-        do { frame = try Frame.encode(message) } catch {
+        do { try Frame.append(message, to: &connection.outgoing) } catch {
             let id: Int? =
                 switch message {
                 case .reply(let id, _), .result(let id, _): id
@@ -99,7 +98,6 @@ extension Daemon {
                 }
             return send(.error(id: id, message: "the answer is too large: \(error)"), to: connection)
         }
-        connection.outgoing.append(frame)
         flush(connection)
     }
 
@@ -109,7 +107,9 @@ extension Daemon {
             let n = connection.outgoing.withUnsafeBytes {
                 Glibc.send(connection.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
             }
-            if n > 0 {
+            if n == connection.outgoing.count {
+                connection.outgoing.removeAll(keepingCapacity: connection.outgoing.capacity <= 64 * 1024)
+            } else if n > 0 {
                 connection.outgoing.removeFirst(n)
             } else if n < 0 && (errno == EAGAIN || errno == EINTR) {
                 break

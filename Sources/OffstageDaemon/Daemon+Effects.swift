@@ -134,22 +134,27 @@ extension Daemon {
 
     // MARK: Records and the store
 
-    /// Keeps a decision for the log (written within a second) and the debug log.
+    /// Keeps a decision for the log (written within a second) and the debug log. Nothing is formatted here:
+    /// this runs for every call an app makes, and the log is written in batches.
     private func note(_ record: Record) {
-        unflushed.append((system.wallClock.timestamp(at: record.at), record))
+        unflushed.append(record)
         if flushAt == nil { flushAt = clock.now() + 1 }
         logger.debug(
             "\(record.kind.rawValue): \(record.reason)",
             metadata: ["app": "\(record.app?.rawValue ?? "-")", "task": "\(record.task ?? "-")"])
     }
 
+    /// Writes the decisions kept since the last write, with their wall-clock times, in one transaction.
     func flushDecisions() {
         flushAt = nil
         guard !unflushed.isEmpty else { return }
-        do { try store.log(unflushed, limit: configuration.decisionLogLimit) } catch {
+        let wallClock = system.wallClock
+        do {
+            try store.log(unflushed.map { (wallClock.timestamp(at: $0.at), $0) }, limit: configuration.decisionLogLimit)
+        } catch {
             logger.error("cannot write the decision log: \(error)")
         }
-        unflushed = []
+        unflushed.removeAll(keepingCapacity: unflushed.count <= 1024)
     }
 
     /// After anything that may change state: the store follows the live processes' state, the pending requests

@@ -25,6 +25,8 @@ final class Daemon: @unchecked Sendable {
     var exitWatcher: ExitWatcher!
 
     var connections: [Int32: Connection] = [:]
+    /// Where every connection's bytes are read to (one for all: the loop reads one connection at a time).
+    var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
     var apps: [BundleID: ManagedApp] = [:]
     /// Processes the daemon ended, waiting for their exit: pid → app.
     var dying: [Int32: BundleID] = [:]
@@ -38,7 +40,7 @@ final class Daemon: @unchecked Sendable {
     var savedProcessMemory: [BundleID: ProcessMemory] = [:]
     var savedSettings = UserSettings()
     /// Decisions not yet written to the store (written within a second, and at shutdown).
-    var unflushed: [(time: String, record: Record)] = []
+    var unflushed: [Record] = []
     var flushAt: Instant?
     /// The system's memory as last written, and when to write it next (some seconds after a change).
     var savedMemory: SystemSnapshot?

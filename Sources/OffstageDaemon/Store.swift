@@ -159,12 +159,13 @@ final class Store: @unchecked Sendable {
     func log(_ records: [(time: String, record: OffstageCore.Record)], limit: Int) throws {
         guard !records.isEmpty else { return }
         try database.write { db in
+            // One statement compiled once for the whole batch (compiling it per row cost more than the insert).
+            let insert = try db.cachedStatement(
+                sql: "INSERT INTO decision (time, at, bundle, kind, task, reason) VALUES (?, ?, ?, ?, ?, ?)")
             for (time, record) in records {
-                try db.execute(
-                    sql: "INSERT INTO decision (time, at, bundle, kind, task, reason) VALUES (?, ?, ?, ?, ?, ?)",
-                    arguments: [
-                        time, record.at.seconds, record.app?.rawValue, record.kind.rawValue, record.task, record.reason,
-                    ])
+                try insert.execute(arguments: [
+                    time, record.at.seconds, record.app?.rawValue, record.kind.rawValue, record.task, record.reason,
+                ])
             }
             try db.execute(
                 sql: "DELETE FROM decision WHERE id <= (SELECT MAX(id) FROM decision) - ?", arguments: [limit])

@@ -2,7 +2,8 @@ public import Foundation
 
 /// The wire format between apps or the CLI and the daemon: one JSON message per frame,
 /// a 4-byte big-endian length first, tagged with the protocol version. Size-limited both ways.
-/// The JSON is written and read by `WireEncoder`/`WireDecoder` (the hot path of every app call).
+/// The JSON of an app's calls, their answers and callbacks is written and read by hand (`HandCoding.swift`,
+/// the hot path of every call); everything else by `WireEncoder`/`WireDecoder`.
 public enum Frame {
     /// The protocol version this build speaks.
     public static let version = 1
@@ -40,42 +41,72 @@ public enum Frame {
         }
     }
 
-    /// Encodes `payload` into a frame: length prefix and versioned JSON (written by `WireEncoder`).
+    /// Encodes `payload` into a frame: length prefix and versioned JSON.
     public static func encode<Payload: Codable>(_ payload: Payload) throws(Failure) -> Data {
-        let body: [UInt8]
-        do { body = try WireEncoder.encode(Envelope(version: version, payload: payload)) } catch {
-            throw .malformed("\(error)")
+        var frame: [UInt8] = []
+        try append(payload, to: &frame)
+        return Data(frame)
+    }
+
+    /// Appends the frame of `payload` to `out`: the hot messages coded by hand (`HandCoding.swift`), the rest
+    /// by `WireEncoder`; the same JSON either way. On failure nothing is appended.
+    public static func append<Payload: Codable>(_ payload: Payload, to out: inout [UInt8]) throws(Failure) {
+        let start = out.count
+        out.append(contentsOf: [0, 0, 0, 0])
+        if (payload as? any HandCodable)?.appendHandCoded(to: &out) != true {
+            do { out += try WireEncoder.encode(Envelope(version: version, payload: payload)) } catch {
+                out.removeSubrange(start...)
+                throw .malformed("\(error)")
+            }
         }
-        guard body.count <= maxMessageBytes else { throw .tooLarge(bytes: body.count) }
-        var frame = Data(capacity: 4 + body.count)
-        withUnsafeBytes(of: UInt32(body.count).bigEndian) { frame.append(contentsOf: $0) }
-        frame.append(contentsOf: body)
-        return frame
+        let length = out.count - start - 4
+        guard length <= maxMessageBytes else {
+            out.removeSubrange(start...)
+            throw .tooLarge(bytes: length)
+        }
+        for shift in 0..<4 { out[start + shift] = UInt8(truncatingIfNeeded: length >> (24 - 8 * shift)) }
+    }
+
+    /// The length a frame's 4-byte prefix declares.
+    static func declaredLength(_ prefix: some Collection<UInt8>) -> Int {
+        prefix.prefix(4).reduce(0) { ($0 << 8) | Int($1) }
     }
 
     /// Decodes one frame from the start of `data`, returning the payload and the bytes it used.
     public static func decode<Payload: Codable>(_ type: Payload.Type, from data: Data) throws(Failure) -> (Payload, Int)
     {
         guard data.count >= 4 else { throw .truncated }
-        let length = data.prefix(4).reduce(0) { ($0 << 8) | Int($1) }
+        let length = declaredLength(data)
         guard length <= maxMessageBytes else { throw .tooLarge(bytes: length) }
         guard data.count >= 4 + length else { throw .truncated }
-        let body = Array(data.dropFirst(4).prefix(length))
-        return try body.withUnsafeBufferPointer { bytes throws(Failure) in
-            // The common case in one pass; a failure is decoded again, step by step, to say what is wrong.
-            if let envelope = try? WireDecoder.decode(Envelope<Payload>.self, from: bytes), envelope.version == version
-            {
-                return (envelope.payload, 4 + length)
+        let decoded: Result<Payload, Failure> = data.withUnsafeBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            return Result { () throws(Failure) in
+                try decode(type, body: UnsafeBufferPointer(rebasing: bytes[4..<4 + length]))
             }
-            guard let header = try? WireDecoder.decode(VersionOnly.self, from: bytes) else {
-                throw .malformed("not a versioned JSON envelope")
-            }
-            guard header.version == version else { throw .wrongVersion(header.version) }
-            do {
-                return (try WireDecoder.decode(Envelope<Payload>.self, from: bytes).payload, 4 + length)
-            } catch {
-                throw .malformed("\(error)")
-            }
+        }
+        return (try decoded.get(), 4 + length)
+    }
+
+    /// Decodes a frame's body (its JSON): the hot messages by hand, the rest (and anything not plain) by
+    /// `WireDecoder`. A failure is decoded again, step by step, to say what is wrong.
+    static func decode<Payload: Codable>(_ type: Payload.Type, body bytes: UnsafeBufferPointer<UInt8>) throws(Failure)
+        -> Payload
+    {
+        if let hand = type as? any HandCodable.Type, let message = hand.handDecoded(from: bytes) {
+            return message as! Payload
+        }
+        if let envelope = try? WireDecoder.decode(Envelope<Payload>.self, from: bytes), envelope.version == version {
+            return envelope.payload
+        }
+        guard let header = try? WireDecoder.decode(VersionOnly.self, from: bytes) else {
+            throw .malformed("not a versioned JSON envelope")
+        }
+        guard header.version == version else { throw .wrongVersion(header.version) }
+        do {
+            return try WireDecoder.decode(Envelope<Payload>.self, from: bytes).payload
+        } catch {
+            throw .malformed("\(error)")
         }
     }
 }

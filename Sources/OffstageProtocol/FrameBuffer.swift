@@ -1,9 +1,12 @@
 public import Foundation
 
 /// Bytes read from a stream, cut into frames as they complete: what a socket reader keeps per connection.
+/// Frames are decoded where they lie (no copy per frame); the space of consumed frames is reused.
 /// A bad frame is skipped when its length is known; a length over the limit cannot be skipped safely.
 public struct FrameBuffer: Sendable {
-    private var bytes = Data()
+    private var bytes: [UInt8] = []
+    /// Where the next frame starts; everything before it is consumed.
+    private var start = 0
 
     public init() {}
 
@@ -18,19 +21,37 @@ public struct FrameBuffer: Sendable {
     }
 
     /// Whether bytes of an unfinished frame are waiting (at the end of a stream: a truncated frame).
-    public var hasPartialFrame: Bool { !bytes.isEmpty }
+    public var hasPartialFrame: Bool { start < bytes.count }
 
-    public mutating func append(_ data: Data) { bytes.append(data) }
+    public mutating func append(_ data: Data) {
+        data.withUnsafeBytes { append($0) }
+    }
+
+    /// Appends bytes just read (from a reader's own scratch buffer).
+    public mutating func append(_ chunk: UnsafeRawBufferPointer) {
+        if start == bytes.count {
+            bytes.removeAll(keepingCapacity: true)
+            start = 0
+        } else if start >= 4096 && start * 2 >= bytes.count {
+            bytes.removeSubrange(..<start)
+            start = 0
+        }
+        bytes.append(contentsOf: chunk)
+    }
 
     /// Takes the next whole frame from the buffer, if there is one.
     public mutating func next<Payload: Codable & Sendable>(_ type: Payload.Type) -> Next<Payload> {
-        guard bytes.count >= 4 else { return .needMore }
-        let length = bytes.prefix(4).reduce(0) { ($0 << 8) | Int($1) }
+        guard bytes.count - start >= 4 else { return .needMore }
+        let length = Frame.declaredLength(bytes[start...])
         guard length <= Frame.maxMessageBytes else { return .failure(.tooLarge(bytes: length), fatal: true) }
-        guard bytes.count >= 4 + length else { return .needMore }
-        defer { bytes = Data(bytes.dropFirst(4 + length)) }
+        guard bytes.count - start >= 4 + length else { return .needMore }
+        let body = start + 4..<start + 4 + length
+        start = body.upperBound
         do {
-            return .message(try Frame.decode(type, from: bytes).0)
+            return .message(
+                try bytes.withUnsafeBufferPointer { all throws(Frame.Failure) in
+                    try Frame.decode(type, body: UnsafeBufferPointer(rebasing: all[body]))
+                })
         } catch {
             return .failure(error, fatal: false)
         }

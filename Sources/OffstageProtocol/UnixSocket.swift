@@ -11,6 +11,8 @@ public import Foundation
 public final class UnixSocket: @unchecked Sendable {
     public let fd: Int32
     private var buffer = FrameBuffer()
+    /// Where `receiveMessage` reads to (made once: a fresh buffer per read costs more than the read).
+    private var chunk: [UInt8] = []
     private var closed = false
 
     /// A socket error, with the call that failed and `errno`'s text.
@@ -64,11 +66,14 @@ public final class UnixSocket: @unchecked Sendable {
 
     /// Writes all of `data`.
     public func writeAll(_ data: Data) throws(Failure) {
+        try data.withUnsafeBytes { raw in Result { () throws(Failure) in try writeAll(raw) } }.get()
+    }
+
+    /// Writes all of `raw`.
+    func writeAll(_ raw: UnsafeRawBufferPointer) throws(Failure) {
         var sent = 0
-        while sent < data.count {
-            let n = data.withUnsafeBytes { raw in
-                send(fd, raw.baseAddress! + sent, data.count - sent, Int32(MSG_NOSIGNAL))
-            }
+        while sent < raw.count {
+            let n = send(fd, raw.baseAddress! + sent, raw.count - sent, Int32(MSG_NOSIGNAL))
             if n < 0 && errno == EINTR { continue }
             guard n > 0 else { throw Failure("send") }
             sent += n
@@ -77,14 +82,15 @@ public final class UnixSocket: @unchecked Sendable {
 
     /// Sends `message` as one frame.
     public func sendMessage<Payload: Codable>(_ message: Payload) throws(Failure) {
-        let frame: Data
-        do { frame = try Frame.encode(message) } catch { throw Failure(message: error.description) }
-        try writeAll(frame)
+        var frame: [UInt8] = []
+        frame.reserveCapacity(256)
+        do { try Frame.append(message, to: &frame) } catch { throw Failure(message: error.description) }
+        try frame.withUnsafeBytes { raw in Result { () throws(Failure) in try writeAll(raw) } }.get()
     }
 
     /// Blocks until one whole message arrives; throws at the end of the stream or on a bad frame.
     public func receiveMessage<Payload: Codable & Sendable>(_ type: Payload.Type) throws(Failure) -> Payload {
-        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        if chunk.isEmpty { chunk = [UInt8](repeating: 0, count: 16 * 1024) }
         while true {
             switch buffer.next(type) {
             case .message(let message): return message
@@ -96,7 +102,7 @@ public final class UnixSocket: @unchecked Sendable {
             if n < 0 && errno == EINTR { continue }
             if n < 0 { throw Failure("recv") }
             if n == 0 { closed = true }
-            buffer.append(Data(chunk[0..<n]))
+            chunk.withUnsafeBytes { buffer.append(UnsafeRawBufferPointer(rebasing: $0[..<n])) }
         }
     }
 

@@ -1,0 +1,325 @@
+import OffstageCore
+
+/// The hand-written coding of what apps send: their calls (all but `submit` and the background-mode calls,
+/// which are rare) and their work reports. Control commands go through the general coders.
+extension ClientMessage: HandCodable {
+    func appendHandCoded(to out: inout [UInt8]) -> Bool {
+        appendEnvelope(to: &out) { out in
+            out.put(#"{"id":"#)
+            out.put(id)
+            out.put(#","body":"#)
+            switch body {
+            case .call(let call, let bundle):
+                out.put(#"{"call":{"call":"#)
+                guard call.appendHandCoded(to: &out) else { return false }
+                if let bundle {
+                    out.put(#","bundle":"#)
+                    out.put(string: bundle.rawValue)
+                }
+                out.put("}}")
+            case .work(let report):
+                out.put(#"{"work":{"_0":{"cpuSeconds":"#)
+                guard out.put(report.cpuSeconds) else { return false }
+                out.put(#","gpuSeconds":"#)
+                guard out.put(report.gpuSeconds) else { return false }
+                out.put(#","bytes":"#)
+                out.put(report.bytes)
+                out.put(#","seconds":"#)
+                guard out.put(report.seconds) else { return false }
+                out.put("}}}")
+            case .control: return false
+            }
+            out.put("}")
+            return true
+        }
+    }
+
+    static func handDecoded(from bytes: UnsafeBufferPointer<UInt8>) -> ClientMessage? {
+        readEnvelope(bytes) { parser in
+            var id: Int?
+            var body: Body?
+            guard
+                parser.members({ parser, key in
+                    if key == "id", id == nil {
+                        id = parser.int()
+                        return id != nil
+                    }
+                    if key == "body", body == nil {
+                        body = Body.readHandCoded(&parser)
+                        return body != nil
+                    }
+                    return false
+                }), let id, let body
+            else { return nil }
+            return ClientMessage(id: id, body: body)
+        }
+    }
+}
+
+extension ClientMessage.Body {
+    /// `{"call": {"call": CALL, "bundle": …}}` or `{"work": {"_0": REPORT}}`.
+    static func readHandCoded(_ parser: inout WireJSON.Parser) -> Self? {
+        parser.single { parser, key in
+            if key == "call" {
+                var call: AppCall?
+                var bundle: BundleID?
+                var bundleSeen = false
+                guard
+                    parser.members({ parser, key in
+                        if key == "call", call == nil {
+                            call = AppCall.readHandCoded(&parser)
+                            return call != nil
+                        }
+                        if key == "bundle", !bundleSeen {
+                            bundleSeen = true
+                            if parser.null() { return true }
+                            bundle = parser.text().map(BundleID.init(rawValue:))
+                            return bundle != nil
+                        }
+                        return false
+                    }), let call
+                else { return nil }
+                return .call(call: call, bundle: bundle)
+            }
+            if key == "work" {
+                return parser.onlyMember("_0") { parser in WorkReport.readHandCoded(&parser) }.map { .work($0) }
+            }
+            return nil
+        }
+    }
+}
+
+extension WorkReport {
+    static func readHandCoded(_ parser: inout WireJSON.Parser) -> WorkReport? {
+        var cpu: Double?
+        var gpu: Double?
+        var bytes: Int?
+        var seconds: Double?
+        guard
+            parser.members({ parser, key in
+                if key == "cpuSeconds", cpu == nil {
+                    cpu = parser.double()
+                    return cpu != nil
+                }
+                if key == "gpuSeconds", gpu == nil {
+                    gpu = parser.double()
+                    return gpu != nil
+                }
+                if key == "bytes", bytes == nil {
+                    bytes = parser.int()
+                    return bytes != nil
+                }
+                if key == "seconds", seconds == nil {
+                    seconds = parser.double()
+                    return seconds != nil
+                }
+                return false
+            }), let cpu, let gpu, let bytes, let seconds
+        else { return nil }
+        return WorkReport(cpuSeconds: cpu, gpuSeconds: gpu, bytes: bytes, seconds: seconds)
+    }
+}
+
+extension AppCall {
+    /// Appends the call as Swift's synthesized coding writes it; false (nothing written) for calls not coded by hand.
+    func appendHandCoded(to out: inout [UInt8]) -> Bool {
+        switch self {
+        case .register(let identifier):
+            out.put(#"{"register":{"identifier":"#)
+            out.put(string: identifier)
+            out.put("}}")
+        case .cancel(let identifier):
+            out.put(#"{"cancel":{"identifier":"#)
+            out.put(string: identifier)
+            out.put("}}")
+        case .cancelAll: out.put(#"{"cancelAll":{}}"#)
+        case .pendingRequests: out.put(#"{"pendingRequests":{}}"#)
+        case .beginBackgroundTask(let name):
+            out.put(#"{"beginBackgroundTask":{"#)
+            if let name {
+                out.put(#""name":"#)
+                out.put(string: name)
+            }
+            out.put("}}")
+        case .endBackgroundTask(let number):
+            out.put(#"{"endBackgroundTask":{"_0":"#)
+            out.put(number)
+            out.put("}}")
+        case .backgroundTimeRemaining: out.put(#"{"backgroundTimeRemaining":{}}"#)
+        case .applicationState: out.put(#"{"applicationState":{}}"#)
+        case .backgroundRefreshStatus: out.put(#"{"backgroundRefreshStatus":{}}"#)
+        case .supportedResources: out.put(#"{"supportedResources":{}}"#)
+        case .setTaskCompleted(let taskID, let success):
+            out.put(#"{"setTaskCompleted":{"taskID":"#)
+            out.put(taskID)
+            out.put(#","success":"#)
+            out.put(success)
+            out.put("}}")
+        case .updateTitle(let taskID, let title, let subtitle):
+            out.put(#"{"updateTitle":{"taskID":"#)
+            out.put(taskID)
+            out.put(#","title":"#)
+            out.put(string: title)
+            out.put(#","subtitle":"#)
+            out.put(string: subtitle)
+            out.put("}}")
+        case .reportProgress(let taskID, let completed, let total):
+            out.put(#"{"reportProgress":{"taskID":"#)
+            out.put(taskID)
+            out.put(#","completed":"#)
+            out.put(Int(completed))
+            out.put(#","total":"#)
+            out.put(Int(total))
+            out.put("}}")
+        case .returned(let token):
+            out.put(#"{"returned":{"token":"#)
+            out.put(token)
+            out.put("}}")
+        case .simulateLaunch(let identifier):
+            out.put(#"{"simulateLaunch":{"identifier":"#)
+            out.put(string: identifier)
+            out.put("}}")
+        case .simulateExpiration(let identifier):
+            out.put(#"{"simulateExpiration":{"identifier":"#)
+            out.put(string: identifier)
+            out.put("}}")
+        case .backgroundEventCompleted(let token, let result):
+            out.put(#"{"backgroundEventCompleted":{"token":"#)
+            out.put(token)
+            out.put(#","result":"#)
+            out.put(result.rawValue)
+            out.put("}}")
+        default: return false
+        }
+        return true
+    }
+
+    /// Reads a call written in one of the forms `appendHandCoded` writes (members in any order).
+    static func readHandCoded(_ parser: inout WireJSON.Parser) -> AppCall? {
+        parser.single { parser, key -> AppCall? in
+            if key == "returned" { return parser.onlyMember("token") { $0.int() }.map { .returned(token: $0) } }
+            if key == "beginBackgroundTask" {
+                var name: String?
+                var seen = false
+                guard
+                    parser.members({ parser, key in
+                        guard key == "name", !seen else { return false }
+                        seen = true
+                        if parser.null() { return true }
+                        name = parser.text()
+                        return name != nil
+                    })
+                else { return nil }
+                return .beginBackgroundTask(name: name)
+            }
+            if key == "endBackgroundTask" { return parser.onlyMember("_0") { $0.int() }.map { .endBackgroundTask($0) } }
+            if key == "backgroundTimeRemaining" { return parser.emptyObject() ? .backgroundTimeRemaining : nil }
+            if key == "applicationState" { return parser.emptyObject() ? .applicationState : nil }
+            if key == "backgroundRefreshStatus" { return parser.emptyObject() ? .backgroundRefreshStatus : nil }
+            if key == "supportedResources" { return parser.emptyObject() ? .supportedResources : nil }
+            if key == "cancelAll" { return parser.emptyObject() ? .cancelAll : nil }
+            if key == "pendingRequests" { return parser.emptyObject() ? .pendingRequests : nil }
+            if key == "register" {
+                return parser.onlyMember("identifier") { $0.text() }.map { .register(identifier: $0) }
+            }
+            if key == "cancel" { return parser.onlyMember("identifier") { $0.text() }.map { .cancel(identifier: $0) } }
+            if key == "simulateLaunch" {
+                return parser.onlyMember("identifier") { $0.text() }.map { .simulateLaunch(identifier: $0) }
+            }
+            if key == "simulateExpiration" {
+                return parser.onlyMember("identifier") { $0.text() }.map { .simulateExpiration(identifier: $0) }
+            }
+            if key == "setTaskCompleted" { return readSetTaskCompleted(&parser) }
+            if key == "updateTitle" { return readUpdateTitle(&parser) }
+            if key == "reportProgress" { return readReportProgress(&parser) }
+            if key == "backgroundEventCompleted" { return readBackgroundEventCompleted(&parser) }
+            return nil
+        }
+    }
+
+    private static func readSetTaskCompleted(_ parser: inout WireJSON.Parser) -> AppCall? {
+        var taskID: Int?
+        var success: Bool?
+        guard
+            parser.members({ parser, key in
+                if key == "taskID", taskID == nil {
+                    taskID = parser.int()
+                    return taskID != nil
+                }
+                if key == "success", success == nil {
+                    success = parser.bool()
+                    return success != nil
+                }
+                return false
+            }), let taskID, let success
+        else { return nil }
+        return .setTaskCompleted(taskID: taskID, success: success)
+    }
+
+    private static func readUpdateTitle(_ parser: inout WireJSON.Parser) -> AppCall? {
+        var taskID: Int?
+        var title: String?
+        var subtitle: String?
+        guard
+            parser.members({ parser, key in
+                if key == "taskID", taskID == nil {
+                    taskID = parser.int()
+                    return taskID != nil
+                }
+                if key == "title", title == nil {
+                    title = parser.text()
+                    return title != nil
+                }
+                if key == "subtitle", subtitle == nil {
+                    subtitle = parser.text()
+                    return subtitle != nil
+                }
+                return false
+            }), let taskID, let title, let subtitle
+        else { return nil }
+        return .updateTitle(taskID: taskID, title: title, subtitle: subtitle)
+    }
+
+    private static func readReportProgress(_ parser: inout WireJSON.Parser) -> AppCall? {
+        var taskID: Int?
+        var completed: Int?
+        var total: Int?
+        guard
+            parser.members({ parser, key in
+                if key == "taskID", taskID == nil {
+                    taskID = parser.int()
+                    return taskID != nil
+                }
+                if key == "completed", completed == nil {
+                    completed = parser.int()
+                    return completed != nil
+                }
+                if key == "total", total == nil {
+                    total = parser.int()
+                    return total != nil
+                }
+                return false
+            }), let taskID, let completed, let total
+        else { return nil }
+        return .reportProgress(taskID: taskID, completed: Int64(completed), total: Int64(total))
+    }
+
+    private static func readBackgroundEventCompleted(_ parser: inout WireJSON.Parser) -> AppCall? {
+        var token: Int?
+        var result: BackgroundFetchResult?
+        guard
+            parser.members({ parser, key in
+                if key == "token", token == nil {
+                    token = parser.int()
+                    return token != nil
+                }
+                if key == "result", result == nil {
+                    result = parser.int().flatMap(BackgroundFetchResult.init(rawValue:))
+                    return result != nil
+                }
+                return false
+            }), let token, let result
+        else { return nil }
+        return .backgroundEventCompleted(token: token, result: result)
+    }
+}

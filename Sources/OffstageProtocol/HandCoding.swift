@@ -1,0 +1,35 @@
+/// A message whose frequent forms are coded by hand: an app's calls and their answers, life-cycle callbacks.
+/// The JSON is byte for byte what `WireEncoder` writes and is read exactly as `WireDecoder` reads it, so the
+/// wire is unchanged; only the cost differs (no `Codable` machinery, no tree, no coding paths). Forms not coded
+/// by hand, and any input that is not plain, go through the general coders, which also name every error.
+protocol HandCodable {
+    /// Appends the message's envelope JSON (`{"version":1,"payload":…}`) to `out` and returns true, or
+    /// returns false having appended nothing when this form is not coded by hand.
+    func appendHandCoded(to out: inout [UInt8]) -> Bool
+
+    /// Reads a whole envelope of this message from a frame's body; nil when the bytes are not a plain,
+    /// hand-coded form (the general decoder then reads them).
+    static func handDecoded(from bytes: UnsafeBufferPointer<UInt8>) -> Self?
+}
+
+extension HandCodable {
+    /// Writes `{"version":1,"payload":` (the version this build speaks), the payload `write` appends + `}`; undoes everything if `write` fails.
+    func appendEnvelope(to out: inout [UInt8], _ write: (inout [UInt8]) -> Bool) -> Bool {
+        let mark = out.count
+        out.put(#"{"version":"#)
+        out.put(Frame.version)
+        out.put(#","payload":"#)
+        guard write(&out) else {
+            out.removeSubrange(mark...)
+            return false
+        }
+        out.put("}")
+        return true
+    }
+
+    /// Reads an envelope whose payload `read` reads.
+    static func readEnvelope(_ bytes: UnsafeBufferPointer<UInt8>, _ read: (inout WireJSON.Parser) -> Self?) -> Self? {
+        var parser = WireJSON.Parser(bytes: bytes)
+        return parser.envelope(read)
+    }
+}
