@@ -1,6 +1,81 @@
 /// Everything the system tracks for one installed app: process state, callbacks in flight,
 /// assertions, requests and running tasks. Internal: hosts read it through `BackgroundSystem`.
+///
+/// The fields live in one shared box until a copy changes them: reading a record by value (as every
+/// pass over an app does) costs one reference count, not one per field (there are dozens).
+@dynamicMemberLookup
 struct AppRecord: Sendable {
+    private final class Box: @unchecked Sendable {
+        @exclusivity(unchecked) var fields: AppFields
+        init(_ fields: AppFields) { self.fields = fields }
+    }
+
+    private var box: Box
+
+    init(manifest: AppManifest, installIndex: Int, memoryFootprint: Int) {
+        box = Box(AppFields(manifest: manifest, installIndex: installIndex, memoryFootprint: memoryFootprint))
+    }
+
+    subscript<Value>(dynamicMember path: KeyPath<AppFields, Value>) -> Value { box.fields[keyPath: path] }
+
+    subscript<Value>(dynamicMember path: WritableKeyPath<AppFields, Value>) -> Value {
+        get { box.fields[keyPath: path] }
+        _modify {
+            makeUnique()
+            yield &box.fields[keyPath: path]
+        }
+    }
+
+    // The derived facts are computed here from stored fields: a method of `AppFields` would be called on
+    // a copy of every field taken out of the box.
+
+    var id: BundleID { self.manifest.bundleIdentifier }
+
+    /// When the user last had the app on screen (zero if never): the switcher and jetsam order by it.
+    var lastUsed: Instant { self.usage.lastUsed ?? .zero }
+
+    /// The state the app will be in once every queued callback is delivered.
+    var projectedState: AppState {
+        if let last = self.queuedCallbacks.last, let state = last.stateDuring { return state }
+        return self.state
+    }
+
+    /// A callback watchdog, background time or a running task: deadlines `fireTimers` watches.
+    var hasTimers: Bool { self.inFlight != nil || !self.assertions.isEmpty || !self.running.isEmpty }
+
+    /// Nothing is keeping the app running in the background.
+    var hasNoBackgroundWork: Bool {
+        self.inFlight == nil && self.queuedCallbacks.isEmpty && self.assertions.isEmpty && self.running.isEmpty
+            && self.terminating == nil && !self.backgroundWork.keepsAppRunning
+    }
+
+    /// Whether a change of the device, the settings or the screen can matter to the app: it has a live
+    /// process that is not suspended, work in flight, §7 work the system schedules, or such a request.
+    var concernedBySharedChanges: Bool {
+        self.waitsForSharedChange || !hasNoBackgroundWork || (self.state != .suspended && self.state != .notRunning)
+            || self.backgroundWork.heldPush != nil || self.backgroundWork.fetchInterval != nil
+    }
+
+    /// Starts the app's background time (for `beginBackgroundTask` assertions) at `time`.
+    mutating func startBackgroundTime(at time: Instant) {
+        makeUnique()
+        box.fields.startBackgroundTime(at: time)
+    }
+
+    /// Forgets everything that lives only as long as the process.
+    mutating func clearProcess() {
+        makeUnique()
+        box.fields.clearProcess()
+    }
+
+    /// Gives this record its own box before a change, if another copy shares it.
+    private mutating func makeUnique() {
+        if !isKnownUniquelyReferenced(&box) { box = Box(box.fields) }
+    }
+}
+
+/// The fields of an `AppRecord`, by value.
+struct AppFields: Sendable {
     var manifest: AppManifest
     /// The app's place in installation order: reviews run in this order, for determinism.
     let installIndex: Int
@@ -49,6 +124,8 @@ struct AppRecord: Sendable {
     var wakeUps = 0
     /// The constraints that block at least one of its pending requests, as last reviewed.
     var blockedBy: Set<String> = []
+    /// The blocker names of its pending requests, request after request, as last reviewed.
+    var blockerList: [String] = []
     /// One of its pending requests, as last reviewed, waits only on constraints shared changes can lift.
     var waitsForSharedChange = false
     // MARK: Background pushes, legacy fetch and background modes (§7)
@@ -61,33 +138,6 @@ struct AppRecord: Sendable {
         self.manifest = manifest
         self.installIndex = installIndex
         self.memoryFootprint = memoryFootprint
-    }
-
-    var id: BundleID { manifest.bundleIdentifier }
-
-    /// When the user last had the app on screen (zero if never): the switcher and jetsam order by it.
-    var lastUsed: Instant { usage.lastUsed ?? .zero }
-
-    /// The state the app will be in once every queued callback is delivered.
-    var projectedState: AppState {
-        if let last = queuedCallbacks.last, let state = last.stateDuring { return state }
-        return state
-    }
-
-    /// A callback watchdog, background time or a running task: deadlines `fireTimers` watches.
-    var hasTimers: Bool { inFlight != nil || !assertions.isEmpty || !running.isEmpty }
-
-    /// Nothing is keeping the app running in the background.
-    var hasNoBackgroundWork: Bool {
-        inFlight == nil && queuedCallbacks.isEmpty && assertions.isEmpty && running.isEmpty && terminating == nil
-            && !backgroundWork.keepsAppRunning
-    }
-
-    /// Whether a change of the device, the settings or the screen can matter to the app: it has a live
-    /// process that is not suspended, work in flight, §7 work the system schedules, or such a request.
-    var concernedBySharedChanges: Bool {
-        waitsForSharedChange || !hasNoBackgroundWork || (state != .suspended && state != .notRunning)
-            || backgroundWork.heldPush != nil || backgroundWork.fetchInterval != nil
     }
 
     /// Starts the app's background time (for `beginBackgroundTask` assertions) at `time`.

@@ -1,24 +1,51 @@
 /// The installed apps' records, read and changed where they live: the scheduler's hottest data, so an
 /// access borrows one record instead of copying it (a record holds dozens of reference-counted fields).
 struct AppTable: Sendable {
-    private var slots: [BundleID: Int] = [:]
     private var records: [AppRecord] = []
+    /// Open addressing over the bundle identifiers' digests: each entry is a record's index + 1, 0 when
+    /// empty. A lookup is a mask and a compare, with no `Hasher` (which was a tenth of a decision's cost).
+    private var index: [Int32] = Array(repeating: 0, count: 8)
 
     /// The record of an installed app, borrowed or changed in place; callers check `contains` first.
     subscript(id: BundleID) -> AppRecord {
-        _read { yield records[slots[id]!] }
-        _modify { yield &records[slots[id]!] }
+        _read { yield records[slot(of: id)!] }
+        _modify { yield &records[slot(of: id)!] }
     }
 
     /// Whether `id` is installed.
-    func contains(_ id: BundleID) -> Bool { slots[id] != nil }
+    func contains(_ id: BundleID) -> Bool { slot(of: id) != nil }
 
     /// A copy of the record of `id`, or nil when it is not installed (for callers that keep it).
-    func lookUp(_ id: BundleID) -> AppRecord? { slots[id].map { records[$0] } }
+    func lookUp(_ id: BundleID) -> AppRecord? { slot(of: id).map { records[$0] } }
 
     /// Adds the record of a newly installed app.
     mutating func insert(_ record: AppRecord) {
-        slots[record.id] = records.count
         records.append(record)
+        if records.count * 2 > index.count {
+            index = Array(repeating: 0, count: index.count * 2)
+            for position in records.indices { place(position) }
+        } else {
+            place(records.count - 1)
+        }
+    }
+
+    /// The position of `id`'s record: the first entry on its probe sequence that holds it, or nil at an empty one.
+    private func slot(of id: BundleID) -> Int? {
+        let mask = index.count - 1
+        var probe = Int(truncatingIfNeeded: id.digest) & mask
+        while true {
+            let entry = Int(index[probe])
+            if entry == 0 { return nil }
+            if records[entry - 1].id == id { return entry - 1 }
+            probe = (probe + 1) & mask
+        }
+    }
+
+    /// Puts the record at `position` in the index, at the first empty entry on its probe sequence.
+    private mutating func place(_ position: Int) {
+        let mask = index.count - 1
+        var probe = Int(truncatingIfNeeded: records[position].id.digest) & mask
+        while index[probe] != 0 { probe = (probe + 1) & mask }
+        index[probe] = Int32(position + 1)
     }
 }

@@ -10,10 +10,11 @@ extension BackgroundSystem {
     public func cpuPriority(of app: BundleID) -> CPUPriority? { monitors.cpuPriority[app] }
 
     /// The priority the rule gives the app now; nil when it uses no CPU.
-    func currentCPUPriority(of app: AppRecord) -> CPUPriority? {
-        guard app.state.hasProcess, app.state != .suspended else { return nil }
-        if app.id == foregroundApp {
-            return app.running.contains { $0.request.kind == .continuedProcessing } ? .boosted : .foreground
+    func currentCPUPriority(of id: BundleID) -> CPUPriority? {
+        let state = apps[id].state
+        guard state.hasProcess, state != .suspended else { return nil }
+        if id == foregroundApp {
+            return apps[id].running.contains { $0.request.kind == .continuedProcessing } ? .boosted : .foreground
         }
         return foregroundApp == nil ? .normal : .background
     }
@@ -22,7 +23,7 @@ extension BackgroundSystem {
     /// of the app on screen reviews every app).
     mutating func updateCPUPriorities(_ apps: [BundleID]) {
         for id in apps {
-            let priority = self.apps.contains(id) ? currentCPUPriority(of: self.apps[id]) : nil
+            let priority = self.apps.contains(id) ? currentCPUPriority(of: id) : nil
             guard monitors.cpuPriority[id] != priority else { continue }
             monitors.cpuPriority[id] = priority
             if let priority { emit(.setCPUPriority(id, priority)) }

@@ -6,8 +6,9 @@ extension BackgroundSystem {
         case .everyApp: reviewEveryApp()
         case .appsSharedChangesConcern: reviewAppsSharedChangesConcern()
         case .namedApp: break
+        case .noApp: break
         }
-        if let app = event.app, apps.contains(app) { dirty.insert(app) }
+        if event.reviewScope != .noApp, let app = event.app, apps.contains(app) { dirty.insert(app) }
         switch event {
         case .open(let id):
             guard apps.contains(id) else { return record(nil, .log, reason: "open: \(id) is not installed") }
@@ -153,10 +154,12 @@ extension SystemEvent {
 
     /// Which apps the event may change decisions for: the wall clock moves every time-based blocker; the
     /// device, the settings and the screen concern the apps that read them; the others concern one app,
-    /// which the event or its records mark for review.
+    /// which the event or its records mark for review. A resource report only moves meters: a limit it
+    /// breaks ends the app, whose records review it, and a start it could allow would have happened already.
     var reviewScope: ReviewScope {
         switch self {
-        case .tick, .resourceUsage, .setMemoryFootprint, .processExited, .simulateLaunch, .simulateExpiration,
+        case .resourceUsage: .noApp
+        case .tick, .setMemoryFootprint, .processExited, .simulateLaunch, .simulateExpiration,
             .swipeAway, .setAppBackgroundAppRefresh, .setContinuedProcessing, .backgroundPush, .locationEvent,
             .cancelContinuedProcessingTask, .answerContinuedProcessingQuestion, .announceLaunch:
             .namedApp
@@ -168,6 +171,7 @@ extension SystemEvent {
 
 /// The apps an event asks the scheduler to review (see `SystemEvent.reviewScope`).
 enum ReviewScope {
+    case noApp
     case namedApp
     case appsSharedChangesConcern
     case everyApp

@@ -29,7 +29,7 @@ extension BackgroundSystem {
     public func usage(of id: BundleID) -> (history: UsageHistory, predictedLaunch: Instant?, cooperation: Cooperation)?
     {
         guard let app = apps.lookUp(id) else { return nil }
-        return (app.usage, predictedLaunch(app), app.cooperation)
+        return (app.usage, predictedLaunch(id), app.cooperation)
     }
 
     /// Maintenance wakes the app's work started, and in all.
@@ -38,26 +38,27 @@ extension BackgroundSystem {
     /// Makes the app's launch prediction again if it no longer holds: a launch happened, the
     /// predicted time passed, or an hour went by without one.
     mutating func refreshPrediction(_ id: BundleID) {
-        guard let app = apps.lookUp(id) else { return }
+        guard apps.contains(id) else { return }
         guard policy.strategy.judges else { return predictAnnouncedLaunch(id) }
-        if let cached = app.prediction, now < cached.validUntil { return }
+        if let cached = apps[id].prediction, now < cached.validUntil { return }
         let launch = LaunchPredictor.nextLaunch(
-            after: now, history: app.usage, clock: wallClock, policy: policy.judgement)
+            after: now, history: apps[id].usage, clock: wallClock, policy: policy.judgement)
         let validUntil = launch.map { $0 > now ? $0 : now + 3600 } ?? now + 3600
         apps[id].prediction = (launch, validUntil)
     }
 
     /// The app's predicted launch as last made (see `refreshPrediction`).
-    func predictedLaunch(_ app: AppRecord) -> Instant? { app.prediction?.launch ?? nil }
+    func predictedLaunch(_ id: BundleID) -> Instant? { apps[id].prediction?.launch ?? nil }
 
-    /// What the judgement constraints see for `app` now.
-    func judgementContext(for app: AppRecord) -> JudgementContext {
+    /// What the judgement constraints see for the app now.
+    func judgementContext(for id: BundleID) -> JudgementContext {
         let window = policy.judgement.quotaWindow
-        let recent = app.discretionaryStarts.drop(while: { now - $0 >= window })  // oldest first
-        let tier = UsageTier.of(app.usage, at: now, clock: wallClock, policy: policy.judgement)
+        let recent = apps[id].discretionaryStarts.drop(while: { now - $0 >= window })  // oldest first
+        let tier = UsageTier.of(apps[id].usage, at: now, clock: wallClock, policy: policy.judgement)
         return JudgementContext(
-            tier: tier, predictedLaunch: predictedLaunch(app), runsInWindow: recent.count,
-            quota: app.cooperation.scaled(tier.quota(policy.judgement)), quotaFreesAt: recent.first.map { $0 + window },
+            tier: tier, predictedLaunch: predictedLaunch(id), runsInWindow: recent.count,
+            quota: apps[id].cooperation.scaled(tier.quota(policy.judgement)),
+            quotaFreesAt: recent.first.map { $0 + window },
             energyBudget: energyBudget, dataBudget: dataBudget, deviceAwake: isDeviceAwake,
             lastRunStarted: recent.last)
     }

@@ -3,11 +3,12 @@
 extension BackgroundSystem {
     /// Puts `id` on screen, sending the current foreground app away first.
     mutating func bringToForeground(_ id: BundleID) {
-        guard let app = apps.lookUp(id) else { return }
+        guard apps.contains(id) else { return }
+        let projectedState = apps[id].projectedState
         if let current = foregroundApp, current != id { sendToBackground(current) }
         apps[id].forceQuit = false
         if foregroundApp != id { noteLaunchByUser(id) }
-        switch app.projectedState {
+        switch projectedState {
         case .notRunning: launchProcess(id, .user, why: "the user opened the app")
         case .suspended:
             resumeProcess(id, then: [.willEnterForeground, .didBecomeActive], why: "the user opened the app")
@@ -20,22 +21,20 @@ extension BackgroundSystem {
 
     /// Moves the foreground app off screen: `willResignActive` (if active) then `didEnterBackground`.
     mutating func sendToBackground(_ id: BundleID) {
-        guard var app = apps.lookUp(id) else { return }
-        switch app.projectedState {
-        case .active: app.queuedCallbacks += [.willResignActive, .didEnterBackground]
-        case .inactive: app.queuedCallbacks += [.didEnterBackground]
+        guard apps.contains(id) else { return }
+        switch apps[id].projectedState {
+        case .active: apps[id].queuedCallbacks += [.willResignActive, .didEnterBackground]
+        case .inactive: apps[id].queuedCallbacks += [.didEnterBackground]
         default: break
         }
-        app.usage.left(at: now)
-        apps[id] = app
+        apps[id].usage.left(at: now)
         if foregroundApp == id { foregroundApp = nil }
     }
 
     /// Moves the foreground app from active to inactive (an interruption or the app switcher).
     mutating func resignActive(_ id: BundleID) {
-        guard var app = apps.lookUp(id), app.projectedState == .active else { return }
-        app.queuedCallbacks.append(.willResignActive)
-        apps[id] = app
+        guard apps.contains(id), apps[id].projectedState == .active else { return }
+        apps[id].queuedCallbacks.append(.willResignActive)
     }
 
     /// Launches the app in the background (for a task) or resumes it if suspended.
@@ -69,22 +68,21 @@ extension BackgroundSystem {
     /// Delivers the next queued callback if none is in flight.
     mutating func pumpCallbacks(_ id: BundleID) {
         guard apps.contains(id), apps[id].inFlight == nil, !apps[id].queuedCallbacks.isEmpty else { return }
-        var app = apps[id]
-        let callback = app.queuedCallbacks.removeFirst()
-        let before = app.state
+        let callback = apps[id].queuedCallbacks.removeFirst()
+        let before = apps[id].state
         switch callback {
         case .willFinishLaunching:
-            app.state = app.launchReason == .user ? .inactive : .background
-            if app.state == .background { app.startBackgroundTime(at: now) }
+            apps[id].state = apps[id].launchReason == .user ? .inactive : .background
+            if apps[id].state == .background { apps[id].startBackgroundTime(at: now) }
         case .didEnterBackground:
-            app.state = .background
-            app.startBackgroundTime(at: now)
+            apps[id].state = .background
+            apps[id].startBackgroundTime(at: now)
         case .willEnterForeground:
-            app.state = .inactive
-            app.backgroundSince = nil
-            app.assertionsWarned = false
+            apps[id].state = .inactive
+            apps[id].backgroundSince = nil
+            apps[id].assertionsWarned = false
         default:
-            if let state = callback.stateDuring { app.state = state }
+            if let state = callback.stateDuring { apps[id].state = state }
         }
         let token = nextToken
         nextToken += 1
@@ -94,33 +92,31 @@ extension BackgroundSystem {
             case .willTerminate: now + policy.willTerminateDeadline
             default: nil
             }
-        app.inFlight = (token, callback, deadline)
-        apps[id] = app
-        if before != app.state { record(id, .state, reason: "\(before.rawValue) → \(app.state.rawValue)") }
+        apps[id].inFlight = (token, callback, deadline)
+        let after = apps[id].state
+        if before != after { record(id, .state, reason: "\(before.rawValue) → \(after.rawValue)") }
         record(id, .callback, reason: callback.rawValue)
         emit(.deliver(id, callback, token: token))
     }
 
     /// The app's delegate returned from the callback with `token`.
     mutating func callbackReturned(_ id: BundleID, token: Int) {
-        guard var app = apps.lookUp(id), let inFlight = app.inFlight, inFlight.token == token else { return }
-        app.inFlight = nil
-        if inFlight.callback == .didFinishLaunching { app.launchCompleted = true }
-        apps[id] = app
-        if inFlight.callback == .willTerminate, let reason = app.terminating {
+        guard apps.contains(id), let inFlight = apps[id].inFlight, inFlight.token == token else { return }
+        apps[id].inFlight = nil
+        if inFlight.callback == .didFinishLaunching { apps[id].launchCompleted = true }
+        if inFlight.callback == .willTerminate, let reason = apps[id].terminating {
             endProcess(id, reason)
         }
     }
 
     /// Ends the app: running apps asked by the user or by jetsam get `willTerminate`; others end at once.
     mutating func terminate(_ id: BundleID, _ reason: TerminationReason) {
-        guard var app = apps.lookUp(id), app.state.hasProcess, app.terminating == nil else { return }
+        guard apps.contains(id), apps[id].state.hasProcess, apps[id].terminating == nil else { return }
         let politeEnd = reason == .userForceQuit || reason == .memoryPressure
-        if politeEnd && app.state != .suspended {
-            app.terminating = reason
-            app.queuedCallbacks = [.willTerminate]
-            app.usage.left(at: now)
-            apps[id] = app
+        if politeEnd && apps[id].state != .suspended {
+            apps[id].terminating = reason
+            apps[id].queuedCallbacks = [.willTerminate]
+            apps[id].usage.left(at: now)
             if foregroundApp == id { foregroundApp = nil }
             pumpCallbacks(id)
         } else {
@@ -130,15 +126,15 @@ extension BackgroundSystem {
 
     /// Removes the process now: no callback; its running tasks and queued continued requests die with it.
     mutating func endProcess(_ id: BundleID, _ reason: TerminationReason) {
-        guard var app = apps.lookUp(id), app.state.hasProcess else { return }
-        for run in app.running {
+        guard apps.contains(id), apps[id].state.hasProcess else { return }
+        let running = apps[id].running
+        for run in running {
             record(id, .killed, task: run.request.identifier, reason: "the app was terminated (\(reason))")
         }
-        let hadContinued = app.running.contains { $0.request.kind == .continuedProcessing }
-        let before = app.state
-        app.usage.left(at: now)
-        apps[id] = app
-        for run in app.running { finishRun(id, run, ending: reason) }
+        let hadContinued = running.contains { $0.request.kind == .continuedProcessing }
+        let before = apps[id].state
+        apps[id].usage.left(at: now)
+        for run in running { finishRun(id, run, ending: reason) }
         apps[id].clearProcess()
         if foregroundApp == id { foregroundApp = nil }
         if appUnderLock == id { appUnderLock = nil }

@@ -24,8 +24,8 @@ extension BackgroundSystem {
 // MARK: What the system remembers
 
 extension BackgroundSystem {
-    /// The system's memory now, as plain values: each installed app's history, the budgets' balances and the
-    /// energy ledger. An app on screen counts as having left it now (a restarted host has no app on screen).
+    /// The system's memory now, as plain values: each installed app's history (with what §7 keeps for it and
+    /// whether the user swiped it away), the budgets' balances, the energy ledger and the token and task counters. An app on screen counts as having left it now (a restarted host has no app on screen).
     public func snapshot() -> SystemSnapshot {
         var histories: [BundleID: AppHistory] = [:]
         for id in installed {
@@ -36,11 +36,12 @@ extension BackgroundSystem {
                 launches: usage.launches, foregroundSeconds: usage.foregroundSeconds, lastUsed: usage.lastUsed,
                 cooperation: app.cooperation.score, judgedRuns: app.cooperation.judged,
                 runStarts: app.discretionaryStarts, contentUpdatedAt: app.contentUpdatedAt, wakeUps: app.wakeUps,
-                totalUsage: app.totalUsage)
+                totalUsage: app.totalUsage, forceQuit: app.forceQuit, backgroundWork: app.backgroundWork.memory)
         }
         return SystemSnapshot(
             takenAt: now, apps: histories, energyBudgetBalance: energyBudget.balance(at: now),
-            dataBudgetBalance: dataBudget.balance(at: now), energy: energy, wakeUps: wakeUps)
+            dataBudgetBalance: dataBudget.balance(at: now), energy: energy, wakeUps: wakeUps, nextToken: nextToken,
+            nextTaskID: nextTaskID)
     }
 
     /// Puts back what a snapshot remembers, for the apps installed now (call it after installing them and
@@ -57,7 +58,11 @@ extension BackgroundSystem {
             apps[id].wakeUps = history.wakeUps
             apps[id].totalUsage = history.totalUsage
             apps[id].prediction = nil
+            apps[id].forceQuit = history.forceQuit
+            apps[id].backgroundWork.remember(history.backgroundWork)
         }
+        nextToken = max(nextToken, snapshot.nextToken)
+        nextTaskID = max(nextTaskID, snapshot.nextTaskID)
         let judgement = policy.judgement
         energyBudget = BudgetAccount(
             capacity: judgement.energyBudgetCapacity, perDay: judgement.energyBudgetPerDay, at: snapshot.takenAt)
@@ -72,5 +77,33 @@ extension BackgroundSystem {
         energyMeter.radioTail = nil
         wakeUps = snapshot.wakeUps
         reviewEveryApp()
+    }
+}
+
+extension BackgroundWorkState {
+    /// What outlives the process, as plain values (`BackgroundWorkMemory`).
+    var memory: BackgroundWorkMemory {
+        var memory = BackgroundWorkMemory()
+        memory.heldPush = heldPush
+        memory.pushWakes = pushWakes
+        memory.fetchInterval = fetchInterval
+        memory.fetchSince = fetchSince
+        memory.fetchBackoff = fetchBackoff
+        memory.significantLocationChanges = significantLocationChanges
+        memory.monitoredRegions = monitoredRegions.sorted()
+        return memory
+    }
+
+    /// Puts back what outlives the process; what lives with it (deliveries, active modes) is left as it is.
+    mutating func remember(_ memory: BackgroundWorkMemory) {
+        heldPush = memory.heldPush
+        pushWakes = memory.pushWakes
+        fetchInterval = memory.fetchInterval
+        fetchSince = memory.fetchSince
+        fetchBackoff = memory.fetchBackoff
+        significantLocationChanges = memory.significantLocationChanges
+        monitoredRegions = Set(memory.monitoredRegions)
+        lastPushBlockers = []
+        lastFetchBlockers = []
     }
 }

@@ -50,7 +50,7 @@ extension BackgroundSystem {
         guard let app = apps.lookUp(id), app.backgroundWork.heldPush != nil, foregroundApp != id else { return [] }
         let probe = TaskRequest(identifier: "\(id).\(Self.pushLabel)", kind: .appRefresh)
         var blockers = constraints.filter { $0 is any BackgroundPushConstraint }.blockers(
-            for: probe, in: context(for: app))
+            for: probe, in: context(for: id))
         if app.backgroundWork.deliveries.contains(where: { $0.event.label == Self.pushLabel }) {
             blockers.append(
                 Blocker(constraint: "pushInProgress", reason: "the app is still handling a background push", until: nil)

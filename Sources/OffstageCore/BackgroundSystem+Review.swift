@@ -38,8 +38,14 @@ extension BackgroundSystem {
     }
 
     /// The apps in installation order (each app's index is looked up once, not once per comparison).
+    /// A loop, not `map`: a closure reading `apps` would copy the whole system at every call.
     func inInstallationOrder(_ ids: Set<BundleID>) -> [BundleID] {
-        ids.map { (apps[$0].installIndex, $0) }.sorted { $0.0 < $1.0 }.map(\.1)
+        if ids.count < 2 { return Array(ids) }
+        var keyed: [(index: Int, id: BundleID)] = []
+        keyed.reserveCapacity(ids.count)
+        for id in ids { keyed.append((apps[id].installIndex, id)) }
+        keyed.sort { $0.index < $1.index }
+        return keyed.map(\.id)
     }
 
     /// Marks every app for review: the wall clock moved, or the system's memory was restored.
@@ -69,7 +75,7 @@ extension BackgroundSystem {
 
     /// Queues the app's next review at its earliest future deadline, unless one is already queued then.
     mutating func queueNextReview(_ id: BundleID) {
-        let next = dueTimes(of: apps[id]).filter { $0 > now }.min()
+        let next = dueTimes(of: id).filter { $0 > now }.min()
         guard next != apps[id].scheduledReview else { return }
         apps[id].scheduledReview = next
         if let next { reviews.insert(Review(at: next, app: id, order: apps[id].installIndex)) }
@@ -77,21 +83,21 @@ extension BackgroundSystem {
 
     /// Every time at which the app's situation changes with no event: callback watchdogs, background
     /// time, task runtimes and grace periods, the pending requests' blockers lifting, and §7's deadlines.
-    func dueTimes(of app: AppRecord) -> [Instant] {
+    func dueTimes(of id: BundleID) -> [Instant] {
         var due: [Instant] = []
-        if let deadline = app.inFlight?.deadline { due.append(deadline) }
-        if let since = app.backgroundSince, !app.assertions.isEmpty {
+        if let deadline = apps[id].inFlight?.deadline { due.append(deadline) }
+        if let since = apps[id].backgroundSince, !apps[id].assertions.isEmpty {
             let end = since + policy.backgroundTimeAllowance
-            due.append(app.assertionsWarned ? end : end + (-policy.assertionExpirationWarning))
+            due.append(apps[id].assertionsWarned ? end : end + (-policy.assertionExpirationWarning))
         }
-        for run in app.running where run.delivered {
+        for run in apps[id].running where run.delivered {
             if let expired = run.expiredAt {
                 due.append(expired + policy.expirationGrace)
             } else if let end = run.expiresAt {
                 due.append(end)
             }
         }
-        if let lift = app.blockersLift { due.append(lift) }
-        return due + backgroundWorkDueTimes(of: app.id)
+        if let lift = apps[id].blockersLift { due.append(lift) }
+        return due + backgroundWorkDueTimes(of: id)
     }
 }

@@ -43,7 +43,7 @@ extension BackgroundSystem {
     mutating func interruptRunningTasks(_ id: BundleID) {
         guard apps.contains(id), !apps[id].running.isEmpty else { return }
         for run in apps[id].running where run.delivered && run.expiredAt == nil && run.request.isDiscretionary {
-            if let reason = constraints.interruption(for: run.request, in: context(for: apps[id])) {
+            if let reason = constraints.interruption(for: run.request, in: context(for: id)) {
                 expire(id, run.id, reason: reason)
             }
         }
@@ -57,20 +57,20 @@ extension BackgroundSystem {
         guard !pending.isEmpty else { return noteWaiting(id, until: nil, onSharedChange: false, blockedBy: []) }
         refreshPrediction(id)
         var lift: Instant?
-        var blockedBy: Set<String> = []
+        var blockedBy: [String] = []
         var waitsForSharedChange = false
-        var context = context(for: apps[id])
+        var context = context(for: id)
         for request in pending {
             let blockers = constraints.blockers(for: request, in: context)
             if blockers.isEmpty {
                 start(id, request, why: "all constraints satisfied")
-                context = self.context(for: apps[id])  // a start changes what the next requests see
+                context = self.context(for: id)  // a start changes what the next requests see
                 continue
             }
             if let eligible = blockers.earliestEligibility, lift.map({ eligible < $0 }) ?? true { lift = eligible }
             if blockers.allSatisfy({ sharedChangeConstraints.contains($0.constraint) }) { waitsForSharedChange = true }
             let names = blockers.map(\.constraint)
-            blockedBy.formUnion(names)
+            blockedBy += names
             if apps[id].lastBlockers[request.identifier] != names {
                 apps[id].lastBlockers[request.identifier] = names
                 record(
@@ -82,13 +82,16 @@ extension BackgroundSystem {
     }
 
     /// Remembers how the app's pending requests wait: when the soonest can become eligible by itself,
-    /// whether one waits only on shared state, and which constraints block them.
+    /// whether one waits only on shared state, and which constraints block them (`blockedBy` lists each
+    /// request's blockers in turn; compared as a list first, as it rarely changes and names are literals).
     private mutating func noteWaiting(
-        _ id: BundleID, until lift: Instant?, onSharedChange: Bool, blockedBy: Set<String>
+        _ id: BundleID, until lift: Instant?, onSharedChange: Bool, blockedBy: [String]
     ) {
         apps[id].blockersLift = lift
         apps[id].waitsForSharedChange = onSharedChange
-        noteBlockers(id, blockedBy)
+        guard apps[id].blockerList != blockedBy else { return }
+        apps[id].blockerList = blockedBy
+        noteBlockers(id, Set(blockedBy))
     }
 
     /// For every request not yet finished: where it stands and, if it waits, every constraint that blocks it.
@@ -97,7 +100,7 @@ extension BackgroundSystem {
         for id in installed {
             let app = apps[id]
             for request in app.pending {
-                let blockers = constraints.blockers(for: request, in: context(for: app))
+                let blockers = constraints.blockers(for: request, in: context(for: id))
                 result.append(RequestStatus(app: id, request: request, phase: .pending, blockers: blockers))
             }
             for (position, entry) in continuedQueue.enumerated() where entry.app == id {

@@ -11,7 +11,9 @@ extension BackgroundSystem {
         apps[id].lastBlockers[request.identifier] = nil
         apps[id].running.append(run)
         wakeForBackgroundWork(id, why: "to run \(request.identifier)")
-        record(id, .started, task: request.identifier, reason: "\(request.kind.rawValue) task started: \(why)")
+        record(
+            id, .started, task: request.identifier, reason: "\(request.kind.rawValue) task started: \(why)",
+            taskKind: request.kind)
         noteRunStarted(id, run, simulated: simulated)
     }
 
@@ -20,10 +22,9 @@ extension BackgroundSystem {
         guard apps.contains(id), apps[id].running.contains(where: { !$0.delivered }), apps[id].launchCompleted,
             apps[id].inFlight == nil, apps[id].queuedCallbacks.isEmpty, apps[id].terminating == nil
         else { return }
-        let app = apps[id]
-        for run in app.running where !run.delivered {
+        for run in apps[id].running where !run.delivered {
             let name = run.request.identifier
-            guard app.registered.contains(name) else {
+            guard apps[id].registered.contains(name) else {
                 _ = crash(id, "No launch handler registered for task with identifier \(name)")
                 return
             }

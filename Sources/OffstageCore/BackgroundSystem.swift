@@ -144,7 +144,9 @@ public struct BackgroundSystem: Sendable {
 
     /// Tasks running now, on every app.
     public var runningTasks: [TaskRun] {
-        inInstallationOrder(appsWithTasks).flatMap { apps[$0].running }
+        var runs: [TaskRun] = []
+        for id in inInstallationOrder(appsWithTasks) { runs += apps[id].running }
+        return runs
     }
 
     /// Outstanding `beginBackgroundTask` identifiers of the app.
@@ -176,16 +178,19 @@ public struct BackgroundSystem: Sendable {
 
     mutating func emit(_ effect: Effect) { outbox.append(effect) }
 
-    /// Keeps a decision or fact; the app it names is reviewed again before the entry point returns.
-    mutating func record(_ app: BundleID?, _ kind: RecordKind, task: String? = nil, reason: String) {
-        if let app { dirty.insert(app) }
-        emit(.record(Record(at: now, app: app, kind: kind, task: task, reason: reason)))
+    /// Keeps a decision or fact; the app it names is reviewed again before the entry point returns,
+    /// unless the record only explains why a request waits (that changes nothing a review reads).
+    mutating func record(
+        _ app: BundleID?, _ kind: RecordKind, task: String? = nil, reason: String, taskKind: TaskKind? = nil
+    ) {
+        if let app, kind != .deferred { dirty.insert(app) }
+        emit(.record(Record(at: now, app: app, kind: kind, task: task, reason: reason, taskKind: taskKind)))
     }
 
-    func context(for app: AppRecord) -> ConstraintContext {
+    func context(for id: BundleID) -> ConstraintContext {
         ConstraintContext(
             now: now, policy: policy, device: device, settings: settings, wallClock: wallClock,
-            app: app.id, appState: app.projectedState, appForceQuit: app.forceQuit,
-            runningIdentifiers: Set(app.running.map(\.request.identifier)), judgement: judgementContext(for: app))
+            app: id, appState: apps[id].projectedState, appForceQuit: apps[id].forceQuit,
+            runningIdentifiers: Set(apps[id].running.map(\.request.identifier)), judgement: judgementContext(for: id))
     }
 }

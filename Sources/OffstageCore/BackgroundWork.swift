@@ -87,9 +87,14 @@ struct BackgroundDelivery: Hashable, Sendable {
 }
 
 /// The newest background push the system holds for an app, waiting until delivery is allowed.
-struct HeldPush: Hashable, Sendable {
-    var payload: String
-    var arrivedAt: Instant
+public struct HeldPush: Hashable, Sendable, Codable {
+    public var payload: String
+    public var arrivedAt: Instant
+
+    public init(payload: String, arrivedAt: Instant) {
+        self.payload = payload
+        self.arrivedAt = arrivedAt
+    }
 }
 
 /// A background push held for an app, and every reason it waits: what `heldPushes()` reports.

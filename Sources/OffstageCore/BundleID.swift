@@ -6,7 +6,7 @@ public struct BundleID: RawRepresentable, Hashable, Comparable, Sendable, Codabl
     public let rawValue: String
     /// A digest of `rawValue`, made once: bundle identifiers key the system's hottest tables, and hashing
     /// the whole text at every lookup was a large share of a decision's cost.
-    private let digest: UInt64
+    let digest: UInt64
 
     public init(rawValue: String) {
         self.rawValue = rawValue

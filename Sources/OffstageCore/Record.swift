@@ -53,6 +53,10 @@ public enum RecordKind: String, Hashable, Sendable, Codable, CaseIterable {
     case handled
     /// A continuous background mode (audio, location, VoIP…) started or stopped.
     case backgroundMode = "background mode"
+
+    // MARK: Restarts of the host (the daemon's re-adoption)
+    /// A restarted system took over a live process that a previous run started.
+    case adopted
 }
 
 /// One structured entry of the system's decision log: when, which app, what, which task, and why.
@@ -65,9 +69,12 @@ public struct Record: Hashable, Sendable, Codable {
     public var reason: String
     /// A number the record measures, for reports (e.g. a content age in seconds).
     public var value: Double?
+    /// The kind of task a `started` record starts, so reports count runs by kind without reading words.
+    public var taskKind: TaskKind?
 
     public init(
-        at: Instant, app: BundleID?, kind: RecordKind, task: String? = nil, reason: String, value: Double? = nil
+        at: Instant, app: BundleID?, kind: RecordKind, task: String? = nil, reason: String, value: Double? = nil,
+        taskKind: TaskKind? = nil
     ) {
         self.at = at
         self.app = app
@@ -75,6 +82,7 @@ public struct Record: Hashable, Sendable, Codable {
         self.task = task
         self.reason = reason
         self.value = value
+        self.taskKind = taskKind
     }
 }
 

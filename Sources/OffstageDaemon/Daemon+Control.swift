@@ -27,6 +27,8 @@ extension Daemon {
             if let app = event.app, apps[app] == nil { throw DaemonError("\(app) is not installed") }
             let effects = system.handle(event, at: now)
             carryOut(effects)
+            // A push the system holds lives only in its memory: written at once, not a save interval later.
+            if case .backgroundPush = event { saveMemory() }
             return .records(
                 records: effects.records.map { LoggedRecord(time: system.wallClock.timestamp(at: $0.at), record: $0) })
         case .tap(let app, let action):

@@ -84,6 +84,7 @@ extension Daemon {
         apps[id]!.connection = nil
         apps[id]!.cpuSeen = 0
         apps[id]!.sampledAt = clock.now()
+        savedProcessMemory[id] = nil
         try? store.saveProcess(process, of: id)
         logger.info("launched", metadata: ["app": "\(id)", "pid": "\(pid)", "reason": "\(reason.rawValue)"])
         return []
@@ -108,6 +109,7 @@ extension Daemon {
         apps[id]?.memoryBytes = 0
         apps[id]?.outbox = []
         apps[id]?.connection = nil
+        savedProcessMemory[id] = nil
         try? store.saveProcess(nil, of: id)
     }
 
@@ -160,8 +162,8 @@ extension Daemon {
         unflushed.removeAll(keepingCapacity: unflushed.count <= 1024)
     }
 
-    /// After anything that may change state: the store follows the pending requests and settings (of `app`
-    /// only, for an app's call).
+    /// After anything that may change state: the store follows the live processes' state, the pending requests
+    /// and settings (of `app` only, for an app's call).
     func afterChange(app: BundleID?) {
         syncStore(all: app == nil, only: app)
         if app == nil { workMayWait = hasWaitingWork }
@@ -181,9 +183,10 @@ extension Daemon {
         } catch { logger.error("cannot save the usage history, budgets and energy ledger: \(error)") }
     }
 
-    /// Writes pending requests and settings that changed since they were last written.
+    /// Writes the live processes' state, pending requests and settings that changed since they were last written.
     func syncStore(all: Bool, only app: BundleID? = nil) {
         for id in all ? Array(apps.keys) : (app.map { [$0] } ?? []) {
+            syncProcessMemory(of: id)
             let requests = system.pendingRequests(of: id)
             if !requests.isEmpty { workMayWait = true }
             let pending = requests.filter { $0.kind != .continuedProcessing }

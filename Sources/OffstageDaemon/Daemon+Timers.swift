@@ -24,9 +24,13 @@ extension Daemon {
             next = next.map { min($0, time) } ?? time
         }
         for id in liveApps where system.state(of: id) != .suspended {
-            guard let sampledAt = apps[id]?.sampledAt else { continue }
-            if sampledAt + configuration.sampleInterval <= now { sample(id) }
-            wake(at: apps[id].map { $0.sampledAt + configuration.sampleInterval })
+            guard var due = apps[id]?.sampledAt else { continue }
+            due = due + configuration.sampleInterval
+            if due <= now {
+                sample(id)
+                due = now + configuration.sampleInterval
+            }
+            wake(at: due)
         }
         if workMayWait, lastProbe + configuration.probeInterval <= now {
             workMayWait = hasWaitingWork

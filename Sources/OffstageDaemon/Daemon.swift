@@ -21,13 +21,15 @@ final class Daemon: @unchecked Sendable {
     let wakeWrite: Int32
     let inbox = Inbox()
     var reaper: Reaper!
+    /// Watches the exit of processes adopted after a restart (not children of this daemon).
+    var exitWatcher: ExitWatcher!
 
     var connections: [Int32: Connection] = [:]
     /// Where every connection's bytes are read to (one for all: the loop reads one connection at a time).
     var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
     var apps: [BundleID: ManagedApp] = [:]
     /// The apps with a live process (`ManagedApp.process` set): the loop samples these, never every installed app.
-    /// Kept by `launch` and `forgetProcess`, and gathered from `apps` when the loop starts (after restore).
+    /// Kept with it: by `launch` and the adoption of a process left by a previous run, and by `forgetProcess`.
     var liveApps = Set<BundleID>()
     /// Processes the daemon ended, waiting for their exit: pid → app.
     var dying: [Int32: BundleID] = [:]
@@ -41,6 +43,8 @@ final class Daemon: @unchecked Sendable {
     /// probe falls due and after control commands and ticks, never per message.
     var workMayWait = false
     var savedPending: [BundleID: [TaskRequest]] = [:]
+    /// What the core knew of each live process as last written, for re-adoption after a crash.
+    var savedProcessMemory: [BundleID: ProcessMemory] = [:]
     var savedSettings = UserSettings()
     /// Decisions not yet written to the store (written within a second, and at shutdown).
     var unflushed: [Record] = []
@@ -50,8 +54,8 @@ final class Daemon: @unchecked Sendable {
     var memoryAt: Instant?
     var stopping = false
 
-    /// Opens the store, detects the freezer, restores the apps and their pending requests, cleans up
-    /// processes left by a previous run, and starts listening.
+    /// Opens the store, detects the freezer, restores the apps and their pending requests, adopts (or cleans
+    /// up) processes left by a previous run, and starts listening.
     init(configuration: DaemonConfiguration, logger: Logger) throws {
         self.configuration = configuration
         self.logger = logger
@@ -76,11 +80,13 @@ final class Daemon: @unchecked Sendable {
                 ..<(configuration.socketPath.lastIndex(of: "/") ?? configuration.socketPath.startIndex)])
         if !socketFolder.isEmpty { SysFile.makeDirectory(socketFolder, mode: 0o755) }
         listener = try ListeningSocket.open(at: configuration.socketPath)
-        try restore()
-        reaper = Reaper { [inbox, wakeWrite] pid, how in
+        let exited: @Sendable (Int32, String) -> Void = { [inbox, wakeWrite] pid, how in
             inbox.post(.childExited(pid: pid, how: how))
             Self.poke(wakeWrite)
         }
+        exitWatcher = try ExitWatcher(onExit: exited)
+        reaper = Reaper(onExit: exited)
+        try restore()
         logger.info(
             "offstage daemon started",
             metadata: [
@@ -89,55 +95,10 @@ final class Daemon: @unchecked Sendable {
             ])
     }
 
-    /// Reads the store back into the core (apps, what the system remembers, settings, pending requests);
-    /// kills processes a crashed daemon left behind.
-    private func restore() throws {
-        if let settings = try store.load(UserSettings.self, key: "userSettings") {
-            system.restoreSettings(settings)
-            savedSettings = settings
-        }
-        overrides = try store.load(DeviceOverrides.self, key: "deviceOverrides") ?? DeviceOverrides()
-        let now = clock.now()
-        for stored in try store.apps() {
-            var manifest = stored.manifest
-            if let fresh = try? AppBundle(path: stored.path) { manifest = fresh.manifest }
-            carryOut(system.install(manifest, at: now))
-            apps[stored.bundle] = ManagedApp(path: stored.path, manifest: manifest)
-            cleanUpLeftovers(stored.bundle, stored.process)
-        }
-        if let savedMemory { system.restore(savedMemory) }
-        for (app, requests) in try store.pending() where apps[app] != nil {
-            savedPending[app] = requests
-            carryOut(system.restorePending(requests, for: app, at: now))
-        }
-        probeDevice()
-    }
-
-    /// Ends the processes of `app` a previous daemon left (its group's members, or its recorded process).
-    private func cleanUpLeftovers(_ app: BundleID, _ recorded: AppProcess?) {
-        let process = recorded ?? AppProcess(pid: 0, startTicks: 0)
-        var leftovers = control.kind == .signals ? [] : control.pids(of: app, process)
-        if let recorded, ProcStat.read(recorded.pid)?.startTicks == recorded.startTicks {
-            leftovers.append(recorded.pid)
-        }
-        if !leftovers.isEmpty {
-            logger.notice(
-                "killing processes left by a previous run", metadata: ["app": "\(app)", "pids": "\(leftovers)"])
-            if control.kind == .signals {
-                control.killNow(app, process)
-            } else {
-                control.terminate(app, process)
-            }
-            for pid in leftovers { kill(pid, SIGKILL) }
-        }
-        try? store.saveProcess(nil, of: app)
-    }
-
     // MARK: The loop
 
     /// Serves until `requestShutdown`; then ends every app and closes.
     func run() {
-        liveApps.formUnion(apps.compactMap { $0.value.process == nil ? nil : $0.key })
         workMayWait = hasWaitingWork
         var wake = fireDueWork()
         while !stopping {
@@ -210,8 +171,8 @@ final class Daemon: @unchecked Sendable {
         logger.info("offstage daemon stopped")
     }
 
-    /// The seconds since the daemon started, for status.
-    var uptime: Double { clock.now().seconds }
+    /// The seconds since this daemon started (not since the first start its clock counts from), for status.
+    var uptime: Double { clock.secondsSinceStart() }
 }
 
 /// Messages from other threads to the loop.

@@ -21,7 +21,10 @@ struct DaemonClock: Sendable {
     }
 
     /// The instant now.
-    func now() -> Instant { Instant(seconds: base + Self.seconds(CLOCK_BOOTTIME) - start) }
+    func now() -> Instant { Instant(seconds: base + secondsSinceStart()) }
+
+    /// Seconds since this daemon started.
+    func secondsSinceStart() -> Double { Self.seconds(CLOCK_BOOTTIME) - start }
 
     /// The wall clock as the core maps it: the epoch at `Instant.zero`, and the local time zone's offset
     /// (the judgement reads hours of the day and weekdays in local time).

@@ -1,6 +1,6 @@
 import Glibc
 
-/// Starts an app's executable as a new process group, inside its control groups from its first
+/// Starts an app's executable as a new session and process group, inside its control groups from its first
 /// instruction: a `/bin/sh` trampoline joins the groups, then `exec`s the app (no fork race).
 enum ProcessSpawner {
     /// Spawns `executable` with `environment` added; stdout and stderr go to `logPath`.
@@ -30,9 +30,11 @@ enum ProcessSpawner {
         sigemptyset(&none)
         posix_spawnattr_setsigdefault(&attributes, &all)
         posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setpgroup(&attributes, 0)
+        // A session of its own (and so a process group): the app's group is orphaned from the start, so the
+        // daemon's death never sends it the SIGHUP and SIGCONT the kernel gives a stopped group it orphans,
+        // which would kill (or thaw) a frozen app the next daemon means to adopt.
         posix_spawnattr_setflags(
-            &attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+            &attributes, Int16(spawnSetSession | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
 
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -44,6 +46,9 @@ enum ProcessSpawner {
         }
         return pid
     }
+
+    /// glibc's `POSIX_SPAWN_SETSID` (2.26 and later), which Swift's Glibc module does not export.
+    private static let spawnSetSession: Int32 = 0x80
 
     /// The daemon's own environment, as a dictionary.
     static func currentEnvironment() -> [String: String] {

@@ -4,7 +4,8 @@ import OffstageCore
 
 /// What the system remembers, in tables of its own: each app's usage and cooperation (`appHistory`), the
 /// budgets' balances (`budget`), the energy ledger's hours and totals (`energyHour`, `energyTotal`), and
-/// when it was taken with the clock's origin (`memory`, one row). Instants are seconds on the daemon's clock.
+/// when it was taken with the clock's origin (`memory`, one row); since v3 also each app's force-quit and
+/// §7 memory, and the core's counters (`Store+Adoption.swift`). Instants are seconds on the daemon's clock.
 extension Store {
     /// The tables (migration v2).
     static func createMemory(_ db: Database) throws {
@@ -49,7 +50,7 @@ extension Store {
         let histories = try snapshot.apps.filter { previous?.apps[$0.key] != $0.value }.map { id, history in
             (
                 id, history, try json(history.launches.map(\.seconds)), try json(history.runStarts.map(\.seconds)),
-                try json(history.totalUsage)
+                try json(history.totalUsage), try json(history.backgroundWork)
             )
         }
         let oldHours = Dictionary(
@@ -59,21 +60,24 @@ extension Store {
         try database.write { db in
             try db.execute(
                 sql: """
-                    INSERT INTO memory (id, takenAt, clockOrigin, wakeUps) VALUES (1, ?, ?, ?)
+                    INSERT INTO memory (id, takenAt, clockOrigin, wakeUps, nextToken, nextTaskID) VALUES (1, ?, ?, ?, ?, ?)
                     ON CONFLICT(id) DO UPDATE SET takenAt = excluded.takenAt, clockOrigin = excluded.clockOrigin,
-                        wakeUps = excluded.wakeUps
-                    """, arguments: [snapshot.takenAt.seconds, clockOrigin, snapshot.wakeUps])
-            for (id, history, launches, runStarts, usage) in histories {
+                        wakeUps = excluded.wakeUps, nextToken = excluded.nextToken, nextTaskID = excluded.nextTaskID
+                    """,
+                arguments: [
+                    snapshot.takenAt.seconds, clockOrigin, snapshot.wakeUps, snapshot.nextToken, snapshot.nextTaskID,
+                ])
+            for (id, history, launches, runStarts, usage, backgroundWork) in histories {
                 try db.execute(
                     sql: """
                         INSERT OR REPLACE INTO appHistory (bundle, launches, foregroundSeconds, lastUsed, cooperation,
-                            judgedRuns, runStarts, contentUpdatedAt, wakeUps, totalUsage)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                            judgedRuns, runStarts, contentUpdatedAt, wakeUps, totalUsage, forceQuit, backgroundWork)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """,
                     arguments: [
                         id.rawValue, launches, history.foregroundSeconds, history.lastUsed?.seconds,
                         history.cooperation, history.judgedRuns, runStarts, history.contentUpdatedAt?.seconds,
-                        history.wakeUps, usage,
+                        history.wakeUps, usage, history.forceQuit, backgroundWork,
                     ])
             }
             for (name, balance) in [("energy", snapshot.energyBudgetBalance), ("data", snapshot.dataBudgetBalance)] {
@@ -108,13 +112,16 @@ extension Store {
             for row in try Row.fetchAll(db, sql: "SELECT * FROM appHistory") {
                 let lastUsed: Double? = row["lastUsed"]
                 let content: Double? = row["contentUpdatedAt"]
+                let backgroundWork: String? = row["backgroundWork"]
                 apps[BundleID(row["bundle"] as String)] = AppHistory(
                     launches: try decode([Double].self, row["launches"]).map(Instant.init(seconds:)),
                     foregroundSeconds: row["foregroundSeconds"], lastUsed: lastUsed.map(Instant.init(seconds:)),
                     cooperation: row["cooperation"], judgedRuns: row["judgedRuns"],
                     runStarts: try decode([Double].self, row["runStarts"]).map(Instant.init(seconds:)),
                     contentUpdatedAt: content.map(Instant.init(seconds:)), wakeUps: row["wakeUps"],
-                    totalUsage: try decode(ResourceUsage.self, row["totalUsage"]))
+                    totalUsage: try decode(ResourceUsage.self, row["totalUsage"]), forceQuit: row["forceQuit"],
+                    backgroundWork: try backgroundWork.map { try decode(BackgroundWorkMemory.self, $0) }
+                        ?? BackgroundWorkMemory())
             }
             let budgets = Dictionary(
                 try Row.fetchAll(db, sql: "SELECT name, balance FROM budget").map {
@@ -134,7 +141,8 @@ extension Store {
             let snapshot = SystemSnapshot(
                 takenAt: Instant(seconds: row["takenAt"]), apps: apps,
                 energyBudgetBalance: budgets["energy"] ?? .infinity, dataBudgetBalance: budgets["data"] ?? .infinity,
-                energy: EnergyLedger(hours: Array(hours.values), totals: totals), wakeUps: row["wakeUps"])
+                energy: EnergyLedger(hours: Array(hours.values), totals: totals), wakeUps: row["wakeUps"],
+                nextToken: row["nextToken"], nextTaskID: row["nextTaskID"])
             return (snapshot, row["clockOrigin"])
         }
     }

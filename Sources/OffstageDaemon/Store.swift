@@ -54,6 +54,8 @@ final class Store: @unchecked Sendable {
                     """)
         }
         migrator.registerMigration("v2: usage history, cooperation, budgets, energy ledger", migrate: Self.createMemory)
+        migrator.registerMigration(
+            "v3: live processes' state for re-adoption; force-quit, §7 memory, counters", migrate: Self.addAdoption)
         return migrator
     }
 
@@ -65,6 +67,8 @@ final class Store: @unchecked Sendable {
         var path: String
         var manifest: AppManifest
         var process: AppProcess?
+        /// What the core knew of that process, to adopt it after a crash of the daemon.
+        var processMemory: ProcessMemory?
     }
 
     func saveApp(_ app: InstalledApp, at epoch: Double) throws {
@@ -86,17 +90,21 @@ final class Store: @unchecked Sendable {
                 return InstalledApp(
                     bundle: BundleID(row["bundle"] as String), path: row["path"],
                     manifest: try decoder.decode(AppManifest.self, from: Data((row["manifest"] as String).utf8)),
-                    process: pid.flatMap { pid in ticks.map { AppProcess(pid: pid, startTicks: $0) } })
+                    process: pid.flatMap { pid in ticks.map { AppProcess(pid: pid, startTicks: $0) } },
+                    processMemory: processMemory(row))
             }
         }
     }
 
-    /// Records the app's live process (nil when it ended), for clean-up after a crash of the daemon.
+    /// Records the app's live process (nil when it ended, which forgets its state too), for re-adoption or
+    /// clean-up after a crash of the daemon.
     func saveProcess(_ process: AppProcess?, of app: BundleID) throws {
         try database.write { db in
             try db.execute(
-                sql: "UPDATE app SET pid = ?, startTicks = ? WHERE bundle = ?",
-                arguments: [process?.pid, process?.startTicks, app.rawValue])
+                sql: process == nil
+                    ? "UPDATE app SET pid = NULL, startTicks = NULL, process = NULL WHERE bundle = ?"
+                    : "UPDATE app SET pid = ?, startTicks = ?, process = NULL WHERE bundle = ?",
+                arguments: process.map { [$0.pid, $0.startTicks, app.rawValue] } ?? [app.rawValue])
         }
     }
 

@@ -29,12 +29,15 @@ extension AppRuntime {
         }
     }
 
-    /// A completion handler that reports its result to the system the first time it is called.
+    /// A completion handler that reports its result to the system the first time it is called (from any thread).
     private func completion(token: Int) -> (UIBackgroundFetchResult) -> Void {
-        var called = false
+        let called = LockedValue(false)
         return { [unowned self] result in
-            guard !called else { return }
-            called = true
+            let first = called.withValue { called in
+                defer { called = true }
+                return !called
+            }
+            guard first else { return }
             let result = BackgroundFetchResult(rawValue: Int(result.rawValue)) ?? .failed
             self.send(.backgroundEventCompleted(token: token, result: result))
         }

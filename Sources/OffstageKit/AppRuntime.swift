@@ -3,18 +3,26 @@ public import OffstageCore
 
 /// One running app process as OffstageKit sees it: its `UIApplication`, its `BGTaskScheduler`,
 /// its delegate, handlers and live tasks. Hosts create one per launch and deliver the system's effects to it.
+/// In a real process app code calls it from any thread (a submit from a background queue while the main
+/// thread runs a callback): its mutable state is behind a lock, never held while app code or the system runs.
 public final class AppRuntime: @unchecked Sendable {
     public let bundleIdentifier: BundleID
     public let link: any SystemLink
     public private(set) lazy var application = UIApplication(runtime: self)
     public private(set) lazy var scheduler = BGTaskScheduler(runtime: self)
     let makeDelegate: () -> any UIApplicationDelegate
-    var delegate: (any UIApplicationDelegate)?
-    var launchHandlers: [String: (BGTask) -> Void] = [:]
-    var tasks: [Int: BGTask] = [:]
-    var assertionHandlers: [Int: () -> Void] = [:]
+    /// The delegate, launch handlers by identifier, live tasks by ID and assertion expiration handlers.
+    private let registry = LockedValue(Registry())
     /// The app's `CLLocationManager`s, for location events (§7).
     let locations = LocationRegistry()
+
+    /// What app code and the system's effects change, from any thread.
+    private struct Registry {
+        var delegate: (any UIApplicationDelegate)?
+        var launchHandlers: [String: (BGTask) -> Void] = [:]
+        var tasks: [Int: BGTask] = [:]
+        var assertionHandlers: [Int: () -> Void] = [:]
+    }
 
     public init(
         bundleIdentifier: BundleID, link: any SystemLink, makeDelegate: @escaping () -> any UIApplicationDelegate
@@ -22,15 +30,29 @@ public final class AppRuntime: @unchecked Sendable {
         self.bundleIdentifier = bundleIdentifier
         self.link = link
         self.makeDelegate = makeDelegate
+        // Made now, while one thread has the runtime: a lazy property first read by two threads at once races.
+        _ = application
+        _ = scheduler
     }
+
+    var delegate: (any UIApplicationDelegate)? { registry.value.delegate }
+
+    func setLaunchHandler(_ handler: @escaping (BGTask) -> Void, for identifier: String) {
+        registry.withValue { $0.launchHandlers[identifier] = handler }
+    }
+
+    func setAssertionHandler(_ handler: (() -> Void)?, for identifier: Int) {
+        registry.withValue { $0.assertionHandlers[identifier] = handler }
+    }
+
+    /// A task completed: the runtime lets go of it.
+    func forgetTask(_ taskID: Int) { registry.withValue { _ = $0.tasks.removeValue(forKey: taskID) } }
 
     // MARK: Which app is running this code
 
-    private static let threadKey = "OffstageKit.AppRuntime"
-
     /// The runtime of the app whose code runs on this thread (or of the whole process, in a real one).
     public static var current: AppRuntime {
-        guard let runtime = Thread.current.threadDictionary[threadKey] as? AppRuntime ?? processRuntime.value else {
+        guard let runtime = ThreadRuntime.current ?? processRuntime.value else {
             fatalError(
                 "OffstageKit: UIApplication.shared or BGTaskScheduler.shared used on a thread with no app; "
                     + "in the simulator, app code runs on the threads the simulator starts")
@@ -39,7 +61,7 @@ public final class AppRuntime: @unchecked Sendable {
     }
 
     /// Makes this runtime `current` for code on the calling thread (the simulator's app threads).
-    public func bindToCurrentThread() { Thread.current.threadDictionary[Self.threadKey] = self }
+    public func bindToCurrentThread() { ThreadRuntime.bind(self) }
 
     /// The runtime of a real app process: one app per process, seen from every thread.
     private static let processRuntime = LockedValue<AppRuntime?>(nil)
@@ -68,7 +90,7 @@ public final class AppRuntime: @unchecked Sendable {
         switch callback {
         case .willFinishLaunching:
             let delegate = makeDelegate()
-            self.delegate = delegate
+            registry.withValue { $0.delegate = delegate }
             app.delegate = delegate
             _ = delegate.application(app, willFinishLaunchingWithOptions: nil)
         case .didFinishLaunching:
@@ -85,8 +107,11 @@ public final class AppRuntime: @unchecked Sendable {
     /// Calls the launch handler registered for the task's identifier with a new `BGTask`.
     public func startTask(_ run: TaskRun) {
         let task = BGTask.make(for: run, runtime: self)
-        tasks[run.id] = task
-        guard let handler = launchHandlers[run.request.identifier] else {
+        let handler = registry.withValue { registry in
+            registry.tasks[run.id] = task
+            return registry.launchHandlers[run.request.identifier]
+        }
+        guard let handler else {
             link.crash("No launch handler registered for task with identifier \(run.request.identifier)")
         }
         handler(task)
@@ -94,9 +119,8 @@ public final class AppRuntime: @unchecked Sendable {
 
     /// Calls the task's expiration handler; with none set, the task is completed unsuccessfully.
     public func expireTask(_ taskID: Int) {
-        guard let task = tasks[taskID] else { return }
-        if let handler = task.expirationHandler {
-            task.expirationHandler = nil
+        guard let task = registry.withValue({ $0.tasks[taskID] }) else { return }
+        if let handler = task.takeExpirationHandler() {
             handler()
         } else {
             task.setTaskCompleted(success: false)
@@ -106,7 +130,7 @@ public final class AppRuntime: @unchecked Sendable {
     /// Calls the expiration handlers of these `beginBackgroundTask` assertions.
     public func expireBackgroundTasks(_ ids: [Int]) {
         for id in ids {
-            assertionHandlers.removeValue(forKey: id)?()
+            registry.withValue { $0.assertionHandlers.removeValue(forKey: id) }?()
         }
     }
 

@@ -6,10 +6,18 @@ import OffstageCore
 open class BGTask: NSObject, @unchecked Sendable {
     public let identifier: String
     /// Called shortly before the task's time runs out; cleared once called or once completed.
-    open var expirationHandler: (() -> Void)?
+    open var expirationHandler: (() -> Void)? {
+        get { guarded.value.expirationHandler }
+        set { guarded.withValue { $0.expirationHandler = newValue } }
+    }
     let taskID: Int
     unowned let runtime: AppRuntime
-    var completed = false
+    /// The expiration handler and whether the task was completed: the handler's queue, the work's thread and
+    /// the system's expiration may touch them at once.
+    private let guarded = LockedValue<(expirationHandler: (() -> Void)?, completed: Bool)>((nil, false))
+
+    /// Whether `setTaskCompleted(success:)` was called.
+    var completed: Bool { guarded.value.completed }
 
     init(identifier: String, taskID: Int, runtime: AppRuntime) {
         self.identifier = identifier
@@ -20,10 +28,22 @@ open class BGTask: NSObject, @unchecked Sendable {
 
     /// Tells the system the work is done; the app is suspended once all its work is done.
     open func setTaskCompleted(success: Bool) {
-        expirationHandler = nil
-        guard !completed else { return }
-        completed = true
+        let first = guarded.withValue { state in
+            state.expirationHandler = nil
+            defer { state.completed = true }
+            return !state.completed
+        }
+        guard first else { return }
         runtime.send(.setTaskCompleted(taskID: taskID, success: success))
+        runtime.forgetTask(taskID)
+    }
+
+    /// The expiration handler, cleared in the same step: it is called once, whichever thread expires the task.
+    func takeExpirationHandler() -> (() -> Void)? {
+        guarded.withValue { state in
+            defer { state.expirationHandler = nil }
+            return state.expirationHandler
+        }
     }
 
     /// The `BGTask` subclass for the run's kind.
@@ -48,14 +68,15 @@ open class BGProcessingTask: BGTask, @unchecked Sendable {}
 
 /// `BGContinuedProcessingTask` (iOS 26): user-started work with measurable progress, shown by the system.
 open class BGContinuedProcessingTask: BGTask, ProgressReporting, @unchecked Sendable {
-    public private(set) var title: String
-    public private(set) var subtitle: String
+    private let texts: LockedValue<(title: String, subtitle: String)>
+    /// What the system UI shows.
+    public var title: String { texts.value.title }
+    public var subtitle: String { texts.value.subtitle }
     /// Report progress here; the system watches it.
     public let progress: Progress
 
     init(identifier: String, taskID: Int, runtime: AppRuntime, title: String, subtitle: String) {
-        self.title = title
-        self.subtitle = subtitle
+        texts = LockedValue((title, subtitle))
         let progress = ReportedProgress(parent: nil, userInfo: nil)
         self.progress = progress
         super.init(identifier: identifier, taskID: taskID, runtime: runtime)
@@ -67,8 +88,7 @@ open class BGContinuedProcessingTask: BGTask, ProgressReporting, @unchecked Send
 
     /// Changes what the system UI shows.
     open func updateTitle(_ title: String, subtitle: String) {
-        self.title = title
-        self.subtitle = subtitle
+        texts.value = (title, subtitle)
         runtime.send(.updateTitle(taskID: taskID, title: title, subtitle: subtitle))
     }
 }

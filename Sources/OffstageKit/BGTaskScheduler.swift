@@ -29,7 +29,7 @@ public final class BGTaskScheduler: @unchecked Sendable {
         launchHandler: @escaping (BGTask) -> Void
     ) -> Bool {
         guard case .registered(true) = runtime.send(.register(identifier: identifier)) else { return false }
-        runtime.launchHandlers[identifier] = launchHandler
+        runtime.setLaunchHandler(launchHandler, for: identifier)
         return true
     }
 

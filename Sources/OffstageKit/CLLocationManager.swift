@@ -127,25 +127,30 @@ open class CLLocationManager: NSObject, @unchecked Sendable {
 
 /// The `CLLocationManager`s of one app process (held weakly), and whether background updates are active.
 /// The system hears of one `location` activity per app: on when the first manager updates in the background.
+/// Managers may be made and started from any thread: the list and the last report are behind a lock.
 final class LocationRegistry: @unchecked Sendable {
-    private var managers: [Weak] = []
-    private var reportedActive = false
+    private let state = LockedValue<(managers: [Weak], reportedActive: Bool)>(([], false))
 
     private struct Weak { weak var manager: CLLocationManager? }
 
     func add(_ manager: CLLocationManager) {
-        managers.removeAll { $0.manager == nil }
-        managers.append(Weak(manager: manager))
+        state.withValue { state in
+            state.managers.removeAll { $0.manager == nil }
+            state.managers.append(Weak(manager: manager))
+        }
     }
 
     /// The live managers, oldest first.
-    var live: [CLLocationManager] { managers.compactMap(\.manager) }
+    var live: [CLLocationManager] { state.value.managers.compactMap(\.manager) }
 
     /// Tells the system when background location updates start or stop for the app as a whole.
     func reportActivity(_ runtime: AppRuntime) {
         let active = live.contains { $0.isUpdating && $0.allowsBackgroundLocationUpdates }
-        guard active != reportedActive else { return }
-        reportedActive = active
+        let changed = state.withValue { state in
+            defer { state.reportedActive = active }
+            return state.reportedActive != active
+        }
+        guard changed else { return }
         runtime.send(.setBackgroundActivity(.location, active: active))
     }
 }

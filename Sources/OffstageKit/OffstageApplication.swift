@@ -14,45 +14,40 @@ public enum OffstageApplication {
     /// Whether this process was started by the daemon.
     public static var isLaunchedByDaemon: Bool { ProcessInfo.processInfo.environment[socketVariable] != nil }
 
-    /// Connects to the daemon and serves the system's effects until the daemon ends the process
-    /// (or goes away, which ends it too).
+    /// Connects to the daemon and serves the system's effects until the daemon ends the process, or goes
+    /// away and does not come back within `SocketLink.defaultReconnectWindow` seconds (a crashed daemon that
+    /// restarts adopts the process, which connects again).
     public static func main(makeDelegate: @escaping () -> any UIApplicationDelegate) -> Never {
         let environment = ProcessInfo.processInfo.environment
         let bundle = BundleID(environment[bundleVariable] ?? "unknown")
+        let path = environment[socketVariable] ?? ""
         let socket: UnixSocket
         do {
-            socket = try UnixSocket.connecting(to: environment[socketVariable] ?? "")
+            socket = try UnixSocket.connecting(to: path)
         } catch {
             FileHandle.standardError.write(Data("\(bundle): cannot reach the daemon: \(error)\n".utf8))
             exit(1)
         }
-        let link = SocketLink(socket: socket, bundle: bundle)
+        let link = SocketLink(socket: socket, path: path, bundle: bundle)
         let runtime = AppRuntime(bundleIdentifier: bundle, link: link, makeDelegate: makeDelegate)
         runtime.bindToProcess()
-        let reader = Thread { serve(socket, link: link, runtime: runtime) }
+        let reader = Thread {
+            link.serve { perform($0, runtime: runtime) }
+            exit(0)  // The system is gone for good: an app does not outlive it.
+        }
         reader.name = "offstage-link"
         reader.start()
         dispatchMain()
     }
 
-    /// The reader: answers go to the waiting calls; effects run on the main queue (delegate callbacks,
-    /// assertion expirations, user actions) or on a background queue (task launch and expiration handlers,
-    /// which may block while other callbacks must go on).
-    static func serve(_ socket: UnixSocket, link: SocketLink, runtime: AppRuntime) {
-        while true {
-            let message: ServerMessage
-            do { message = try socket.receiveMessage(ServerMessage.self) } catch {
-                exit(0)  // The system is gone: an app does not outlive it.
-            }
-            switch message {
-            case .result(let id, let result): link.answer(id, with: result)
-            case .error(let id, let message):
-                if let id { link.answer(id, with: .notRunning) }
-                FileHandle.standardError.write(Data("\(runtime.bundleIdentifier): daemon: \(message)\n".utf8))
-            case .reply: break
-            case .userAction(let action): DispatchQueue.main.async { runtime.performUserAction(action) }
-            case .effect(let effect): perform(effect, runtime: runtime)
-            }
+    /// Carries out a message that is not an answer: effects and user actions run on the main queue (delegate
+    /// callbacks, assertion expirations, user actions) or on a background queue (task launch and expiration
+    /// handlers, which may block while other callbacks must go on).
+    static func perform(_ message: ServerMessage, runtime: AppRuntime) {
+        switch message {
+        case .userAction(let action): DispatchQueue.main.async { runtime.performUserAction(action) }
+        case .effect(let effect): perform(effect, runtime: runtime)
+        case .result, .error, .reply: break
         }
     }
 

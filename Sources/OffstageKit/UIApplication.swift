@@ -44,8 +44,12 @@ public final class UIApplication: @unchecked Sendable {
     }
 
     unowned let runtime: AppRuntime
+    private let delegateStorage = LockedValue<(any UIApplicationDelegate)?>(nil)
     /// The app's delegate, set by the system at launch.
-    public var delegate: (any UIApplicationDelegate)?
+    public var delegate: (any UIApplicationDelegate)? {
+        get { delegateStorage.value }
+        set { delegateStorage.value = newValue }
+    }
 
     init(runtime: AppRuntime) { self.runtime = runtime }
 
@@ -68,7 +72,7 @@ public final class UIApplication: @unchecked Sendable {
         guard case .backgroundTask(let number) = runtime.send(.beginBackgroundTask(name: taskName)), number != 0 else {
             return .invalid
         }
-        if let handler { runtime.assertionHandlers[number] = handler }
+        if let handler { runtime.setAssertionHandler(handler, for: number) }
         return UIBackgroundTaskIdentifier(rawValue: number)
     }
 
@@ -78,7 +82,7 @@ public final class UIApplication: @unchecked Sendable {
 
     /// Ends an assertion; an unknown identifier is logged by the system and otherwise ignored.
     public func endBackgroundTask(_ identifier: UIBackgroundTaskIdentifier) {
-        runtime.assertionHandlers[identifier.rawValue] = nil
+        runtime.setAssertionHandler(nil, for: identifier.rawValue)
         runtime.send(.endBackgroundTask(identifier.rawValue))
     }
 

@@ -1,8 +1,9 @@
 import Foundation
 import OffstageCore
 
-/// One thread of a simulated app, run as a coroutine: exactly one of the simulator and the app's
-/// code runs at any moment, handing control back and forth, so hosting real code stays deterministic.
+/// A thread that app code took over. App code runs inline on the simulation's driver thread; when it
+/// parks (`OffstageClock.sleep`), that thread stays with the code and a new driver goes on with the loop.
+/// Exactly one of the driver and the app's threads runs at any moment, so a run stays deterministic.
 final class AppThread: @unchecked Sendable {
     /// How the app's code handed control back.
     enum Report {
@@ -28,17 +29,10 @@ final class AppThread: @unchecked Sendable {
     private(set) var parkedUntil: Instant?
     private(set) var isEnded = false
 
-    init(name: String, runtime: AppRuntimeBinding) {
-        let thread = Thread { [unowned self] in
-            runtime.bind()
-            self.serve()
-        }
-        thread.name = name
-        thread.stackSize = 1 << 20
-        thread.start()
-    }
+    /// Adopts the calling thread, whose app code parks until `deadline` (see `waitForResume`).
+    init(parkedUntil deadline: Instant) { parkedUntil = deadline }
 
-    // MARK: The simulator's side
+    // MARK: The driver's side
 
     /// Whether the thread can take new work: not parked in app code, not ended.
     var isIdle: Bool { parkedUntil == nil && !isEnded }
@@ -55,7 +49,7 @@ final class AppThread: @unchecked Sendable {
         return handOver(.resume)
     }
 
-    /// Lets an idle thread finish; a parked one stays blocked for good (its app was killed mid-work).
+    /// Ends an idle thread's service (its app was terminated); a parked one stays blocked for good.
     func retire() {
         guard isIdle else { return }
         isEnded = true
@@ -77,11 +71,16 @@ final class AppThread: @unchecked Sendable {
 
     // MARK: The app's side
 
-    /// Parks the app's code until the simulator resumes it.
+    /// Waits, on the adopted thread, until the driver resumes the parked code.
+    func waitForResume() {
+        repeat { toApp.wait() } while !isResume
+    }
+
+    /// Parks the app's code, running on this thread for the driver, until the driver resumes it.
     func park(until deadline: Instant) {
         report = .parked(until: deadline)
         toHost.signal()
-        repeat { toApp.wait() } while !isResume
+        waitForResume()
     }
 
     private var isResume: Bool { if case .resume = instruction { true } else { false } }
@@ -90,7 +89,16 @@ final class AppThread: @unchecked Sendable {
     func end() -> Never {
         report = .ended
         toHost.signal()
-        while true { toApp.wait() }
+        Self.blockForever()
+    }
+
+    /// The block that parked returned: hands control back, then runs the app's later work on this thread
+    /// until retired. Never returns: below this frame are the loop frames of the driver the thread once was.
+    func finishAdoptedBlock() -> Never {
+        report = .finished
+        toHost.signal()
+        serve()
+        Self.blockForever()
     }
 
     private func serve() {
@@ -108,9 +116,16 @@ final class AppThread: @unchecked Sendable {
             }
         }
     }
+
+    /// Blocks the calling thread for good: the thread of code that crashed or can no longer return.
+    static func blockForever() -> Never {
+        let never = DispatchSemaphore(value: 0)
+        while true { never.wait() }
+    }
 }
 
-/// Binds an app's runtime to the thread it runs on, so `UIApplication.shared` finds the right app.
-struct AppRuntimeBinding: Sendable {
-    let bind: @Sendable () -> Void
+/// The code of one inline block, noting whether it parked and so took over the driver's thread.
+final class InlineBlock: @unchecked Sendable {
+    /// The thread the block's code took over when it parked; nil while it runs inline.
+    var adopted: AppThread?
 }

@@ -118,7 +118,7 @@ public struct RunReport: Sendable {
         for facts in apps {
             let mine = records.filter { $0.app == facts.app }
             let ages = mine.filter { $0.kind == .contentAge }.map(\.value)
-            func runs(_ kind: TaskKind) -> Int { mine.filter { $0.startedTaskKind == kind }.count }
+            func runs(_ kind: TaskKind) -> Int { mine.filter { $0.kind == .started && $0.taskKind == kind }.count }
             let known = ages.compactMap { $0 }.sorted()
             let median = known.isEmpty ? "—" : Self.age(known[known.count / 2])
             let each = ages.map { $0.map(Self.age) ?? "never" }.joined(separator: " ")

@@ -2,16 +2,18 @@ import Foundation
 import OffstageCore
 import OffstageKit
 
-/// One launch of a simulated app: its OffstageKit runtime, its coroutine threads, and whether it is frozen.
-/// A new launch gets a new process (and generation), so work scheduled by a dead one is dropped.
+/// One launch of a simulated app: its OffstageKit runtime, the threads its parked code took over, and
+/// whether it is frozen. A new launch gets a new process (and generation), so work of a dead one is dropped.
 final class SimulatedProcess: @unchecked Sendable {
     let app: BundleID
     let generation: Int
     private(set) var runtime: AppRuntime!
-    /// The app's threads: work goes to an idle one, or a new one, as on a concurrent queue.
-    private(set) var threads: [AppThread] = []
-    /// The thread running app code right now, if any (app code asks for it to sleep or crash).
+    /// Threads the app's parked code took over; an idle one takes the app's next work.
+    var threads: [AppThread] = []
+    /// The thread running app code for the driver right now, if any (app code asks it to park or end).
     var currentThread: AppThread?
+    /// The block running inline on the driver's thread right now, if any.
+    var inlineBlock: InlineBlock?
     /// Suspended by the system: its timers and wake-ups wait for `resume`.
     var isSuspended = false
     /// Work that fell due while suspended, run on resume.
@@ -28,16 +30,8 @@ final class SimulatedProcess: @unchecked Sendable {
         link.process = self
     }
 
-    /// An idle thread for new work, started if every thread is busy.
-    func idleThread() -> AppThread {
-        if let idle = threads.first(where: \.isIdle) { return idle }
-        let runtime = runtime!
-        let thread = AppThread(
-            name: "\(app) #\(generation).\(threads.count)", runtime: AppRuntimeBinding { runtime.bindToCurrentThread() }
-        )
-        threads.append(thread)
-        return thread
-    }
+    /// An idle thread of the app's for new work, if its parked code left one.
+    var idleThread: AppThread? { threads.first(where: \.isIdle) }
 
     /// The app's code crashed: none of it runs again.
     var crashed = false
@@ -60,15 +54,23 @@ final class SimulatorLink: SystemLink, @unchecked Sendable {
     func call(_ call: AppCall) -> AppCallResult { simulation.appCall(call, from: app) }
 
     func crash(_ message: String) -> Never {
-        guard let process, let thread = process.currentThread else {
-            fatalError("OffstageSimulator: crash outside a simulated app: \(message)")
-        }
+        guard let process else { fatalError("OffstageSimulator: crash outside a simulated app: \(message)") }
         process.crashed = true
-        thread.end()
+        if let thread = process.currentThread { thread.end() }
+        guard process.inlineBlock != nil else {
+            fatalError("OffstageSimulator: crash outside the app's code: \(message)")
+        }
+        simulation.leaveDriverThread(crashedIn: process)
     }
 
     func sleep(seconds: Double) {
-        process?.currentThread?.park(until: simulation.now + max(0, seconds))
+        guard let process else { return }
+        let deadline = simulation.now + max(0, seconds)
+        if let thread = process.currentThread {
+            thread.park(until: deadline)
+        } else if let block = process.inlineBlock {
+            simulation.park(block, of: process, until: deadline)
+        }
     }
 
     func after(seconds: Double, _ work: @escaping @Sendable () -> Void) {

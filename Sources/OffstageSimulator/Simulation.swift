@@ -4,7 +4,8 @@ public import OffstageCore
 import OffstageKit
 
 /// The virtual-time host: a discrete-event loop that jumps from one due time to the next,
-/// drives the core, and hosts every app's code (declarative or real Swift) in coroutines.
+/// drives the core, and hosts every app's code (declarative or real Swift). App code runs inline on the
+/// loop's thread; code that parks in virtual time keeps that thread, and a new one drives the loop.
 public final class Simulation: @unchecked Sendable {
     public let scenario: Scenario
     public private(set) var system: BackgroundSystem
@@ -20,6 +21,15 @@ public final class Simulation: @unchecked Sendable {
     private var processes: [BundleID: SimulatedProcess] = [:]
     private var generations: [BundleID: Int] = [:]
     private var pendingEffects: [Effect] = []
+    /// The end of the run in progress, and whether its final tick has been made.
+    private var end: Instant = .zero
+    private var finalTickDone = false
+    private var progress: ((Double) -> Void)?
+    private var reportedPercent = -1
+    /// Signalled by the driver that finishes the run.
+    private var finished = DispatchSemaphore(value: 0)
+    /// The app runtime bound to the current driver thread, so inline code finds its `UIApplication`.
+    private var runtimeOnDriver: AppRuntime?
 
     /// Prepares a run; every `code:` app must be in the catalog.
     public init(scenario: Scenario, catalog: SwiftAppCatalog = SwiftAppCatalog()) throws(ScenarioError) {
@@ -47,7 +57,8 @@ public final class Simulation: @unchecked Sendable {
     /// Runs the scenario for `duration` seconds of virtual time (default: the scenario's), reporting progress 0–1.
     @discardableResult
     public func run(for duration: Double? = nil, progress: ((Double) -> Void)? = nil) -> [Record] {
-        let end = Instant(seconds: duration ?? defaultDuration)
+        end = Instant(seconds: duration ?? defaultDuration)
+        self.progress = progress
         for app in scenario.apps {
             let id = app.manifest.bundleIdentifier
             perform(system.install(app.manifest, at: now))
@@ -57,26 +68,57 @@ public final class Simulation: @unchecked Sendable {
         }
         for entry in scenario.timeline { schedule(at: Instant(seconds: entry.at), .timeline(entry)) }
         sampleBattery()
-        var reported = -1
-        while let next = [queue.min?.at, system.nextDueTime].compactMap({ $0 }).min(), next <= end {
-            now = max(now, next)
-            if let top = queue.min, top.at <= next {
-                execute(queue.removeMin().action)
-            } else {
-                perform(system.handle(.tick, at: now))
+        startDriver { $0.drive() }
+        finished.wait()
+        return records
+    }
+
+    /// The loop, on the driver thread: steps until the end, makes the final tick, then signals the caller.
+    private func drive() {
+        if !finalTickDone {
+            while let next = [queue.min?.at, system.nextDueTime].compactMap({ $0 }).min(), next <= end {
+                now = max(now, next)
+                if let top = queue.min, top.at <= next {
+                    execute(queue.removeMin().action)
+                } else {
+                    perform(system.handle(.tick, at: now))
+                }
+                noteStep()
             }
-            sampleBattery()
-            let percent = Int(now.seconds / max(end.seconds, 1) * 100)
-            if percent != reported, let progress {
-                reported = percent
-                progress(Double(percent) / 100)
-            }
+            finalTickDone = true
+            now = end
+            perform(system.handle(.tick, at: end))
         }
-        now = end
-        perform(system.handle(.tick, at: end))
         sampleBattery()
         batteryHistory.finish()
-        return records
+        finished.signal()
+    }
+
+    /// Notes the battery and the progress after a step of the loop.
+    private func noteStep() {
+        sampleBattery()
+        let percent = Int(now.seconds / max(end.seconds, 1) * 100)
+        if percent != reportedPercent, let progress {
+            reportedPercent = percent
+            progress(Double(percent) / 100)
+        }
+    }
+
+    /// Starts a thread that drives the loop (app code runs on it, so it gets a full-size stack).
+    private func startDriver(_ body: @escaping @Sendable (Simulation) -> Void) {
+        runtimeOnDriver = nil
+        let thread = Thread { [self] in body(self) }
+        thread.name = "offstage simulation"
+        thread.stackSize = 8 << 20
+        thread.start()
+    }
+
+    /// Goes on with the step the previous driver was in when app code took its thread, then with the loop.
+    private func takeOver(after process: SimulatedProcess) {
+        runDeferred(process)
+        drain()
+        if !finalTickDone { noteStep() }
+        drive()
     }
 
     /// Notes the battery as the system's last entry point left it (steps that only run app code change nothing).
@@ -169,14 +211,61 @@ public final class Simulation: @unchecked Sendable {
         pendingEffects += system.handle(.resourceUsage(app, usage), at: now)
     }
 
-    /// Runs `work` on an idle thread of the app now, or when the app is resumed if it is suspended.
+    /// Runs `work` as the app's code now (inline, or on an idle thread its parked code left), or when the app
+    /// is resumed if it is suspended.
     private func runOnApp(_ process: SimulatedProcess, _ work: @escaping () -> Void) {
         guard isLive(process) else { return }
         if process.isSuspended {
             process.deferred.append(work)
             return
         }
-        step(process, on: process.idleThread()) { $0.run(work) }
+        if let idle = process.idleThread {
+            step(process, on: idle) { $0.run(work) }
+        } else {
+            runInline(process, work)
+        }
+        resumeOverdue(process)
+    }
+
+    /// Runs `work` on the driver's thread. If the code parks, this thread stays with it and returns here
+    /// only when the block ends, long after: it then hands back to the driver of that time, never to the loop.
+    private func runInline(_ process: SimulatedProcess, _ work: () -> Void) {
+        if runtimeOnDriver !== process.runtime {
+            process.runtime.bindToCurrentThread()
+            runtimeOnDriver = process.runtime
+        }
+        let block = InlineBlock()
+        process.inlineBlock = block
+        work()
+        if let adopted = block.adopted { adopted.finishAdoptedBlock() }
+        process.inlineBlock = nil
+    }
+
+    /// Inline code parks until `deadline`: its thread becomes the app's, a new driver goes on with the loop,
+    /// and the code goes on when a driver resumes it.
+    func park(_ block: InlineBlock, of process: SimulatedProcess, until deadline: Instant) {
+        let thread = AppThread(parkedUntil: deadline)
+        block.adopted = thread
+        process.inlineBlock = nil
+        process.threads.append(thread)
+        schedule(at: deadline, .wake(process.app, generation: process.generation))
+        startDriver { $0.takeOver(after: process) }
+        thread.waitForResume()
+    }
+
+    /// The process's inline code crashed: its thread is left blocked for good and a new driver goes on.
+    func leaveDriverThread(crashedIn process: SimulatedProcess) -> Never {
+        process.inlineBlock = nil
+        startDriver { $0.takeOver(after: process) }
+        AppThread.blockForever()
+    }
+
+    /// Runs the work that fell due while the app was suspended, oldest first, then its overdue parked code.
+    /// Work is taken one item at a time, so a driver that takes over goes on where the last one stopped.
+    private func runDeferred(_ process: SimulatedProcess) {
+        while isLive(process), !process.isSuspended, !process.deferred.isEmpty {
+            runOnApp(process, process.deferred.removeFirst())
+        }
         resumeOverdue(process)
     }
 
@@ -233,10 +322,7 @@ public final class Simulation: @unchecked Sendable {
             case .resume(let app):
                 withProcess(app) { process in
                     process.isSuspended = false
-                    let work = process.deferred
-                    process.deferred = []
-                    for item in work { runOnApp(process, item) }
-                    resumeOverdue(process)
+                    runDeferred(process)
                 }
             case .terminate(let app, _):
                 for thread in processes.removeValue(forKey: app)?.threads ?? [] { thread.retire() }

@@ -44,6 +44,13 @@ import Testing
         #expect(effects.startedTasks.map(\.request.identifier) == [Fixture.refresh(feed)])
     }
 
+    @Test func startedRecordsCarryTheKindOfTaskTheyStart() {
+        var h = waiting(Fixture.refreshRequest(feed, earliestBeginDate: 60), blockedBy: [])
+        let started = h.advance(to: Instant(seconds: 60)).records(.started)
+        #expect(started.map(\.taskKind) == [.appRefresh])
+        #expect(h.records.filter { $0.kind != .started }.allSatisfy { $0.taskKind == nil })
+    }
+
     @Test func deviceChangesLeaveAppsWaitingOnTheirOwnStateUnreviewed() {
         var h = waiting(Fixture.refreshRequest(feed, earliestBeginDate: 3600), blockedBy: [.setLowPowerMode(true)])
         let deferred = reasons(h, .deferred, Fixture.refresh(feed)).count

@@ -312,3 +312,29 @@ extension CoreHarness {
         call(.submit(request), from: app)
     }
 }
+
+extension CoreHarness {
+    /// The host restarts now, as the daemon does after `kill -9`: a new system with the same policy, device and
+    /// settings, the apps installed again, the snapshot restored, the processes in `adopting` adopted, then the
+    /// pending requests restored. Returns the effects of the restart (reactions included).
+    @discardableResult
+    mutating func restart(adopting processes: [BundleID: ProcessMemory] = [:]) -> [Effect] {
+        let old = system
+        var restarted = BackgroundSystem(
+            policy: old.policy, device: old.device, settings: old.settings, wallClock: old.wallClock)
+        var effects: [Effect] = []
+        for id in old.installed { effects += restarted.install(old.manifest(of: id)!, at: now) }
+        restarted.restore(old.snapshot())
+        for id in old.installed {
+            if let memory = processes[id] { effects += restarted.adoptProcess(id, memory, at: now) }
+        }
+        for id in old.installed { effects += restarted.restorePending(old.pendingRequests(of: id), for: id, at: now) }
+        effects += restarted.handle(.tick, at: now)
+        system = restarted
+        held = [:]
+        heldEvents = []
+        let start = log.count
+        process(effects)
+        return Array(log[start...])
+    }
+}

@@ -1,3 +1,4 @@
+import Foundation
 import OffstageCore
 import Testing
 
@@ -133,5 +134,102 @@ import Testing
         restarted.restore(snapshot)
         #expect(restarted.snapshot().apps[Fixture.feed] == nil)
         #expect(restarted.usage(of: Fixture.mail)?.cooperation.score == 1)
+    }
+}
+
+/// What §7 holds and the user's swipe, across a restart of the host (the daemon after `kill -9`): the snapshot
+/// carries the held push, the push wake-ups of the rate window, the legacy fetch schedule and backoff, location
+/// monitoring and force-quit; a snapshot stored before these existed still loads, with empty defaults.
+@Suite struct RestartMemoryTests {
+    let feed = Fixture.feed
+
+    /// The payloads of the pushes handed to apps in `effects`.
+    func pushes(_ effects: [Effect]) -> [String] {
+        effects.backgroundEvents.compactMap { entry in
+            if case .remoteNotification(let payload) = entry.event { payload } else { nil }
+        }
+    }
+
+    func pushHarness(device: DeviceState = DeviceState()) -> CoreHarness {
+        CoreHarness(device: device, apps: [Fixture.manifest(feed, modes: [.fetch, .processing, .remoteNotification])])
+    }
+
+    @Test func heldPushSurvivesARestartAndIsDeliveredWhenItsConditionLifts() {
+        var device = DeviceState()
+        device.batteryLevel = 0.05
+        var h = pushHarness(device: device)
+        #expect(pushes(h.handle(.backgroundPush(feed, payload: "held"))).isEmpty)
+        h.advance(by: 60)
+        h.restart()
+        #expect(h.system.heldPushes().map(\.payload) == ["held"])
+        #expect(h.system.heldPushes().first?.arrivedAt == .zero)
+        #expect(h.system.heldPushes().first?.blockers.map(\.constraint) == ["criticalBattery"])
+        #expect(pushes(h.handle(.setBattery(level: 0.05, charging: true))) == ["held"])
+    }
+
+    @Test func pushRateWindowSurvivesARestart() {
+        var h = pushHarness()
+        h.launchAndSuspend(feed)
+        for (index, payload) in ["a", "b", "c", "d"].enumerated() {
+            h.advance(to: Instant(seconds: Double(index) * 60 + 10))
+            h.handle(.backgroundPush(feed, payload: payload))
+        }
+        h.restart()
+        let held = h.system.heldPushes()
+        #expect(held.map(\.payload) == ["d"])
+        #expect(held.first?.blockers.first?.until == Instant(seconds: 3610))
+        #expect(pushes(h.advance(to: Instant(seconds: 3609.9))).isEmpty)
+        #expect(pushes(h.advance(to: Instant(seconds: 3610))) == ["d"])
+    }
+
+    @Test func fetchScheduleAndBackoffSurviveARestart() {
+        let app: BundleID = "com.example.legacy"
+        var h = CoreHarness(apps: [AppManifest(bundleIdentifier: app, backgroundModes: [.fetch])])
+        h.open(app)
+        h.call(.setMinimumBackgroundFetchInterval(0), from: app)
+        h.handle(.home)
+        h.backgroundEventAnswer = .failed
+        h.advance(to: Instant(seconds: Policy.iOS.minimumBackgroundFetchInterval))
+        let before = h.system.backgroundFetches()
+        #expect(before.first?.backoff == 2)
+        h.restart()
+        #expect(h.system.backgroundFetches() == before)
+    }
+
+    @Test func forceQuitAndLocationMonitoringSurviveARestart() {
+        var h = CoreHarness(apps: [Fixture.manifest(feed, modes: [.fetch, .location])])
+        h.open(feed)
+        h.call(.setSignificantLocationMonitoring(true), from: feed)
+        h.call(.setRegionMonitoring(identifier: "home", true), from: feed)
+        h.handle(.swipeAway(feed))
+        let snapshot = h.system.snapshot()
+        #expect(snapshot.apps[feed]?.forceQuit == true)
+        #expect(snapshot.apps[feed]?.backgroundWork.significantLocationChanges == true)
+        #expect(snapshot.apps[feed]?.backgroundWork.monitoredRegions == ["home"])
+        h.restart()
+        #expect(h.system.isForceQuit(feed))
+        #expect(h.system.snapshot().apps[feed] == snapshot.apps[feed])
+    }
+
+    @Test func snapshotStoredBeforeTheseFieldsLoadsWithEmptyDefaults() throws {
+        let (_, snapshot) = PersistenceTests.remembered()
+        var json = try #require(
+            try JSONSerialization.jsonObject(with: JSONEncoder().encode(snapshot)) as? [String: Any])
+        json["nextToken"] = nil
+        json["nextTaskID"] = nil
+        // Apps are encoded as [bundle, history, bundle, history…] (a dictionary with non-String keys).
+        let apps = try #require(json["apps"] as? [Any])
+        json["apps"] = apps.map { entry in
+            guard var history = entry as? [String: Any] else { return entry }
+            history["forceQuit"] = nil
+            history["backgroundWork"] = nil
+            return history
+        }
+        let old = try JSONDecoder().decode(SystemSnapshot.self, from: JSONSerialization.data(withJSONObject: json))
+        #expect(old.nextToken == 1)
+        #expect(old.nextTaskID == 1)
+        #expect(old.apps[feed]?.forceQuit == false)
+        #expect(old.apps[feed]?.backgroundWork == BackgroundWorkMemory())
+        #expect(old.apps[feed]?.cooperation == snapshot.apps[feed]?.cooperation)
     }
 }

@@ -185,6 +185,19 @@ final class DaemonHarness: @unchecked Sendable {
             .split(separator: "\n").map(String.init)
     }
 
+    /// Whether the kernel shows the app's process frozen: `frozen 1` in its group's `cgroup.events` (cgroup v2),
+    /// or every thread of `pid` stopped (state `T`, SIGSTOP).
+    func kernelShowsFrozen(_ bundle: String, pid: Int32) -> Bool {
+        if freezer == "sigstop" {
+            let states = ProcessProbe.threadStates(pid)
+            return !states.isEmpty && states.allSatisfy { $0 == "T" }
+        }
+        return ["/sys/fs/cgroup/unified", "/sys/fs/cgroup"].contains { root in
+            let events = try? String(contentsOfFile: "\(root)/\(cgroupName)/\(bundle)/cgroup.events", encoding: .utf8)
+            return events?.contains("frozen 1") ?? false
+        }
+    }
+
     /// Opens the app and waits until it is active with a process; returns its pid.
     func openAndWait(_ bundle: String) throws -> Int32 {
         try send(.open(BundleID(bundle)))
@@ -237,6 +250,22 @@ final class DaemonHarness: @unchecked Sendable {
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         Self.waitForExit(process.processIdentifier, timeout: 10)
         return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+
+    /// The daemon's log so far (all its runs).
+    var log: String { (try? String(contentsOfFile: folder + "/daemon.log", encoding: .utf8)) ?? "" }
+
+    /// Runs one SQL statement on the daemon's store (with Python's sqlite3; the daemon must be stopped).
+    func sql(_ statement: String) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [
+            "python3", "-c",
+            "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute(sys.argv[2]); c.commit()",
+            stateDirectory + "/offstage.sqlite", statement,
+        ]
+        try process.run()
+        Self.waitForExit(process.processIdentifier, timeout: 10)
     }
 
     // MARK: Waiting

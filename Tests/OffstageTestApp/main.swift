@@ -72,6 +72,13 @@ final class TestDelegate: UIResponder, UIApplicationDelegate, @unchecked Sendabl
         completionHandler(.newData)
     }
 
+    func applicationWillEnterForeground(_ application: UIApplication) { note("will enter foreground") }
+
+    func applicationDidBecomeActive(_ application: UIApplication) {
+        note("became active")
+        if behaviours.contains("hammer") { Thread.detachNewThread { hammer(threads: 8, rounds: 50) } }
+    }
+
     func applicationDidEnterBackground(_ application: UIApplication) {
         note("entered background")
         for kind in ["refresh", "stuck", "later"] where behaviours.contains(kind) {
@@ -85,6 +92,65 @@ final class TestDelegate: UIResponder, UIApplicationDelegate, @unchecked Sendabl
             }
         }
     }
+}
+
+/// What the hammer saw, from many threads: the assertion identifiers it got and the answers that were wrong.
+final class Tally: @unchecked Sendable {
+    private let lock = NSLock()
+    private var identifiers: [Int] = []
+    private var wrong: [String] = []
+
+    func add(_ identifier: Int, problems: [String]) {
+        lock.withLock {
+            identifiers.append(identifier)
+            wrong += problems
+        }
+    }
+
+    var summary: (calls: Int, distinct: Int, wrong: [String]) {
+        lock.withLock { (identifiers.count, Set(identifiers).count, wrong) }
+    }
+}
+
+/// One round of calls: begin an assertion, submit a request, read the state and the time left, end the
+/// assertion. A crossed answer shows as an invalid identifier, a wrong state or time, or a failed submit.
+func hammerRound(_ name: String, into tally: Tally) {
+    let app = UIApplication.shared
+    let identifier = app.beginBackgroundTask(withName: name) {}
+    var problems: [String] = []
+    if identifier == .invalid { problems.append("\(name): invalid identifier") }
+    do {
+        try BGTaskScheduler.shared.submit(BGAppRefreshTaskRequest(identifier: "\(bundle).refresh"))
+    } catch { problems.append("\(name): submit failed: \(error)") }
+    if app.applicationState != .active { problems.append("\(name): state \(app.applicationState)") }
+    if app.backgroundTimeRemaining < 1e300 { problems.append("\(name): time \(app.backgroundTimeRemaining)") }
+    app.endBackgroundTask(identifier)
+    tally.add(identifier.rawValue, problems: problems)
+}
+
+/// Calls the system from `threads` threads at once, and from the main queue, `rounds` times each; then
+/// notes how many calls were made, how many distinct identifiers came back and how many answers were wrong.
+func hammer(threads: Int, rounds: Int) {
+    let tally = Tally()
+    let done = DispatchGroup()
+    for thread in 0..<threads {
+        done.enter()
+        Thread.detachNewThread {
+            for index in 0..<rounds { hammerRound("t\(thread)-\(index)", into: tally) }
+            done.leave()
+        }
+    }
+    done.enter()
+    DispatchQueue.global().async {
+        for index in 0..<rounds {
+            DispatchQueue.main.sync { hammerRound("main-\(index)", into: tally) }
+        }
+        done.leave()
+    }
+    done.wait()
+    let (calls, distinct, wrong) = tally.summary
+    note("hammer: \(calls) rounds, \(distinct) distinct identifiers, \(wrong.count) wrong answers")
+    for problem in wrong.prefix(5) { note("hammer problem: \(problem)") }
 }
 
 guard OffstageApplication.isLaunchedByDaemon else {

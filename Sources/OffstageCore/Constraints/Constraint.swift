@@ -79,11 +79,14 @@ extension Array where Element == any Constraint {
 
     /// The blocked constraints for `request`, in order; empty means eligible.
     public func blockers(for request: TaskRequest, in context: ConstraintContext) -> [Blocker] {
-        compactMap { constraint -> Blocker? in
-            guard constraint.applies(to: request) else { return nil }
-            guard case .blocked(let reason, let until) = constraint.evaluate(request, in: context) else { return nil }
-            return Blocker(constraint: constraint.name, reason: reason, until: until)
+        var blockers: [Blocker] = []
+        blockers.reserveCapacity(count)  // one allocation, not one per growth
+        // By index, each constraint used where it lies: binding one to a name would copy it out of the array.
+        for index in indices where self[index].applies(to: request) {
+            guard case .blocked(let reason, let until) = self[index].evaluate(request, in: context) else { continue }
+            blockers.append(Blocker(constraint: self[index].name, reason: reason, until: until))
         }
+        return blockers
     }
 
     /// The first reason a running task must be expired, if any.
@@ -96,7 +99,11 @@ extension Array where Element == Blocker {
     /// When the request these blockers hold should be judged again with no event: when the last blocker
     /// that lifts by itself lifts (none can run sooner). Untimed blockers wait for an event, which reviews it.
     var earliestEligibility: Instant? {
-        compactMap(\.until).max()
+        var latest: Instant?
+        for blocker in self {
+            if let until = blocker.until, latest.map({ until > $0 }) ?? true { latest = until }
+        }
+        return latest
     }
 }
 

@@ -16,12 +16,12 @@ public enum LaunchPredictor {
     ) -> Instant? {
         let launches = history.launches.filter { now - $0 <= policy.historyWindow && $0 <= now }
         guard let first = launches.first, let last = launches.last else { return nil }
-        let days = Set(launches.map { clock.localDay(at: $0) })
-        guard days.count >= policy.minimumDaysForPrediction else { return nil }
+        guard distinctDays(of: launches, clock) >= policy.minimumDaysForPrediction else { return nil }
         let observedDays = max(1, ((now - first) / 86_400).rounded(.up))
         let observedWeeks = max(1, (observedDays / 7).rounded(.up))
         let weeklyWeight = 0.5 * min(1, max(0, (observedDays - 7) / 21))
         var times: [Double] = []
+        times.reserveCapacity(launches.count)
         var byWeekday = [[Double]](repeating: [], count: 7)
         for launch in launches {
             let time = clock.secondOfDay(at: launch)
@@ -49,6 +49,20 @@ public enum LaunchPredictor {
             previous = nil
         }
         return nil
+    }
+
+    /// How many local days the launches (oldest first) fall on: a day starts where the local day changes.
+    static func distinctDays(of launches: [Instant], _ clock: WallClock) -> Int {
+        var days = 0
+        var current: Int?
+        for launch in launches {
+            let day = clock.localDay(at: launch)
+            if day != current {
+                days += 1
+                current = day
+            }
+        }
+        return days
     }
 
     /// How many of the sorted times of day lie within `window` of `time`, across midnight too.

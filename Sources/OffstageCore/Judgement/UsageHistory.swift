@@ -29,6 +29,13 @@ public struct UsageHistory: Hashable, Sendable, Codable {
         if foregroundSince == nil { foregroundSince = time }
     }
 
+    /// The app is on screen again from `time` without being opened anew (a restarted host adopting the
+    /// app on screen): its time on screen counts again, no launch is added.
+    mutating func cameBack(at time: Instant) {
+        lastUsed = time
+        if foregroundSince == nil { foregroundSince = time }
+    }
+
     /// The app left the screen at `time` (nothing happens if it was not there).
     mutating func left(at time: Instant) {
         guard let since = foregroundSince else { return }

@@ -69,7 +69,7 @@ extension ReportTimeline {
                     endedAt: end, outcome: .waiting, deferrals: [], blockersAtEnd: [])
             case .deferred: open[key]?.deferrals.append(record)
             case .started:
-                if open[key]?.kind == nil { open[key]?.kind = record.startedTaskKind }
+                if open[key]?.kind == nil { open[key]?.kind = record.taskKind }
                 close(key, at: record.at, .started)
             case .cancelled: close(key, at: record.at, .cancelled)
             default: break

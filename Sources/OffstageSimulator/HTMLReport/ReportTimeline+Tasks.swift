@@ -37,7 +37,7 @@ extension ReportTimeline {
             case .started:
                 close(identifier, at: record.at, .killed)
                 open[identifier] = TaskBar(
-                    identifier: identifier, kind: record.startedTaskKind, start: record.at, end: end, expiredAt: nil,
+                    identifier: identifier, kind: record.taskKind, start: record.at, end: end, expiredAt: nil,
                     outcome: .running)
             case .expired: open[identifier]?.expiredAt = record.at
             case .completed: close(identifier, at: record.at, .completed)

@@ -1,0 +1,126 @@
+import Glibc
+import Logging
+import OffstageCore
+import OffstageProtocol
+
+/// A start after a stop or a crash: the store is read back into the core, and each app process a previous
+/// run left alive is adopted (kept under management in the state the core knew) or, if it cannot be, ended.
+extension Daemon {
+    /// Reads the store back into the core: settings and the device, apps, what the system remembers, live
+    /// processes (adopted or cleaned up), then pending requests, so that an eligible request resumes an adopted
+    /// process rather than launching another.
+    func restore() throws {
+        if let settings = try store.load(UserSettings.self, key: "userSettings") {
+            system.restoreSettings(settings)
+            savedSettings = settings
+        }
+        overrides = try store.load(DeviceOverrides.self, key: "deviceOverrides") ?? DeviceOverrides()
+        // The device first: restored work is judged on the device as it is (a held push on a critical battery
+        // stays held).
+        probeDevice()
+        let now = clock.now()
+        let stored = try store.apps()
+        for app in stored {
+            var manifest = app.manifest
+            if let fresh = try? AppBundle(path: app.path) { manifest = fresh.manifest }
+            carryOut(system.install(manifest, at: now))
+            apps[app.bundle] = ManagedApp(path: app.path, manifest: manifest)
+        }
+        if let savedMemory { system.restore(savedMemory) }
+        for app in stored { adoptOrCleanUp(app, at: now) }
+        for (app, requests) in try store.pending() where apps[app] != nil {
+            savedPending[app] = requests
+            carryOut(system.restorePending(requests, for: app, at: now))
+        }
+        // Restored §7 memory (a held push, a fetch schedule) is reviewed now, not at the next event.
+        carryOut(system.handle(.tick, at: now))
+        syncStore(all: true)
+    }
+
+    /// Takes over the app's process a previous run left, if it is still that process and its state is
+    /// known; otherwise ends whatever is left of it, and the log says why.
+    private func adoptOrCleanUp(_ stored: Store.InstalledApp, at now: Instant) {
+        let id = stored.bundle
+        guard let recorded = stored.process else {
+            return cleanUpLeftovers(id, nil, because: "no live process was recorded")
+        }
+        guard let memory = stored.processMemory else {
+            return cleanUpLeftovers(id, recorded, because: "the state of its process was not recorded")
+        }
+        if let problem = adoptionProblem(id, recorded) {
+            return cleanUpLeftovers(id, recorded, because: problem)
+        }
+        apps[id]!.process = recorded
+        liveApps.insert(id)
+        apps[id]!.cpuSeen = control.usage(id, recorded).cpuSeconds
+        apps[id]!.sampledAt = now
+        // The kernel is made to agree with the core: frozen if it was suspended, running otherwise.
+        if memory.state == .suspended { control.freeze(id, recorded) } else { control.thaw(id, recorded) }
+        savedProcessMemory[id] = memory
+        logger.notice(
+            "adopted a live process left by a previous run",
+            metadata: ["app": "\(id)", "pid": "\(recorded.pid)", "state": "\(memory.state.rawValue)"])
+        carryOut(system.adoptProcess(id, memory, at: now))
+    }
+
+    /// Why the recorded process cannot be adopted, or nil if it can (then its exit is watched from now on).
+    private func adoptionProblem(_ id: BundleID, _ recorded: AppProcess) -> String? {
+        guard let stat = ProcStat.read(recorded.pid), stat.state != "Z" else {
+            return "its process \(recorded.pid) has ended"
+        }
+        guard stat.startTicks == recorded.startTicks else {
+            return "pid \(recorded.pid) now names another process (its start time differs)"
+        }
+        if control.kind == .signals {
+            guard stat.processGroup == recorded.pid else { return "process \(recorded.pid) left its process group" }
+        } else {
+            guard control.pids(of: id, recorded).contains(recorded.pid) else {
+                return "process \(recorded.pid) is no longer in the app's control group"
+            }
+        }
+        guard exitWatcher.watch(recorded.pid) else {
+            return "this kernel cannot tell the daemon when a process it did not start ends (no pidfd_open)"
+        }
+        return nil
+    }
+
+    /// Ends the processes of `app` a previous run left (its group's members, or its recorded process while
+    /// that pid still names it: a recycled pid is never signalled), and forgets the recorded process.
+    private func cleanUpLeftovers(_ app: BundleID, _ recorded: AppProcess?, because reason: String) {
+        let placeholder = AppProcess(pid: 0, startTicks: 0)
+        var leftovers = control.kind == .signals ? [] : control.pids(of: app, placeholder)
+        // The recorded process, if its pid still names it (same start time, not a zombie).
+        let live = recorded.flatMap { recorded in
+            ProcStat.read(recorded.pid).flatMap {
+                $0.startTicks == recorded.startTicks && $0.state != "Z" ? recorded : nil
+            }
+        }
+        if let live, !leftovers.contains(live.pid) { leftovers.append(live.pid) }
+        if !leftovers.isEmpty {
+            logger.notice(
+                "ending processes left by a previous run instead of adopting them",
+                metadata: ["app": "\(app)", "pids": "\(leftovers)", "reason": "\(reason)"])
+            if control.kind == .signals {
+                if let live { control.killNow(app, live) }
+            } else {
+                control.terminate(app, placeholder)
+            }
+            for pid in leftovers { kill(pid, SIGKILL) }
+        } else if recorded != nil {
+            logger.info(
+                "the app's recorded process is not adopted", metadata: ["app": "\(app)", "reason": "\(reason)"])
+        }
+        try? store.saveProcess(nil, of: app)
+    }
+
+    /// Writes what the core knows of the app's live process when it changed (nil once it has none), so that
+    /// a daemon restarted after a crash can adopt it in that state.
+    func syncProcessMemory(of id: BundleID) {
+        let memory = apps[id]?.process == nil ? nil : system.processMemory(of: id)
+        guard memory != savedProcessMemory[id] else { return }
+        do {
+            try store.saveProcessMemory(memory, of: id)
+            savedProcessMemory[id] = memory
+        } catch { logger.error("cannot save the state of the app's process: \(error)") }
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import Glibc
+
+/// Tells the loop when a process the daemon did not start ends: an app process adopted after a restart is
+/// the child of the daemon that crashed, so `waitpid` never sees it. Each one gets a pidfd, which `poll`
+/// reports readable when the process exits; one thread waits on them, and only while there are some.
+final class ExitWatcher: @unchecked Sendable {
+    private let lock = NSLock()
+    /// pidfd → pid of every process watched.
+    private var watched: [Int32: Int32] = [:]
+    private var started = false
+    /// A pipe that wakes the thread when a process is added.
+    private let wakeRead: Int32
+    private let wakeWrite: Int32
+    private let onExit: @Sendable (Int32, String) -> Void
+
+    init(onExit: @escaping @Sendable (_ pid: Int32, _ how: String) -> Void) throws(DaemonError) {
+        self.onExit = onExit
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { throw DaemonError("pipe failed") }
+        for end in ends {
+            _ = fcntl(end, F_SETFL, O_NONBLOCK)
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+        }
+        (wakeRead, wakeWrite) = (ends[0], ends[1])
+    }
+
+    /// Starts watching `pid`; false where the kernel cannot (no `pidfd_open`: Linux before 5.3).
+    func watch(_ pid: Int32) -> Bool {
+        guard let open = Self.pidfdOpen else { return false }
+        let fd = open(pid, 0)
+        guard fd >= 0 else { return false }
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        let startThread = lock.withLock {
+            watched[fd] = pid
+            defer { started = true }
+            return !started
+        }
+        if startThread {
+            let thread = Thread { [self] in serve() }
+            thread.name = "offstage-exits"
+            thread.start()
+        } else {
+            Daemon.poke(wakeWrite)
+        }
+        return true
+    }
+
+    private func serve() {
+        while true {
+            var fds = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+            fds += lock.withLock { watched.keys.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) } }
+            guard poll(&fds, nfds_t(fds.count), -1) > 0 else { continue }
+            for entry in fds where entry.revents != 0 {
+                if entry.fd == wakeRead {
+                    var buffer = [UInt8](repeating: 0, count: 64)
+                    while read(wakeRead, &buffer, buffer.count) > 0 {}
+                    continue
+                }
+                guard let pid = lock.withLock({ watched.removeValue(forKey: entry.fd) }) else { continue }
+                close(entry.fd)
+                onExit(pid, "ended (adopted after a restart: its exit status goes to its new parent)")
+            }
+        }
+    }
+
+    /// glibc's `pidfd_open` (2.36 and later), or the system call itself through `syscall`.
+    private static let pidfdOpen: (@Sendable (Int32, UInt32) -> Int32)? = {
+        let handle = dlopen(nil, RTLD_NOW)
+        if let symbol = dlsym(handle, "pidfd_open") {
+            typealias Open = @convention(c) (Int32, UInt32) -> Int32
+            let open = unsafeBitCast(symbol, to: Open.self)
+            return { open($0, $1) }
+        }
+        guard let symbol = dlsym(handle, "syscall") else { return nil }
+        typealias Syscall = @convention(c) (Int, Int32, UInt32) -> Int
+        let call = unsafeBitCast(symbol, to: Syscall.self)
+        let sysPidfdOpen = 434  // the same number on every Linux architecture
+        return { Int32(truncatingIfNeeded: call(sysPidfdOpen, $0, $1)) }
+    }()
+}
