@@ -30,6 +30,9 @@ final class Connection {
 /// Bytes a client may leave unread before the daemon drops it (a client that never reads).
 let maxOutgoingBytes = 4 << 20
 
+/// Reads of one connection per turn of the loop, at most (see `serviceConnection`).
+let readsPerTurn = 64
+
 extension Daemon {
     func acceptConnections() {
         while let fd = ListeningSocket.accept(listener) {
@@ -57,23 +60,35 @@ extension Daemon {
         for message in waiting { send(message, to: connection) }
     }
 
-    /// Reads what arrived and answers every whole message; a bad frame gets an error reply.
+    /// Reads what arrived and answers every whole message; a bad frame gets an error reply. Reads again after
+    /// answering, until the socket is empty: a client that waits for each answer sends its next call while this
+    /// one is handled, and taking it now saves a `poll` per message (an answer is always sent before the next
+    /// read, so a lone call waits for nothing). At most `readsPerTurn` reads, so other clients and due work get
+    /// their turn.
     func serviceConnection(_ fd: Int32, readable: Bool) {
         guard let connection = connections[fd] else { return }
         flush(connection)
-        guard readable, connections[fd] != nil else { return }
-        let n = readBuffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-        if n < 0 && (errno == EAGAIN || errno == EINTR) { return }
-        guard n > 0 else {
-            if connection.buffer.hasPartialFrame {
-                logger.warning("connection ended inside a frame", metadata: ["pid": "\(connection.pid)"])
-                send(.error(id: nil, message: Frame.Failure.truncated.description), to: connection)
-                flush(connection)
+        guard readable else { return }
+        for _ in 0..<readsPerTurn {
+            guard connections[fd] != nil, !connection.closeAfterWrite else { return }
+            let n = readBuffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n < 0 && (errno == EAGAIN || errno == EINTR) { return }
+            guard n > 0 else {
+                if connection.buffer.hasPartialFrame {
+                    logger.warning("connection ended inside a frame", metadata: ["pid": "\(connection.pid)"])
+                    send(.error(id: nil, message: Frame.Failure.truncated.description), to: connection)
+                    flush(connection)
+                }
+                return disconnect(connection)
             }
-            return disconnect(connection)
+            readBuffer.withUnsafeBytes { connection.buffer.append(UnsafeRawBufferPointer(rebasing: $0[..<n])) }
+            answerWholeMessages(connection)
         }
-        readBuffer.withUnsafeBytes { connection.buffer.append(UnsafeRawBufferPointer(rebasing: $0[..<n])) }
-        while connections[fd] != nil, !connection.closeAfterWrite {
+    }
+
+    /// Answers every whole message waiting in the connection's buffer.
+    private func answerWholeMessages(_ connection: Connection) {
+        while connections[connection.fd] != nil, !connection.closeAfterWrite {
             switch connection.buffer.next(ClientMessage.self) {
             case .needMore: return
             case .message(let message): handle(message, from: connection)

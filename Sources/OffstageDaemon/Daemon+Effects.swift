@@ -187,7 +187,7 @@ extension Daemon {
     func syncStore(all: Bool, only app: BundleID? = nil) {
         for id in all ? Array(apps.keys) : (app.map { [$0] } ?? []) {
             syncProcessMemory(of: id)
-            let requests = system.pendingRequests(of: id)
+            let requests = inspect { $0.pendingRequests(of: id) }
             if !requests.isEmpty { workMayWait = true }
             let pending = requests.filter { $0.kind != .continuedProcessing }
             guard pending != savedPending[id, default: []] else { continue }

@@ -12,18 +12,18 @@ extension Daemon {
     /// Does whatever fell due and returns when the loop must wake next; nil when nothing is due.
     func fireDueWork() -> Instant? {
         let now = clock.now()
-        var coreDue = system.nextDueTime
+        var coreDue = inspect { $0.nextDueTime }
         if let due = coreDue, due <= now {
             carryOut(system.handle(.tick, at: now))
             afterChange(app: nil)
-            coreDue = system.nextDueTime
+            coreDue = inspect { $0.nextDueTime }
         }
         var next = coreDue
         func wake(at time: Instant?) {
             guard let time else { return }
             next = next.map { min($0, time) } ?? time
         }
-        for id in liveApps where system.state(of: id) != .suspended {
+        for id in liveApps where inspect({ $0.state(of: id) }) != .suspended {
             guard var due = apps[id]?.sampledAt else { continue }
             due = due + configuration.sampleInterval
             if due <= now {
@@ -51,7 +51,9 @@ extension Daemon {
     /// Requests wait or tasks run: the device's state matters now. Looks at every app: called when a probe falls
     /// due and after control commands and ticks, not per message (`workMayWait` carries it between).
     var hasWaitingWork: Bool {
-        !system.runningTasks.isEmpty || apps.keys.contains { !system.pendingRequests(of: $0).isEmpty }
+        inspect { system in
+            !system.runningTasks.isEmpty || apps.keys.contains { !system.pendingRequests(of: $0).isEmpty }
+        }
     }
 
     /// Measures the app's CPU and memory since the last sample and reports them to the core.

@@ -53,7 +53,7 @@ public enum Frame {
     public static func append<Payload: Codable>(_ payload: Payload, to out: inout [UInt8]) throws(Failure) {
         let start = out.count
         out.append(contentsOf: [0, 0, 0, 0])
-        if (payload as? any HandCodable)?.appendHandCoded(to: &out) != true {
+        if !HandCoding.append(payload, to: &out) {
             do { out += try WireEncoder.encode(Envelope(version: version, payload: payload)) } catch {
                 out.removeSubrange(start...)
                 throw .malformed("\(error)")
@@ -93,9 +93,7 @@ public enum Frame {
     static func decode<Payload: Codable>(_ type: Payload.Type, body bytes: UnsafeBufferPointer<UInt8>) throws(Failure)
         -> Payload
     {
-        if let hand = type as? any HandCodable.Type, let message = hand.handDecoded(from: bytes) {
-            return message as! Payload
-        }
+        if let message = HandCoding.decode(type, from: bytes) { return message }
         if let envelope = try? WireDecoder.decode(Envelope<Payload>.self, from: bytes), envelope.version == version {
             return envelope.payload
         }
