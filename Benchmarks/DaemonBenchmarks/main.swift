@@ -1,5 +1,5 @@
 // offstage-bench: the daemon's benchmarks (not tests; see BENCHMARKS.md). Run as root for the freezer figures:
-//   swift build -c release && .build/release/offstage-bench [--idle-seconds 60] [--rounds 2000]
+//   swift build -c release && .build/release/offstage-bench [--idle-seconds 60] [--rounds 2000] [--freezes 50]
 // Started by the daemon (OFFSTAGE_SOCKET set), the same binary is the benchmark's app.
 import Foundation
 import OffstageCore
@@ -18,14 +18,50 @@ func option(_ name: String, _ fallback: Double) -> Double {
 let rounds = Int(
     ProcessInfo.processInfo.environment["OFFSTAGE_BENCH_ROUNDS"].flatMap(Double.init) ?? option("--rounds", 2000))
 
-/// Nanoseconds on the monotonic clock.
-func nanos() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+/// Nanoseconds on the monotonic clock, as the daemon times its freezer actions (`FreezerAction`).
+func nanos() -> UInt64 {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+}
+
+/// Where the round trips run (`--placement`): `same` (default: the app, the daemon and the echo servers on CPU 0,
+/// so each message is a switch on one CPU, as in a steady ping-pong), `split` (the app on CPU 1, the daemon and
+/// the echo servers on CPU 0: each message wakes the other CPU), or `free` (wherever the scheduler puts them:
+/// on this 2-CPU VM either of the two, run to run).
+let placement =
+    ProcessInfo.processInfo.environment["OFFSTAGE_BENCH_PLACEMENT"]
+    ?? arguments.firstIndex(of: "--placement").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
+    ?? "same"
+
+/// Binds every thread of `pid` to `cpus` (nil: every CPU of the machine), with util-linux's `taskset`
+/// (Swift's Glibc module does not offer `sched_setaffinity`).
+func pin(_ pid: Int32, to cpus: [Int]?) {
+    let list =
+        cpus.map { $0.map(String.init).joined(separator: ",") } ?? "0-\(sysconf(Int32(_SC_NPROCESSORS_ONLN)) - 1)"
+    let taskset = Process()
+    taskset.executableURL = URL(fileURLWithPath: "/usr/bin/taskset")
+    taskset.arguments = ["-a", "-p", "-c", list, "\(pid)"]
+    taskset.standardOutput = FileHandle.nullDevice
+    try? taskset.run()
+    taskset.waitUntilExit()
+}
+
+/// The CPUs of the app and of the daemon (and echo servers) during the round trips, by `placement`.
+let roundTripCPUs: (app: [Int]?, daemon: [Int]?) =
+    switch placement {
+    case "split": ([1], [0])
+    case "free": (nil, nil)
+    default: ([0], [0])
+    }
 
 func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 func percentile(_ values: [Double], _ p: Double) -> Double { values.sorted()[Int(Double(values.count - 1) * p)] }
 func micros(_ value: Double) -> String { String(format: "%.2f µs", value / 1000) }
+/// "median X p90 Y" of samples in nanoseconds.
+func summary(_ values: [Double]) -> String { "median \(micros(median(values))) p90 \(micros(percentile(values, 0.9)))" }
 
-// MARK: The app side: round trips through the daemon, and a bare echo in the same process
+// MARK: The app side: round trips through the daemon, and bare echoes in the same run
 
 /// Sends app calls and waits for their results, answering life-cycle callbacks meanwhile.
 final class AppConnection {
@@ -62,8 +98,8 @@ final class AppConnection {
     }
 }
 
-/// A bare echo server in its own process (as the daemon is): accepts one client on a Unix socket and
-/// sends every byte back, with no decoding at all.
+/// A bare echo server: accepts one client on a Unix socket at `path` and sends every byte back, with no decoding
+/// at all; exits when the client leaves.
 func runEchoServer(_ path: String) -> Never {
     unlink(path)
     let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
@@ -75,23 +111,27 @@ func runEchoServer(_ path: String) -> Never {
     }
     listen(listener, 1)
     let fd = accept(listener, nil, nil)
-    let server = UnixSocket(fd: fd)
+    unlink(path)
     var buffer = [UInt8](repeating: 0, count: 65536)
     while true {
         let n = recv(fd, &buffer, buffer.count, 0)
         guard n > 0 else { exit(0) }
-        try? server.writeAll(Data(buffer[0..<n]))
+        _ = send(fd, &buffer, n, Int32(MSG_NOSIGNAL))
     }
 }
 
-/// Round trips of `frame` through the echo server.
-func bareEchoRoundTrips(_ count: Int, frame: Data) -> [Double] {
-    let path = NSTemporaryDirectory() + "offstage-echo-\(getpid()).sock"
+/// Starts this executable as an echo server listening at `path`.
+func startEchoServer(_ path: String) -> Process {
     let server = Process()
     server.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
     server.arguments = ["--echo-server", path]
     server.environment = [:]
     try! server.run()
+    return server
+}
+
+/// Round trips of `frame` through the echo server at `path` (waiting for it to listen).
+func echoRoundTrips(_ count: Int, path: String, frame: [UInt8]) -> [Double] {
     var connected: UnixSocket?
     while connected == nil {
         connected = try? UnixSocket.connecting(to: path)
@@ -102,21 +142,23 @@ func bareEchoRoundTrips(_ count: Int, frame: Data) -> [Double] {
     var reply = [UInt8](repeating: 0, count: frame.count)
     for _ in 0..<count {
         let start = nanos()
-        try? client.writeAll(frame)
+        _ = frame.withUnsafeBytes { send(client.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         var got = 0
         while got < frame.count { got += max(0, recv(client.fd, &reply[got], frame.count - got, 0)) }
         samples.append(Double(nanos() - start))
     }
     client.disconnect()
-    server.waitUntilExit()
-    unlink(path)
     return samples
 }
 
+/// The app: round trips through the daemon, then through an echo server the driver started (outside the app's
+/// control groups, where the daemon is), then through one the app starts itself (inside its groups); writes
+/// the three medians and p90s (nanoseconds) for the driver, then answers callbacks until it is ended.
 func runAsApp() -> Never {
     let environment = ProcessInfo.processInfo.environment
     guard let socket = try? UnixSocket.connecting(to: environment["OFFSTAGE_SOCKET"] ?? "") else { exit(1) }
     let app = AppConnection(socket)
+    pin(getpid(), to: roundTripCPUs.app)
     var daemon: [Double] = []
     for _ in 0..<rounds {
         let start = nanos()
@@ -124,13 +166,23 @@ func runAsApp() -> Never {
         _ = try! app.call(.endBackgroundTask(number))
         daemon.append(Double(nanos() - start) / 2)
     }
-    let frame = try! Frame.encode(
-        ClientMessage(id: 1, body: .call(call: .beginBackgroundTask(name: "bench"), bundle: nil)))
-    let echo = bareEchoRoundTrips(rounds, frame: frame)
-    let result = "\(median(daemon)) \(percentile(daemon, 0.9)) \(median(echo)) \(percentile(echo, 0.9))\n"
-    try! result.write(toFile: environment["OFFSTAGE_BENCH_OUT"]!, atomically: true, encoding: .utf8)
+    var frame: [UInt8] = []
+    try! Frame.append(
+        ClientMessage(id: 1, body: .call(call: .beginBackgroundTask(name: "bench"), bundle: nil)), to: &frame)
+    let outside = echoRoundTrips(rounds, path: environment["OFFSTAGE_BENCH_ECHO"]!, frame: frame)
+    let insidePath = NSTemporaryDirectory() + "offstage-echo-\(getpid()).sock"
+    let inside = startEchoServer(insidePath)
+    pin(inside.processIdentifier, to: roundTripCPUs.daemon)
+    let besideApp = echoRoundTrips(rounds, path: insidePath, frame: frame)
+    inside.waitUntilExit()
+    pin(getpid(), to: nil)
+    let figures = [daemon, outside, besideApp].map { "\(median($0)) \(percentile($0, 0.9))" }
+    try! (figures.joined(separator: " ") + "\n").write(
+        toFile: environment["OFFSTAGE_BENCH_OUT"]!, atomically: true, encoding: .utf8)
     app.serve()
 }
+
+// MARK: The coding cost alone
 
 /// Median nanoseconds per run of `body`, timed in batches of 100 so that the clock's own cost stays out.
 func perRun(_ body: () -> Void) -> Double {
@@ -151,32 +203,37 @@ func measureCodec() -> Never {
     let result = ServerMessage.result(id: 7, result: .backgroundTask(1))
     var out: [UInt8] = []
     var frames = FrameBuffer()
-    func encode(_ message: some Codable) {
+    let callFrame = Array(try! Frame.encode(call))
+    let resultFrame = Array(try! Frame.encode(result))
+    let encodeCall = perRun {
         out.removeAll(keepingCapacity: true)
-        try! Frame.append(message, to: &out)
+        try! Frame.append(call, to: &out)
     }
-    func decode<Message: Codable & Sendable>(_ type: Message.Type, _ frame: [UInt8]) {
-        frame.withUnsafeBytes { frames.append($0) }
-        guard case .message = frames.next(type) else { fatalError("the frame does not decode") }
+    let decodeCall = perRun {
+        callFrame.withUnsafeBytes { frames.append($0) }
+        guard case .message = frames.next(ClientMessage.self) else { fatalError("the call does not decode") }
     }
-    let callFrame = try! Frame.encode(call)
-    let resultFrame = try! Frame.encode(result)
-    let encodeCall = perRun { encode(call) }
-    let decodeCall = perRun { decode(ClientMessage.self, Array(callFrame)) }
-    let encodeResult = perRun { encode(result) }
-    let decodeResult = perRun { decode(ServerMessage.self, Array(resultFrame)) }
+    let encodeResult = perRun {
+        out.removeAll(keepingCapacity: true)
+        try! Frame.append(result, to: &out)
+    }
+    let decodeResult = perRun {
+        resultFrame.withUnsafeBytes { frames.append($0) }
+        guard case .message = frames.next(ServerMessage.self) else { fatalError("the result does not decode") }
+    }
     var system = BackgroundSystem()
     let app = BundleID("bench.app")
     _ = system.install(AppManifest(bundleIdentifier: app, backgroundModes: [.fetch]), at: .zero)
     _ = system.handle(.open(app), at: .zero)
+    // Calls 10 µs apart, as in the round trips through the daemon.
     var index = 0
     let core =
         perRun {
             index += 1
             let (answer, _) = system.call(
-                .beginBackgroundTask(name: "bench"), from: app, at: Instant(seconds: Double(index)))
+                .beginBackgroundTask(name: "bench"), from: app, at: Instant(seconds: Double(index) / 100_000))
             if case .backgroundTask(let number) = answer {
-                _ = system.call(.endBackgroundTask(number), from: app, at: Instant(seconds: Double(index)))
+                _ = system.call(.endBackgroundTask(number), from: app, at: Instant(seconds: Double(index) / 100_000))
             }
         } / 2
     print(
@@ -188,12 +245,8 @@ func measureCodec() -> Never {
 }
 
 if arguments.contains("--codec") { measureCodec() }
-if OffstageApplicationEnvironment.isApp { runAsApp() }
+if ProcessInfo.processInfo.environment["OFFSTAGE_SOCKET"] != nil { runAsApp() }
 if let index = arguments.firstIndex(of: "--echo-server") { runEchoServer(arguments[index + 1]) }
-
-enum OffstageApplicationEnvironment {
-    static var isApp: Bool { ProcessInfo.processInfo.environment["OFFSTAGE_SOCKET"] != nil }
-}
 
 // MARK: The driver
 
@@ -202,6 +255,7 @@ let products = executable.deletingLastPathComponent()
 let folder = NSTemporaryDirectory() + "offstage-bench-\(getpid())"
 try FileManager.default.createDirectory(atPath: folder + "/state", withIntermediateDirectories: true)
 let socketPath = folder + "/offstage.sock"
+let echoPath = folder + "/echo.sock"
 let cgroupName = "offstage-bench"
 
 func startDaemon() throws -> Process {
@@ -214,6 +268,8 @@ func startDaemon() throws -> Process {
     var environment = ProcessInfo.processInfo.environment
     environment["OFFSTAGE_BENCH_OUT"] = folder + "/roundtrip.txt"
     environment["OFFSTAGE_BENCH_ROUNDS"] = "\(rounds)"
+    environment["OFFSTAGE_BENCH_ECHO"] = echoPath
+    environment["OFFSTAGE_BENCH_PLACEMENT"] = placement
     daemon.environment = environment
     try daemon.run()
     for _ in 0..<500 where (try? ControlClient(path: socketPath).send(.status)) == nil { usleep(10_000) }
@@ -230,82 +286,170 @@ func makeBundle(_ id: String, executable: String) throws -> String {
     return path
 }
 
-func waitFor(_ what: String, timeout: Double = 10, _ condition: () -> Bool) {
+/// Waits for `condition`, checking every `every` microseconds (0: spinning), for at most `timeout` seconds.
+func waitFor(_ what: String, timeout: Double = 10, every: UInt32 = 0, _ condition: () -> Bool) {
     let deadline = Date(timeIntervalSinceNow: timeout)
     while Date() < deadline {
         if condition() { return }
+        if every > 0 { usleep(every) }
     }
     FileHandle.standardError.write(Data("offstage-bench: timed out waiting for \(what)\n".utf8))
     exit(1)
 }
 
 let control = { (command: ControlCommand) throws -> ControlReply in try ControlClient(path: socketPath).send(command) }
+// The echo server in the daemon's place (started here, so outside the app's control groups, as the daemon is).
+let echoServer = startEchoServer(echoPath)
 let daemon = try startDaemon()
 let pid = daemon.processIdentifier
-print("offstage-bench: \(rounds) rounds; daemon pid \(pid)")
+let daemonExecutable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")) ?? "?"
+print("offstage-bench: \(rounds) rounds, placement \(placement); daemon pid \(pid) (\(daemonExecutable))")
+pin(pid, to: roundTripCPUs.daemon)
+pin(echoServer.processIdentifier, to: roundTripCPUs.daemon)
 
-// 1. begin/endBackgroundTask round trip through the daemon, against a bare echo in the same run.
+// 1. begin/endBackgroundTask round trip through the daemon, against bare echoes in the same run.
 _ = try control(.install(path: try makeBundle("bench.app", executable: executable.path)))
 _ = try control(.event(event: .open("bench.app")))
-waitFor("the round trips", timeout: 120) { FileManager.default.fileExists(atPath: folder + "/roundtrip.txt") }
+waitFor("the round trips", timeout: 600, every: 10_000) {
+    FileManager.default.fileExists(atPath: folder + "/roundtrip.txt")
+}
+echoServer.waitUntilExit()
+pin(pid, to: nil)
 let figures = try String(contentsOfFile: folder + "/roundtrip.txt", encoding: .utf8).split(separator: " ")
     .compactMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
 print(
     "round trip (begin/endBackgroundTask, per call): daemon median \(micros(figures[0])) p90 \(micros(figures[1])); "
-        + "bare echo median \(micros(figures[2])) p90 \(micros(figures[3])); ratio \(String(format: "%.2f", figures[0] / figures[2]))×"
-)
+        + "bare echo (server outside the app's groups, as the daemon) median \(micros(figures[2])) "
+        + "p90 \(micros(figures[3])): ratio \(String(format: "%.2f", figures[0] / figures[2]))×; "
+        + "bare echo beside the app (server in its groups) median \(micros(figures[4])) p90 \(micros(figures[5]))")
 
-// 2. Freeze and thaw through the daemon (home → frozen, open → thawed), against direct cgroup writes.
+// 2. Freeze and thaw: the daemon's own path (its decision to the kernel's report), the whole user path
+// (`ctl home` / `ctl open` to the kernel's report), and a direct write, all observed the same way: woken by the
+// kernel's change notification of `cgroup.events` (`poll`, `POLLPRI`), then reading it. No spinning reader takes
+// a CPU or the cgroup's locks from the path measured. The kernel sends at most one notification per file every
+// 10 ms, so every measured change comes 20 ms after the previous one.
 let group = "/sys/fs/cgroup/unified/\(cgroupName)/bench.app"
-func frozen(_ path: String) -> Bool {
-    (try? String(contentsOfFile: path + "/cgroup.events", encoding: .utf8))?.contains("frozen 1") ?? false
-}
-if getuid() == 0 && FileManager.default.fileExists(atPath: group + "/cgroup.freeze") {
-    var viaDaemon: [Double] = []
-    var direct: [Double] = []
-    for _ in 0..<50 {
-        var start = nanos()
-        _ = try control(.event(event: .home))
-        waitFor("frozen") { frozen(group) }
-        _ = try control(.event(event: .open("bench.app")))
-        waitFor("thawed") { !frozen(group) }
-        viaDaemon.append(Double(nanos() - start))
-        start = nanos()
-        try "1".write(toFile: group + "/cgroup.freeze", atomically: false, encoding: .utf8)
-        waitFor("frozen directly") { frozen(group) }
-        try "0".write(toFile: group + "/cgroup.freeze", atomically: false, encoding: .utf8)
-        waitFor("thawed directly") { !frozen(group) }
-        direct.append(Double(nanos() - start))
+let events = getuid() == 0 ? open(group + "/cgroup.events", O_RDONLY) : -1
+if events >= 0 {
+    let freezeFile = open(group + "/cgroup.freeze", O_WRONLY)
+    var text = [UInt8](repeating: 0, count: 256)
+    func isFrozen() -> Bool {
+        let n = pread(events, &text, text.count, 0)
+        return n > 0 && String(decoding: text[0..<n], as: UTF8.self).contains("frozen 1")
     }
+    /// Waits for the kernel to report the group's `frozen` as `frozen`; returns when it was seen.
+    func observed(frozen: Bool) -> UInt64 {
+        let deadline = nanos() + 10_000_000_000
+        while isFrozen() != frozen {
+            var watch = pollfd(fd: events, events: Int16(POLLPRI), revents: 0)
+            guard nanos() < deadline, poll(&watch, 1, 1000) >= 0 else {
+                FileHandle.standardError.write(Data("offstage-bench: timed out waiting for the freezer\n".utf8))
+                exit(1)
+            }
+        }
+        return nanos()
+    }
+    /// Leaves the kernel's notification interval behind before the next change.
+    func settle() { usleep(20_000) }
+    /// The daemon's timing of the freezer action just observed.
+    func lastAction(frozen: Bool, after start: UInt64) throws -> FreezerAction {
+        guard case .status(let status) = try control(.status), let action = status.lastFreezerAction,
+            action.app == "bench.app", action.frozen == frozen, action.decidedAt >= start
+        else { throw DaemonError(message: "the daemon did not report the freezer action") }
+        return action
+    }
+    struct DaemonError: Error { var message: String }
+    /// Sends `command` on a new control connection (as `offstage ctl` does) without waiting for the reply, so
+    /// that the kernel's report is watched from the moment the command leaves.
+    func sendControl(_ command: ControlCommand) throws -> UnixSocket {
+        let socket = try UnixSocket.connecting(to: socketPath)
+        try socket.sendMessage(ClientMessage(id: 1, body: .control(command: command)))
+        return socket
+    }
+    /// Reads the reply of `sendControl` and closes the connection.
+    func finish(_ socket: UnixSocket) throws {
+        defer { socket.disconnect() }
+        guard case .reply = try socket.receiveMessage(ServerMessage.self) else {
+            throw DaemonError(message: "the daemon refused the command")
+        }
+    }
+    var user: (freeze: [Double], thaw: [Double]) = ([], [])
+    var daemonPath: (freeze: [Double], thaw: [Double]) = ([], [])
+    var toWrite: (freeze: [Double], thaw: [Double]) = ([], [])
+    var write: (freeze: [Double], thaw: [Double]) = ([], [])
+    var direct: (freeze: [Double], thaw: [Double]) = ([], [])
+    for _ in 0..<Int(option("--freezes", 50)) {
+        settle()
+        var start = nanos()
+        var sent = try sendControl(.event(event: .home))
+        var seen = observed(frozen: true)
+        try finish(sent)
+        var action = try lastAction(frozen: true, after: start)
+        user.freeze.append(Double(seen - start))
+        daemonPath.freeze.append(Double(seen - action.decidedAt))
+        toWrite.freeze.append(Double(action.writingAt - action.decidedAt))
+        write.freeze.append(Double(action.writtenAt - action.writingAt))
+        settle()
+        start = nanos()
+        sent = try sendControl(.event(event: .open("bench.app")))
+        seen = observed(frozen: false)
+        try finish(sent)
+        action = try lastAction(frozen: false, after: start)
+        user.thaw.append(Double(seen - start))
+        daemonPath.thaw.append(Double(seen - action.decidedAt))
+        toWrite.thaw.append(Double(action.writingAt - action.decidedAt))
+        write.thaw.append(Double(action.writtenAt - action.writingAt))
+        settle()  // Meanwhile the app answers its callbacks and waits again, as it did before the daemon froze it.
+        start = nanos()
+        _ = pwrite(freezeFile, "1", 1, 0)
+        direct.freeze.append(Double(observed(frozen: true) - start))
+        settle()
+        start = nanos()
+        _ = pwrite(freezeFile, "0", 1, 0)
+        direct.thaw.append(Double(observed(frozen: false) - start))
+    }
+    let daemonBoth = zip(daemonPath.freeze, daemonPath.thaw).map(+)
+    let directBoth = zip(direct.freeze, direct.thaw).map(+)
+    let userBoth = zip(user.freeze, user.thaw).map(+)
     print(
-        "freeze + thaw: daemon median \(micros(median(viaDaemon))) p90 \(micros(percentile(viaDaemon, 0.9))); "
-            + "direct cgroup write median \(micros(median(direct))) p90 \(micros(percentile(direct, 0.9))); "
-            + "ratio \(String(format: "%.2f", median(viaDaemon) / median(direct)))×")
+        "freeze + thaw, the daemon's path (core's decision → cgroup.events): \(summary(daemonBoth)) "
+            + "(freeze \(summary(daemonPath.freeze)); thaw \(summary(daemonPath.thaw)); "
+            + "decision → write: freeze \(summary(toWrite.freeze)), thaw \(summary(toWrite.thaw)); "
+            + "the write itself: freeze \(summary(write.freeze)), thaw \(summary(write.thaw))); "
+            + "direct write of cgroup.freeze: \(summary(directBoth)) (freeze \(summary(direct.freeze)); "
+            + "thaw \(summary(direct.thaw))): ratio \(String(format: "%.2f", median(daemonBoth) / median(directBoth)))×"
+    )
+    print(
+        "freeze + thaw, the user's path (ctl home → frozen, ctl open → thawed, callbacks answered): "
+            + "\(summary(userBoth)) (freeze \(summary(user.freeze)); thaw \(summary(user.thaw))): "
+            + "ratio to the direct write \(String(format: "%.2f", median(userBoth) / median(directBoth)))×")
+    close(freezeFile)
+    close(events)
 } else {
     print("freeze + thaw: skipped (needs root and the cgroup v2 freezer)")
 }
 _ = try control(.event(event: .swipeAway("bench.app")))
 
 // 3. Memory with 100 installed apps.
-func rssMB(_ pid: Int32) -> String { String(format: "%.1f MB", Double(status(pid, "VmRSS")) / 1024) }
-print("memory with 1 installed app: VmRSS \(rssMB(pid))")
-for index in 0..<100 { _ = try control(.install(path: try makeBundle("bench.app\(index)", executable: "/bin/true"))) }
 func status(_ pid: Int32, _ key: String) -> Int {
     let text = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
     let line = text.split(separator: "\n").first { $0.hasPrefix(key + ":") } ?? ""
     return Int(line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first ?? "") ?? 0
 }
-/// The proportional set size: resident pages, shared ones (the Swift runtime, Foundation) divided among their users.
-func pssMB(_ pid: Int32) -> String {
+/// A field of `/proc/PID/smaps_rollup` in kB: `Pss` (resident pages, shared ones divided among their users),
+/// `Anonymous`.
+func rollup(_ pid: Int32, _ key: String) -> Int {
     let text = (try? String(contentsOfFile: "/proc/\(pid)/smaps_rollup", encoding: .utf8)) ?? ""
-    let line = text.split(separator: "\n").first { $0.hasPrefix("Pss:") } ?? ""
-    let kB = Double(line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first ?? "") ?? 0
-    return String(format: "%.1f MB", kB / 1024)
+    let line = text.split(separator: "\n").first { $0.hasPrefix(key + ":") } ?? ""
+    return Int(line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first ?? "") ?? 0
 }
+func mb(_ kB: Int) -> String { String(format: "%.1f MB", Double(kB) / 1024) }
+print("memory with 1 installed app: VmRSS \(mb(status(pid, "VmRSS")))")
+for index in 0..<100 { _ = try control(.install(path: try makeBundle("bench.app\(index)", executable: "/bin/true"))) }
 print(
-    "memory with 101 installed apps: VmRSS \(rssMB(pid)) (peak VmHWM \(String(format: "%.1f MB", Double(status(pid, "VmHWM")) / 1024))), "
-        + "PSS \(pssMB(pid))"
-)
+    "memory with 101 installed apps: VmRSS \(mb(status(pid, "VmRSS"))) (peak VmHWM \(mb(status(pid, "VmHWM")))), "
+        + "PSS \(mb(rollup(pid, "Pss"))), anonymous \(mb(rollup(pid, "Anonymous"))), "
+        + "\(status(pid, "Threads")) threads")
 
 // 4. Context switches of the idle daemon (every thread) over the idle period.
 func switches(_ pid: Int32) -> Int {

@@ -177,8 +177,17 @@ extension Daemon {
                     to: connection)
             }
             let (result, effects) = system.call(call, from: app, at: clock.now())
-            send(.result(id: message.id, result: result), to: connection)
-            carryOut(effects)
+            let decidedAt = Self.freezerDecisionTime(effects)
+            if decidedAt != nil, effects.contains(.suspend(app)) {
+                // A call that ends the app's last work (the callback returned, the task ended) freezes it before
+                // the answer is written: it waits for the answer, so it stops at once; the answer reaches it when
+                // it is thawed. Answered first, it would be woken to read the answer and then frozen while running.
+                carryOut(effects, decidedAt: decidedAt)
+                send(.result(id: message.id, result: result), to: connection)
+            } else {
+                send(.result(id: message.id, result: result), to: connection)
+                carryOut(effects, decidedAt: decidedAt)
+            }
             afterChange(app: app)
         case .work(let report):
             guard let app = connection.app else {

@@ -103,6 +103,7 @@ extension Daemon {
             overrides: overrides, settings: system.settings, loadAverage: reading.loadAverage,
             memoryPressure: reading.memoryPressure, installedApps: apps.count,
             runningApps: apps.values.filter { $0.process != nil }.count,
-            nextDueIn: system.nextDueTime.map { $0 - clock.now() }, memoryWritePending: memoryAt != nil)
+            nextDueIn: system.nextDueTime.map { $0 - clock.now() }, memoryWritePending: memoryAt != nil,
+            lastFreezerAction: lastFreezerAction)
     }
 }

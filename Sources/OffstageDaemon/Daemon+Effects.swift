@@ -7,17 +7,30 @@ import OffstageProtocol
 /// Carrying out the core's effects on real processes: launch, deliver, freeze, thaw, kill, record;
 /// and telling the core when a process ended by itself.
 extension Daemon {
-    /// Carries out `effects` in order; effects they cause (a launch that fails) follow.
-    func carryOut(_ effects: [Effect]) {
+    /// Carries out `effects` in order; effects they cause (a launch that fails) follow. `decidedAt` is when the
+    /// core returned them, if the caller took it (see `freezerDecisionTime`); it times freezes and thaws.
+    func carryOut(_ effects: [Effect], decidedAt: UInt64? = nil) {
         if memoryAt == nil { memoryAt = clock.now() + configuration.memorySaveInterval }
+        let decided = decidedAt ?? Self.freezerDecisionTime(effects) ?? 0
         var queue = effects[...]
         while let effect = queue.popFirst() {
-            queue += perform(effect)
+            queue += perform(effect, decidedAt: decided)
         }
     }
 
+    /// The monotonic time now if `effects` freeze or thaw an app (nil otherwise: no clock read per message).
+    static func freezerDecisionTime(_ effects: [Effect]) -> UInt64? {
+        let freezes = effects.contains {
+            switch $0 {
+            case .suspend, .resume: true
+            default: false
+            }
+        }
+        return freezes ? DaemonClock.monotonicNanos() : nil
+    }
+
     /// Does one effect; returns the effects of any event it caused.
-    private func perform(_ effect: Effect) -> [Effect] {
+    private func perform(_ effect: Effect, decidedAt: UInt64) -> [Effect] {
         switch effect {
         case .launch(let id, let reason):
             return launch(id, reason)
@@ -29,11 +42,26 @@ extension Daemon {
             send(.effect(effect: effect), toApp: id)
         case .suspend(let id):
             guard let process = apps[id]?.process else { break }
-            sample(id)
+            let writingAt = DaemonClock.monotonicNanos()
             control.freeze(id, process)
+            lastFreezerAction = FreezerAction(
+                app: id, frozen: true, decidedAt: decidedAt, writingAt: writingAt,
+                writtenAt: DaemonClock.monotonicNanos())
+            // Its last sample waits until the freeze has taken effect: a frozen process uses no more CPU, and
+            // reading it at once held its freezing back by tens of microseconds.
+            finalSamples.append(id)
+            if finalSamplesAt == nil { finalSamplesAt = clock.now() + finalSampleDelay }
         case .resume(let id):
             guard let process = apps[id]?.process else { break }
+            let writingAt = DaemonClock.monotonicNanos()
             control.thaw(id, process)
+            lastFreezerAction = FreezerAction(
+                app: id, frozen: false, decidedAt: decidedAt, writingAt: writingAt,
+                writtenAt: DaemonClock.monotonicNanos())
+            if let owed = finalSamples.firstIndex(of: id) {
+                finalSamples.remove(at: owed)
+                sample(id)
+            }
             apps[id]!.sampledAt = clock.now()
         case .terminate(let id, let reason):
             end(id, because: "\(reason)")
@@ -141,8 +169,13 @@ extension Daemon {
 
     /// Keeps a decision for the log (written within a second) and the debug log. Nothing is formatted here:
     /// this runs for every call an app makes, and the log is written in batches.
+    /// The log keeps only the latest `decisionLogLimit` decisions, so no more wait for a write either: a flood
+    /// of calls costs neither memory nor writes of decisions the store would drop at once.
     private func note(_ record: Record) {
         unflushed.append(record)
+        if unflushed.count >= 2 * configuration.decisionLogLimit {
+            unflushed.removeFirst(unflushed.count - configuration.decisionLogLimit)
+        }
         if flushAt == nil { flushAt = clock.now() + 1 }
         logger.debug(
             "\(record.kind.rawValue): \(record.reason)",
@@ -155,7 +188,9 @@ extension Daemon {
         guard !unflushed.isEmpty else { return }
         let wallClock = system.wallClock
         do {
-            try store.log(unflushed.map { (wallClock.timestamp(at: $0.at), $0) }, limit: configuration.decisionLogLimit)
+            try store.log(
+                unflushed.suffix(configuration.decisionLogLimit).map { (wallClock.timestamp(at: $0.at), $0) },
+                limit: configuration.decisionLogLimit)
         } catch {
             logger.error("cannot write the decision log: \(error)")
         }
@@ -204,3 +239,7 @@ extension Daemon {
         }
     }
 }
+
+/// Seconds between freezing an app and taking its last sample (see `Daemon.finalSamples`): the kernel has long
+/// finished freezing it by then (tens of microseconds), and the CPU it used is still counted to the right instant.
+let finalSampleDelay = 0.005

@@ -32,6 +32,15 @@ extension Daemon {
             }
             wake(at: due)
         }
+        if let due = finalSamplesAt {
+            if due <= now {
+                let owed = finalSamples
+                (finalSamples, finalSamplesAt) = ([], nil)
+                for id in owed { sample(id) }
+            } else {
+                wake(at: due)
+            }
+        }
         if workMayWait, lastProbe + configuration.probeInterval <= now {
             workMayWait = hasWaitingWork
             if workMayWait { probeDevice() }

@@ -53,6 +53,12 @@ final class Daemon: @unchecked Sendable {
     var savedMemory: SystemSnapshot?
     var memoryAt: Instant?
     var stopping = false
+    /// The last freeze or thaw, timed (`ctl status`; the benchmark reads it).
+    var lastFreezerAction: FreezerAction?
+    /// Apps just frozen whose last CPU and memory sample is taken at `finalSamplesAt`, once the freeze has taken
+    /// effect (or when they are thawed first).
+    var finalSamples: [BundleID] = []
+    var finalSamplesAt: Instant?
 
     /// Opens the store, detects the freezer, restores the apps and their pending requests, adopts (or cleans
     /// up) processes left by a previous run, and starts listening.

@@ -35,6 +35,14 @@ struct DaemonClock: Sendable {
         return WallClock(epochAtZero: epochAtZero, utcOffset: Double(local.tm_gmtoff))
     }
 
+    /// Nanoseconds on the monotonic clock (`CLOCK_MONOTONIC`), which every process reads alike: for timings
+    /// other processes compare with their own (`FreezerAction`).
+    static func monotonicNanos() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+    }
+
     private static func seconds(_ clock: clockid_t) -> Double {
         var time = timespec()
         clock_gettime(clock, &time)

@@ -23,6 +23,8 @@ final class ProcessControl: @unchecked Sendable {
     let freezerBase: String?
     /// `…/offstage` in a hierarchy with CPU weights (v2 `cpu.weight` or v1 `cpu.shares`), if any.
     let cpuBase: String?
+    /// Each app's freezer file, kept open once used: a freeze or a thaw is then one `pwrite`.
+    private let freezerFiles = KeptFiles()
 
     /// Detects what the machine offers (or takes `choice` if forced) and creates the daemon's groups.
     init(choice: FreezerChoice, name: String) throws(DaemonError) {
@@ -87,16 +89,16 @@ final class ProcessControl: @unchecked Sendable {
 
     func freeze(_ app: BundleID, _ process: AppProcess) {
         switch kind {
-        case .cgroupV2: SysFile.write("\(freezerGroup(app)!)/cgroup.freeze", "1")
-        case .cgroupV1: SysFile.write("\(freezerGroup(app)!)/freezer.state", "FROZEN")
+        case .cgroupV2: freezerFiles.write("1", app: app, path: "\(freezerGroup(app)!)/cgroup.freeze")
+        case .cgroupV1: freezerFiles.write("FROZEN", app: app, path: "\(freezerGroup(app)!)/freezer.state")
         case .signals: kill(-process.pid, SIGSTOP)
         }
     }
 
     func thaw(_ app: BundleID, _ process: AppProcess) {
         switch kind {
-        case .cgroupV2: SysFile.write("\(freezerGroup(app)!)/cgroup.freeze", "0")
-        case .cgroupV1: SysFile.write("\(freezerGroup(app)!)/freezer.state", "THAWED")
+        case .cgroupV2: freezerFiles.write("0", app: app, path: "\(freezerGroup(app)!)/cgroup.freeze")
+        case .cgroupV1: freezerFiles.write("THAWED", app: app, path: "\(freezerGroup(app)!)/freezer.state")
         case .signals: kill(-process.pid, SIGCONT)
         }
     }
@@ -150,7 +152,7 @@ final class ProcessControl: @unchecked Sendable {
     /// The app's processes: its cgroup's members, or the process and its descendants.
     func pids(of app: BundleID, _ process: AppProcess) -> [Int32] {
         guard let group = freezerGroup(app) else { return ProcFS.tree(process.pid) }
-        return (SysFile.read("\(group)/cgroup.procs") ?? "").split(separator: "\n").compactMap { Int32($0) }
+        return SysFile.numbers(in: SysFile.bytes("\(group)/cgroup.procs") ?? []).map { Int32(truncatingIfNeeded: $0) }
     }
 
     /// Whether `pid` belongs to the app: it is in the app's group, or in the app's process group.
@@ -187,10 +189,10 @@ final class ProcessControl: @unchecked Sendable {
     func usage(_ app: BundleID, _ process: AppProcess) -> (cpuSeconds: Double, memoryBytes: Int) {
         let pids = pids(of: app, process)
         let memory = pids.reduce(0) { $0 + ProcFS.residentBytes($1) }
-        if kind == .cgroupV2, let stat = SysFile.read("\(freezerGroup(app)!)/cpu.stat"),
-            let micros = SysFile.field("usage_usec", in: stat).flatMap(Double.init)
+        if kind == .cgroupV2, let stat = SysFile.bytes("\(freezerGroup(app)!)/cpu.stat"),
+            let micros = SysFile.number(after: "usage_usec", in: stat)
         {
-            return (micros / 1e6, memory)
+            return (Double(micros) / 1e6, memory)
         }
         let ticks = pids.compactMap { ProcStat.read($0)?.cpuTicks }.reduce(0, +)
         return (Double(ticks) / ProcStat.ticksPerSecond, memory)

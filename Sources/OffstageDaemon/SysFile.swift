@@ -4,19 +4,55 @@ import Glibc
 /// no buffering, no Foundation, so that a freeze costs one `write`.
 enum SysFile {
     /// The file's text, or nil if it cannot be read.
-    static func read(_ path: String) -> String? {
+    static func read(_ path: String) -> String? { bytes(path).map { String(decoding: $0, as: UTF8.self) } }
+
+    /// The file's bytes, or nil if it cannot be read.
+    static func bytes(_ path: String) -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            let start = bytes.count
+            bytes += repeatElement(0, count: 4096)
+            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + start, 4096) }
+            bytes.removeLast(4096 - max(0, n))
             if n < 0 && errno == EINTR { continue }
             guard n > 0 else { break }
-            bytes += chunk[0..<n]
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes
+    }
+
+    /// The whole numbers in `bytes`, in order (`cgroup.procs`, `/proc/PID/statm`): read from the bytes, not
+    /// through `String` (the sampler reads these for every running app).
+    static func numbers(in bytes: [UInt8]) -> [Int] {
+        var result: [Int] = []
+        var value: Int?
+        for byte in bytes {
+            if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
+                value = (value ?? 0) &* 10 &+ Int(byte - UInt8(ascii: "0"))
+            } else if let number = value {
+                result.append(number)
+                value = nil
+            }
+        }
+        if let value { result.append(value) }
+        return result
+    }
+
+    /// The whole number after `key` and a space at the start of a line ("usage_usec 1234" in `cpu.stat`).
+    static func number(after key: StaticString, in bytes: [UInt8]) -> Int? {
+        let key = UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount)
+        var lineStart = 0
+        while lineStart < bytes.count {
+            let lineEnd = bytes[lineStart...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+            let line = bytes[lineStart..<lineEnd]
+            if line.starts(with: key), line.dropFirst(key.count).first == UInt8(ascii: " ") {
+                return numbers(in: Array(line.dropFirst(key.count))).first
+            }
+            lineStart = lineEnd + 1
+        }
+        return nil
     }
 
     /// Writes `text` in one `write`; false (with `errno` set) if the kernel refused.

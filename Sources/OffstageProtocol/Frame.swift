@@ -51,6 +51,20 @@ public enum Frame {
     /// Appends the frame of `payload` to `out`: the hot messages coded by hand (`HandCoding.swift`), the rest
     /// by `WireEncoder`; the same JSON either way. On failure nothing is appended.
     public static func append<Payload: Codable>(_ payload: Payload, to out: inout [UInt8]) throws(Failure) {
+        try appendFrame(payload, to: &out)
+    }
+
+    /// `append` for what the daemon sends, compiled for its type (see `FrameBuffer.next`).
+    public static func append(_ message: ServerMessage, to out: inout [UInt8]) throws(Failure) {
+        try appendFrame(message, to: &out)
+    }
+
+    /// `append` for what apps and `ctl` send, compiled for its type.
+    public static func append(_ message: ClientMessage, to out: inout [UInt8]) throws(Failure) {
+        try appendFrame(message, to: &out)
+    }
+
+    private static func appendFrame<Payload: Codable>(_ payload: Payload, to out: inout [UInt8]) throws(Failure) {
         let start = out.count
         out.append(contentsOf: [0, 0, 0, 0])
         if !HandCoding.append(payload, to: &out) {

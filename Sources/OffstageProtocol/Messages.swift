@@ -236,13 +236,17 @@ public struct DaemonStatus: Codable, Sendable, Hashable {
     public var nextDueIn: Double?
     /// Whether changes to the usage history, budgets or energy ledger wait to be written to the store.
     public var memoryWritePending: Bool
+    // MARK: Speed
+    /// The last freeze or thaw the daemon carried out, timed (nil before the first).
+    public var lastFreezerAction: FreezerAction?
 
     public init(
         pid: Int32, protocolVersion: Int, uptimeSeconds: Double, freezer: String, socket: String,
         stateDirectory: String, device: DeviceState, overrides: DeviceOverrides, settings: UserSettings,
         loadAverage: Double?, memoryPressure: Double?, installedApps: Int, runningApps: Int, nextDueIn: Double?,
-        memoryWritePending: Bool = false
+        memoryWritePending: Bool = false, lastFreezerAction: FreezerAction? = nil
     ) {
+        self.lastFreezerAction = lastFreezerAction
         self.memoryWritePending = memoryWritePending
         self.pid = pid
         self.protocolVersion = protocolVersion
@@ -258,5 +262,27 @@ public struct DaemonStatus: Codable, Sendable, Hashable {
         self.installedApps = installedApps
         self.runningApps = runningApps
         self.nextDueIn = nextDueIn
+    }
+}
+
+// MARK: Speed
+
+/// A freeze or thaw the daemon carried out, on the monotonic clock (`CLOCK_MONOTONIC`, nanoseconds since boot,
+/// the same for every process): when the core decided it (its effects came back), when the write to the freezer
+/// began and when it returned. A benchmark compares them with when the kernel reported the group frozen or thawed.
+public struct FreezerAction: Codable, Sendable, Hashable {
+    public var app: BundleID
+    /// True for a freeze (`.suspend`), false for a thaw (`.resume`).
+    public var frozen: Bool
+    public var decidedAt: UInt64
+    public var writingAt: UInt64
+    public var writtenAt: UInt64
+
+    public init(app: BundleID, frozen: Bool, decidedAt: UInt64, writingAt: UInt64, writtenAt: UInt64) {
+        self.app = app
+        self.frozen = frozen
+        self.decidedAt = decidedAt
+        self.writingAt = writingAt
+        self.writtenAt = writtenAt
     }
 }

@@ -155,10 +155,16 @@ extension WireJSON.Parser {
         return (try? expect("null")) != nil
     }
 
-    /// A string, escapes and all (the general parser's own reading).
+    /// A string: made straight from the frame's bytes when it has no escapes, else read by the general parser.
     mutating func text() -> String? {
         skipSpace()
-        return try? string()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
+        var end = index + 1
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\") { end += 1 }
+        guard end < bytes.count, bytes[end] == UInt8(ascii: "\"") else { return try? string() }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[index + 1..<end]), as: UTF8.self)
+        index = end + 1
+        return text
     }
 
     /// Whether only white space is left.
