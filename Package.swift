@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "OffstageSimulator", targets: ["OffstageSimulator"]),
         .library(name: "OffstageCore", targets: ["OffstageCore"]),
         .executable(name: "offstage", targets: ["offstage"]),
+        .executable(name: "offstage-daemon", targets: ["offstage-daemon"]),
         .executable(name: "colorfeed", targets: ["ColorFeedApp"]),
         .executable(name: "offstage-testapp", targets: ["OffstageTestApp"]),
         .executable(name: "offstage-bench", targets: ["OffstageBenchmarks"]),
@@ -76,16 +77,38 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The daemon's options and how it runs with them, shared by `offstage daemon` and `offstage-daemon`.
+        .target(
+            name: "OffstageDaemonCLI",
+            dependencies: [
+                "OffstageCore", "OffstageDaemon",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // The daemon alone: what `offstage daemon` runs when it is installed beside `offstage` (less code mapped).
+        .executableTarget(
+            name: "offstage-daemon",
+            dependencies: [
+                "OffstageDaemonCLI", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "OffstageCLI",
             dependencies: [
-                "OffstageCore", "OffstageSimulator", "ColorFeed", "OffstageDaemon", "OffstageProtocol",
+                "OffstageCore", "OffstageSimulator", "ColorFeed", "OffstageDaemon", "OffstageDaemonCLI",
+                "OffstageProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             resources: [.embedInCode("Resources/demo.yaml")],
             swiftSettings: strictSettings
         ),
-        .executableTarget(name: "offstage", dependencies: ["OffstageCLI"], swiftSettings: strictSettings),
+        // `offstage daemon` runs `offstage-daemon` when it is beside it: building `offstage` builds it too, so the
+        // two never differ (`swift run offstage daemon` included).
+        .executableTarget(
+            name: "offstage", dependencies: ["OffstageCLI", "offstage-daemon"], swiftSettings: strictSettings),
         .executableTarget(
             name: "scheduler-benchmarks",
             dependencies: ["OffstageCore", "OffstageSimulator"],
@@ -111,7 +134,10 @@ let package = Package(
         ),
         .testTarget(
             name: "OffstageDaemonTests",
-            dependencies: ["offstage", "OffstageTestApp", "OffstageCore", "OffstageProtocol", "ColorFeedApp"],
+            dependencies: [
+                "offstage", "offstage-daemon", "OffstageTestApp", "OffstageCore", "OffstageProtocol", "OffstageDaemon",
+                "ColorFeedApp",
+            ],
             swiftSettings: strictSettings
         ),
         .executableTarget(

@@ -452,25 +452,32 @@ print(
         + "\(status(pid, "Threads")) threads")
 
 // 4. Context switches of the idle daemon (every thread) over the idle period.
-func switches(_ pid: Int32) -> Int {
+/// Each thread's context switches (voluntary and not), by thread id.
+func switches(_ pid: Int32) -> [String: Int] {
     let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
-    return tasks.reduce(0) { total, tid in
-        let text = (try? String(contentsOfFile: "/proc/\(pid)/task/\(tid)/status", encoding: .utf8)) ?? ""
-        return total
-            + ["voluntary_ctxt_switches", "nonvoluntary_ctxt_switches"].reduce(0) { sum, key in
+    return Dictionary(
+        uniqueKeysWithValues: tasks.map { tid in
+            let text = (try? String(contentsOfFile: "/proc/\(pid)/task/\(tid)/status", encoding: .utf8)) ?? ""
+            let count = ["voluntary_ctxt_switches", "nonvoluntary_ctxt_switches"].reduce(0) { sum, key in
                 let line = text.split(separator: "\n").first { $0.hasPrefix(key + ":") } ?? ""
                 return sum + (Int(line.split(separator: "\t").last ?? "") ?? 0)
             }
-    }
+            return (tid, count)
+        })
 }
 let idle = option("--idle-seconds", 60)
 usleep(1_500_000)  // Let the last decision-log write (within a second) happen first.
-let before = (switches(pid), status(pid, "voluntary_ctxt_switches"))
+let before = switches(pid)
 Thread.sleep(forTimeInterval: idle)
-let after = (switches(pid), status(pid, "voluntary_ctxt_switches"))
+let after = switches(pid)
+// Threads that ended meanwhile (the runtime's idle workers time out) are counted with their switches before.
+let idleSwitches = after.reduce(0) { $0 + $1.value - (before[$1.key] ?? 0) }
+let ended = before.keys.filter { after[$0] == nil }.count
 print(
-    "idle daemon over \(Int(idle)) s: \(after.0 - before.0) context switches (all threads), "
-        + "\(after.1 - before.1) voluntary on the main thread")
+    "idle daemon over \(Int(idle)) s: \(idleSwitches) context switches on the threads it still has "
+        + "(\(after.count); \(ended) idle runtime threads ended meanwhile), "
+        + "\(after.values.max() == nil ? 0 : (after.map { $0.value - (before[$0.key] ?? 0) }.max() ?? 0)) on the busiest"
+)
 
 daemon.terminate()
 daemon.waitUntilExit()

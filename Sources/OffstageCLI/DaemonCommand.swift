@@ -1,10 +1,9 @@
 import ArgumentParser
-import Foundation
-import Logging
-import OffstageCore
-import OffstageDaemon
+import OffstageDaemonCLI
 
 /// `offstage daemon`: the background manager for real Linux processes, until SIGTERM or SIGINT.
+/// When `offstage-daemon` (the daemon alone) is installed beside `offstage`, as a build makes it, this process
+/// becomes it; otherwise the daemon runs here. The same daemon either way; the lone one maps less code.
 struct DaemonCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "daemon",
@@ -14,107 +13,10 @@ struct DaemonCommand: ParsableCommand {
             $XDG_RUNTIME_DIR (or the state folder). Drive it with `offstage ctl`.
             """)
 
-    @Option(name: .customLong("state-dir"), help: "Folder of the store and the apps' logs.")
-    var stateDirectory: String?
-    @Option(help: "Path of the Unix-domain socket.")
-    var socket: String?
-    @Option(help: "How to suspend apps: auto, cgroup2, cgroup1 or sigstop.")
-    var freezer: String = "auto"
-    @Option(name: .customLong("cgroup-name"), help: "Name of the daemon's control group.")
-    var cgroupName = "offstage"
-    @Option(name: .customLong("sample-interval"), help: "Seconds between CPU/memory samples of running apps.")
-    var sampleInterval: Double = 10
-    @Option(name: .customLong("probe-interval"), help: "Seconds between device probes while work waits.")
-    var probeInterval: Double = 30
-    @Option(
-        name: .customLong("save-interval"),
-        help: "Seconds after a change before usage history, budgets and energy are written.")
-    var saveInterval: Double = 10
-    @Option(name: .customLong("control-group"), help: "A group (name or id) whose members may also use `ctl`.")
-    var controlGroup: String?
-    @Option(name: .customLong("policy"), help: "Change a policy number, e.g. expirationGrace=2 (repeatable).")
-    var policy: [String] = []
-    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
-    var logLevel: String = "info"
+    @OptionGroup var options: DaemonOptions
 
     func run() throws {
-        var configuration = DaemonConfiguration.standard()
-        if let stateDirectory { configuration.stateDirectory = Self.absolute(stateDirectory) }
-        if let socket {
-            configuration.socketPath = Self.absolute(socket)
-        } else if stateDirectory != nil && (ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"] ?? "").isEmpty {
-            configuration.socketPath = configuration.stateDirectory + "/offstage.sock"
-        }
-        guard let choice = FreezerChoice(rawValue: freezer) else {
-            throw ValidationError("--freezer: '\(freezer)' is not one of auto, cgroup2, cgroup1, sigstop")
-        }
-        configuration.freezer = choice
-        configuration.cgroupName = cgroupName
-        configuration.sampleInterval = sampleInterval
-        configuration.probeInterval = probeInterval
-        configuration.memorySaveInterval = saveInterval
-        configuration.policy = try Self.policy(applying: policy)
-        if let controlGroup { configuration.controlGroup = try Self.groupID(controlGroup) }
-        guard let level = Logger.Level(rawValue: logLevel) else {
-            throw ValidationError("--log-level: '\(logLevel)' is not a log level")
-        }
-        let logger = Self.makeLogger(level: level)
-        let finished = DispatchSemaphore(value: 0)
-        let failure = Failure()
-        Task {
-            do {
-                try await DaemonService.runUntilSignalled(configuration: configuration, logger: logger)
-            } catch {
-                failure.message = "\(error)"
-            }
-            finished.signal()
-        }
-        finished.wait()
-        if let message = failure.message { throw CLIError("offstage daemon: \(message)") }
-    }
-
-    /// The error a service ended with, handed from its task to the waiting command.
-    final class Failure: @unchecked Sendable { var message: String? }
-
-    static func makeLogger(level: Logger.Level) -> Logger {
-        var logger = Logger(label: "offstage.daemon") { StreamLogHandler.standardError(label: $0) }
-        logger.logLevel = level
-        return logger
-    }
-
-    static func absolute(_ path: String) -> String {
-        path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-    }
-
-    /// iOS's policy with `KEY=VALUE` changes, checked against the policy's fields.
-    static func policy(applying changes: [String]) throws -> Policy {
-        guard !changes.isEmpty else { return .iOS }
-        var fields = try JSONSerialization.jsonObject(with: JSONEncoder().encode(Policy.iOS)) as! [String: Any]
-        for change in changes {
-            let parts = change.split(separator: "=", maxSplits: 1).map(String.init)
-            guard parts.count == 2, fields[parts[0]] != nil else {
-                throw ValidationError(
-                    "--policy '\(change)': expected KEY=VALUE with KEY one of \(fields.keys.sorted().joined(separator: ", "))"
-                )
-            }
-            guard let value = Double(parts[1]) else {
-                throw ValidationError("--policy \(parts[0]): '\(parts[1])' is not a number")
-            }
-            // The number as given: an NSNumber from the encoded policy cannot tell 5.0 from 5, so a whole
-            // Double field must not be taken for an Int one (expirationGrace=0.5 is 0.5, not 0).
-            fields[parts[0]] = value
-            do {
-                _ = try JSONDecoder().decode(Policy.self, from: JSONSerialization.data(withJSONObject: fields))
-            } catch {
-                throw ValidationError("--policy \(parts[0]): '\(parts[1])' is not a valid value (a whole number?)")
-            }
-        }
-        return try JSONDecoder().decode(Policy.self, from: JSONSerialization.data(withJSONObject: fields))
-    }
-
-    static func groupID(_ name: String) throws -> UInt32 {
-        if let id = UInt32(name) { return id }
-        guard let entry = getgrnam(name) else { throw ValidationError("--control-group: no group named '\(name)'") }
-        return entry.pointee.gr_gid
+        DaemonExecutable.replaceThisProcess()
+        try options.run()
     }
 }

@@ -15,6 +15,9 @@ final class Store: @unchecked Sendable {
     init(path: String) throws {
         var configuration = Configuration()
         configuration.journalMode = .wal
+        // A small page cache: the daemon writes small rows and reads the decision log on request only, and
+        // SQLite's default (2 MB) filled up with the log's pages, most of the daemon's own memory.
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA cache_size = -256") }
         database = try DatabaseQueue(path: path, configuration: configuration)
         try Self.migrator.migrate(database)
         encoder.outputFormatting = [.sortedKeys]

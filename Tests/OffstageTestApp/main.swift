@@ -37,6 +37,7 @@ final class TestDelegate: UIResponder, UIApplicationDelegate, @unchecked Sendabl
             Thread.sleep(forTimeInterval: 0.2)
             note("refresh completed")
             task.setTaskCompleted(success: true)
+            note("refresh completion answered")
         }
         BGTaskScheduler.shared.register(forTaskWithIdentifier: "\(bundle).stuck", using: nil) { task in
             note("stuck started")

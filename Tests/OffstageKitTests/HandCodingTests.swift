@@ -1,0 +1,199 @@
+import Foundation
+import OffstageCore
+import Testing
+
+@testable import OffstageProtocol
+
+/// The hand-written coding of the frequent messages (`HandCoding.swift`) is the protocol's JSON exactly: the bytes
+/// the general coder writes, read as the general coder reads them; anything else goes to the general coder.
+@Suite struct HandCodingTests {
+    /// Every app call coded by hand (all but the rare ones).
+    static let calls: [AppCall] = [
+        .register(identifier: "com.a.refresh"), .cancel(identifier: "com.a.\"quoted\" é"), .cancelAll,
+        .pendingRequests, .beginBackgroundTask(name: "Export \\ \n 😀"), .beginBackgroundTask(name: nil),
+        .endBackgroundTask(-3), .backgroundTimeRemaining, .applicationState, .backgroundRefreshStatus,
+        .supportedResources, .setTaskCompleted(taskID: 4, success: false),
+        .updateTitle(taskID: 4, title: "Exporting", subtitle: ""),
+        .reportProgress(taskID: 4, completed: 10, total: Int64.max), .returned(token: Int.min),
+        .simulateLaunch(identifier: "x"), .simulateExpiration(identifier: "y"),
+        .backgroundEventCompleted(token: 9, result: .failed),
+    ]
+
+    /// Every form coded by hand: the calls with and without a bundle, a work report, and each answer and effect
+    /// an app gets.
+    static let clientMessages: [ClientMessage] =
+        calls.enumerated().flatMap { index, call in
+            [
+                ClientMessage(id: index, body: .call(call: call, bundle: nil)),
+                ClientMessage(id: -index, body: .call(call: call, bundle: "com.a")),
+            ]
+        } + [
+            ClientMessage(
+                id: 99, body: .work(WorkReport(cpuSeconds: 0.5, gpuSeconds: 1e-9, bytes: 2_000_000, seconds: 3)))
+        ]
+
+    static let serverMessages: [ServerMessage] =
+        [
+            AppCallResult.ok, .registered(true), .failed(.notPermitted), .backgroundTask(12),
+            .timeRemaining(24.5), .timeRemaining(Double.greatestFiniteMagnitude), .state(.notRunning),
+            .refreshStatus(.available), .resources(gpu: true), .crash("more than 1000 \"assertions\""), .notRunning,
+        ].enumerated().map { ServerMessage.result(id: $0.offset, result: $0.element) } + [
+            .effect(effect: .deliver("com.a", .didEnterBackground, token: 12)),
+            .effect(effect: .expireTask("com.a", taskID: 4)),
+            .effect(effect: .expireBackgroundTasks("com.a", ids: [1, 2])),
+            .effect(effect: .expireBackgroundTasks("com.a", ids: [])),
+            .error(id: 7, message: "refused"), .error(id: nil, message: "malformed message: …"),
+            .userAction(action: "export"),
+        ]
+
+    /// The envelope as the general coder writes it.
+    static func general<Payload: Codable>(_ message: Payload) throws -> [UInt8] {
+        try WireEncoder.encode(Frame.Envelope(version: Frame.version, payload: message))
+    }
+
+    /// The envelope's bytes read by the general coder.
+    static func readGenerally<Payload: Codable>(_ type: Payload.Type, _ json: [UInt8]) throws -> Payload {
+        try json.withUnsafeBufferPointer { try WireDecoder.decode(Frame.Envelope<Payload>.self, from: $0).payload }
+    }
+
+    static func handDecoded<Payload: Codable>(_ type: Payload.Type, _ json: String) -> Payload? {
+        Array(json.utf8).withUnsafeBufferPointer { HandCoding.decode(type, from: $0) }
+    }
+
+    @Test func handCodingWritesTheBytesTheGeneralCoderWrites() throws {
+        for message in Self.clientMessages {
+            var hand: [UInt8] = []
+            #expect(message.appendHandCoded(to: &hand), "\(message) is coded by hand")
+            #expect(hand == (try Self.general(message)), "\(message)")
+        }
+        for message in Self.serverMessages {
+            var hand: [UInt8] = []
+            #expect(message.appendHandCoded(to: &hand), "\(message) is coded by hand")
+            #expect(hand == (try Self.general(message)), "\(message)")
+        }
+    }
+
+    @Test func handCodingReadsEveryHotMessageAsTheGeneralCoderDoes() throws {
+        for message in Self.clientMessages {
+            let json = try Self.general(message)
+            let hand = json.withUnsafeBufferPointer { HandCoding.decode(ClientMessage.self, from: $0) }
+            #expect(hand == message)
+            #expect(try Self.readGenerally(ClientMessage.self, json) == message)
+        }
+        for message in Self.serverMessages {
+            let json = try Self.general(message)
+            let hand = json.withUnsafeBufferPointer { HandCoding.decode(ServerMessage.self, from: $0) }
+            #expect(hand == message)
+            #expect(try Self.readGenerally(ServerMessage.self, json) == message)
+        }
+    }
+
+    @Test func framesOfHotMessagesRoundTripThroughTheSocketEntryPoints() throws {
+        for message in Self.clientMessages {
+            var frame: [UInt8] = []
+            try Frame.append(message, to: &frame)
+            var buffer = FrameBuffer()
+            frame.withUnsafeBytes { buffer.append($0) }
+            guard case .message(let read) = buffer.next(ClientMessage.self) else {
+                Issue.record("\(message) did not come back")
+                continue
+            }
+            #expect(read == message)
+        }
+    }
+
+    @Test func handDecodingTakesMembersInAnyOrderWithWhiteSpace() {
+        let json = """
+             { "payload" : { "body" : { "call" : { "bundle" : null , "call" : { "endBackgroundTask" : { "_0" : 3 } } } } ,
+            "id" : 9 } , "version" : 1 }\t
+            """
+        #expect(
+            Self.handDecoded(ClientMessage.self, json)
+                == ClientMessage(id: 9, body: .call(call: .endBackgroundTask(3), bundle: nil)))
+        let deliver =
+            #"{"payload":{"effect":{"effect":{"deliver":{"token":5,"_1":"applicationWillTerminate(_:)","_0":"b"}}}},"version":1}"#
+        #expect(
+            Self.handDecoded(ServerMessage.self, deliver) == .effect(effect: .deliver("b", .willTerminate, token: 5)))
+    }
+
+    /// Forms the general coder accepts but the hand coder leaves to it: the frame still reads the same.
+    @Test func formsNotCodedByHandGoToTheGeneralCoder() throws {
+        let cases: [(String, ClientMessage)] = [
+            (
+                #"{"version":1,"payload":{"id":7.0,"body":{"call":{"call":{"cancelAll":{}}}}}}"#,
+                ClientMessage(id: 7, body: .call(call: .cancelAll, bundle: nil))
+            ),
+            (
+                #"{"version":1,"extra":true,"payload":{"id":7,"body":{"call":{"call":{"cancelAll":{}}}}}}"#,
+                ClientMessage(id: 7, body: .call(call: .cancelAll, bundle: nil))
+            ),
+            (
+                #"{"version":1,"payload":{"id":7,"body":{"call":{"call":{"register":{"identif\u0069er":"a"}}}}}}"#,
+                ClientMessage(id: 7, body: .call(call: .register(identifier: "a"), bundle: nil))
+            ),
+            (
+                #"{"version":1,"payload":{"id":7,"body":{"control":{"command":{"status":{}}}}}}"#,
+                ClientMessage(id: 7, body: .control(command: .status))
+            ),
+        ]
+        for (json, message) in cases {
+            #expect(Self.handDecoded(ClientMessage.self, json) == nil, "\(json) is left to the general coder")
+            let body = Data(json.utf8)
+            let frame = Data(withUnsafeBytes(of: UInt32(body.count).bigEndian) { Array($0) }) + body
+            #expect(try Frame.decode(ClientMessage.self, from: frame).0 == message)
+        }
+        var out: [UInt8] = []
+        #expect(!ServerMessage.result(id: 1, result: .pending([])).appendHandCoded(to: &out))
+        #expect(out.isEmpty, "a form not coded by hand leaves nothing behind")
+    }
+
+    /// Malformed hot messages get the general coder's error, which names the problem.
+    @Test func malformedHotMessagesGetTheGeneralCodersError() throws {
+        func failure(_ json: String) -> Frame.Failure? {
+            let body = Data(json.utf8)
+            let frame = Data(withUnsafeBytes(of: UInt32(body.count).bigEndian) { Array($0) }) + body
+            do {
+                _ = try Frame.decode(ClientMessage.self, from: frame)
+                return nil
+            } catch { return error }
+        }
+        #expect(
+            failure(#"{"version":2,"payload":{"id":1,"body":{"call":{"call":{"cancelAll":{}}}}}}"#) == .wrongVersion(2))
+        let truncated = failure(#"{"version":1,"payload":{"id":1,"body":{"call":{"call":{"endBackgroundTask":{"_0":"#)
+        #expect(truncated.map { "\($0)".hasPrefix("malformed message") } == true)
+        let wrongType = failure(#"{"version":1,"payload":{"id":"1","body":{"call":{"call":{"cancelAll":{}}}}}}"#)
+        #expect(wrongType.map { "\($0)".contains("id") } == true, "the error names the field")
+        let unknownCall = failure(#"{"version":1,"payload":{"id":1,"body":{"call":{"call":{"fly":{}}}}}}"#)
+        #expect(unknownCall.map { "\($0)".hasPrefix("malformed message") } == true)
+        let overflow = failure(
+            #"{"version":1,"payload":{"id":99999999999999999999,"body":{"call":{"call":{"cancelAll":{}}}}}}"#)
+        #expect(overflow.map { "\($0)".hasPrefix("malformed message") } == true)
+        #expect(throws: Frame.Failure.self) {
+            try Frame.encode(ServerMessage.result(id: 1, result: .timeRemaining(.nan)))
+        }
+    }
+
+    @Test func framesSplitAcrossReadsOrSharingOneAreEachReadOnce() throws {
+        var bytes: [UInt8] = []
+        for message in Self.clientMessages { try Frame.append(message, to: &bytes) }
+        var buffer = FrameBuffer()
+        var read: [ClientMessage] = []
+        var offset = 0
+        for size in [1, 3, 4, 5, 64, 1000, 7].cycled(until: bytes.count) {
+            let end = min(bytes.count, offset + size)
+            bytes[offset..<end].withUnsafeBytes { buffer.append($0) }
+            offset = end
+            while case .message(let message) = buffer.next(ClientMessage.self) { read.append(message) }
+            if offset == bytes.count { break }
+        }
+        #expect(read == Self.clientMessages)
+        #expect(!buffer.hasPartialFrame)
+    }
+}
+
+extension Array {
+    /// The elements repeated for as long as their sum may be needed to cover `total`.
+    fileprivate func cycled(until total: Int) -> [Element] {
+        Array((0..<(total + 1)).lazy.map { self[$0 % count] })
+    }
+}
