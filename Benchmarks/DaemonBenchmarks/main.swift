@@ -59,7 +59,9 @@ func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 func percentile(_ values: [Double], _ p: Double) -> Double { values.sorted()[Int(Double(values.count - 1) * p)] }
 func micros(_ value: Double) -> String { String(format: "%.2f µs", value / 1000) }
 /// "median X p90 Y" of samples in nanoseconds.
-func summary(_ values: [Double]) -> String { "median \(micros(median(values))) p90 \(micros(percentile(values, 0.9)))" }
+func summary(_ values: [Double]) -> String {
+    values.isEmpty ? "not reported" : "median \(micros(median(values))) p90 \(micros(percentile(values, 0.9)))"
+}
 
 // MARK: The app side: round trips through the daemon, and bare echoes in the same run
 
@@ -351,11 +353,13 @@ if events >= 0 {
     }
     /// Leaves the kernel's notification interval behind before the next change.
     func settle() { usleep(20_000) }
-    /// The daemon's timing of the freezer action just observed.
-    func lastAction(frozen: Bool, after start: UInt64) throws -> FreezerAction {
-        guard case .status(let status) = try control(.status), let action = status.lastFreezerAction,
-            action.app == "bench.app", action.frozen == frozen, action.decidedAt >= start
-        else { throw DaemonError(message: "the daemon did not report the freezer action") }
+    /// The daemon's timing of the freezer action just observed (nil from a daemon that does not report it).
+    func lastAction(frozen: Bool, after start: UInt64) throws -> FreezerAction? {
+        guard case .status(let status) = try control(.status) else { throw DaemonError(message: "no status") }
+        guard let action = status.lastFreezerAction else { return nil }
+        guard action.app == "bench.app", action.frozen == frozen, action.decidedAt >= start else {
+            throw DaemonError(message: "the daemon reported another freezer action")
+        }
         return action
     }
     struct DaemonError: Error { var message: String }
@@ -384,21 +388,23 @@ if events >= 0 {
         var sent = try sendControl(.event(event: .home))
         var seen = observed(frozen: true)
         try finish(sent)
-        var action = try lastAction(frozen: true, after: start)
         user.freeze.append(Double(seen - start))
-        daemonPath.freeze.append(Double(seen - action.decidedAt))
-        toWrite.freeze.append(Double(action.writingAt - action.decidedAt))
-        write.freeze.append(Double(action.writtenAt - action.writingAt))
+        if let action = try lastAction(frozen: true, after: start) {
+            daemonPath.freeze.append(Double(seen - action.decidedAt))
+            toWrite.freeze.append(Double(action.writingAt - action.decidedAt))
+            write.freeze.append(Double(action.writtenAt - action.writingAt))
+        }
         settle()
         start = nanos()
         sent = try sendControl(.event(event: .open("bench.app")))
         seen = observed(frozen: false)
         try finish(sent)
-        action = try lastAction(frozen: false, after: start)
         user.thaw.append(Double(seen - start))
-        daemonPath.thaw.append(Double(seen - action.decidedAt))
-        toWrite.thaw.append(Double(action.writingAt - action.decidedAt))
-        write.thaw.append(Double(action.writtenAt - action.writingAt))
+        if let action = try lastAction(frozen: false, after: start) {
+            daemonPath.thaw.append(Double(seen - action.decidedAt))
+            toWrite.thaw.append(Double(action.writingAt - action.decidedAt))
+            write.thaw.append(Double(action.writtenAt - action.writingAt))
+        }
         settle()  // Meanwhile the app answers its callbacks and waits again, as it did before the daemon froze it.
         start = nanos()
         _ = pwrite(freezeFile, "1", 1, 0)
@@ -417,7 +423,8 @@ if events >= 0 {
             + "decision → write: freeze \(summary(toWrite.freeze)), thaw \(summary(toWrite.thaw)); "
             + "the write itself: freeze \(summary(write.freeze)), thaw \(summary(write.thaw))); "
             + "direct write of cgroup.freeze: \(summary(directBoth)) (freeze \(summary(direct.freeze)); "
-            + "thaw \(summary(direct.thaw))): ratio \(String(format: "%.2f", median(daemonBoth) / median(directBoth)))×"
+            + "thaw \(summary(direct.thaw))): ratio "
+            + (daemonBoth.isEmpty ? "n/a" : String(format: "%.2f×", median(daemonBoth) / median(directBoth)))
     )
     print(
         "freeze + thaw, the user's path (ctl home → frozen, ctl open → thawed, callbacks answered): "

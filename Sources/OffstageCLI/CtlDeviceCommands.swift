@@ -162,7 +162,7 @@ struct StatusCommand: ParsableCommand {
             status.overrides.batteryLevel.map { _ in "battery" }, status.overrides.charging.map { _ in "charging" },
             status.overrides.network.map { _ in "network" }, status.overrides.thermal.map { _ in "thermal" },
         ].compactMap { $0 }
-        return [
+        var lines = [
             "offstage daemon, pid \(status.pid), protocol \(status.protocolVersion), up \(Int(status.uptimeSeconds)) s",
             "freezer   \(status.freezer)",
             "socket    \(status.socket)",
@@ -175,6 +175,14 @@ struct StatusCommand: ParsableCommand {
             "load      \(status.loadAverage.map { String(format: "%.2f", $0) } ?? "?"), memory pressure "
                 + "\(status.memoryPressure.map { String(format: "%.2f%%", $0) } ?? "?")",
             "next due  \(status.nextDueIn.map { String(format: "in %.1f s", $0) } ?? "nothing due")",
-        ].joined(separator: "\n")
+        ]
+        if let action = status.lastFreezerAction {
+            func micros(_ nanos: UInt64) -> String { String(format: "%.1f µs", Double(nanos) / 1000) }
+            lines.append(
+                "last      \(action.frozen ? "froze" : "thawed") \(action.app): the write began "
+                    + "\(micros(action.writingAt - action.decidedAt)) after the decision and took "
+                    + "\(micros(action.writtenAt - action.writingAt))")
+        }
+        return lines.joined(separator: "\n")
     }
 }

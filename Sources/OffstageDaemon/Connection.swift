@@ -181,8 +181,8 @@ extension Daemon {
                     to: connection)
             }
             let (result, effects) = system.call(call, from: app, at: clock.now())
-            let decidedAt = Self.freezerDecisionTime(effects)
-            if decidedAt != nil, effects.contains(.suspend(app)) {
+            let decidedAt = Self.freezerDecisionTime(effects) ?? 0
+            if decidedAt != 0, effects.contains(.suspend(app)) {
                 // A call that ends the app's last work (the callback returned, the task ended) freezes it before
                 // the answer is written: it waits for the answer, so it stops at once; the answer reaches it when
                 // it is thawed. Answered first, it would be woken to read the answer and then frozen while running.

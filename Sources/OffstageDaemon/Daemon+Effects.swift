@@ -8,7 +8,8 @@ import OffstageProtocol
 /// and telling the core when a process ended by itself.
 extension Daemon {
     /// Carries out `effects` in order; effects they cause (a launch that fails) follow. `decidedAt` is when the
-    /// core returned them, if the caller took it (see `freezerDecisionTime`); it times freezes and thaws.
+    /// core returned them, if the caller took it (`freezerDecisionTime`, 0 when none freezes or thaws); it times
+    /// freezes and thaws.
     func carryOut(_ effects: [Effect], decidedAt: UInt64? = nil) {
         if memoryAt == nil { memoryAt = clock.now() + configuration.memorySaveInterval }
         let decided = decidedAt ?? Self.freezerDecisionTime(effects) ?? 0
@@ -218,7 +219,8 @@ extension Daemon {
         } catch { logger.error("cannot save the usage history, budgets and energy ledger: \(error)") }
     }
 
-    /// Writes the live processes' state, pending requests and settings that changed since they were last written.
+    /// Writes the live processes' state, pending requests and settings (with `all`) that changed since they were
+    /// last written.
     func syncStore(all: Bool, only app: BundleID? = nil) {
         for id in all ? Array(apps.keys) : (app.map { [$0] } ?? []) {
             syncProcessMemory(of: id)
@@ -231,7 +233,8 @@ extension Daemon {
                 savedPending[id] = pending
             } catch { logger.error("cannot save pending requests: \(error)") }
         }
-        if system.settings != savedSettings {
+        // Settings change by events only, never by an app's call: an app's call does not look at them.
+        if all, system.settings != savedSettings {
             do {
                 try store.save(system.settings, as: "userSettings")
                 savedSettings = system.settings

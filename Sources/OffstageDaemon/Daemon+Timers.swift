@@ -12,48 +12,43 @@ extension Daemon {
     /// Does whatever fell due and returns when the loop must wake next; nil when nothing is due.
     func fireDueWork() -> Instant? {
         let now = clock.now()
-        var coreDue = inspect { $0.nextDueTime }
-        if let due = coreDue, due <= now {
+        if let due = inspect({ $0.nextDueTime }), due <= now {
             carryOut(system.handle(.tick, at: now))
             afterChange(app: nil)
-            coreDue = inspect { $0.nextDueTime }
-        }
-        var next = coreDue
-        func wake(at time: Instant?) {
-            guard let time else { return }
-            next = next.map { min($0, time) } ?? time
         }
         for id in liveApps where inspect({ $0.state(of: id) }) != .suspended {
-            guard var due = apps[id]?.sampledAt else { continue }
-            due = due + configuration.sampleInterval
-            if due <= now {
-                sample(id)
-                due = now + configuration.sampleInterval
-            }
-            wake(at: due)
+            if let sampledAt = apps[id]?.sampledAt, sampledAt + configuration.sampleInterval <= now { sample(id) }
         }
-        if let due = finalSamplesAt {
-            if due <= now {
-                let owed = finalSamples
-                (finalSamples, finalSamplesAt) = ([], nil)
-                for id in owed { sample(id) }
-            } else {
-                wake(at: due)
-            }
+        if let due = finalSamplesAt, due <= now {
+            let owed = finalSamples
+            (finalSamples, finalSamplesAt) = ([], nil)
+            for id in owed { sample(id) }
         }
         if workMayWait, lastProbe + configuration.probeInterval <= now {
             workMayWait = hasWaitingWork
             if workMayWait { probeDevice() }
         }
-        if workMayWait { wake(at: lastProbe + configuration.probeInterval) }
-        if !pendingKills.isEmpty {
-            killOverdue(at: now)
-            wake(at: pendingKills.map(\.at).min())
-        }
+        if !pendingKills.isEmpty { killOverdue(at: now) }
         if let flushAt, flushAt <= now { flushDecisions() }
-        wake(at: flushAt)
         if let memoryAt, memoryAt <= now { saveMemory() }
-        wake(at: memoryAt)
+        return nextWake()
+    }
+
+    /// The earliest of everything due, as things stand after this turn's work; nil when nothing is.
+    func nextWake() -> Instant? {
+        var next = inspect { $0.nextDueTime }
+        func consider(_ time: Instant?) {
+            guard let time else { return }
+            next = next.map { min($0, time) } ?? time
+        }
+        for id in liveApps where inspect({ $0.state(of: id) }) != .suspended {
+            consider(apps[id].map { $0.sampledAt + configuration.sampleInterval })
+        }
+        consider(finalSamplesAt)
+        if workMayWait { consider(lastProbe + configuration.probeInterval) }
+        consider(pendingKills.map(\.at).min())
+        consider(flushAt)
+        consider(memoryAt)
         return next
     }
 

@@ -29,6 +29,7 @@ import Testing
         let freeze = try #require(try daemon.status()?.lastFreezerAction)
         #expect(freeze.app == "test.timed" && freeze.frozen)
         #expect(freeze.decidedAt <= freeze.writingAt && freeze.writingAt <= freeze.writtenAt)
+        #expect(try daemon.ctl(["status"]).contains("last      froze test.timed: the write began"))
         try daemon.send(.open("test.timed"))
         try daemon.waitUntil("the app is thawed") { try daemon.app("test.timed")?.frozen == false }
         let thaw = try #require(try daemon.status()?.lastFreezerAction)
