@@ -122,8 +122,6 @@ struct AppFields: Sendable {
     var contentUpdatedAt: Instant?
     /// Maintenance wakes its work started (the device was asleep).
     var wakeUps = 0
-    /// The constraints that block at least one of its pending requests, as last reviewed.
-    var blockedBy: Set<String> = []
     /// The blocker names of its pending requests, request after request, as last reviewed.
     var blockerList: [String] = []
     /// One of its pending requests, as last reviewed, waits only on constraints shared changes can lift.

@@ -148,12 +148,9 @@ extension BackgroundSystem {
 
     /// Remembers which apps wait on which constraint, so a change in a budget or in wakefulness
     /// reviews just those apps.
-    mutating func noteBlockers(_ id: BundleID, _ names: Set<String>) {
-        let before = apps[id].blockedBy
-        guard before != names else { return }
+    mutating func noteBlockers(_ id: BundleID, from before: Set<String>, to names: Set<String>) {
         for name in before.subtracting(names) { blockedApps[name]?.remove(id) }
         for name in names.subtracting(before) { blockedApps[name, default: []].insert(id) }
-        apps[id].blockedBy = names
     }
 }
 

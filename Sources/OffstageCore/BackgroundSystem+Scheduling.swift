@@ -89,9 +89,10 @@ extension BackgroundSystem {
     ) {
         apps[id].blockersLift = lift
         apps[id].waitsForSharedChange = onSharedChange
-        guard apps[id].blockerList != blockedBy else { return }
+        let before = apps[id].blockerList
+        guard before != blockedBy else { return }
         apps[id].blockerList = blockedBy
-        noteBlockers(id, Set(blockedBy))
+        noteBlockers(id, from: Set(before), to: Set(blockedBy))
     }
 
     /// For every request not yet finished: where it stands and, if it waits, every constraint that blocks it.
