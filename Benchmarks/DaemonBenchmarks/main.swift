@@ -451,12 +451,17 @@ func rollup(_ pid: Int32, _ key: String) -> Int {
     return Int(line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first ?? "") ?? 0
 }
 func mb(_ kB: Int) -> String { String(format: "%.1f MB", Double(kB) / 1024) }
+/// The daemon's memory now, in words.
+func memory() -> String {
+    "VmRSS \(mb(status(pid, "VmRSS"))) (peak so far VmHWM \(mb(status(pid, "VmHWM")))), PSS \(mb(rollup(pid, "Pss"))), "
+        + "anonymous \(mb(rollup(pid, "Anonymous"))), \(status(pid, "Threads")) threads"
+}
 print("memory with 1 installed app: VmRSS \(mb(status(pid, "VmRSS")))")
 for index in 0..<100 { _ = try control(.install(path: try makeBundle("bench.app\(index)", executable: "/bin/true"))) }
-print(
-    "memory with 101 installed apps: VmRSS \(mb(status(pid, "VmRSS"))) (peak VmHWM \(mb(status(pid, "VmHWM")))), "
-        + "PSS \(mb(rollup(pid, "Pss"))), anonymous \(mb(rollup(pid, "Anonymous"))), "
-        + "\(status(pid, "Threads")) threads")
+print("memory with 101 installed apps, right after the installs: \(memory())")
+// At rest: the decisions written (within a second), the loop waiting for its next due work, heap trimmed.
+usleep(1_500_000)
+print("memory with 101 installed apps, at rest 1.5 s later: \(memory())")
 
 // 4. Context switches of the idle daemon (every thread) over the idle period.
 /// Each thread's context switches (voluntary and not), by thread id.
@@ -473,7 +478,6 @@ func switches(_ pid: Int32) -> [String: Int] {
         })
 }
 let idle = option("--idle-seconds", 60)
-usleep(1_500_000)  // Let the last decision-log write (within a second) happen first.
 let before = switches(pid)
 Thread.sleep(forTimeInterval: idle)
 let after = switches(pid)
@@ -489,3 +493,11 @@ print(
 daemon.terminate()
 daemon.waitUntilExit()
 try? FileManager.default.removeItem(atPath: folder)
+// The daemon leaves its (empty) control groups; the benchmark's go with it.
+for root in ["/sys/fs/cgroup/unified", "/sys/fs/cgroup", "/sys/fs/cgroup/cpu", "/sys/fs/cgroup/freezer"] {
+    let base = "\(root)/\(cgroupName)"
+    for app in (try? FileManager.default.contentsOfDirectory(atPath: base)) ?? [] where app.hasPrefix("bench.app") {
+        rmdir("\(base)/\(app)")
+    }
+    rmdir(base)
+}

@@ -33,9 +33,6 @@ let maxOutgoingBytes = 4 << 20
 /// Reads of one connection per turn of the loop, at most (see `serviceConnection`).
 let readsPerTurn = 64
 
-/// Messages after which the loop, about to wait a second or more, trims the heap (see `HeapTrim`).
-let trimAfterMessages = 1000
-
 extension Daemon {
     func acceptConnections() {
         while let fd = ListeningSocket.accept(listener) {
@@ -163,7 +160,6 @@ extension Daemon {
     /// Answers one request: app calls only from launched apps, for themselves; control commands
     /// that change things only from the owner (or the configured group), never from apps.
     func handle(_ message: ClientMessage, from connection: Connection) {
-        messagesSinceTrim += 1
         switch message.body {
         case .call(let call, let claimed):
             guard let app = connection.app else {

@@ -183,7 +183,8 @@ extension Daemon {
             metadata: ["app": "\(record.app?.rawValue ?? "-")", "task": "\(record.task ?? "-")"])
     }
 
-    /// Writes the decisions kept since the last write, with their wall-clock times, in one transaction.
+    /// Writes the decisions kept since the last write, with their wall-clock times, in one transaction; then gives
+    /// back to the kernel what the work since the last write freed (at most once a second while work goes on).
     func flushDecisions() {
         flushAt = nil
         guard !unflushed.isEmpty else { return }
@@ -196,6 +197,7 @@ extension Daemon {
             logger.error("cannot write the decision log: \(error)")
         }
         unflushed.removeAll(keepingCapacity: unflushed.count <= 1024)
+        HeapTrim.now()
     }
 
     /// After anything that may change state: the store follows the live processes' state, the pending requests

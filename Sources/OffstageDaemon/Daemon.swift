@@ -53,8 +53,6 @@ final class Daemon: @unchecked Sendable {
     var savedMemory: SystemSnapshot?
     var memoryAt: Instant?
     var stopping = false
-    /// Messages handled since the heap was last trimmed (see `HeapTrim`).
-    var messagesSinceTrim = 0
     /// The last freeze or thaw, timed (`ctl status`; the benchmark reads it).
     var lastFreezerAction: FreezerAction?
     /// Apps just frozen whose last CPU and memory sample is taken at `finalSamplesAt`, once the freeze has taken
@@ -119,11 +117,6 @@ final class Daemon: @unchecked Sendable {
                 fds.append(pollfd(fd: fd, events: events, revents: 0))
             }
             let timeout = wake.map { Int32(min(max(0, ($0 - clock.now()) * 1000).rounded(.up), 3_600_000)) } ?? -1
-            if messagesSinceTrim >= trimAfterMessages, timeout < 0 || timeout >= 1000 {
-                // Going quiet after a burst: what the burst freed goes back to the kernel.
-                HeapTrim.now()
-                messagesSinceTrim = 0
-            }
             let ready = poll(&fds, nfds_t(fds.count), timeout)
             if ready < 0 && errno != EINTR { logger.error("poll failed: \(String(cString: strerror(errno)))") }
             for entry in fds where entry.revents != 0 {

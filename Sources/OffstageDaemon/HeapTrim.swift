@@ -1,8 +1,9 @@
 import Glibc
 
-/// Giving freed heap memory back to the kernel after a burst of work. glibc's allocator keeps what a burst
-/// freed (thousands of messages, frames and decisions) for reuse; an idle daemon would carry it for good.
-/// `malloc_trim` returns it; Swift's Glibc module does not show it, so it is looked up once by name.
+/// Giving freed heap memory back to the kernel after work (the daemon does it after each decision-log write).
+/// glibc's allocator keeps what a burst freed (thousands of messages, frames and decisions) for reuse; an idle
+/// daemon would carry it for good. `malloc_trim` returns it; Swift's Glibc module does not show it, so it is
+/// looked up once by name.
 enum HeapTrim {
     private typealias Trim = @convention(c) (Int) -> Int32
     private static let trim: Trim? = dlsym(nil, "malloc_trim").map { unsafeBitCast($0, to: Trim.self) }
