@@ -33,6 +33,29 @@ public struct DaemonOptions: ParsableArguments {
 
     public init() {}
 
+    /// Checks the values while the command line is parsed, so that `offstage daemon` reports a bad one itself
+    /// (with its own usage) before it hands over to `offstage-daemon`.
+    public func validate() throws {
+        _ = try freezerChoice()
+        _ = try level()
+        _ = try Self.policy(applying: policy)
+        if let controlGroup { _ = try Self.groupID(controlGroup) }
+    }
+
+    private func freezerChoice() throws -> FreezerChoice {
+        guard let choice = FreezerChoice(rawValue: freezer) else {
+            throw ValidationError("--freezer: '\(freezer)' is not one of auto, cgroup2, cgroup1, sigstop")
+        }
+        return choice
+    }
+
+    private func level() throws -> Logger.Level {
+        guard let level = Logger.Level(rawValue: logLevel) else {
+            throw ValidationError("--log-level: '\(logLevel)' is not a log level")
+        }
+        return level
+    }
+
     /// Runs the daemon with these options until SIGTERM or SIGINT.
     public func run() throws {
         var configuration = DaemonConfiguration.standard()
@@ -42,20 +65,14 @@ public struct DaemonOptions: ParsableArguments {
         } else if stateDirectory != nil && (ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"] ?? "").isEmpty {
             configuration.socketPath = configuration.stateDirectory + "/offstage.sock"
         }
-        guard let choice = FreezerChoice(rawValue: freezer) else {
-            throw ValidationError("--freezer: '\(freezer)' is not one of auto, cgroup2, cgroup1, sigstop")
-        }
-        configuration.freezer = choice
+        configuration.freezer = try freezerChoice()
         configuration.cgroupName = cgroupName
         configuration.sampleInterval = sampleInterval
         configuration.probeInterval = probeInterval
         configuration.memorySaveInterval = saveInterval
         configuration.policy = try Self.policy(applying: policy)
         if let controlGroup { configuration.controlGroup = try Self.groupID(controlGroup) }
-        guard let level = Logger.Level(rawValue: logLevel) else {
-            throw ValidationError("--log-level: '\(logLevel)' is not a log level")
-        }
-        let logger = Self.makeLogger(level: level)
+        let logger = Self.makeLogger(level: try level())
         let finished = DispatchSemaphore(value: 0)
         let failure = Failure()
         Task {
