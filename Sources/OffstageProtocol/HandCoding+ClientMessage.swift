@@ -40,14 +40,8 @@ extension ClientMessage: HandCodable {
             var body: Body?
             guard
                 parser.members({ parser, key in
-                    if key == "id", id == nil {
-                        id = parser.int()
-                        return id != nil
-                    }
-                    if key == "body", body == nil {
-                        body = Body.readHandCoded(&parser)
-                        return body != nil
-                    }
+                    if key == "id" { return HandCoding.once(&id, parser.int()) }
+                    if key == "body" { return HandCoding.once(&body, Body.readHandCoded(&parser)) }
                     return false
                 }), let id, let body
             else { return nil }
@@ -66,10 +60,7 @@ extension ClientMessage.Body {
                 var bundleSeen = false
                 guard
                     parser.members({ parser, key in
-                        if key == "call", call == nil {
-                            call = AppCall.readHandCoded(&parser)
-                            return call != nil
-                        }
+                        if key == "call" { return HandCoding.once(&call, AppCall.readHandCoded(&parser)) }
                         if key == "bundle", !bundleSeen {
                             bundleSeen = true
                             if parser.null() { return true }
@@ -97,22 +88,10 @@ extension WorkReport {
         var seconds: Double?
         guard
             parser.members({ parser, key in
-                if key == "cpuSeconds", cpu == nil {
-                    cpu = parser.double()
-                    return cpu != nil
-                }
-                if key == "gpuSeconds", gpu == nil {
-                    gpu = parser.double()
-                    return gpu != nil
-                }
-                if key == "bytes", bytes == nil {
-                    bytes = parser.int()
-                    return bytes != nil
-                }
-                if key == "seconds", seconds == nil {
-                    seconds = parser.double()
-                    return seconds != nil
-                }
+                if key == "cpuSeconds" { return HandCoding.once(&cpu, parser.double()) }
+                if key == "gpuSeconds" { return HandCoding.once(&gpu, parser.double()) }
+                if key == "bytes" { return HandCoding.once(&bytes, parser.int()) }
+                if key == "seconds" { return HandCoding.once(&seconds, parser.double()) }
                 return false
             }), let cpu, let gpu, let bytes, let seconds
         else { return nil }
@@ -242,14 +221,8 @@ extension AppCall {
         var success: Bool?
         guard
             parser.members({ parser, key in
-                if key == "taskID", taskID == nil {
-                    taskID = parser.int()
-                    return taskID != nil
-                }
-                if key == "success", success == nil {
-                    success = parser.bool()
-                    return success != nil
-                }
+                if key == "taskID" { return HandCoding.once(&taskID, parser.int()) }
+                if key == "success" { return HandCoding.once(&success, parser.bool()) }
                 return false
             }), let taskID, let success
         else { return nil }
@@ -262,18 +235,9 @@ extension AppCall {
         var subtitle: String?
         guard
             parser.members({ parser, key in
-                if key == "taskID", taskID == nil {
-                    taskID = parser.int()
-                    return taskID != nil
-                }
-                if key == "title", title == nil {
-                    title = parser.text()
-                    return title != nil
-                }
-                if key == "subtitle", subtitle == nil {
-                    subtitle = parser.text()
-                    return subtitle != nil
-                }
+                if key == "taskID" { return HandCoding.once(&taskID, parser.int()) }
+                if key == "title" { return HandCoding.once(&title, parser.text()) }
+                if key == "subtitle" { return HandCoding.once(&subtitle, parser.text()) }
                 return false
             }), let taskID, let title, let subtitle
         else { return nil }
@@ -286,18 +250,9 @@ extension AppCall {
         var total: Int?
         guard
             parser.members({ parser, key in
-                if key == "taskID", taskID == nil {
-                    taskID = parser.int()
-                    return taskID != nil
-                }
-                if key == "completed", completed == nil {
-                    completed = parser.int()
-                    return completed != nil
-                }
-                if key == "total", total == nil {
-                    total = parser.int()
-                    return total != nil
-                }
+                if key == "taskID" { return HandCoding.once(&taskID, parser.int()) }
+                if key == "completed" { return HandCoding.once(&completed, parser.int()) }
+                if key == "total" { return HandCoding.once(&total, parser.int()) }
                 return false
             }), let taskID, let completed, let total
         else { return nil }
@@ -309,13 +264,9 @@ extension AppCall {
         var result: BackgroundFetchResult?
         guard
             parser.members({ parser, key in
-                if key == "token", token == nil {
-                    token = parser.int()
-                    return token != nil
-                }
-                if key == "result", result == nil {
-                    result = parser.int().flatMap(BackgroundFetchResult.init(rawValue:))
-                    return result != nil
+                if key == "token" { return HandCoding.once(&token, parser.int()) }
+                if key == "result" {
+                    return HandCoding.once(&result, parser.int().flatMap(BackgroundFetchResult.init(rawValue:)))
                 }
                 return false
             }), let token, let result

@@ -58,14 +58,8 @@ extension ServerMessage: HandCodable {
         var result: AppCallResult?
         guard
             parser.members({ parser, key in
-                if key == "id", id == nil {
-                    id = parser.int()
-                    return id != nil
-                }
-                if key == "result", result == nil {
-                    result = AppCallResult.readHandCoded(&parser)
-                    return result != nil
-                }
+                if key == "id" { return HandCoding.once(&id, parser.int()) }
+                if key == "result" { return HandCoding.once(&result, AppCallResult.readHandCoded(&parser)) }
                 return false
             }), let id, let result
         else { return nil }
@@ -84,10 +78,7 @@ extension ServerMessage: HandCodable {
                     id = parser.int()
                     return id != nil
                 }
-                if key == "message", message == nil {
-                    message = parser.text()
-                    return message != nil
-                }
+                if key == "message" { return HandCoding.once(&message, parser.text()) }
                 return false
             }), let message
         else { return nil }
@@ -216,18 +207,11 @@ extension Effect {
         var token: Int?
         guard
             parser.members({ parser, key in
-                if key == "_0", app == nil {
-                    app = parser.text()
-                    return app != nil
+                if key == "_0" { return HandCoding.once(&app, parser.text()) }
+                if key == "_1" {
+                    return HandCoding.once(&callback, parser.text().flatMap(LifecycleCallback.init(rawValue:)))
                 }
-                if key == "_1", callback == nil {
-                    callback = parser.text().flatMap(LifecycleCallback.init(rawValue:))
-                    return callback != nil
-                }
-                if key == "token", token == nil {
-                    token = parser.int()
-                    return token != nil
-                }
+                if key == "token" { return HandCoding.once(&token, parser.int()) }
                 return false
             }), let app, let callback, let token
         else { return nil }
@@ -239,14 +223,8 @@ extension Effect {
         var taskID: Int?
         guard
             parser.members({ parser, key in
-                if key == "_0", app == nil {
-                    app = parser.text()
-                    return app != nil
-                }
-                if key == "taskID", taskID == nil {
-                    taskID = parser.int()
-                    return taskID != nil
-                }
+                if key == "_0" { return HandCoding.once(&app, parser.text()) }
+                if key == "taskID" { return HandCoding.once(&taskID, parser.int()) }
                 return false
             }), let app, let taskID
         else { return nil }
@@ -258,14 +236,8 @@ extension Effect {
         var ids: [Int]?
         guard
             parser.members({ parser, key in
-                if key == "_0", app == nil {
-                    app = parser.text()
-                    return app != nil
-                }
-                if key == "ids", ids == nil {
-                    ids = parser.intArray()
-                    return ids != nil
-                }
+                if key == "_0" { return HandCoding.once(&app, parser.text()) }
+                if key == "ids" { return HandCoding.once(&ids, parser.intArray()) }
                 return false
             }), let app, let ids
         else { return nil }

@@ -15,6 +15,14 @@ protocol HandCodable {
 /// Picks the hand-written coding for a frame's payload type. The two message types are told apart by comparing
 /// metatypes: a dynamic cast to `HandCodable` (a conformance lookup) cost a third of a hand-coded decoding.
 enum HandCoding {
+    /// Fills a member's slot with the value read for it: false (the form is not plain) when the member came
+    /// before, or its value could not be read.
+    static func once<Value>(_ slot: inout Value?, _ value: Value?) -> Bool {
+        guard slot == nil, let value else { return false }
+        slot = value
+        return true
+    }
+
     /// Appends `payload`'s envelope by hand if its type and form allow; false (nothing appended) otherwise.
     static func append<Payload>(_ payload: Payload, to out: inout [UInt8]) -> Bool {
         if Payload.self == ClientMessage.self {
