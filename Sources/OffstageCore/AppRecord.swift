@@ -122,8 +122,8 @@ struct AppFields: Sendable {
     var contentUpdatedAt: Instant?
     /// Maintenance wakes its work started (the device was asleep).
     var wakeUps = 0
-    /// The blocker names of its pending requests, request after request, as last reviewed.
-    var blockerList: [String] = []
+    /// The system-wide changes its pending requests wait for, as last reviewed: a wake, a budget refill.
+    var sharedWaits: SharedWaits = []
     /// One of its pending requests, as last reviewed, waits only on constraints shared changes can lift.
     var waitsForSharedChange = false
     // MARK: Background pushes, legacy fetch and background modes (§7)

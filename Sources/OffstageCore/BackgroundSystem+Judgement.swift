@@ -82,7 +82,7 @@ extension BackgroundSystem {
             chargeWakeUp(for: id)
             record(
                 id, .wake, task: run.request.identifier, reason: "maintenance wake #\(wakeUps): the device was asleep")
-            for waiting in blockedApps["coalescing"] ?? [] { dirty.insert(waiting) }
+            dirty.formUnion(appsAwaitingWake)
         }
         if run.request.kind == .appRefresh { serveAnnouncedLaunch(id) }
         let window = policy.judgement.quotaWindow
@@ -111,9 +111,7 @@ extension BackgroundSystem {
             let usedBytes = Double(apps[id].totalUsage.cellularBytes - reserved.bytesBefore)
             energyBudget.deposit(reserved.energy - min(max(0, usedEnergy), reserved.energy), at: now)
             dataBudget.deposit(reserved.data - min(max(0, usedBytes), reserved.data), at: now)
-            for waiting in blockedApps["energyBudget", default: []].union(blockedApps["cellularBudget", default: []]) {
-                dirty.insert(waiting)
-            }
+            dirty.formUnion(appsAwaitingBudget)
         }
         if success && run.request.kind == .appRefresh { apps[id].contentUpdatedAt = now }
         guard run.request.isDiscretionary, let outcome else { return }
@@ -146,12 +144,34 @@ extension BackgroundSystem {
         noteRunEnded(id, run, outcome: outcome, success: false)
     }
 
-    /// Remembers which apps wait on which constraint, so a change in a budget or in wakefulness
+    /// Remembers which apps wait for a wake or a budget, so a change in wakefulness or in a budget
     /// reviews just those apps.
-    mutating func noteBlockers(_ id: BundleID, from before: Set<String>, to names: Set<String>) {
-        for name in before.subtracting(names) { blockedApps[name]?.remove(id) }
-        for name in names.subtracting(before) { blockedApps[name, default: []].insert(id) }
+    mutating func noteSharedWaits(_ id: BundleID, _ waits: SharedWaits) {
+        guard apps[id].sharedWaits != waits else { return }
+        apps[id].sharedWaits = waits
+        if waits.contains(.maintenanceWake) { appsAwaitingWake.insert(id) } else { appsAwaitingWake.remove(id) }
+        if waits.contains(.budget) { appsAwaitingBudget.insert(id) } else { appsAwaitingBudget.remove(id) }
     }
+}
+
+/// The system-wide changes an app's pending requests wait for, from the names of their blockers.
+struct SharedWaits: OptionSet, Sendable {
+    let rawValue: UInt8
+    /// Coalescing: the next maintenance wake (or the device waking anyway).
+    static let maintenanceWake = SharedWaits(rawValue: 1)
+    /// The energy or the cellular data budget refilling.
+    static let budget = SharedWaits(rawValue: 2)
+
+    /// What a blocker of this constraint name waits for.
+    init(blocker name: String) {
+        switch name {
+        case "coalescing": self = .maintenanceWake
+        case "energyBudget", "cellularBudget": self = .budget
+        default: self = []
+        }
+    }
+
+    init(rawValue: UInt8) { self.rawValue = rawValue }
 }
 
 /// What a running task took from the budgets when it started, and the app's meters then, so that what

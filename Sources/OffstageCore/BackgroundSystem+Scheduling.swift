@@ -54,10 +54,10 @@ extension BackgroundSystem {
     mutating func schedulePendingRequests(_ id: BundleID) {
         guard apps.contains(id), apps[id].terminating == nil else { return }
         let pending = apps[id].pending
-        guard !pending.isEmpty else { return noteWaiting(id, until: nil, onSharedChange: false, blockedBy: []) }
+        guard !pending.isEmpty else { return noteWaiting(id, until: nil, onSharedChange: false, waits: []) }
         refreshPrediction(id)
         var lift: Instant?
-        var blockedBy: [String] = []
+        var waits: SharedWaits = []
         var waitsForSharedChange = false
         var context = context(for: id)
         for request in pending {
@@ -70,7 +70,7 @@ extension BackgroundSystem {
             if let eligible = blockers.earliestEligibility, lift.map({ eligible < $0 }) ?? true { lift = eligible }
             if blockers.allSatisfy({ sharedChangeConstraints.contains($0.constraint) }) { waitsForSharedChange = true }
             let names = blockers.map(\.constraint)
-            blockedBy += names
+            for name in names { waits.formUnion(SharedWaits(blocker: name)) }
             if apps[id].lastBlockers[request.identifier] != names {
                 apps[id].lastBlockers[request.identifier] = names
                 record(
@@ -78,21 +78,15 @@ extension BackgroundSystem {
                     reason: blockers.map { $0.explained(on: wallClock) }.joined(separator: "; "))
             }
         }
-        noteWaiting(id, until: lift, onSharedChange: waitsForSharedChange, blockedBy: blockedBy)
+        noteWaiting(id, until: lift, onSharedChange: waitsForSharedChange, waits: waits)
     }
 
     /// Remembers how the app's pending requests wait: when the soonest can become eligible by itself,
-    /// whether one waits only on shared state, and which constraints block them (`blockedBy` lists each
-    /// request's blockers in turn; compared as a list first, as it rarely changes and names are literals).
-    private mutating func noteWaiting(
-        _ id: BundleID, until lift: Instant?, onSharedChange: Bool, blockedBy: [String]
-    ) {
+    /// whether one waits only on shared state, and whether one waits for a wake or a budget.
+    private mutating func noteWaiting(_ id: BundleID, until lift: Instant?, onSharedChange: Bool, waits: SharedWaits) {
         apps[id].blockersLift = lift
         apps[id].waitsForSharedChange = onSharedChange
-        let before = apps[id].blockerList
-        guard before != blockedBy else { return }
-        apps[id].blockerList = blockedBy
-        noteBlockers(id, from: Set(before), to: Set(blockedBy))
+        noteSharedWaits(id, waits)
     }
 
     /// For every request not yet finished: where it stands and, if it waits, every constraint that blocks it.

@@ -33,8 +33,10 @@ public struct BackgroundSystem: Sendable {
     var dirty: Set<BundleID> = []
     /// When each app next needs a review without any event: deadlines and blockers that lift.
     var reviews = Heap<Review>()
-    /// The apps whose pending requests each constraint blocks, by constraint name.
-    var blockedApps: [String: Set<BundleID>] = [:]
+    /// The apps with a pending request that waits for a maintenance wake (coalescing), and for a budget
+    /// to refill: a wake, or a run that gives back its reservation, reviews just these.
+    var appsAwaitingWake: Set<BundleID> = []
+    var appsAwaitingBudget: Set<BundleID> = []
     /// Tasks running on the device, of every app and kind.
     var runningTaskCount = 0
     /// Apps that have (or, until their next review, had) running tasks: `runningTasks` reads only these.

@@ -62,8 +62,35 @@ public struct WallClock: Hashable, Sendable, Codable {
         let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
         let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
         let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(year)-\(two(month))-\(two(day)) \(two(second / 3600)):\(two(second % 3600 / 60)):\(two(second % 60))Z"
+        guard (1000...9999).contains(year) else {
+            func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+            return
+                "\(year)-\(two(month))-\(two(day)) \(two(second / 3600)):\(two(second % 3600 / 60)):\(two(second % 60))Z"
+        }
+        // Written digit by digit into one buffer: records print a timestamp in every explained wait.
+        return String(unsafeUninitializedCapacity: 20) { text in
+            let ascii0 = UInt8(ascii: "0")
+            func put(_ value: Int, width: Int, at offset: Int) {
+                var rest = value
+                for position in stride(from: offset + width - 1, through: offset, by: -1) {
+                    text[position] = ascii0 + UInt8(rest % 10)
+                    rest /= 10
+                }
+            }
+            put(year, width: 4, at: 0)
+            text[4] = UInt8(ascii: "-")
+            put(month, width: 2, at: 5)
+            text[7] = UInt8(ascii: "-")
+            put(day, width: 2, at: 8)
+            text[10] = UInt8(ascii: " ")
+            put(second / 3600, width: 2, at: 11)
+            text[13] = UInt8(ascii: ":")
+            put(second % 3600 / 60, width: 2, at: 14)
+            text[16] = UInt8(ascii: ":")
+            put(second % 60, width: 2, at: 17)
+            text[19] = UInt8(ascii: "Z")
+            return 20
+        }
     }
 }
 

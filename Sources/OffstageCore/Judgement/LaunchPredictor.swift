@@ -33,20 +33,24 @@ public enum LaunchPredictor {
         let window = policy.predictionWindow
         let midnight = now + (-clock.secondOfDay(at: now))
         let horizon = now + Double(policy.predictionHorizonHours) * 3600
-        var previous: Double?
+        // Each distinct time of day with its daily rate, counted once rather than once per day ahead.
+        var candidates: [(time: Double, daily: Double)] = []
+        candidates.reserveCapacity(times.count)
+        for time in times where time != candidates.last?.time {
+            candidates.append((time, Double(count(times, near: time, window)) / observedDays))
+        }
         for day in 0...(policy.predictionHorizonHours / 24 + 1) {
-            for time in times where time != previous {
-                previous = time
+            for (time, daily) in candidates {
                 let candidate = midnight + Double(day) * 86_400 + time
                 guard candidate > now, candidate + (-window) > last else { continue }
                 guard candidate <= horizon else { return nil }
                 let weekly =
-                    Double(count(byWeekday[clock.localWeekday(at: candidate)], near: time, window)) / observedWeeks
-                let daily = Double(count(times, near: time, window)) / observedDays
+                    weeklyWeight == 0
+                    ? 0
+                    : Double(count(byWeekday[clock.localWeekday(at: candidate)], near: time, window)) / observedWeeks
                 let rate = (1 - weeklyWeight) * daily + weeklyWeight * weekly
                 if 1 - exp(-rate) >= policy.predictionThreshold { return candidate }
             }
-            previous = nil
         }
         return nil
     }
