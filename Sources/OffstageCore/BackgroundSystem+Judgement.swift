@@ -41,8 +41,14 @@ extension BackgroundSystem {
         guard apps.contains(id) else { return }
         guard policy.strategy.judges else { return predictAnnouncedLaunch(id) }
         if let cached = apps[id].prediction, now < cached.validUntil { return }
-        let launch = LaunchPredictor.nextLaunch(
-            after: now, history: apps[id].usage, clock: wallClock, policy: policy.judgement)
+        let launches = apps[id].usage.launches
+        if apps[id].predictionBasis?.holds(for: launches, before: now, clock: wallClock, policy: policy.judgement) != true {
+            apps[id].predictionBasis = LaunchPredictor.Basis(
+                launches, before: now, clock: wallClock, policy: policy.judgement)
+        }
+        let launch = apps[id].predictionBasis.flatMap {
+            LaunchPredictor.nextLaunch(after: now, basis: $0, policy: policy.judgement)
+        }
         let validUntil = launch.map { $0 > now ? $0 : now + 3600 } ?? now + 3600
         apps[id].prediction = (launch, validUntil)
     }

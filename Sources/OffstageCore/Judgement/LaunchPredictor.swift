@@ -14,45 +14,87 @@ public enum LaunchPredictor {
     public static func nextLaunch(
         after now: Instant, history: UsageHistory, clock: WallClock, policy: JudgementPolicy
     ) -> Instant? {
-        let launches = history.launches.filter { now - $0 <= policy.historyWindow && $0 <= now }
-        guard let first = launches.first, let last = launches.last else { return nil }
-        guard distinctDays(of: launches, clock) >= policy.minimumDaysForPrediction else { return nil }
+        nextLaunch(after: now, basis: Basis(history.launches, before: now, clock: clock, policy: policy), policy: policy)
+    }
+
+    /// The same prediction from a basis already sorted (the system keeps one per app while its launches
+    /// in the window stay the same: sorting them was most of a prediction's cost).
+    static func nextLaunch(after now: Instant, basis: Basis, policy: JudgementPolicy) -> Instant? {
+        guard let first = basis.first, let last = basis.last else { return nil }
+        guard basis.distinctDays >= policy.minimumDaysForPrediction else { return nil }
+        let clock = basis.clock
         let observedDays = max(1, ((now - first) / 86_400).rounded(.up))
         let observedWeeks = max(1, (observedDays / 7).rounded(.up))
         let weeklyWeight = 0.5 * min(1, max(0, (observedDays - 7) / 21))
-        var times: [Double] = []
-        times.reserveCapacity(launches.count)
-        var byWeekday = [[Double]](repeating: [], count: 7)
-        for launch in launches {
-            let time = clock.secondOfDay(at: launch)
-            times.append(time)
-            byWeekday[clock.localWeekday(at: launch)].append(time)
-        }
-        times.sort()
-        for index in byWeekday.indices { byWeekday[index].sort() }
+        let times = basis.times
         let window = policy.predictionWindow
         let midnight = now + (-clock.secondOfDay(at: now))
         let horizon = now + Double(policy.predictionHorizonHours) * 3600
-        // Each distinct time of day with its daily rate, counted once rather than once per day ahead.
-        var candidates: [(time: Double, daily: Double)] = []
-        candidates.reserveCapacity(times.count)
-        for time in times where time != candidates.last?.time {
-            candidates.append((time, Double(count(times, near: time, window)) / observedDays))
-        }
+        // Each distinct time of day's daily rate is counted when first needed and kept for the days ahead.
+        var dailyRates = [Double?](repeating: nil, count: basis.distinctTimes.count)
         for day in 0...(policy.predictionHorizonHours / 24 + 1) {
-            for (time, daily) in candidates {
+            for (index, time) in basis.distinctTimes.enumerated() {
                 let candidate = midnight + Double(day) * 86_400 + time
                 guard candidate > now, candidate + (-window) > last else { continue }
                 guard candidate <= horizon else { return nil }
+                let daily = dailyRates[index] ?? Double(count(times, near: time, window)) / observedDays
+                dailyRates[index] = daily
+                let weekday = clock.localWeekday(at: candidate)
                 let weekly =
-                    weeklyWeight == 0
-                    ? 0
-                    : Double(count(byWeekday[clock.localWeekday(at: candidate)], near: time, window)) / observedWeeks
+                    weeklyWeight == 0 ? 0 : Double(count(basis.byWeekday[weekday], near: time, window)) / observedWeeks
                 let rate = (1 - weeklyWeight) * daily + weeklyWeight * weekly
                 if 1 - exp(-rate) >= policy.predictionThreshold { return candidate }
             }
         }
         return nil
+    }
+
+    /// The launches a prediction reads (those within the history window before a time), sorted by time
+    /// of day, overall and per weekday. It holds while the same launches stay in the window.
+    struct Basis: Sendable {
+        /// The oldest and newest launch in the window, and how many there are: what identifies them.
+        let first: Instant?
+        let last: Instant?
+        let count: Int
+        let clock: WallClock
+        let distinctDays: Int
+        /// Their times of day, sorted; the distinct ones; and per weekday (0 = Sunday), sorted.
+        let times: [Double]
+        let distinctTimes: [Double]
+        let byWeekday: [[Double]]
+
+        /// The basis of the launches within `policy.historyWindow` before `now`.
+        init(_ all: [Instant], before now: Instant, clock: WallClock, policy: JudgementPolicy) {
+            let launches = all.filter { now - $0 <= policy.historyWindow && $0 <= now }
+            (first, last, count, self.clock) = (launches.first, launches.last, launches.count, clock)
+            distinctDays = LaunchPredictor.distinctDays(of: launches, clock)
+            var times: [Double] = []
+            times.reserveCapacity(launches.count)
+            var byWeekday = [[Double]](repeating: [], count: 7)
+            for launch in launches {
+                let time = clock.secondOfDay(at: launch)
+                times.append(time)
+                byWeekday[clock.localWeekday(at: launch)].append(time)
+            }
+            times.sort()
+            for index in byWeekday.indices { byWeekday[index].sort() }
+            var distinct: [Double] = []
+            distinct.reserveCapacity(times.count)
+            for time in times where time != distinct.last { distinct.append(time) }
+            (self.times, distinctTimes, self.byWeekday) = (times, distinct, byWeekday)
+        }
+
+        /// Whether this basis still describes the launches within the window before `now`.
+        func holds(for all: [Instant], before now: Instant, clock: WallClock, policy: JudgementPolicy) -> Bool {
+            guard clock == self.clock else { return false }
+            var (first, last, count): (Instant?, Instant?, Int) = (nil, nil, 0)
+            for launch in all where now - launch <= policy.historyWindow && launch <= now {
+                if first == nil { first = launch }
+                last = launch
+                count += 1
+            }
+            return first == self.first && last == self.last && count == self.count
+        }
     }
 
     /// How many local days the launches (oldest first) fall on: a day starts where the local day changes.
