@@ -68,6 +68,18 @@ struct AppRecord: Sendable {
         box.fields.clearProcess()
     }
 
+    /// Remembers the blocker names last recorded for a pending request.
+    mutating func noteBlockers(_ names: [String], of identifier: String) {
+        makeUnique()
+        box.fields.noteBlockers(names, of: identifier)
+    }
+
+    /// Forgets the blockers last recorded for a request, and the app's last judgement.
+    mutating func forgetBlockers(of identifier: String) {
+        makeUnique()
+        box.fields.forgetBlockers(of: identifier)
+    }
+
     /// Gives this record its own box before a change, if another copy shares it.
     private mutating func makeUnique() {
         if !isKnownUniquelyReferenced(&box) { box = Box(box.fields) }
@@ -105,7 +117,9 @@ struct AppFields: Sendable {
     var terminating: TerminationReason?
     var memoryFootprint: Int
     /// The blocker names last recorded for each pending identifier, so only changes are logged.
-    var lastBlockers: [String: [String]] = [:]
+    private(set) var lastBlockers: [String: [String]] = [:]
+    /// Its last judgement of its pending requests, while it may still hold (see `PendingJudgement`).
+    var judgement: PendingJudgement?
     /// Everything the host reported the app's processes used, since installation.
     var totalUsage = ResourceUsage()
     /// The user's use of the app: launches, time on screen, last use. Outlives processes.
@@ -138,6 +152,16 @@ struct AppFields: Sendable {
         self.manifest = manifest
         self.installIndex = installIndex
         self.memoryFootprint = memoryFootprint
+    }
+
+    /// Remembers the blocker names last recorded for a pending request.
+    mutating func noteBlockers(_ names: [String], of identifier: String) { lastBlockers[identifier] = names }
+
+    /// Forgets the blockers last recorded for a request that was replaced, cancelled or started, so its
+    /// next wait is recorded anew, and with them the last judgement, which would skip that record.
+    mutating func forgetBlockers(of identifier: String) {
+        lastBlockers[identifier] = nil
+        judgement = nil
     }
 
     /// Starts the app's background time (for `beginBackgroundTask` assertions) at `time`.

@@ -131,7 +131,7 @@ extension BackgroundSystem {
         if request.kind == .continuedProcessing { return submitContinued(id, request) }
         if let index = app.pending.firstIndex(where: { $0.identifier == name }) {
             apps[id].pending[index] = request
-            apps[id].lastBlockers[name] = nil
+            apps[id].forgetBlockers(of: name)
             record(id, .replaced, task: name, reason: "\(request.kind.rawValue) request replaced the pending one")
             return .ok
         }
@@ -173,7 +173,7 @@ extension BackgroundSystem {
         apps[id].pending.removeAll(where: matches)
         continuedQueue.removeAll { $0.app == id && matches($0.request) }
         for request in cancelled {
-            apps[id].lastBlockers[request.identifier] = nil
+            apps[id].forgetBlockers(of: request.identifier)
             record(id, .cancelled, task: request.identifier, reason: "cancelled by the app")
         }
     }

@@ -54,31 +54,42 @@ extension BackgroundSystem {
     mutating func schedulePendingRequests(_ id: BundleID) {
         guard apps.contains(id), apps[id].terminating == nil else { return }
         let pending = apps[id].pending
-        guard !pending.isEmpty else { return noteWaiting(id, until: nil, onSharedChange: false, waits: []) }
+        guard !pending.isEmpty else {
+            apps[id].judgement = nil
+            return noteWaiting(id, until: nil, onSharedChange: false, waits: [])
+        }
         refreshPrediction(id)
+        var context = context(for: id)
+        if let last = apps[id].judgement, last.holds(era: judgementEra, pending: pending, context: context) { return }
         var lift: Instant?
+        var turnsAt: Instant?
+        var started = false
         var waits: SharedWaits = []
         var waitsForSharedChange = false
-        var context = context(for: id)
+        let judgedIn = context
         for request in pending {
-            let blockers = constraints.blockers(for: request, in: context)
+            let (blockers, turns) = constraints.judge(request, in: context)
             if blockers.isEmpty {
                 start(id, request, why: "all constraints satisfied")
+                started = true
                 context = self.context(for: id)  // a start changes what the next requests see
                 continue
             }
+            if let turns, turnsAt.map({ turns < $0 }) ?? true { turnsAt = turns }
             if let eligible = blockers.earliestEligibility, lift.map({ eligible < $0 }) ?? true { lift = eligible }
             if blockers.allSatisfy({ sharedChangeConstraints.contains($0.constraint) }) { waitsForSharedChange = true }
             let names = blockers.map(\.constraint)
             for name in names { waits.formUnion(SharedWaits(blocker: name)) }
             if apps[id].lastBlockers[request.identifier] != names {
-                apps[id].lastBlockers[request.identifier] = names
+                apps[id].noteBlockers(names, of: request.identifier)
                 record(
                     id, .deferred, task: request.identifier,
                     reason: blockers.map { $0.explained(on: wallClock) }.joined(separator: "; "))
             }
         }
         noteWaiting(id, until: lift, onSharedChange: waitsForSharedChange, waits: waits)
+        apps[id].judgement =
+            started ? nil : PendingJudgement(era: judgementEra, pending: pending, context: judgedIn, turnsAt: turnsAt)
     }
 
     /// Remembers how the app's pending requests wait: when the soonest can become eligible by itself,

@@ -8,7 +8,7 @@ extension BackgroundSystem {
             delivered: false)
         nextTaskID += 1
         apps[id].pending.removeAll { $0.identifier == request.identifier }
-        apps[id].lastBlockers[request.identifier] = nil
+        apps[id].forgetBlockers(of: request.identifier)
         apps[id].running.append(run)
         wakeForBackgroundWork(id, why: "to run \(request.identifier)")
         record(

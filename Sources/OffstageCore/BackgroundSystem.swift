@@ -4,14 +4,26 @@ import HeapModule
 /// `BGTaskScheduler` and its scheduler. Hosts feed it events and app calls; it returns effects.
 /// It never reads a clock or does I/O: every entry point takes the time of the event.
 public struct BackgroundSystem: Sendable {
-    public internal(set) var policy: Policy
+    public internal(set) var policy: Policy {
+        didSet { judgementEra &+= 1 }
+    }
     public internal(set) var device: DeviceState
-    public internal(set) var settings: UserSettings
-    public internal(set) var wallClock: WallClock
+    public internal(set) var settings: UserSettings {
+        didSet { judgementEra &+= 1 }
+    }
+    public internal(set) var wallClock: WallClock {
+        didSet { judgementEra &+= 1 }
+    }
     /// The constraints the scheduler applies, in the order `explain` lists them.
     public var constraints: [any Constraint] = .standard {
-        didSet { sharedChangeConstraints = constraints.namesLiftedBySharedChanges }
+        didSet {
+            sharedChangeConstraints = constraints.namesLiftedBySharedChanges
+            judgementEra &+= 1
+        }
     }
+    /// Counts changes of the policy, the settings, the wall clock and the constraints: an app's last
+    /// judgement (`PendingJudgement`) holds only within the era it was made in.
+    var judgementEra = 0
     /// The names of the constraints a change of shared state can lift (see `Constraint.liftsOnSharedChange`).
     var sharedChangeConstraints = [any Constraint].standard.namesLiftedBySharedChanges
     /// The time of the latest event: the system's "now".

@@ -37,11 +37,15 @@ public protocol Constraint: Sendable {
     /// Whether a change of shared state (the device, the settings, the screen, other apps' work) can lift
     /// it; false when it reads only the time and its own app, so such changes need not review the app.
     var liftsOnSharedChange: Bool { get }
+    /// When a `satisfied` verdict turns by the passing of time alone, the context otherwise the same; nil
+    /// when it holds until the context changes. (A `blocked` verdict holds until its `until`.)
+    func satisfactionEnds(for request: TaskRequest, in context: ConstraintContext) -> Instant?
 }
 
 extension Constraint {
     public func interrupts(_ request: TaskRequest, in context: ConstraintContext) -> String? { nil }
     public var liftsOnSharedChange: Bool { true }
+    public func satisfactionEnds(for request: TaskRequest, in context: ConstraintContext) -> Instant? { nil }
 }
 
 /// A constraint that blocks a request, as `explain` lists it.
@@ -79,14 +83,28 @@ extension Array where Element == any Constraint {
 
     /// The blocked constraints for `request`, in order; empty means eligible.
     public func blockers(for request: TaskRequest, in context: ConstraintContext) -> [Blocker] {
+        judge(request, in: context).blockers
+    }
+
+    /// The blocked constraints for `request`, and the earliest time any verdict turns by time alone: a
+    /// blocker lifts or a satisfied constraint stops being so. Until then, in the same context, the
+    /// judgement is the same.
+    func judge(_ request: TaskRequest, in context: ConstraintContext) -> (blockers: [Blocker], turnsAt: Instant?) {
         var blockers: [Blocker] = []
         blockers.reserveCapacity(count)  // one allocation, not one per growth
+        var turnsAt: Instant?
         // By index, each constraint used where it lies: binding one to a name would copy it out of the array.
         for index in indices where self[index].applies(to: request) {
-            guard case .blocked(let reason, let until) = self[index].evaluate(request, in: context) else { continue }
-            blockers.append(Blocker(constraint: self[index].name, reason: reason, until: until))
+            let turns: Instant?
+            switch self[index].evaluate(request, in: context) {
+            case .satisfied: turns = self[index].satisfactionEnds(for: request, in: context)
+            case .blocked(let reason, let until):
+                blockers.append(Blocker(constraint: self[index].name, reason: reason, until: until))
+                turns = until
+            }
+            if let turns, turnsAt.map({ turns < $0 }) ?? true { turnsAt = turns }
         }
-        return blockers
+        return (blockers, turnsAt)
     }
 
     /// The first reason a running task must be expired, if any.

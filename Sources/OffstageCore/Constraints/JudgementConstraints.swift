@@ -90,15 +90,23 @@ public struct CoalescingConstraint: Constraint {
     public var name: String { "coalescing" }
     public func applies(to request: TaskRequest) -> Bool { request.isDiscretionary }
     public func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict {
+        guard let lastWake = lastMaintenanceWake(in: context) else { return .satisfied }
         let policy = context.policy.judgement
-        guard context.policy.strategy.judges, !context.judgement.deviceAwake, policy.maintenanceInterval > 0 else {
-            return .satisfied
-        }
-        let grid = policy.maintenanceInterval
-        let lastWake = Instant(seconds: (context.now.seconds / grid).rounded(.down) * grid)
         if context.now < lastWake + policy.maintenanceWindow { return .satisfied }
-        let next = lastWake + grid
+        let next = lastWake + policy.maintenanceInterval
         return .blocked(reason: "the device is asleep; waits for the next maintenance wake", until: next)
+    }
+    /// Satisfied within a maintenance wake's window, it turns when the window closes.
+    public func satisfactionEnds(for request: TaskRequest, in context: ConstraintContext) -> Instant? {
+        lastMaintenanceWake(in: context).map { $0 + context.policy.judgement.maintenanceWindow }
+    }
+
+    /// The latest maintenance wake on the grid at or before now, when the device sleeps and the judgement
+    /// coalesces; nil when coalescing does not hold work back.
+    private func lastMaintenanceWake(in context: ConstraintContext) -> Instant? {
+        let grid = context.policy.judgement.maintenanceInterval
+        guard context.policy.strategy.judges, !context.judgement.deviceAwake, grid > 0 else { return nil }
+        return Instant(seconds: (context.now.seconds / grid).rounded(.down) * grid)
     }
 }
 

@@ -1,6 +1,6 @@
 /// What the judgement constraints see besides the device and settings: the app's usage tier, quota
 /// and predicted launch, the system's budgets, and whether the device is awake anyway.
-public struct JudgementContext: Sendable {
+public struct JudgementContext: Hashable, Sendable {
     public var tier: UsageTier
     /// The user's predicted next launch of the app, if the history supports a prediction.
     public var predictedLaunch: Instant?
