@@ -2,6 +2,8 @@
 /// access borrows one record instead of copying it (a record holds dozens of reference-counted fields).
 struct AppTable: Sendable {
     private var records: [AppRecord] = []
+    /// The records' bundle identifiers, in the same order: a lookup compares these without opening a record.
+    private var ids: [BundleID] = []
     /// Open addressing over the bundle identifiers' digests: each entry is a record's index + 1, 0 when
     /// empty. A lookup is a mask and a compare, with no `Hasher` (which was a tenth of a decision's cost).
     private var index: [Int32] = Array(repeating: 0, count: 8)
@@ -21,6 +23,7 @@ struct AppTable: Sendable {
     /// Adds the record of a newly installed app.
     mutating func insert(_ record: AppRecord) {
         records.append(record)
+        ids.append(record.id)
         if records.count * 2 > index.count {
             index = Array(repeating: 0, count: index.count * 2)
             for position in records.indices { place(position) }
@@ -36,7 +39,7 @@ struct AppTable: Sendable {
         while true {
             let entry = Int(index[probe])
             if entry == 0 { return nil }
-            if records[entry - 1].id == id { return entry - 1 }
+            if ids[entry - 1] == id { return entry - 1 }
             probe = (probe + 1) & mask
         }
     }
@@ -44,7 +47,7 @@ struct AppTable: Sendable {
     /// Puts the record at `position` in the index, at the first empty entry on its probe sequence.
     private mutating func place(_ position: Int) {
         let mask = index.count - 1
-        var probe = Int(truncatingIfNeeded: records[position].id.digest) & mask
+        var probe = Int(truncatingIfNeeded: ids[position].digest) & mask
         while index[probe] != 0 { probe = (probe + 1) & mask }
         index[probe] = Int32(position + 1)
     }

@@ -16,6 +16,7 @@ extension BackgroundSystem {
     /// When the monitor acts next without a new event: stalls, slow estimates and UI dismissals.
     var continuedProcessingDueTimes: [Instant] {
         var due = monitors.finishedUI.compactMap(\.dismissAt)
+        guard !monitors.progress.isEmpty else { return due }  // no watched run: no need to list the running ones
         for run in continuedRuns {
             guard let watch = monitors.progress[run.id] else { continue }
             due += [stallDue(watch), slowDue(watch)].compactMap { $0 }

@@ -122,8 +122,15 @@ public struct BackgroundSystem: Sendable {
     /// The earliest time at which something will happen without a new event; nil if none.
     /// Hosts sleep (or jump virtual time) until then and send `.tick`.
     public var nextDueTime: Instant? {
-        ([reviews.min?.at, criticalBatteryDueTime] + continuedProcessingDueTimes).compactMap { $0 }.filter { $0 > now }
-            .min()
+        var next: Instant?
+        func consider(_ time: Instant?) {  // the earliest time after now, with no array built per step
+            guard let time, time > now, next.map({ time < $0 }) ?? true else { return }
+            next = time
+        }
+        consider(reviews.min?.at)
+        consider(criticalBatteryDueTime)
+        for time in continuedProcessingDueTimes { consider(time) }
+        return next
     }
 
     // MARK: Reading

@@ -76,7 +76,7 @@ public final class Simulation: @unchecked Sendable {
     /// The loop, on the driver thread: steps until the end, makes the final tick, then signals the caller.
     private func drive() {
         if !finalTickDone {
-            while let next = [queue.min?.at, system.nextDueTime].compactMap({ $0 }).min(), next <= end {
+            while let next = earliest(queue.min?.at, system.nextDueTime), next <= end {
                 now = max(now, next)
                 if let top = queue.min, top.at <= next {
                     execute(queue.removeMin().action)
@@ -92,6 +92,12 @@ public final class Simulation: @unchecked Sendable {
         sampleBattery()
         batteryHistory.finish()
         finished.signal()
+    }
+
+    /// The earlier of two optional times: the timeline's next step and the system's next due time.
+    private func earliest(_ a: Instant?, _ b: Instant?) -> Instant? {
+        guard let a, let b else { return a ?? b }
+        return min(a, b)
     }
 
     /// Notes the battery and the progress after a step of the loop.
