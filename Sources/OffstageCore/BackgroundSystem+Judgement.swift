@@ -42,7 +42,9 @@ extension BackgroundSystem {
         guard policy.strategy.judges else { return predictAnnouncedLaunch(id) }
         if let cached = apps[id].prediction, now < cached.validUntil { return }
         let launches = apps[id].usage.launches
-        if apps[id].predictionBasis?.holds(for: launches, before: now, clock: wallClock, policy: policy.judgement) != true {
+        if apps[id].predictionBasis?.clock == wallClock {
+            apps[id].predictionBasis?.update(launches, before: now, policy: policy.judgement)
+        } else {
             apps[id].predictionBasis = LaunchPredictor.Basis(
                 launches, before: now, clock: wallClock, policy: policy.judgement)
         }

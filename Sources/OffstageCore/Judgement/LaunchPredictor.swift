@@ -14,11 +14,11 @@ public enum LaunchPredictor {
     public static func nextLaunch(
         after now: Instant, history: UsageHistory, clock: WallClock, policy: JudgementPolicy
     ) -> Instant? {
-        nextLaunch(after: now, basis: Basis(history.launches, before: now, clock: clock, policy: policy), policy: policy)
+        nextLaunch(
+            after: now, basis: Basis(history.launches, before: now, clock: clock, policy: policy), policy: policy)
     }
 
-    /// The same prediction from a basis already sorted (the system keeps one per app while its launches
-    /// in the window stay the same: sorting them was most of a prediction's cost).
+    /// The same prediction from a basis already sorted (the system keeps one per app up to date).
     static func nextLaunch(after now: Instant, basis: Basis, policy: JudgementPolicy) -> Instant? {
         guard let first = basis.first, let last = basis.last else { return nil }
         guard basis.distinctDays >= policy.minimumDaysForPrediction else { return nil }
@@ -31,9 +31,9 @@ public enum LaunchPredictor {
         let midnight = now + (-clock.secondOfDay(at: now))
         let horizon = now + Double(policy.predictionHorizonHours) * 3600
         // Each distinct time of day's daily rate is counted when first needed and kept for the days ahead.
-        var dailyRates = [Double?](repeating: nil, count: basis.distinctTimes.count)
+        var dailyRates = [Double?](repeating: nil, count: times.count)
         for day in 0...(policy.predictionHorizonHours / 24 + 1) {
-            for (index, time) in basis.distinctTimes.enumerated() {
+            for (index, time) in times.enumerated() where index == 0 || time != times[index - 1] {
                 let candidate = midnight + Double(day) * 86_400 + time
                 guard candidate > now, candidate + (-window) > last else { continue }
                 guard candidate <= horizon else { return nil }
@@ -50,50 +50,70 @@ public enum LaunchPredictor {
     }
 
     /// The launches a prediction reads (those within the history window before a time), sorted by time
-    /// of day, overall and per weekday. It holds while the same launches stay in the window.
+    /// of day, overall and per weekday. Kept per app and brought up to date as launches come and leave
+    /// the window: sorting them anew at each prediction was most of its cost.
     struct Basis: Sendable {
-        /// The oldest and newest launch in the window, and how many there are: what identifies them.
-        let first: Instant?
-        let last: Instant?
-        let count: Int
+        /// The launches in the window, oldest first.
+        private(set) var launches: [Instant] = []
         let clock: WallClock
-        let distinctDays: Int
-        /// Their times of day, sorted; the distinct ones; and per weekday (0 = Sunday), sorted.
-        let times: [Double]
-        let distinctTimes: [Double]
-        let byWeekday: [[Double]]
+        private(set) var distinctDays = 0
+        /// Their times of day, sorted, overall and per weekday (0 = Sunday).
+        private(set) var times: [Double] = []
+        private(set) var byWeekday = [[Double]](repeating: [], count: 7)
+
+        var first: Instant? { launches.first }
+        var last: Instant? { launches.last }
 
         /// The basis of the launches within `policy.historyWindow` before `now`.
         init(_ all: [Instant], before now: Instant, clock: WallClock, policy: JudgementPolicy) {
-            let launches = all.filter { now - $0 <= policy.historyWindow && $0 <= now }
-            (first, last, count, self.clock) = (launches.first, launches.last, launches.count, clock)
-            distinctDays = LaunchPredictor.distinctDays(of: launches, clock)
-            var times: [Double] = []
-            times.reserveCapacity(launches.count)
-            var byWeekday = [[Double]](repeating: [], count: 7)
-            for launch in launches {
-                let time = clock.secondOfDay(at: launch)
-                times.append(time)
-                byWeekday[clock.localWeekday(at: launch)].append(time)
-            }
-            times.sort()
-            for index in byWeekday.indices { byWeekday[index].sort() }
-            var distinct: [Double] = []
-            distinct.reserveCapacity(times.count)
-            for time in times where time != distinct.last { distinct.append(time) }
-            (self.times, distinctTimes, self.byWeekday) = (times, distinct, byWeekday)
+            self.clock = clock
+            update(all, before: now, policy: policy)
         }
 
-        /// Whether this basis still describes the launches within the window before `now`.
-        func holds(for all: [Instant], before now: Instant, clock: WallClock, policy: JudgementPolicy) -> Bool {
-            guard clock == self.clock else { return false }
-            var (first, last, count): (Instant?, Instant?, Int) = (nil, nil, 0)
-            for launch in all where now - launch <= policy.historyWindow && launch <= now {
-                if first == nil { first = launch }
-                last = launch
-                count += 1
+        /// Brings the basis to the launches within the window before `now`: launches that left the
+        /// window are taken out and new ones put in, each at its sorted place; anything else starts over.
+        mutating func update(_ all: [Instant], before now: Instant, policy: JudgementPolicy) {
+            let window = all.filter { now - $0 <= policy.historyWindow && $0 <= now }
+            guard window != launches else { return }
+            // The oldest launches that left: what remains must begin the new window (at worst none remains).
+            let dropped =
+                (0...launches.count).first { dropped in
+                    let kept = launches.count - dropped
+                    return kept <= window.count && launches[dropped...].elementsEqual(window.prefix(kept))
+                } ?? launches.count
+            for launch in launches.prefix(dropped) {
+                let time = clock.secondOfDay(at: launch)
+                Self.remove(time, from: &times)
+                Self.remove(time, from: &byWeekday[clock.localWeekday(at: launch)])
             }
-            return first == self.first && last == self.last && count == self.count
+            for launch in window.dropFirst(launches.count - dropped) {
+                let time = clock.secondOfDay(at: launch)
+                Self.insert(time, into: &times)
+                Self.insert(time, into: &byWeekday[clock.localWeekday(at: launch)])
+            }
+            launches = window
+            distinctDays = LaunchPredictor.distinctDays(of: window, clock)
+        }
+
+        /// Puts `time` at its sorted place.
+        private static func insert(_ time: Double, into sorted: inout [Double]) {
+            sorted.insert(time, at: index(of: time, in: sorted))
+        }
+
+        /// Takes one `time` out of the sorted times.
+        private static func remove(_ time: Double, from sorted: inout [Double]) {
+            let at = index(of: time, in: sorted)
+            if at < sorted.count, sorted[at] == time { sorted.remove(at: at) }
+        }
+
+        /// The first place in the sorted times whose time is not below `time`.
+        private static func index(of time: Double, in sorted: [Double]) -> Int {
+            var (low, high) = (0, sorted.count)
+            while low < high {
+                let middle = (low + high) / 2
+                if sorted[middle] < time { low = middle + 1 } else { high = middle }
+            }
+            return low
         }
     }
 
