@@ -76,7 +76,7 @@ public final class Simulation: @unchecked Sendable {
     /// The loop, on the driver thread: steps until the end, makes the final tick, then signals the caller.
     private func drive() {
         if !finalTickDone {
-            while let next = earliest(queue.min?.at, system.nextDueTime), next <= end {
+            while let next = earliest(queue.min?.at, systemDueTime), next <= end {
                 now = max(now, next)
                 if let top = queue.min, top.at <= next {
                     execute(queue.removeMin().action)
@@ -93,6 +93,10 @@ public final class Simulation: @unchecked Sendable {
         batteryHistory.finish()
         finished.signal()
     }
+
+    /// The system's next due time, read where the system lies: reading a computed property of the stored
+    /// system copies it whole first (a retain of every field), once per step of the loop.
+    private var systemDueTime: Instant? { withUnsafeMutablePointer(to: &system) { $0.pointee.nextDueTime } }
 
     /// The earlier of two optional times: the timeline's next step and the system's next due time.
     private func earliest(_ a: Instant?, _ b: Instant?) -> Instant? {
