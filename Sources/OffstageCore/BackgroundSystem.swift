@@ -43,6 +43,8 @@ public struct BackgroundSystem: Sendable {
     var appsSharedChangesConcern: Set<BundleID> = []
     /// Maintenance wakes: times the system woke the sleeping device to run discretionary work.
     public internal(set) var wakeUps = 0
+    /// Apps handling (or, until their next settle, that handled) a push or fetch: the device is awake for them.
+    var appsHandlingWakeEvents: Set<BundleID> = []
     /// The system-wide energy budget for discretionary work, in joules.
     public internal(set) var energyBudget: BudgetAccount
     /// The system-wide cellular data budget for discretionary work, in bytes.
