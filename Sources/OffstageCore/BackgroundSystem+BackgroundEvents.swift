@@ -96,6 +96,7 @@ extension BackgroundSystem {
         case .setBackgroundActivity(let mode, let active): setBackgroundActivity(id, mode, active: active)
         case .setSignificantLocationMonitoring(let on): setSignificantLocationMonitoring(id, on)
         case .setRegionMonitoring(let identifier, let on): setRegionMonitoring(id, identifier, on)
+        case .allowBackgroundLocationUpdates: return allowBackgroundLocationUpdates(id)
         default: break
         }
         return .ok

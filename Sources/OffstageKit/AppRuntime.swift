@@ -22,6 +22,8 @@ public final class AppRuntime: @unchecked Sendable {
         var launchHandlers: [String: (BGTask) -> Void] = [:]
         var tasks: [Int: BGTask] = [:]
         var assertionHandlers: [Int: () -> Void] = [:]
+        /// The options this launch's callbacks receive (nil: launched by the user or for a task).
+        var launchOptions: [UIApplication.LaunchOptionsKey: Any]?
     }
 
     public init(
@@ -90,11 +92,15 @@ public final class AppRuntime: @unchecked Sendable {
         switch callback {
         case .willFinishLaunching:
             let delegate = makeDelegate()
-            registry.withValue { $0.delegate = delegate }
+            let options = launchOptions()
+            registry.withValue {
+                $0.delegate = delegate
+                $0.launchOptions = options
+            }
             app.delegate = delegate
-            _ = delegate.application(app, willFinishLaunchingWithOptions: nil)
+            _ = delegate.application(app, willFinishLaunchingWithOptions: options)
         case .didFinishLaunching:
-            _ = delegate?.application(app, didFinishLaunchingWithOptions: nil)
+            _ = delegate?.application(app, didFinishLaunchingWithOptions: registry.value.launchOptions)
         case .didBecomeActive: delegate?.applicationDidBecomeActive(app)
         case .willResignActive: delegate?.applicationWillResignActive(app)
         case .didEnterBackground: delegate?.applicationDidEnterBackground(app)
@@ -102,6 +108,23 @@ public final class AppRuntime: @unchecked Sendable {
         case .willTerminate: delegate?.applicationWillTerminate(app)
         }
         send(.returned(token: token))
+    }
+
+    /// Why the system launched this process, as UIKit's `launchOptions`: the push's `userInfo` under
+    /// `.remoteNotification`, `true` under `.location`; nil for a launch by the user or for a task.
+    private func launchOptions() -> [UIApplication.LaunchOptionsKey: Any]? {
+        guard case .launchOptions(let options) = send(.launchOptions), !options.isEmpty else { return nil }
+        var dictionary: [UIApplication.LaunchOptionsKey: Any] = [:]
+        if let payload = options.remoteNotification {
+            dictionary[.remoteNotification] = Self.userInfo(payload: payload)
+        }
+        if options.location { dictionary[.location] = true }
+        return dictionary
+    }
+
+    /// The `userInfo` of a background push: `aps` with `content-available`, and the push's payload.
+    static func userInfo(payload: String) -> [AnyHashable: Any] {
+        ["aps": ["content-available": 1], "payload": payload]
     }
 
     /// Calls the launch handler registered for the task's identifier with a new `BGTask`.
