@@ -24,6 +24,9 @@ public final class AppRuntime: @unchecked Sendable {
         var assertionHandlers: [Int: () -> Void] = [:]
         /// The options this launch's callbacks receive (nil: launched by the user or for a task).
         var launchOptions: [UIApplication.LaunchOptionsKey: Any]?
+        /// Work going on now (`OffstageWork.begin`), in the order it began, and the number of the next.
+        var workInProgress: [OffstageWorkInProgress] = []
+        var nextWork = 0
     }
 
     public init(
@@ -45,6 +48,28 @@ public final class AppRuntime: @unchecked Sendable {
 
     func setAssertionHandler(_ handler: (() -> Void)?, for identifier: Int) {
         registry.withValue { $0.assertionHandlers[identifier] = handler }
+    }
+
+    /// Starts tracking work the app's code began, until it ends or the process does.
+    func beginWork(_ total: OffstageWork) -> OffstageWorkInProgress {
+        let number = registry.withValue { registry in
+            defer { registry.nextWork += 1 }
+            return registry.nextWork
+        }
+        let work = OffstageWorkInProgress(total, runtime: self, number: number)
+        registry.withValue { $0.workInProgress.append(work) }
+        return work
+    }
+
+    /// The work ended: the runtime lets go of it.
+    func forgetWork(_ work: OffstageWorkInProgress) {
+        registry.withValue { $0.workInProgress.removeAll { $0 === work } }
+    }
+
+    /// The process is ending (killed, crashed, jetsam, the device shut down): the system measured its work in
+    /// progress up to now, so each piece is charged for its share done, in the order it began. Hosts call it.
+    public func endWorkInProgress() {
+        for work in registry.value.workInProgress.sorted(by: { $0.number < $1.number }) { work.end() }
     }
 
     /// A task completed: the runtime lets go of it.

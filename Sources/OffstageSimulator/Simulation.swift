@@ -325,7 +325,10 @@ public final class Simulation: @unchecked Sendable {
                     runDeferred(process)
                 }
             case .terminate(let app, _):
-                for thread in processes.removeValue(forKey: app)?.threads ?? [] { thread.retire() }
+                guard let process = processes.removeValue(forKey: app) else { break }
+                // The system measured the process up to its end: work cut short is charged for its share done.
+                process.runtime.endWorkInProgress()
+                for thread in process.threads { thread.retire() }
             case .askUser(let app, let taskID, _):
                 answerByDefault(app, taskID: taskID)
             case .setCPUPriority:
