@@ -147,7 +147,7 @@ extension BackgroundSystem {
     mutating func finishRun(_ id: BundleID, _ run: TaskRun, ending reason: TerminationReason) {
         let outcome: TaskOutcome?
         switch reason {
-        case .userForceQuit, .memoryPressure: outcome = nil
+        case .userForceQuit, .memoryPressure, .deviceShutdown: outcome = nil
         case .watchdog, .crash, .exited, .resourceLimit:
             let ignored = run.expiredAt.map { now >= $0 + policy.expirationGrace } ?? false
             outcome = ignored ? .ignoredExpiration : .killed

@@ -90,7 +90,14 @@ public struct BackgroundSystem: Sendable {
     /// Handles something the user, the device or a process did at `time`.
     public mutating func handle(_ event: SystemEvent, at time: Instant) -> [Effect] {
         begin(at: time)
-        apply(event)
+        if isIgnoredWhileShutDown(event) {
+            record(
+                event.app, .log,
+                reason: "ignored: the device is off (its battery is empty) until the charger is connected")
+        } else {
+            apply(event)
+        }
+        startUpOnTheCharger()
         return finish()
     }
 
@@ -110,7 +117,8 @@ public struct BackgroundSystem: Sendable {
     /// The earliest time at which something will happen without a new event; nil if none.
     /// Hosts sleep (or jump virtual time) until then and send `.tick`.
     public var nextDueTime: Instant? {
-        ([reviews.min?.at, criticalBatteryDueTime] + continuedProcessingDueTimes).compactMap { $0 }.filter { $0 > now }
+        ([reviews.min?.at, criticalBatteryDueTime, emptyBatteryDueTime] + continuedProcessingDueTimes).compactMap { $0 }
+            .filter { $0 > now }
             .min()
     }
 
@@ -169,6 +177,7 @@ public struct BackgroundSystem: Sendable {
         outbox = []
         if time > now { now = time }
         advanceEnergy(to: now)
+        shutDownIfBatteryEmpty()
     }
 
     mutating func finish() -> [Effect] {
