@@ -47,4 +47,23 @@ import Testing
         // 10 of the 20 seconds at half a core.
         #expect(abs(charged - 5 * power.cpuWattsPerCore) < 1e-6)
     }
+
+    @Test func workOfAProcessThatExitsOnItsOwnIsChargedForThePartDone() throws {
+        var scenario = try EnergySimulationTests.scenario(
+            behaviour: """
+                      onEnterBackground:
+                        - backgroundTask: { name: save, work: 20s, cpu: 50% }
+                """,
+            timeline: """
+                  - { at: 1m, do: open com.example.app }
+                  - { at: 2m, do: home }
+                """, duration: "1h")
+        scenario.timeline.append(
+            TimelineEntry(at: 128, action: .system(.processExited("com.example.app", reason: "segfault"))))
+        let simulation = try EnergySimulationTests.run(scenario)
+        let power = simulation.system.policy.power
+        let charged = simulation.system.energy.totals[EnergySimulationTests.app]?.background ?? 0
+        // 8 of the 20 seconds at half a core.
+        #expect(abs(charged - 4 * power.cpuWattsPerCore) < 1e-6)
+    }
 }
