@@ -57,6 +57,9 @@ public enum TerminationReason: Hashable, Sendable, Codable, CustomStringConverti
     // MARK: Resource limits
     /// The app went over a CPU or memory limit in the background (iOS's `EXC_RESOURCE`).
     case resourceLimit(String)
+    // MARK: Empty battery
+    /// The battery ran empty and the device shut down: every process ended, none by its own fault.
+    case deviceShutdown
 
     public var description: String {
         switch self {
@@ -66,6 +69,7 @@ public enum TerminationReason: Hashable, Sendable, Codable, CustomStringConverti
         case .crash(let message): "crash: \(message)"
         case .exited(let why): "exited: \(why)"
         case .resourceLimit(let why): why
+        case .deviceShutdown: "the battery is empty: the device shut down"
         }
     }
 }

@@ -9,6 +9,9 @@ extension BackgroundSystem {
         startFetchIfDue(id)
         pumpCallbacks(id)
         handOverDeliveries(id)
+        if !apps[id].backgroundWork.deliveries.contains(where: \.event.wakesDevice) {
+            appsHandlingWakeEvents.remove(id)
+        }
     }
 
     /// The instants at which §7 has something to do without a new event: completion-handler deadlines,
@@ -20,10 +23,17 @@ extension BackgroundSystem {
     }
 
     /// Starts delivering `event` to `id`: the app is launched or resumed; the event follows once it is ready.
+    /// A push or fetch for a sleeping device wakes it, as a task run does: a maintenance wake, and the device
+    /// stays awake while the app handles it.
     mutating func beginDelivery(_ id: BundleID, _ event: BackgroundEvent, why: String) {
         let token = nextToken
         nextToken += 1
+        let wasAwake = isDeviceAwake
         apps[id].backgroundWork.deliveries.append(BackgroundDelivery(token: token, event: event))
+        if event.wakesDevice {
+            appsHandlingWakeEvents.insert(id)
+            if !wasAwake { noteMaintenanceWake(for: id, task: event.label) }
+        }
         wakeForBackgroundWork(id, why: why)
     }
 
@@ -86,6 +96,7 @@ extension BackgroundSystem {
         case .setBackgroundActivity(let mode, let active): setBackgroundActivity(id, mode, active: active)
         case .setSignificantLocationMonitoring(let on): setSignificantLocationMonitoring(id, on)
         case .setRegionMonitoring(let identifier, let on): setRegionMonitoring(id, identifier, on)
+        case .allowBackgroundLocationUpdates: return allowBackgroundLocationUpdates(id)
         default: break
         }
         return .ok
@@ -118,4 +129,10 @@ extension BackgroundSystem {
         guard !blockers.isEmpty else { return }
         record(id, .deferred, task: label, reason: blockers.map { $0.explained(on: wallClock) }.joined(separator: "; "))
     }
+}
+
+extension BackgroundEvent {
+    /// Whether the system wakes a sleeping device for the event: pushes and fetches are discretionary work
+    /// it chooses to run (maintenance wakes); a location event comes from the location hardware's own wake.
+    var wakesDevice: Bool { hasCompletionHandler }
 }

@@ -27,6 +27,20 @@ extension BackgroundSystem {
         }
     }
 
+    /// `allowsBackgroundLocationUpdates = true`: without `location` in `UIBackgroundModes` it is a programmer
+    /// error, and Core Location's assertion crashes the app with iOS's message.
+    mutating func allowBackgroundLocationUpdates(_ id: BundleID) -> AppCallResult {
+        guard apps[id].manifest.backgroundModes.contains(.location) else {
+            return crash(id, Self.backgroundLocationCrash)
+        }
+        return .ok
+    }
+
+    /// The reason of the `NSInternalInconsistencyException` `-[CLLocationManager setAllowsBackgroundLocationUpdates:]`
+    /// raises when the Info.plist lacks the `location` background mode.
+    static let backgroundLocationCrash =
+        "Invalid parameter not satisfying: !stayUp || CLClientIsBackgroundable(internal->fClient) || _CFMZEnabled()"
+
     /// `start/stopMonitoringSignificantLocationChanges()`: kept across launches, as the system keeps it.
     mutating func setSignificantLocationMonitoring(_ id: BundleID, _ on: Bool) {
         guard apps[id].backgroundWork.significantLocationChanges != on else { return }

@@ -51,8 +51,10 @@ extension BackgroundSystem {
             simulateExpiration(id, identifier: identifier)
             return .ok
         case .backgroundEventCompleted, .setMinimumBackgroundFetchInterval, .setBackgroundActivity,
-            .setSignificantLocationMonitoring, .setRegionMonitoring:
+            .setSignificantLocationMonitoring, .setRegionMonitoring, .allowBackgroundLocationUpdates:
             return answerBackgroundWork(call, from: id)
+        case .launchOptions:
+            return .launchOptions(launchOptions(of: id))
         }
     }
 

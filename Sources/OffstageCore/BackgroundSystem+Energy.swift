@@ -11,6 +11,8 @@ extension BackgroundSystem {
         let start = energyMeter.integratedUntil
         guard time > start else { return }
         energyMeter.integratedUntil = time
+        // A device shut down by an empty battery draws nothing (it starts up as soon as it charges).
+        guard !device.isShutDown else { return updateBattery(drained: 0, charging: time - start) }
         let power = policy.power
         var joules = energyMeter.ledger.charge(
             watts: power.baselineWatts, from: start, to: time, to: .system, background: true)
@@ -56,11 +58,16 @@ extension BackgroundSystem {
         guard device.simulatesBattery, !device.isCharging, critical > 0, device.batteryLevel >= critical else {
             return nil
         }
-        let power = policy.power
-        let tail = (energyMeter.radioTail?.until ?? now) > now ? power.cellularTailWatts : 0
-        let watts = power.baselineWatts + (device.isScreenOn ? power.screenWatts : 0) + tail
+        let watts = steadyWatts
         guard watts > 0 else { return nil }
         return now + max(0.001, (device.batteryLevel - critical) * device.battery.capacityJoules / watts)
+    }
+
+    /// The device's steady draw now: the baseline, the screen if it is on, the cellular radio's tail if it runs.
+    var steadyWatts: Double {
+        let power = policy.power
+        let tail = (energyMeter.radioTail?.until ?? now) > now ? power.cellularTailWatts : 0
+        return power.baselineWatts + (device.isScreenOn ? power.screenWatts : 0) + tail
     }
 
     /// The charger was plugged in or out: the battery keeps its level (a simulated one goes on from it).

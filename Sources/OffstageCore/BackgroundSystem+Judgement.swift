@@ -73,8 +73,24 @@ extension BackgroundSystem {
 
     // MARK: Runs
 
-    /// The screen is on, the charger plugged in, or a task is running: the device is awake anyway.
-    var isDeviceAwake: Bool { device.isScreenOn || device.isCharging || runningTaskCount > 0 }
+    /// The screen is on, the charger plugged in, a task is running or an app handles a push or a fetch:
+    /// the device is awake anyway.
+    var isDeviceAwake: Bool {
+        device.isScreenOn || device.isCharging || runningTaskCount > 0
+            || appsHandlingWakeEvents.contains {
+                apps.lookUp($0)?.backgroundWork.deliveries.contains(where: \.event.wakesDevice) ?? false
+            }
+    }
+
+    /// The sleeping device wakes for work of `id` (a task run, a push, a fetch): a maintenance wake, counted,
+    /// charged to the app and recorded; work that waits for a wake is reviewed, to ride along with it.
+    mutating func noteMaintenanceWake(for id: BundleID, task label: String) {
+        wakeUps += 1
+        apps[id].wakeUps += 1
+        chargeWakeUp(for: id)
+        record(id, .wake, task: label, reason: "maintenance wake #\(wakeUps): the device was asleep")
+        dirty.formUnion(appsAwaitingWake)
+    }
 
     /// Accounts for a run the scheduler starts now: a maintenance wake if the device slept, a place in
     /// the app's quota, and reservations from the budgets (none on the charger). A simulated launch is
@@ -84,14 +100,7 @@ extension BackgroundSystem {
         runningTaskCount += 1
         appsWithTasks.insert(id)
         guard run.request.isDiscretionary, !simulated else { return }
-        if !wasAwake {
-            wakeUps += 1
-            apps[id].wakeUps += 1
-            chargeWakeUp(for: id)
-            record(
-                id, .wake, task: run.request.identifier, reason: "maintenance wake #\(wakeUps): the device was asleep")
-            dirty.formUnion(appsAwaitingWake)
-        }
+        if !wasAwake { noteMaintenanceWake(for: id, task: run.request.identifier) }
         if run.request.kind == .appRefresh { serveAnnouncedLaunch(id) }
         let window = policy.judgement.quotaWindow
         apps[id].discretionaryStarts.removeAll { now - $0 >= window }
@@ -144,7 +153,7 @@ extension BackgroundSystem {
     mutating func finishRun(_ id: BundleID, _ run: TaskRun, ending reason: TerminationReason) {
         let outcome: TaskOutcome?
         switch reason {
-        case .userForceQuit, .memoryPressure: outcome = nil
+        case .userForceQuit, .memoryPressure, .deviceShutdown: outcome = nil
         case .watchdog, .crash, .exited, .resourceLimit:
             let ignored = run.expiredAt.map { now >= $0 + policy.expirationGrace } ?? false
             outcome = ignored ? .ignoredExpiration : .killed

@@ -57,6 +57,8 @@ public struct BackgroundSystem: Sendable {
     var appsSharedChangesConcern: Set<BundleID> = []
     /// Maintenance wakes: times the system woke the sleeping device to run discretionary work.
     public internal(set) var wakeUps = 0
+    /// Apps handling (or, until their next settle, that handled) a push or fetch: the device is awake for them.
+    var appsHandlingWakeEvents: Set<BundleID> = []
     /// The system-wide energy budget for discretionary work, in joules.
     public internal(set) var energyBudget: BudgetAccount
     /// The system-wide cellular data budget for discretionary work, in bytes.
@@ -102,7 +104,14 @@ public struct BackgroundSystem: Sendable {
     /// Handles something the user, the device or a process did at `time`.
     public mutating func handle(_ event: SystemEvent, at time: Instant) -> [Effect] {
         begin(at: time)
-        apply(event)
+        if isIgnoredWhileShutDown(event) {
+            record(
+                event.app, .log,
+                reason: "ignored: the device is off (its battery is empty) until the charger is connected")
+        } else {
+            apply(event)
+        }
+        startUpOnTheCharger()
         return finish()
     }
 
@@ -129,6 +138,7 @@ public struct BackgroundSystem: Sendable {
         }
         consider(reviews.min?.at)
         consider(criticalBatteryDueTime)
+        consider(emptyBatteryDueTime)
         for time in continuedProcessingDueTimes { consider(time) }
         return next
     }
@@ -188,6 +198,7 @@ public struct BackgroundSystem: Sendable {
         outbox = []
         if time > now { now = time }
         advanceEnergy(to: now)
+        shutDownIfBatteryEmpty()
     }
 
     mutating func finish() -> [Effect] {

@@ -33,6 +33,10 @@ public struct DeviceState: Hashable, Sendable, Codable {
     /// `SystemEvent.setBattery` (the daemon): every joule charged then drains it, and the charger fills it.
     public var simulatesBattery = false
 
+    // MARK: Empty battery
+    /// The simulated battery ran empty off the charger and the device shut down; it starts up on the charger.
+    public var isShutDown = false
+
     public init() {}
 }
 

@@ -101,6 +101,14 @@ public enum AppCall: Hashable, Sendable, Codable {
     case setSignificantLocationMonitoring(Bool)
     /// `startMonitoring(for:)` / `stopMonitoring(for:)` of the region with this identifier.
     case setRegionMonitoring(identifier: String, Bool)
+
+    // MARK: Gaps closed (stop 10): background location misuse and launch options
+    /// `CLLocationManager.allowsBackgroundLocationUpdates` was set to `true`: without `location` in
+    /// `UIBackgroundModes` the app crashes, as on iOS.
+    case allowBackgroundLocationUpdates
+    /// The options `application(_:willFinishLaunchingWithOptions:)` and `…didFinishLaunchingWithOptions:`
+    /// receive: why this launch happened (answered with `AppCallResult.launchOptions`).
+    case launchOptions
 }
 
 /// The system's answer to an `AppCall`.
@@ -118,4 +126,8 @@ public enum AppCallResult: Hashable, Sendable, Codable {
     case crash(String)
     /// The caller has no live process (it was killed while its code ran); the call is ignored.
     case notRunning
+
+    // MARK: Gaps closed (stop 10): launch options
+    /// Why the app was launched, for its `launchOptions`.
+    case launchOptions(LaunchOptions)
 }

@@ -8,9 +8,9 @@ extension AppRuntime {
         let app = application
         switch event {
         case .remoteNotification(let payload):
-            let userInfo: [AnyHashable: Any] = ["aps": ["content-available": 1], "payload": payload]
             delegate?.application(
-                app, didReceiveRemoteNotification: userInfo, fetchCompletionHandler: completion(token: token))
+                app, didReceiveRemoteNotification: Self.userInfo(payload: payload),
+                fetchCompletionHandler: completion(token: token))
         case .fetch:
             delegate?.application(app, performFetchWithCompletionHandler: completion(token: token))
         case .location(let location):

@@ -22,6 +22,11 @@ public final class AppRuntime: @unchecked Sendable {
         var launchHandlers: [String: (BGTask) -> Void] = [:]
         var tasks: [Int: BGTask] = [:]
         var assertionHandlers: [Int: () -> Void] = [:]
+        /// The options this launch's callbacks receive (nil: launched by the user or for a task).
+        var launchOptions: [UIApplication.LaunchOptionsKey: Any]?
+        /// Work going on now (`OffstageWork.begin`), in the order it began, and the number of the next.
+        var workInProgress: [OffstageWorkInProgress] = []
+        var nextWork = 0
     }
 
     public init(
@@ -43,6 +48,28 @@ public final class AppRuntime: @unchecked Sendable {
 
     func setAssertionHandler(_ handler: (() -> Void)?, for identifier: Int) {
         registry.withValue { $0.assertionHandlers[identifier] = handler }
+    }
+
+    /// Starts tracking work the app's code began, until it ends or the process does.
+    func beginWork(_ total: OffstageWork) -> OffstageWorkInProgress {
+        let number = registry.withValue { registry in
+            defer { registry.nextWork += 1 }
+            return registry.nextWork
+        }
+        let work = OffstageWorkInProgress(total, runtime: self, number: number)
+        registry.withValue { $0.workInProgress.append(work) }
+        return work
+    }
+
+    /// The work ended: the runtime lets go of it.
+    func forgetWork(_ work: OffstageWorkInProgress) {
+        registry.withValue { $0.workInProgress.removeAll { $0 === work } }
+    }
+
+    /// The process is ending (killed, crashed, jetsam, the device shut down): the system measured its work in
+    /// progress up to now, so each piece is charged for its share done, in the order it began. Hosts call it.
+    public func endWorkInProgress() {
+        for work in registry.value.workInProgress.sorted(by: { $0.number < $1.number }) { work.end() }
     }
 
     /// A task completed: the runtime lets go of it.
@@ -90,11 +117,15 @@ public final class AppRuntime: @unchecked Sendable {
         switch callback {
         case .willFinishLaunching:
             let delegate = makeDelegate()
-            registry.withValue { $0.delegate = delegate }
+            let options = launchOptions()
+            registry.withValue {
+                $0.delegate = delegate
+                $0.launchOptions = options
+            }
             app.delegate = delegate
-            _ = delegate.application(app, willFinishLaunchingWithOptions: nil)
+            _ = delegate.application(app, willFinishLaunchingWithOptions: options)
         case .didFinishLaunching:
-            _ = delegate?.application(app, didFinishLaunchingWithOptions: nil)
+            _ = delegate?.application(app, didFinishLaunchingWithOptions: registry.value.launchOptions)
         case .didBecomeActive: delegate?.applicationDidBecomeActive(app)
         case .willResignActive: delegate?.applicationWillResignActive(app)
         case .didEnterBackground: delegate?.applicationDidEnterBackground(app)
@@ -102,6 +133,23 @@ public final class AppRuntime: @unchecked Sendable {
         case .willTerminate: delegate?.applicationWillTerminate(app)
         }
         send(.returned(token: token))
+    }
+
+    /// Why the system launched this process, as UIKit's `launchOptions`: the push's `userInfo` under
+    /// `.remoteNotification`, `true` under `.location`; nil for a launch by the user or for a task.
+    private func launchOptions() -> [UIApplication.LaunchOptionsKey: Any]? {
+        guard case .launchOptions(let options) = send(.launchOptions), !options.isEmpty else { return nil }
+        var dictionary: [UIApplication.LaunchOptionsKey: Any] = [:]
+        if let payload = options.remoteNotification {
+            dictionary[.remoteNotification] = Self.userInfo(payload: payload)
+        }
+        if options.location { dictionary[.location] = true }
+        return dictionary
+    }
+
+    /// The `userInfo` of a background push: `aps` with `content-available`, and the push's payload.
+    static func userInfo(payload: String) -> [AnyHashable: Any] {
+        ["aps": ["content-available": 1], "payload": payload]
     }
 
     /// Calls the launch handler registered for the task's identifier with a new `BGTask`.

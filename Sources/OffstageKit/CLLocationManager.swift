@@ -77,9 +77,13 @@ extension CLLocationManagerDelegate {
 /// Authorization is always granted: Offstage has no permission prompts.
 open class CLLocationManager: NSObject, @unchecked Sendable {
     open weak var delegate: (any CLLocationManagerDelegate)?
-    /// Whether updates go on in the background (iOS needs `location` in `UIBackgroundModes` for it).
+    /// Whether updates go on in the background. Setting it to `true` without `location` in `UIBackgroundModes`
+    /// is a programmer error: the app crashes, as Core Location's assertion crashes it on iOS.
     open var allowsBackgroundLocationUpdates = false {
-        didSet { runtime.locations.reportActivity(runtime) }
+        didSet {
+            if allowsBackgroundLocationUpdates { runtime.send(.allowBackgroundLocationUpdates) }
+            runtime.locations.reportActivity(runtime)
+        }
     }
     /// The regions this manager monitors.
     open private(set) var monitoredRegions: Set<CLRegion> = []

@@ -18,9 +18,14 @@ public protocol SystemLink: AnyObject, Sendable {
     /// The app's own account of work it just did (see `OffstageWork.report`): the simulator charges it all to the
     /// app's energy; the daemon, which measures CPU time itself from cgroup accounting, charges the GPU and network.
     func reportWork(_ work: OffstageWork)
+    /// Seconds on the system's monotonic clock (virtual in the simulator), for measuring work in progress.
+    var uptime: Double { get }
 }
 
 extension SystemLink {
+    /// The process's monotonic clock, where the host keeps no clock of its own.
+    public var uptime: Double { ProcessInfo.processInfo.systemUptime }
+
     /// Maps a date the app computed from its own clock (`Date()`) onto the system's wall clock,
     /// keeping its distance from "now" (rounded to the second so that runs stay deterministic).
     func systemEpoch(forAppDate date: Date) -> Double {

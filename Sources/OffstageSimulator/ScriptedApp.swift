@@ -84,8 +84,9 @@ final class ScriptedApp: UIResponder, UIApplicationDelegate, OffstageUserActions
                 beginBackgroundTask(name: name, work: seconds(work), leak: leak, load: load)
             case .work(let duration, let load):
                 let work = seconds(duration)
+                let progress = begin(load, over: work)
                 OffstageClock.sleep(seconds: work)
-                report(load, worked: work, of: work)
+                progress.end()
             case .register(let identifier):
                 register(identifier)
             case .cancel(let identifier):
@@ -132,30 +133,29 @@ final class ScriptedApp: UIResponder, UIApplicationDelegate, OffstageUserActions
     private func beginBackgroundTask(name: String, work: Double, leak: Bool, load: WorkLoad) {
         let application = UIApplication.shared
         let box = Box(UIBackgroundTaskIdentifier.invalid)
-        let start = simulation.now
-        box.value = application.beginBackgroundTask(withName: name) { [unowned self] in
+        let progress = Box<OffstageWorkInProgress?>(nil)
+        box.value = application.beginBackgroundTask(withName: name) {
             guard !leak, box.value != .invalid else { return }
-            self.report(load, worked: self.simulation.now - start, of: work)
+            progress.value?.end()
             application.endBackgroundTask(box.value)
             box.value = .invalid
         }
         guard box.value != .invalid else { return }
-        OffstageClock.after(seconds: work) { [unowned self] in
+        progress.value = begin(load, over: work)
+        OffstageClock.after(seconds: work) {
             guard box.value != .invalid else { return }
-            self.report(load, worked: work, of: work)
+            progress.value?.end()
             guard !leak else { return }
             application.endBackgroundTask(box.value)
             box.value = .invalid
         }
     }
 
-    /// Reports what `worked` seconds of a `total`-second piece of work with this load used: CPU and GPU for
-    /// the time worked, and the bytes in proportion.
-    private func report(_ load: WorkLoad, worked: Double, of total: Double) {
-        let share = total > 0 ? min(1, worked / total) : 1
-        let bytes = Int((Double(load.bytes) * share).rounded())
-        guard worked > 0 || bytes > 0 else { return }
-        OffstageWork.report(cpuSeconds: load.cpu * worked, gpuSeconds: load.gpu * worked, bytes: bytes, over: worked)
+    /// Begins `seconds` of work with this load (CPU and GPU in cores, bytes in all): ended, or cut short by the
+    /// process's end, it reports CPU and GPU for the time worked and the bytes in proportion.
+    private func begin(_ load: WorkLoad, over seconds: Double) -> OffstageWorkInProgress {
+        OffstageWork.begin(
+            cpuSeconds: load.cpu * seconds, gpuSeconds: load.gpu * seconds, bytes: load.bytes, over: seconds)
     }
 
     /// The launch handler: works for the behaviour's duration, then completes (unless stopped).
@@ -163,12 +163,12 @@ final class ScriptedApp: UIResponder, UIApplicationDelegate, OffstageUserActions
         let plan = taskBehaviour(for: task.identifier)
         let stopped = Box(false)
         let work = seconds(plan.work)
-        let start = simulation.now
+        let progress = begin(plan.load, over: work)
         switch plan.onExpiration {
         case .stop:
-            task.expirationHandler = { [unowned self] in
+            task.expirationHandler = {
                 stopped.value = true
-                self.report(plan.load, worked: self.simulation.now - start, of: work)
+                progress.end()
                 task.setTaskCompleted(success: false)
             }
         case .ignore:
@@ -182,7 +182,7 @@ final class ScriptedApp: UIResponder, UIApplicationDelegate, OffstageUserActions
         }
         OffstageClock.after(seconds: work) { [unowned self] in
             guard !stopped.value else { return }
-            self.report(plan.load, worked: work, of: work)
+            progress.end()
             if let continued = task as? BGContinuedProcessingTask {
                 continued.progress.completedUnitCount = continued.progress.totalUnitCount
             }

@@ -80,4 +80,7 @@ final class SimulatorLink: SystemLink, @unchecked Sendable {
     var now: Date { simulation.wallClockNow }
 
     func reportWork(_ work: OffstageWork) { simulation.reportWork(work, from: app) }
+
+    /// Virtual time: work in progress is measured on the simulation's clock.
+    var uptime: Double { simulation.now.seconds }
 }

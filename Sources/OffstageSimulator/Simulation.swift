@@ -181,6 +181,10 @@ public final class Simulation: @unchecked Sendable {
             case .system(let event):
                 if case .setBattery = event { sampleBatteryBeforeJump() }
                 perform(system.handle(event, at: now))
+                // A process that exits on its own gets no `terminate` effect: the host ends it itself.
+                if case .processExited(let app, _) = event, system.state(of: app) == .notRunning {
+                    dropProcess(of: app)
+                }
             case .tap(let app, let control): tap(app, control)
             }
         case .wake(let app, let generation):
@@ -335,7 +339,7 @@ public final class Simulation: @unchecked Sendable {
                     runDeferred(process)
                 }
             case .terminate(let app, _):
-                for thread in processes.removeValue(forKey: app)?.threads ?? [] { thread.retire() }
+                dropProcess(of: app)
             case .askUser(let app, let taskID, _):
                 answerByDefault(app, taskID: taskID)
             case .setCPUPriority:
@@ -366,6 +370,14 @@ public final class Simulation: @unchecked Sendable {
                 reason: "the timeline does not answer the question: the user answers continue (the default)"))
         perform(
             system.handle(.answerContinuedProcessingQuestion(app, identifier: identifier, answer: .proceed), at: now))
+    }
+
+    /// The app's process ended: the system measured it up to its end, so work cut short is charged for its
+    /// share done; then its threads are let go.
+    private func dropProcess(of app: BundleID) {
+        guard let process = processes.removeValue(forKey: app) else { return }
+        process.runtime.endWorkInProgress()
+        for thread in process.threads { thread.retire() }
     }
 
     private func withProcess(_ app: BundleID, _ body: (SimulatedProcess) -> Void) {

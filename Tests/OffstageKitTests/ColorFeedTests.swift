@@ -10,13 +10,30 @@ import Testing
     let app = BundleID(ColorFeed.bundleIdentifier)
 
     func run(_ timeline: [TimelineEntry], duration: Double) throws -> [Record] {
+        try simulation(timeline, duration: duration).run()
+    }
+
+    /// ColorFeed alone through the timeline, not yet run.
+    func simulation(_ timeline: [TimelineEntry], duration: Double) throws -> Simulation {
         let manifest = try AppManifest(plist: Data(ColorFeed.infoPlist), source: "ColorFeed-Info.plist")
         let scenario = Scenario(
             name: "ColorFeed", source: "test", apps: [ScenarioApp(manifest: manifest, code: "ColorFeed")],
             timeline: timeline,
             duration: duration)
         return try Simulation(scenario: scenario, catalog: SwiftAppCatalog(["ColorFeed": { ColorFeed.makeDelegate() }]))
-            .run()
+    }
+
+    @Test func colorFeedReportsTheEnergyOfItsWork() throws {
+        let simulation = try simulation(
+            [at(1, .open(app)), TimelineEntry(at: 10, action: .tap(app, action: "export")), at(20, .home)],
+            duration: 600)
+        simulation.run()
+        let totals = simulation.system.energy.totals[.app(app)]
+        let watts = simulation.system.policy.power.cpuWattsPerCore
+        // The export's 100 steps of 3 s at half a core: 3 end on screen (at 13, 16 and 19 s), 97 in the
+        // background; saving state at home takes 1 s at a quarter of a core, in the background.
+        #expect(abs((totals?.background ?? 0) - (97 * 1.5 + 0.25) * watts) < 1e-6)
+        #expect((totals?.foreground ?? 0) >= 3 * 1.5 * watts)
     }
 
     @Test func infoPlistIsReadWithPropertyListSerialization() throws {

@@ -17,7 +17,7 @@ func handleDialogConfirmation() {
         while shouldContinue {
             // Do some work
             guard task.progress.completedUnitCount < task.progress.totalUnitCount else { break }
-            OffstageClock.sleep(seconds: 3)
+            Feed.exportStep()
             task.progress.completedUnitCount += 1
         }
 
