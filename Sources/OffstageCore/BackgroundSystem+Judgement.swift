@@ -60,12 +60,13 @@ extension BackgroundSystem {
 
     /// What the judgement constraints see for the app now.
     func judgementContext(for id: BundleID) -> JudgementContext {
+        let app = apps[id]  // looked up once: each lookup probes the table
         let window = policy.judgement.quotaWindow
-        let recent = apps[id].discretionaryStarts.drop(while: { now - $0 >= window })  // oldest first
-        let tier = UsageTier.of(apps[id].usage, at: now, clock: wallClock, policy: policy.judgement)
+        let recent = app.discretionaryStarts.drop(while: { now - $0 >= window })  // oldest first
+        let tier = UsageTier.of(app.usage, at: now, clock: wallClock, policy: policy.judgement)
         return JudgementContext(
-            tier: tier, predictedLaunch: predictedLaunch(id), runsInWindow: recent.count,
-            quota: apps[id].cooperation.scaled(tier.quota(policy.judgement)),
+            tier: tier, predictedLaunch: app.prediction?.launch ?? nil, runsInWindow: recent.count,
+            quota: app.cooperation.scaled(tier.quota(policy.judgement)),
             quotaFreesAt: recent.first.map { $0 + window },
             energyBudget: energyBudget, dataBudget: dataBudget, deviceAwake: isDeviceAwake,
             lastRunStarted: recent.last)

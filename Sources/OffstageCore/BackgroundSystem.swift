@@ -220,9 +220,10 @@ public struct BackgroundSystem: Sendable {
     }
 
     func context(for id: BundleID) -> ConstraintContext {
-        ConstraintContext(
+        let app = apps[id]  // looked up once: each lookup probes the table
+        return ConstraintContext(
             now: now, policy: policy, device: device, settings: settings, wallClock: wallClock,
-            app: id, appState: apps[id].projectedState, appForceQuit: apps[id].forceQuit,
-            runningIdentifiers: Set(apps[id].running.map(\.request.identifier)), judgement: judgementContext(for: id))
+            app: id, appState: app.projectedState, appForceQuit: app.forceQuit,
+            runningIdentifiers: Set(app.running.map(\.request.identifier)), judgement: judgementContext(for: id))
     }
 }
