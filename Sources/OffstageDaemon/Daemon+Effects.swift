@@ -51,6 +51,7 @@ extension Daemon {
             // Its last sample waits until the freeze has taken effect: a frozen process uses no more CPU, and
             // reading it at once held its freezing back by tens of microseconds.
             finalSamples.append(id)
+            samplingChanged = true
             if finalSamplesAt == nil { finalSamplesAt = clock.now() + finalSampleDelay }
         case .resume(let id):
             guard let process = apps[id]?.process else { break }
@@ -64,6 +65,7 @@ extension Daemon {
                 sample(id)
             }
             apps[id]!.sampledAt = clock.now()
+            samplingChanged = true
         case .terminate(let id, let reason):
             end(id, because: "\(reason)")
         case .record(let record):
@@ -110,6 +112,7 @@ extension Daemon {
         let process = AppProcess(pid: pid, startTicks: ProcStat.read(pid)?.startTicks ?? 0)
         apps[id]!.process = process
         liveApps.insert(id)
+        samplingChanged = true
         apps[id]!.connection = nil
         apps[id]!.cpuSeen = 0
         apps[id]!.sampledAt = clock.now()
@@ -135,6 +138,7 @@ extension Daemon {
     private func forgetProcess(_ id: BundleID) {
         apps[id]?.process = nil
         liveApps.remove(id)
+        samplingChanged = true
         apps[id]?.memoryBytes = 0
         apps[id]?.outbox = []
         apps[id]?.connection = nil
@@ -224,16 +228,10 @@ extension Daemon {
     /// Writes the live processes' state, pending requests and settings (with `all`) that changed since they were
     /// last written.
     func syncStore(all: Bool, only app: BundleID? = nil) {
-        for id in all ? Array(apps.keys) : (app.map { [$0] } ?? []) {
-            syncProcessMemory(of: id)
-            let requests = inspect { $0.pendingRequests(of: id) }
-            if !requests.isEmpty { workMayWait = true }
-            let pending = requests.filter { $0.kind != .continuedProcessing }
-            guard pending != savedPending[id, default: []] else { continue }
-            do {
-                try store.savePending(pending, of: id)
-                savedPending[id] = pending
-            } catch { logger.error("cannot save pending requests: \(error)") }
+        if all {
+            for id in apps.keys { syncStore(of: id) }
+        } else if let app {
+            syncStore(of: app)
         }
         // Settings change by events only, never by an app's call: an app's call does not look at them.
         if all, system.settings != savedSettings {
@@ -242,6 +240,24 @@ extension Daemon {
                 savedSettings = system.settings
             } catch { logger.error("cannot save settings: \(error)") }
         }
+    }
+
+    /// Writes the app's live process state and pending requests if they changed (this runs after every call an
+    /// app makes: with nothing pending before or after, it compares nothing more).
+    private func syncStore(of id: BundleID) {
+        syncProcessMemory(of: id)
+        let requests = inspect { $0.pendingRequests(of: id) }
+        if requests.isEmpty {
+            if savedPending[id]?.isEmpty ?? true { return }
+        } else {
+            workMayWait = true
+        }
+        let pending = requests.filter { $0.kind != .continuedProcessing }
+        guard pending != savedPending[id, default: []] else { return }
+        do {
+            try store.savePending(pending, of: id)
+            savedPending[id] = pending
+        } catch { logger.error("cannot save pending requests: \(error)") }
     }
 }
 

@@ -52,6 +52,7 @@ extension Daemon {
         }
         apps[id]!.process = recorded
         liveApps.insert(id)
+        samplingChanged = true
         apps[id]!.cpuSeen = control.usage(id, recorded).cpuSeconds
         apps[id]!.sampledAt = now
         // The kernel is made to agree with the core: frozen if it was suspended, running otherwise.

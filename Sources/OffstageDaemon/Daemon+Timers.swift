@@ -10,46 +10,72 @@ import OffstageProtocol
 /// with a live process and a few instants of its own, never at every installed app.
 extension Daemon {
     /// Does whatever fell due and returns when the loop must wake next; nil when nothing is due.
+    /// Asks the core for its due time once when nothing fell due (every turn that only answered messages), twice
+    /// when due work may have moved it.
     func fireDueWork() -> Instant? {
         let now = clock.now()
-        if let due = inspect({ $0.nextDueTime }), due <= now {
+        var coreDue = inspect { $0.nextDueTime }
+        var worked = false
+        if let due = coreDue, due <= now {
             carryOut(system.handle(.tick, at: now))
             afterChange(app: nil)
+            worked = true
         }
-        for id in liveApps where inspect({ $0.state(of: id) }) != .suspended {
-            if let sampledAt = apps[id]?.sampledAt, sampledAt + configuration.sampleInterval <= now { sample(id) }
+        if let due = nextSampleDue(), due <= now {
+            for id in liveApps where inspect({ $0.state(of: id) }) != .suspended {
+                if let sampledAt = apps[id]?.sampledAt, sampledAt + configuration.sampleInterval <= now { sample(id) }
+            }
+            worked = true
         }
         if let due = finalSamplesAt, due <= now {
             let owed = finalSamples
             (finalSamples, finalSamplesAt) = ([], nil)
             for id in owed { sample(id) }
+            worked = true
         }
         if workMayWait, lastProbe + configuration.probeInterval <= now {
             workMayWait = hasWaitingWork
             if workMayWait { probeDevice() }
+            worked = true
         }
         if !pendingKills.isEmpty { killOverdue(at: now) }
         if let flushAt, flushAt <= now { flushDecisions() }
         if let memoryAt, memoryAt <= now { saveMemory() }
-        return nextWake()
+        if worked { coreDue = inspect { $0.nextDueTime } }
+        return nextWake(coreDue: coreDue)
     }
 
-    /// The earliest of everything due, as things stand after this turn's work; nil when nothing is.
-    func nextWake() -> Instant? {
-        var next = inspect { $0.nextDueTime }
+    /// The earliest of everything due, as things stand after this turn's work (`coreDue`: the core's own next
+    /// due time); nil when nothing is.
+    func nextWake(coreDue: Instant?) -> Instant? {
+        var next = coreDue
         func consider(_ time: Instant?) {
             guard let time else { return }
             next = next.map { min($0, time) } ?? time
         }
-        for id in liveApps where inspect({ $0.state(of: id) }) != .suspended {
-            consider(apps[id].map { $0.sampledAt + configuration.sampleInterval })
-        }
+        consider(nextSampleDue())
         consider(finalSamplesAt)
         if workMayWait { consider(lastProbe + configuration.probeInterval) }
         consider(pendingKills.map(\.at).min())
         consider(flushAt)
         consider(memoryAt)
         return next
+    }
+
+    /// When the next CPU and memory sample of an app that runs (not suspended) falls due; nil when none runs.
+    /// Worked out again only after something that can change it (`samplingChanged`: a sample, a launch, a
+    /// freeze or thaw, a process gone or adopted), not at every turn of the loop: that looked up every live app
+    /// twice per message.
+    func nextSampleDue() -> Instant? {
+        if samplingChanged {
+            samplingChanged = false
+            nextSampleAt = nil
+            for id in liveApps where inspect({ $0.state(of: id) }) != .suspended {
+                guard let due = apps[id].map({ $0.sampledAt + configuration.sampleInterval }) else { continue }
+                nextSampleAt = nextSampleAt.map { min($0, due) } ?? due
+            }
+        }
+        return nextSampleAt
     }
 
     /// Requests wait or tasks run: the device's state matters now. Looks at every app: called when a probe falls
@@ -69,6 +95,7 @@ extension Daemon {
         apps[id]!.cpuSeen = max(cpu, app.cpuSeen)
         apps[id]!.sampledAt = now
         apps[id]!.memoryBytes = memory
+        samplingChanged = true
         carryOut(
             system.handle(.resourceUsage(id, ResourceUsage(cpuSeconds: used, interval: now - app.sampledAt)), at: now))
         if memory > 0 { carryOut(system.handle(.setMemoryFootprint(id, bytes: memory), at: now)) }

@@ -59,6 +59,10 @@ final class Daemon: @unchecked Sendable {
     /// effect (or when they are thawed first).
     var finalSamples: [BundleID] = []
     var finalSamplesAt: Instant?
+    /// The next sample of an app that runs, as last worked out, and whether it must be worked out again
+    /// (`nextSampleDue`).
+    var nextSampleAt: Instant?
+    var samplingChanged = true
 
     /// Opens the store, detects the freezer, restores the apps and their pending requests, adopts (or cleans
     /// up) processes left by a previous run, and starts listening.
@@ -107,11 +111,12 @@ final class Daemon: @unchecked Sendable {
     func run() {
         workMayWait = hasWaitingWork
         var wake = fireDueWork()
+        // Kept from turn to turn (a turn usually answers one message: a new array each time cost an allocation).
+        var fds: [pollfd] = []
         while !stopping {
-            var fds = [
-                pollfd(fd: listener, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
-            ]
+            fds.removeAll(keepingCapacity: true)
+            fds.append(pollfd(fd: listener, events: Int16(POLLIN), revents: 0))
+            fds.append(pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0))
             for (fd, connection) in connections {
                 let events = Int16(POLLIN) | (connection.outgoing.isEmpty ? 0 : Int16(POLLOUT))
                 fds.append(pollfd(fd: fd, events: events, revents: 0))
