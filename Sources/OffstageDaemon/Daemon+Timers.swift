@@ -9,11 +9,11 @@ import OffstageProtocol
 /// This runs once per turn of the loop, so after every message: it looks only at the core's due time, the apps
 /// with a live process and a few instants of its own, never at every installed app.
 extension Daemon {
-    /// Does whatever fell due and returns when the loop must wake next; nil when nothing is due.
-    /// Asks the core for its due time once when nothing fell due (every turn that only answered messages), twice
-    /// when due work may have moved it.
-    func fireDueWork() -> Instant? {
-        let now = clock.now()
+    /// Does whatever fell due and returns how long the loop may wait for the next (milliseconds, -1: for ever).
+    /// Asks the core for its due time and reads the clock once when nothing fell due (every turn that only
+    /// answered messages), again when due work may have moved the one or taken time on the other.
+    func fireDueWork() -> Int32 {
+        var now = clock.now()
         var coreDue = inspect { $0.nextDueTime }
         var worked = false
         if let due = coreDue, due <= now {
@@ -39,10 +39,20 @@ extension Daemon {
             worked = true
         }
         if !pendingKills.isEmpty { killOverdue(at: now) }
-        if let flushAt, flushAt <= now { flushDecisions() }
-        if let memoryAt, memoryAt <= now { saveMemory() }
-        if worked { coreDue = inspect { $0.nextDueTime } }
-        return nextWake(coreDue: coreDue)
+        if let flushAt, flushAt <= now {
+            flushDecisions()
+            worked = true
+        }
+        if let memoryAt, memoryAt <= now {
+            saveMemory()
+            worked = true
+        }
+        if worked {
+            coreDue = inspect { $0.nextDueTime }
+            now = clock.now()
+        }
+        guard let wake = nextWake(coreDue: coreDue) else { return -1 }
+        return Int32(min(max(0, (wake - now) * 1000).rounded(.up), 3_600_000))
     }
 
     /// The earliest of everything due, as things stand after this turn's work (`coreDue`: the core's own next

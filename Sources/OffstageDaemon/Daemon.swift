@@ -110,7 +110,7 @@ final class Daemon: @unchecked Sendable {
     /// Serves until `requestShutdown`; then ends every app and closes.
     func run() {
         workMayWait = hasWaitingWork
-        var wake = fireDueWork()
+        var timeout = fireDueWork()
         // Kept from turn to turn (a turn usually answers one message: a new array each time cost an allocation).
         var fds: [pollfd] = []
         while !stopping {
@@ -121,7 +121,6 @@ final class Daemon: @unchecked Sendable {
                 let events = Int16(POLLIN) | (connection.outgoing.isEmpty ? 0 : Int16(POLLOUT))
                 fds.append(pollfd(fd: fd, events: events, revents: 0))
             }
-            let timeout = wake.map { Int32(min(max(0, ($0 - clock.now()) * 1000).rounded(.up), 3_600_000)) } ?? -1
             let ready = poll(&fds, nfds_t(fds.count), timeout)
             if ready < 0 && errno != EINTR { logger.error("poll failed: \(String(cString: strerror(errno)))") }
             for entry in fds where entry.revents != 0 {
@@ -134,7 +133,7 @@ final class Daemon: @unchecked Sendable {
                     serviceConnection(entry.fd, readable: entry.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0)
                 }
             }
-            wake = fireDueWork()
+            timeout = fireDueWork()
         }
         shutDown()
     }
