@@ -172,15 +172,10 @@ extension Daemon {
 
     // MARK: Records and the store
 
-    /// Keeps a decision for the log (written within a second) and the debug log. Nothing is formatted here:
-    /// this runs for every call an app makes, and the log is written in batches.
-    /// The log keeps only the latest `decisionLogLimit` decisions, so no more wait for a write either: a flood
-    /// of calls costs neither memory nor writes of decisions the store would drop at once.
+    /// Keeps a decision for the log (`DecisionBuffer`: written within a second) and the debug log. Nothing is
+    /// formatted here: this runs for every call an app makes, and the log is written in batches.
     private func note(_ record: Record) {
-        unflushed.append(record)
-        if unflushed.count >= 2 * configuration.decisionLogLimit {
-            unflushed.removeFirst(unflushed.count - configuration.decisionLogLimit)
-        }
+        decisions.append(record)
         if flushAt == nil { flushAt = clock.now() + 1 }
         logger.debug(
             "\(record.kind.rawValue): \(record.reason)",
@@ -191,16 +186,14 @@ extension Daemon {
     /// back to the kernel what the work since the last write freed (at most once a second while work goes on).
     func flushDecisions() {
         flushAt = nil
-        guard !unflushed.isEmpty else { return }
+        guard !decisions.isEmpty else { return }
         let wallClock = system.wallClock
         do {
             try store.log(
-                unflushed.suffix(configuration.decisionLogLimit).map { (wallClock.timestamp(at: $0.at), $0) },
-                limit: configuration.decisionLogLimit)
+                decisions.take().map { (wallClock.timestamp(at: $0.at), $0) }, limit: configuration.decisionLogLimit)
         } catch {
             logger.error("cannot write the decision log: \(error)")
         }
-        unflushed.removeAll(keepingCapacity: unflushed.count <= 1024)
         HeapTrim.now()
     }
 

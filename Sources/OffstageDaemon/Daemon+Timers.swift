@@ -116,6 +116,7 @@ extension Daemon {
         let now = clock.now()
         lastProbe = now
         reading = DeviceProbe.read()
+        logger.debug("probed the device")
         let device = reading.overridden(by: overrides)
         let current = system.device
         if abs(device.batteryLevel - current.batteryLevel) >= 0.005 || device.charging != current.isCharging {

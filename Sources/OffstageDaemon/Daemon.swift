@@ -47,7 +47,7 @@ final class Daemon: @unchecked Sendable {
     var savedProcessMemory: [BundleID: ProcessMemory] = [:]
     var savedSettings = UserSettings()
     /// Decisions not yet written to the store (written within a second, and at shutdown).
-    var unflushed: [Record] = []
+    var decisions: DecisionBuffer
     var flushAt: Instant?
     /// The system's memory as last written, and when to write it next (some seconds after a change).
     var savedMemory: SystemSnapshot?
@@ -76,6 +76,7 @@ final class Daemon: @unchecked Sendable {
         let memory = try store.memory()
         clock = DaemonClock(origin: memory?.clockOrigin, notBefore: memory?.snapshot.takenAt ?? .zero)
         savedMemory = memory?.snapshot
+        decisions = DecisionBuffer(limit: configuration.decisionLogLimit)
         control = try ProcessControl(choice: configuration.freezer, name: configuration.cgroupName)
         system = BackgroundSystem(policy: configuration.policy, wallClock: clock.wallClock())
         var pipeEnds: [Int32] = [0, 0]
