@@ -15,7 +15,9 @@ extension Daemon {
         let decided = decidedAt ?? Self.freezerDecisionTime(effects) ?? 0
         var queue = effects[...]
         while let effect = queue.popFirst() {
-            queue += perform(effect, decidedAt: decided)
+            // Appending even nothing to the slice, which shares `effects`' storage, copied it at every call.
+            let caused = perform(effect, decidedAt: decided)
+            if !caused.isEmpty { queue += caused }
         }
     }
 
