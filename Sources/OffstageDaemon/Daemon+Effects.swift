@@ -7,14 +7,20 @@ import OffstageProtocol
 /// Carrying out the core's effects on real processes: launch, deliver, freeze, thaw, kill, record;
 /// and telling the core when a process ended by itself.
 extension Daemon {
-    /// Carries out `effects` in order; effects they cause (a launch that fails) follow. `decidedAt` is when the
-    /// core returned them, if the caller took it (`freezerDecisionTime`, 0 when none freezes or thaws); it times
-    /// freezes and thaws.
+    /// Carries out `effects` in order, but freezes and thaws first; effects they cause (a launch that fails) follow.
+    /// `decidedAt` is when the core returned them, if the caller took it (`freezerDecisionTime`, 0 when none
+    /// freezes or thaws); it times freezes and thaws. A freeze or thaw goes ahead of the records and messages
+    /// around it (a thaw came after two records, whose first run after a quiet spell took microseconds): the
+    /// kernel acts on the whole group at once, so nothing in the batch needs to come before it.
     func carryOut(_ effects: [Effect], decidedAt: UInt64? = nil) {
         if memoryAt == nil { memoryAt = clock.now() + configuration.memorySaveInterval }
         let decided = decidedAt ?? Self.freezerDecisionTime(effects) ?? 0
+        if decided != 0 {
+            for effect in effects where effect.freezesOrThaws { _ = perform(effect, decidedAt: decided) }
+        }
         var queue = effects[...]
         while let effect = queue.popFirst() {
+            if decided != 0 && effect.freezesOrThaws { continue }
             // Appending even nothing to the slice, which shares `effects`' storage, copied it at every call.
             let caused = perform(effect, decidedAt: decided)
             if !caused.isEmpty { queue += caused }
@@ -23,13 +29,7 @@ extension Daemon {
 
     /// The monotonic time now if `effects` freeze or thaw an app (nil otherwise: no clock read per message).
     static func freezerDecisionTime(_ effects: [Effect]) -> UInt64? {
-        let freezes = effects.contains {
-            switch $0 {
-            case .suspend, .resume: true
-            default: false
-            }
-        }
-        return freezes ? DaemonClock.monotonicNanos() : nil
+        effects.contains(where: \.freezesOrThaws) ? DaemonClock.monotonicNanos() : nil
     }
 
     /// Does one effect; returns the effects of any event it caused.
@@ -259,3 +259,13 @@ extension Daemon {
 /// Seconds between freezing an app and taking its last sample (see `Daemon.finalSamples`): the kernel has long
 /// finished freezing it by then (tens of microseconds), and the CPU it used is still counted to the right instant.
 let finalSampleDelay = 0.005
+
+extension Effect {
+    /// A freeze or a thaw (`.suspend`, `.resume`): carried out first and timed.
+    fileprivate var freezesOrThaws: Bool {
+        switch self {
+        case .suspend, .resume: true
+        default: false
+        }
+    }
+}
