@@ -18,6 +18,9 @@ final class Connection {
     var outgoing: [UInt8] = []
     /// Close once `outgoing` is written (after a fatal protocol error).
     var closeAfterWrite = false
+    /// Cleared by `disconnect`: the loops over one connection's messages check this, not the table of
+    /// connections (a hashed lookup per message).
+    var isOpen = true
 
     init(fd: Int32, peer: PeerCredentials) {
         self.fd = fd
@@ -70,7 +73,7 @@ extension Daemon {
         flush(connection)
         guard readable else { return }
         for _ in 0..<readsPerTurn {
-            guard connections[fd] != nil, !connection.closeAfterWrite else { return }
+            guard connection.isOpen, !connection.closeAfterWrite else { return }
             let n = readBuffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             if n < 0 && (errno == EAGAIN || errno == EINTR) { return }
             guard n > 0 else {
@@ -88,7 +91,7 @@ extension Daemon {
 
     /// Answers every whole message waiting in the connection's buffer.
     private func answerWholeMessages(_ connection: Connection) {
-        while connections[connection.fd] != nil, !connection.closeAfterWrite {
+        while connection.isOpen, !connection.closeAfterWrite {
             switch connection.buffer.next(ClientMessage.self) {
             case .needMore: return
             case .message(let message): handle(message, from: connection)
@@ -140,7 +143,8 @@ extension Daemon {
     }
 
     func disconnect(_ connection: Connection) {
-        guard connections.removeValue(forKey: connection.fd) != nil else { return }
+        guard connection.isOpen, connections.removeValue(forKey: connection.fd) != nil else { return }
+        connection.isOpen = false
         if let app = connection.app, apps[app]?.connection == connection.fd { apps[app]!.connection = nil }
         close(connection.fd)
     }

@@ -7,27 +7,29 @@ import OffstageProtocol
 /// Carrying out the core's effects on real processes: launch, deliver, freeze, thaw, kill, record;
 /// and telling the core when a process ended by itself.
 extension Daemon {
-    /// Carries out `effects` in order; effects they cause (a launch that fails) follow. `decidedAt` is when the
-    /// core returned them, if the caller took it (`freezerDecisionTime`, 0 when none freezes or thaws); it times
-    /// freezes and thaws.
+    /// Carries out `effects` in order, but freezes and thaws first; effects they cause (a launch that fails) follow.
+    /// `decidedAt` is when the core returned them, if the caller took it (`freezerDecisionTime`, 0 when none
+    /// freezes or thaws); it times freezes and thaws. A freeze or thaw goes ahead of the records and messages
+    /// around it (a thaw came after two records, whose first run after a quiet spell took microseconds): the
+    /// kernel acts on the whole group at once, so nothing in the batch needs to come before it.
     func carryOut(_ effects: [Effect], decidedAt: UInt64? = nil) {
         if memoryAt == nil { memoryAt = clock.now() + configuration.memorySaveInterval }
         let decided = decidedAt ?? Self.freezerDecisionTime(effects) ?? 0
+        if decided != 0 {
+            for effect in effects where effect.freezesOrThaws { _ = perform(effect, decidedAt: decided) }
+        }
         var queue = effects[...]
         while let effect = queue.popFirst() {
-            queue += perform(effect, decidedAt: decided)
+            if decided != 0 && effect.freezesOrThaws { continue }
+            // Appending even nothing to the slice, which shares `effects`' storage, copied it at every call.
+            let caused = perform(effect, decidedAt: decided)
+            if !caused.isEmpty { queue += caused }
         }
     }
 
     /// The monotonic time now if `effects` freeze or thaw an app (nil otherwise: no clock read per message).
     static func freezerDecisionTime(_ effects: [Effect]) -> UInt64? {
-        let freezes = effects.contains {
-            switch $0 {
-            case .suspend, .resume: true
-            default: false
-            }
-        }
-        return freezes ? DaemonClock.monotonicNanos() : nil
+        effects.contains(where: \.freezesOrThaws) ? DaemonClock.monotonicNanos() : nil
     }
 
     /// Does one effect; returns the effects of any event it caused.
@@ -51,6 +53,7 @@ extension Daemon {
             // Its last sample waits until the freeze has taken effect: a frozen process uses no more CPU, and
             // reading it at once held its freezing back by tens of microseconds.
             finalSamples.append(id)
+            samplingChanged = true
             if finalSamplesAt == nil { finalSamplesAt = clock.now() + finalSampleDelay }
         case .resume(let id):
             guard let process = apps[id]?.process else { break }
@@ -64,6 +67,7 @@ extension Daemon {
                 sample(id)
             }
             apps[id]!.sampledAt = clock.now()
+            samplingChanged = true
         case .terminate(let id, let reason):
             end(id, because: "\(reason)")
         case .record(let record):
@@ -110,6 +114,7 @@ extension Daemon {
         let process = AppProcess(pid: pid, startTicks: ProcStat.read(pid)?.startTicks ?? 0)
         apps[id]!.process = process
         liveApps.insert(id)
+        samplingChanged = true
         apps[id]!.connection = nil
         apps[id]!.cpuSeen = 0
         apps[id]!.sampledAt = clock.now()
@@ -135,6 +140,7 @@ extension Daemon {
     private func forgetProcess(_ id: BundleID) {
         apps[id]?.process = nil
         liveApps.remove(id)
+        samplingChanged = true
         apps[id]?.memoryBytes = 0
         apps[id]?.outbox = []
         apps[id]?.connection = nil
@@ -168,15 +174,10 @@ extension Daemon {
 
     // MARK: Records and the store
 
-    /// Keeps a decision for the log (written within a second) and the debug log. Nothing is formatted here:
-    /// this runs for every call an app makes, and the log is written in batches.
-    /// The log keeps only the latest `decisionLogLimit` decisions, so no more wait for a write either: a flood
-    /// of calls costs neither memory nor writes of decisions the store would drop at once.
+    /// Keeps a decision for the log (`DecisionBuffer`: written within a second) and the debug log. Nothing is
+    /// formatted here: this runs for every call an app makes, and the log is written in batches.
     private func note(_ record: Record) {
-        unflushed.append(record)
-        if unflushed.count >= 2 * configuration.decisionLogLimit {
-            unflushed.removeFirst(unflushed.count - configuration.decisionLogLimit)
-        }
+        decisions.append(record)
         if flushAt == nil { flushAt = clock.now() + 1 }
         logger.debug(
             "\(record.kind.rawValue): \(record.reason)",
@@ -187,16 +188,14 @@ extension Daemon {
     /// back to the kernel what the work since the last write freed (at most once a second while work goes on).
     func flushDecisions() {
         flushAt = nil
-        guard !unflushed.isEmpty else { return }
+        guard !decisions.isEmpty else { return }
         let wallClock = system.wallClock
         do {
             try store.log(
-                unflushed.suffix(configuration.decisionLogLimit).map { (wallClock.timestamp(at: $0.at), $0) },
-                limit: configuration.decisionLogLimit)
+                decisions.take().map { (wallClock.timestamp(at: $0.at), $0) }, limit: configuration.decisionLogLimit)
         } catch {
             logger.error("cannot write the decision log: \(error)")
         }
-        unflushed.removeAll(keepingCapacity: unflushed.count <= 1024)
         HeapTrim.now()
     }
 
@@ -224,16 +223,10 @@ extension Daemon {
     /// Writes the live processes' state, pending requests and settings (with `all`) that changed since they were
     /// last written.
     func syncStore(all: Bool, only app: BundleID? = nil) {
-        for id in all ? Array(apps.keys) : (app.map { [$0] } ?? []) {
-            syncProcessMemory(of: id)
-            let requests = inspect { $0.pendingRequests(of: id) }
-            if !requests.isEmpty { workMayWait = true }
-            let pending = requests.filter { $0.kind != .continuedProcessing }
-            guard pending != savedPending[id, default: []] else { continue }
-            do {
-                try store.savePending(pending, of: id)
-                savedPending[id] = pending
-            } catch { logger.error("cannot save pending requests: \(error)") }
+        if all {
+            for id in apps.keys { syncStore(of: id) }
+        } else if let app {
+            syncStore(of: app)
         }
         // Settings change by events only, never by an app's call: an app's call does not look at them.
         if all, system.settings != savedSettings {
@@ -243,8 +236,36 @@ extension Daemon {
             } catch { logger.error("cannot save settings: \(error)") }
         }
     }
+
+    /// Writes the app's live process state and pending requests if they changed (this runs after every call an
+    /// app makes: with nothing pending before or after, it compares nothing more).
+    private func syncStore(of id: BundleID) {
+        syncProcessMemory(of: id)
+        let requests = inspect { $0.pendingRequests(of: id) }
+        if requests.isEmpty {
+            if savedPending[id]?.isEmpty ?? true { return }
+        } else {
+            workMayWait = true
+        }
+        let pending = requests.filter { $0.kind != .continuedProcessing }
+        guard pending != savedPending[id, default: []] else { return }
+        do {
+            try store.savePending(pending, of: id)
+            savedPending[id] = pending
+        } catch { logger.error("cannot save pending requests: \(error)") }
+    }
 }
 
 /// Seconds between freezing an app and taking its last sample (see `Daemon.finalSamples`): the kernel has long
 /// finished freezing it by then (tens of microseconds), and the CPU it used is still counted to the right instant.
 let finalSampleDelay = 0.005
+
+extension Effect {
+    /// A freeze or a thaw (`.suspend`, `.resume`): carried out first and timed.
+    fileprivate var freezesOrThaws: Bool {
+        switch self {
+        case .suspend, .resume: true
+        default: false
+        }
+    }
+}

@@ -52,6 +52,7 @@ extension Daemon {
         }
         apps[id]!.process = recorded
         liveApps.insert(id)
+        samplingChanged = true
         apps[id]!.cpuSeen = control.usage(id, recorded).cpuSeconds
         apps[id]!.sampledAt = now
         // The kernel is made to agree with the core: frozen if it was suspended, running otherwise.
@@ -116,7 +117,7 @@ extension Daemon {
     /// Writes what the core knows of the app's live process when it changed (nil once it has none), so that
     /// a daemon restarted after a crash can adopt it in that state.
     func syncProcessMemory(of id: BundleID) {
-        let memory = apps[id]?.process == nil ? nil : inspect { $0.processMemory(of: id) }
+        let memory = liveApps.contains(id) ? inspect { $0.processMemory(of: id) } : nil
         guard memory != savedProcessMemory[id] else { return }
         do {
             try store.saveProcessMemory(memory, of: id)

@@ -9,47 +9,83 @@ import OffstageProtocol
 /// This runs once per turn of the loop, so after every message: it looks only at the core's due time, the apps
 /// with a live process and a few instants of its own, never at every installed app.
 extension Daemon {
-    /// Does whatever fell due and returns when the loop must wake next; nil when nothing is due.
-    func fireDueWork() -> Instant? {
-        let now = clock.now()
-        if let due = inspect({ $0.nextDueTime }), due <= now {
+    /// Does whatever fell due and returns how long the loop may wait for the next (milliseconds, -1: for ever).
+    /// Asks the core for its due time and reads the clock once when nothing fell due (every turn that only
+    /// answered messages), again when due work may have moved the one or taken time on the other.
+    func fireDueWork() -> Int32 {
+        var now = clock.now()
+        var coreDue = inspect { $0.nextDueTime }
+        var worked = false
+        if let due = coreDue, due <= now {
             carryOut(system.handle(.tick, at: now))
             afterChange(app: nil)
+            worked = true
         }
-        for id in liveApps where inspect({ $0.state(of: id) }) != .suspended {
-            if let sampledAt = apps[id]?.sampledAt, sampledAt + configuration.sampleInterval <= now { sample(id) }
+        if let due = nextSampleDue(), due <= now {
+            for id in liveApps where inspect({ $0.state(of: id) }) != .suspended {
+                if let sampledAt = apps[id]?.sampledAt, sampledAt + configuration.sampleInterval <= now { sample(id) }
+            }
+            worked = true
         }
         if let due = finalSamplesAt, due <= now {
             let owed = finalSamples
             (finalSamples, finalSamplesAt) = ([], nil)
             for id in owed { sample(id) }
+            worked = true
         }
         if workMayWait, lastProbe + configuration.probeInterval <= now {
             workMayWait = hasWaitingWork
             if workMayWait { probeDevice() }
+            worked = true
         }
         if !pendingKills.isEmpty { killOverdue(at: now) }
-        if let flushAt, flushAt <= now { flushDecisions() }
-        if let memoryAt, memoryAt <= now { saveMemory() }
-        return nextWake()
+        if let flushAt, flushAt <= now {
+            flushDecisions()
+            worked = true
+        }
+        if let memoryAt, memoryAt <= now {
+            saveMemory()
+            worked = true
+        }
+        if worked {
+            coreDue = inspect { $0.nextDueTime }
+            now = clock.now()
+        }
+        guard let wake = nextWake(coreDue: coreDue) else { return -1 }
+        return Int32(min(max(0, (wake - now) * 1000).rounded(.up), 3_600_000))
     }
 
-    /// The earliest of everything due, as things stand after this turn's work; nil when nothing is.
-    func nextWake() -> Instant? {
-        var next = inspect { $0.nextDueTime }
+    /// The earliest of everything due, as things stand after this turn's work (`coreDue`: the core's own next
+    /// due time); nil when nothing is.
+    func nextWake(coreDue: Instant?) -> Instant? {
+        var next = coreDue
         func consider(_ time: Instant?) {
             guard let time else { return }
             next = next.map { min($0, time) } ?? time
         }
-        for id in liveApps where inspect({ $0.state(of: id) }) != .suspended {
-            consider(apps[id].map { $0.sampledAt + configuration.sampleInterval })
-        }
+        consider(nextSampleDue())
         consider(finalSamplesAt)
         if workMayWait { consider(lastProbe + configuration.probeInterval) }
         consider(pendingKills.map(\.at).min())
         consider(flushAt)
         consider(memoryAt)
         return next
+    }
+
+    /// When the next CPU and memory sample of an app that runs (not suspended) falls due; nil when none runs.
+    /// Worked out again only after something that can change it (`samplingChanged`: a sample, a launch, a
+    /// freeze or thaw, a process gone or adopted), not at every turn of the loop: that looked up every live app
+    /// twice per message.
+    func nextSampleDue() -> Instant? {
+        if samplingChanged {
+            samplingChanged = false
+            nextSampleAt = nil
+            for id in liveApps where inspect({ $0.state(of: id) }) != .suspended {
+                guard let due = apps[id].map({ $0.sampledAt + configuration.sampleInterval }) else { continue }
+                nextSampleAt = nextSampleAt.map { min($0, due) } ?? due
+            }
+        }
+        return nextSampleAt
     }
 
     /// Requests wait or tasks run: the device's state matters now. Looks at every app: called when a probe falls
@@ -69,6 +105,7 @@ extension Daemon {
         apps[id]!.cpuSeen = max(cpu, app.cpuSeen)
         apps[id]!.sampledAt = now
         apps[id]!.memoryBytes = memory
+        samplingChanged = true
         carryOut(
             system.handle(.resourceUsage(id, ResourceUsage(cpuSeconds: used, interval: now - app.sampledAt)), at: now))
         if memory > 0 { carryOut(system.handle(.setMemoryFootprint(id, bytes: memory), at: now)) }
@@ -79,6 +116,7 @@ extension Daemon {
         let now = clock.now()
         lastProbe = now
         reading = DeviceProbe.read()
+        logger.debug("probed the device")
         let device = reading.overridden(by: overrides)
         let current = system.device
         if abs(device.batteryLevel - current.batteryLevel) >= 0.005 || device.charging != current.isCharging {

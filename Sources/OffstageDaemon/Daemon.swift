@@ -47,7 +47,7 @@ final class Daemon: @unchecked Sendable {
     var savedProcessMemory: [BundleID: ProcessMemory] = [:]
     var savedSettings = UserSettings()
     /// Decisions not yet written to the store (written within a second, and at shutdown).
-    var unflushed: [Record] = []
+    var decisions: DecisionBuffer
     var flushAt: Instant?
     /// The system's memory as last written, and when to write it next (some seconds after a change).
     var savedMemory: SystemSnapshot?
@@ -59,6 +59,10 @@ final class Daemon: @unchecked Sendable {
     /// effect (or when they are thawed first).
     var finalSamples: [BundleID] = []
     var finalSamplesAt: Instant?
+    /// The next sample of an app that runs, as last worked out, and whether it must be worked out again
+    /// (`nextSampleDue`).
+    var nextSampleAt: Instant?
+    var samplingChanged = true
 
     /// Opens the store, detects the freezer, restores the apps and their pending requests, adopts (or cleans
     /// up) processes left by a previous run, and starts listening.
@@ -72,6 +76,7 @@ final class Daemon: @unchecked Sendable {
         let memory = try store.memory()
         clock = DaemonClock(origin: memory?.clockOrigin, notBefore: memory?.snapshot.takenAt ?? .zero)
         savedMemory = memory?.snapshot
+        decisions = DecisionBuffer(limit: configuration.decisionLogLimit)
         control = try ProcessControl(choice: configuration.freezer, name: configuration.cgroupName)
         system = BackgroundSystem(policy: configuration.policy, wallClock: clock.wallClock())
         var pipeEnds: [Int32] = [0, 0]
@@ -106,17 +111,17 @@ final class Daemon: @unchecked Sendable {
     /// Serves until `requestShutdown`; then ends every app and closes.
     func run() {
         workMayWait = hasWaitingWork
-        var wake = fireDueWork()
+        var timeout = fireDueWork()
+        // Kept from turn to turn (a turn usually answers one message: a new array each time cost an allocation).
+        var fds: [pollfd] = []
         while !stopping {
-            var fds = [
-                pollfd(fd: listener, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
-            ]
+            fds.removeAll(keepingCapacity: true)
+            fds.append(pollfd(fd: listener, events: Int16(POLLIN), revents: 0))
+            fds.append(pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0))
             for (fd, connection) in connections {
                 let events = Int16(POLLIN) | (connection.outgoing.isEmpty ? 0 : Int16(POLLOUT))
                 fds.append(pollfd(fd: fd, events: events, revents: 0))
             }
-            let timeout = wake.map { Int32(min(max(0, ($0 - clock.now()) * 1000).rounded(.up), 3_600_000)) } ?? -1
             let ready = poll(&fds, nfds_t(fds.count), timeout)
             if ready < 0 && errno != EINTR { logger.error("poll failed: \(String(cString: strerror(errno)))") }
             for entry in fds where entry.revents != 0 {
@@ -129,7 +134,7 @@ final class Daemon: @unchecked Sendable {
                     serviceConnection(entry.fd, readable: entry.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0)
                 }
             }
-            wake = fireDueWork()
+            timeout = fireDueWork()
         }
         shutDown()
     }

@@ -10,4 +10,7 @@ enum HeapTrim {
 
     /// Returns the free pages of every arena to the kernel (a no-op where the C library has no `malloc_trim`).
     static func now() { _ = trim?(0) }
+
+    /// Whether the C library has `malloc_trim` (glibc does; the lookup failing would make every trim a no-op).
+    static var isAvailable: Bool { trim != nil }
 }

@@ -66,7 +66,7 @@ public enum Frame {
 
     private static func appendFrame<Payload: Codable>(_ payload: Payload, to out: inout [UInt8]) throws(Failure) {
         let start = out.count
-        out.append(contentsOf: [0, 0, 0, 0])
+        for _ in 0..<4 { out.append(0) }  // the length, filled in below
         if !HandCoding.append(payload, to: &out) {
             do { out += try WireEncoder.encode(Envelope(version: version, payload: payload)) } catch {
                 out.removeSubrange(start...)

@@ -15,12 +15,16 @@ final class DaemonHarness: @unchecked Sendable {
     var stateDirectory: String { folder + "/state" }
     var socketPath: String { folder + "/offstage.sock" }
 
-    init(freezer: String = "auto", policy: [String] = []) throws {
+    /// Daemon options added to the harness's own (e.g. `["--probe-interval", "0.1"]`).
+    let options: [String]
+
+    init(freezer: String = "auto", policy: [String] = [], options: [String] = []) throws {
         folder = NSTemporaryDirectory() + "offstage-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         chmod(folder, 0o755)
         self.freezer = freezer
         self.policy = policy
+        self.options = options
         try start()
     }
 
@@ -94,7 +98,7 @@ final class DaemonHarness: @unchecked Sendable {
                 "daemon", "--state-dir", stateDirectory, "--socket", socketPath, "--freezer", freezer,
                 "--cgroup-name", cgroupName, "--sample-interval", "0.5", "--save-interval", "0.2",
                 "--log-level", "debug",
-            ] + policy.flatMap { ["--policy", $0] }
+            ] + policy.flatMap { ["--policy", $0] } + options
         var environment = ProcessInfo.processInfo.environment
         environment["OFFSTAGE_TEST_DIR"] = folder
         process.environment = environment
