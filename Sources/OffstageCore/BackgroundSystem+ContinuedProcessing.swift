@@ -25,7 +25,13 @@ extension BackgroundSystem {
     }
 
     /// Continued-processing tasks running now, on every app.
-    var continuedRuns: [TaskRun] { runningTasks.filter { $0.request.kind == .continuedProcessing } }
+    var continuedRuns: [TaskRun] {
+        var runs: [TaskRun] = []  // a loop: listing every running task first built an array per settle
+        for id in inInstallationOrder(appsWithTasks) {
+            for run in apps[id].running where run.request.kind == .continuedProcessing { runs.append(run) }
+        }
+        return runs
+    }
 
     // MARK: The monitor
 
@@ -33,6 +39,8 @@ extension BackgroundSystem {
     /// progress, expires stalled ones, asks about slow ones, shows the outcome of those killed with their
     /// app, and dismisses outcomes whose time is up.
     mutating func watchContinuedTasks() {
+        // Nothing runs, is watched or is on screen: the common case, with nothing to look at.
+        guard !appsWithTasks.isEmpty || !monitors.progress.isEmpty || !monitors.finishedUI.isEmpty else { return }
         let running = continuedRuns
         let alive = Set(running.map(\.id))
         for taskID in monitors.progress.keys.sorted() where !alive.contains(taskID) {

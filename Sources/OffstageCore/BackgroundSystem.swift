@@ -170,7 +170,9 @@ public struct BackgroundSystem: Sendable {
 
     /// Requests submitted and not yet started (continued-processing ones included), as copies.
     public func pendingRequests(of app: BundleID) -> [TaskRequest] {
-        (apps.lookUp(app)?.pending ?? []) + continuedQueue.filter { $0.app == app }.map(\.request)
+        let pending = apps.lookUp(app)?.pending ?? []
+        guard continuedQueue.contains(where: { $0.app == app }) else { return pending }  // no new array
+        return pending + continuedQueue.filter { $0.app == app }.map(\.request)
     }
 
     /// Tasks running now, on every app.
