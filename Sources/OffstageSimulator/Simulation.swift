@@ -212,7 +212,7 @@ public final class Simulation: @unchecked Sendable {
     /// An app's call into the system, made on the app's thread while the loop waits.
     func appCall(_ call: AppCall, from app: BundleID) -> AppCallResult {
         let (result, effects) = system.call(call, from: app, at: now)
-        pendingEffects += effects
+        enqueue(effects)
         return result
     }
 
@@ -222,7 +222,7 @@ public final class Simulation: @unchecked Sendable {
         let usage = ResourceUsage(
             cpuSeconds: work.cpuSeconds, gpuSeconds: work.gpuSeconds, bytes: work.bytes, on: system.device.network,
             interval: work.seconds)
-        pendingEffects += system.handle(.resourceUsage(app, usage), at: now)
+        enqueue(system.handle(.resourceUsage(app, usage), at: now))
     }
 
     /// Runs `work` as the app's code now (inline, or on an idle thread its parked code left), or when the app
@@ -310,8 +310,16 @@ public final class Simulation: @unchecked Sendable {
     // MARK: Effects
 
     private func perform(_ effects: [Effect]) {
-        pendingEffects += effects
+        enqueue(effects)
         drain()
+    }
+
+    /// Queues effects to be carried out in order. Records are kept at once: queued effects are carried out
+    /// in order, so records kept as they come are in the same order, without passing through the queue.
+    private func enqueue(_ effects: [Effect]) {
+        for effect in effects {
+            if case .record(let record) = effect { records.append(record) } else { pendingEffects.append(effect) }
+        }
     }
 
     /// Carries out queued effects in order, including those that app code causes meanwhile.
@@ -319,8 +327,8 @@ public final class Simulation: @unchecked Sendable {
         while !pendingEffects.isEmpty {
             let effect = pendingEffects.removeFirst()
             switch effect {
-            case .record(let record):
-                records.append(record)
+            case .record:
+                break  // kept when queued
             case .launch(let app, _):
                 launch(app)
             case .deliver(let app, let callback, let token):
