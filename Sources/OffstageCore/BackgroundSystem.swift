@@ -120,7 +120,7 @@ public struct BackgroundSystem: Sendable {
         begin(at: time)
         dirty.insert(app)
         let result: AppCallResult
-        if let record = apps.lookUp(app), record.state.hasProcess {
+        if apps.contains(app), apps[app].state.hasProcess {  // no copy of the record alive while `answer` changes it
             result = answer(call, from: app)
         } else {
             result = .notRunning
