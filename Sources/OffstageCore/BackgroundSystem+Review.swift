@@ -23,15 +23,15 @@ extension BackgroundSystem {
                 dirty.insert(top.app)
             }
         }
-        var reviewed: Set<BundleID> = []
+        var reviewed: [BundleID] = []  // in installation order, each once
         repeat {
             while !dirty.isEmpty {
                 let batch = inInstallationOrder(dirty)
-                dirty = []
+                dirty.removeAll(keepingCapacity: true)
                 for id in batch { review(id) }
-                reviewed.formUnion(batch)
+                reviewed = reviewed.isEmpty ? batch : inInstallationOrder(Set(reviewed + batch))
             }
-            superviseRunningWork(inInstallationOrder(reviewed))
+            superviseRunningWork(reviewed)
         } while !dirty.isEmpty
         for id in reviewed { queueNextReview(id) }
         while let top = reviews.min, apps[top.app].scheduledReview != top.at { reviews.removeMin() }
