@@ -60,7 +60,7 @@ extension BackgroundSystem {
         }
         refreshPrediction(id)
         var context = context(for: id)
-        if let last = apps[id].judgement, last.holds(era: judgementEra, pending: pending, context: context) { return }
+        if apps[id].judgement?.holds(era: judgementEra, pending: pending, context: context) == true { return }
         var lift: Instant?
         var turnsAt: Instant?
         var started = false

@@ -4,18 +4,29 @@ struct PendingJudgement: Sendable {
     /// The system's judgement era (policy, settings, wall clock, constraints) it was made in.
     var era: Int
     var pending: [TaskRequest]
-    /// What the constraints saw; its `now` is not compared: `turnsAt` bounds the time it holds.
-    var context: ConstraintContext
+    /// What the constraints saw of the device and the app; the policy, settings and wall clock are the
+    /// era's, and the time is bounded by `turnsAt`.
+    var device: DeviceState
+    var appState: AppState
+    var appForceQuit: Bool
+    var runningIdentifiers: Set<String>
+    var judgement: JudgementContext
     /// The earliest time a verdict turns by time alone (a blocker lifts, a satisfied constraint ends).
     var turnsAt: Instant?
+
+    /// The judgement of `pending` made in `context`, in `era`, whose verdicts hold until `turnsAt`.
+    init(era: Int, pending: [TaskRequest], context: ConstraintContext, turnsAt: Instant?) {
+        (self.era, self.pending, self.turnsAt) = (era, pending, turnsAt)
+        (device, appState, appForceQuit) = (context.device, context.appState, context.appForceQuit)
+        (runningIdentifiers, judgement) = (context.runningIdentifiers, context.judgement)
+    }
 
     /// Whether judging `pending` in `context` now would give the same verdicts: the same era, requests
     /// and context, and no verdict turned since.
     func holds(era: Int, pending: [TaskRequest], context: ConstraintContext) -> Bool {
         guard era == self.era, turnsAt.map({ context.now < $0 }) ?? true else { return false }
-        let seen = self.context
-        return pending == self.pending && context.app == seen.app && context.appState == seen.appState
-            && context.appForceQuit == seen.appForceQuit && context.device == seen.device
-            && context.judgement == seen.judgement && context.runningIdentifiers == seen.runningIdentifiers
+        return pending == self.pending && context.appState == appState && context.appForceQuit == appForceQuit
+            && context.device == device && context.judgement == judgement
+            && context.runningIdentifiers == runningIdentifiers
     }
 }
