@@ -9,6 +9,14 @@ let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
+/// Linker flags that link the Swift runtime and Foundation statically (Linux), for the daemon.
+let staticSwiftLinking = [
+    "-static-stdlib", "-Xlinker", "--start-group", "-lFoundation", "-lFoundationEssentials",
+    "-lFoundationInternationalization", "-lCoreFoundation", "-l_FoundationICU", "-l_FoundationCollections",
+    "-l_FoundationCShims", "-lswift_StringProcessing", "-lswift_RegexParser", "-lswiftSynchronization",
+    "-Xlinker", "--end-group",
+]
+
 let package = Package(
     name: "Offstage",
     platforms: [.macOS(.v15)],
@@ -93,7 +101,11 @@ let package = Package(
             dependencies: [
                 "OffstageDaemonCLI", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            swiftSettings: strictSettings
+            swiftSettings: strictSettings,
+            // The Swift runtime and Foundation linked in (`swift build --static-swift-stdlib`, for this target
+            // alone): a long-running daemon maps only the code it uses, about 25 MB with 100 apps where the
+            // shared libraries alone made 28 MB. Foundation's static libraries are listed as one group.
+            linkerSettings: [.unsafeFlags(staticSwiftLinking, .when(platforms: [.linux]))]
         ),
         .target(
             name: "OffstageCLI",
