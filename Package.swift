@@ -104,8 +104,9 @@ let package = Package(
             swiftSettings: strictSettings,
             // The Swift runtime and Foundation linked in (`swift build --static-swift-stdlib`, for this target
             // alone): a long-running daemon maps only the code it uses, about 25 MB with 100 apps where the
-            // shared libraries alone made 28 MB. Foundation's static libraries are listed as one group.
-            linkerSettings: [.unsafeFlags(staticSwiftLinking, .when(platforms: [.linux]))]
+            // shared libraries alone made 28 MB. Release builds only: the test bundle, which links every
+            // target, needs the shared runtime that XCTest and Swift Testing use.
+            linkerSettings: [.unsafeFlags(staticSwiftLinking, .when(platforms: [.linux], configuration: .release))]
         ),
         .target(
             name: "OffstageCLI",

@@ -30,7 +30,10 @@ let defaultFreezer = testableFreezers[0]
                 encoding: .utf8)
             #expect(events.contains("frozen 1"))
         } else {
-            #expect(ProcessProbe.threadStates(pid).allSatisfy { $0 == "T" })
+            // SIGSTOP reaches each thread on its own: the kernel stops them soon after the daemon's kill().
+            try daemon.waitUntil("every thread of the app is stopped") {
+                ProcessProbe.threadStates(pid).allSatisfy { $0 == "T" }
+            }
         }
         // Frozen means its threads get no CPU at all: the spinner's ticks stand still.
         let frozenTicks = try #require(ProcessProbe.stat(pid)).cpuTicks
