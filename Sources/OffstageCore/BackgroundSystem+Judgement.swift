@@ -182,9 +182,9 @@ struct SharedWaits: OptionSet, Sendable {
 
     /// What a blocker of this constraint name waits for.
     init(blocker name: String) {
-        switch name {
-        case "coalescing": self = .maintenanceWake
-        case "energyBudget", "cellularBudget": self = .budget
+        switch name {  // the names as the constraints give them, not written again
+        case CoalescingConstraint().name: self = .maintenanceWake
+        case EnergyBudgetConstraint().name, CellularDataBudgetConstraint().name: self = .budget
         default: self = []
         }
     }
