@@ -142,8 +142,6 @@ struct AppFields: Sendable {
     var sharedWaits: SharedWaits = []
     /// One of its pending requests, as last reviewed, waits only on constraints shared changes can lift.
     var waitsForSharedChange = false
-    /// Whether it is in the system's `appsSharedChangesConcern`, as of its last review.
-    var listedAsConcerned = false
     // MARK: Background pushes, legacy fetch and background modes (§7)
     var backgroundWork = BackgroundWorkState()
     // MARK: Policy evaluation (traces)

@@ -66,10 +66,10 @@ extension BackgroundSystem {
         settleBackgroundWork(id)
         suspendIfIdle(id)
         if apps[id].running.isEmpty, !appsWithTasks.isEmpty { appsWithTasks.remove(id) }
-        let concerned = apps[id].concernedBySharedChanges
-        if concerned != apps[id].listedAsConcerned {  // the set changes only when the app's place in it does
-            apps[id].listedAsConcerned = concerned
-            if concerned { appsSharedChangesConcern.insert(id) } else { appsSharedChangesConcern.remove(id) }
+        if apps[id].concernedBySharedChanges {
+            appsSharedChangesConcern.insert(id)
+        } else {
+            appsSharedChangesConcern.remove(id)
         }
     }
 
