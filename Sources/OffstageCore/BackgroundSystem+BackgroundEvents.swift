@@ -14,12 +14,12 @@ extension BackgroundSystem {
         }
     }
 
-    /// The instants at which §7 has something to do without a new event: completion-handler deadlines,
-    /// location windows, the end of a push rate-limit window, the next fetch.
-    func backgroundWorkDueTimes(of id: BundleID) -> [Instant] {
-        let deadlines = apps[id].backgroundWork.deliveries.compactMap(\.deadline)
-        return deadlines
-            + [pushBlockers(id).earliestEligibility, fetchBlockers(id).earliestEligibility].compactMap(\.self)
+    /// Notes the instants at which §7 has something to do without a new event: completion-handler
+    /// deadlines, location windows, the end of a push rate-limit window, the next fetch.
+    func noteBackgroundWorkDeadlines(of id: BundleID, in next: inout EarliestAfter) {
+        for delivery in apps[id].backgroundWork.deliveries { next.note(delivery.deadline) }
+        next.note(pushBlockers(id).earliestEligibility)
+        next.note(fetchBlockers(id).earliestEligibility)
     }
 
     /// Starts delivering `event` to `id`: the app is launched or resumed; the event follows once it is ready.

@@ -75,29 +75,42 @@ extension BackgroundSystem {
 
     /// Queues the app's next review at its earliest future deadline, unless one is already queued then.
     mutating func queueNextReview(_ id: BundleID) {
-        let next = dueTimes(of: id).filter { $0 > now }.min()
+        let next = nextDeadline(of: id)
         guard next != apps[id].scheduledReview else { return }
         apps[id].scheduledReview = next
         if let next { reviews.insert(Review(at: next, app: id, order: apps[id].installIndex)) }
     }
 
-    /// Every time at which the app's situation changes with no event: callback watchdogs, background
-    /// time, task runtimes and grace periods, the pending requests' blockers lifting, and §7's deadlines.
-    func dueTimes(of id: BundleID) -> [Instant] {
-        var due: [Instant] = []
-        if let deadline = apps[id].inFlight?.deadline { due.append(deadline) }
-        if let since = apps[id].backgroundSince, !apps[id].assertions.isEmpty {
+    /// The earliest time after now at which the app's situation changes with no event: callback watchdogs,
+    /// background time, task runtimes and grace periods, the pending requests' blockers lifting, and §7's
+    /// deadlines. Folded as found: this runs after every review, and arrays of times cost more than the rest.
+    func nextDeadline(of id: BundleID) -> Instant? {
+        var next = EarliestAfter(now)
+        let app = apps[id]  // looked up once: each lookup probes the table
+        next.note(app.inFlight?.deadline)
+        if let since = app.backgroundSince, !app.assertions.isEmpty {
             let end = since + policy.backgroundTimeAllowance
-            due.append(apps[id].assertionsWarned ? end : end + (-policy.assertionExpirationWarning))
+            next.note(app.assertionsWarned ? end : end + (-policy.assertionExpirationWarning))
         }
-        for run in apps[id].running where run.delivered {
-            if let expired = run.expiredAt {
-                due.append(expired + policy.expirationGrace)
-            } else if let end = run.expiresAt {
-                due.append(end)
-            }
+        for run in app.running where run.delivered {
+            next.note(run.expiredAt.map { $0 + policy.expirationGrace } ?? run.expiresAt)
         }
-        if let lift = apps[id].blockersLift { due.append(lift) }
-        return due + backgroundWorkDueTimes(of: id)
+        next.note(app.blockersLift)
+        noteBackgroundWorkDeadlines(of: id, in: &next)
+        return next.earliest
+    }
+}
+
+/// The earliest of the times noted that are after a given instant: a deadline search without arrays.
+struct EarliestAfter {
+    let after: Instant
+    private(set) var earliest: Instant?
+
+    init(_ after: Instant) { self.after = after }
+
+    /// Keeps `time` if it is after the bound and earlier than any kept so far.
+    mutating func note(_ time: Instant?) {
+        guard let time, time > after, earliest.map({ time < $0 }) ?? true else { return }
+        earliest = time
     }
 }
