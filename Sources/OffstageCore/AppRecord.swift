@@ -111,7 +111,12 @@ struct AppFields: Sendable {
     var backgroundSince: Instant?
     var assertionsWarned = false
     var pending: [TaskRequest] = []
-    var running: [TaskRun] = []
+    var running: [TaskRun] = [] {
+        didSet { runningIdentifiers = Set(running.lazy.map(\.request.identifier)) }
+    }
+    /// The identifiers of `running`, kept with it: every constraint context reads them, and building
+    /// the set there was a tenth of a context's cost.
+    private(set) var runningIdentifiers: Set<String> = []
     var forceQuit = false
     /// A termination waiting for `willTerminate` to return.
     var terminating: TerminationReason?

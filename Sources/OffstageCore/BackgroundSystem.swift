@@ -226,6 +226,6 @@ public struct BackgroundSystem: Sendable {
         return ConstraintContext(
             now: now, policy: policy, device: device, settings: settings, wallClock: wallClock,
             app: id, appState: app.projectedState, appForceQuit: app.forceQuit,
-            runningIdentifiers: Set(app.running.map(\.request.identifier)), judgement: judgementContext(for: id))
+            runningIdentifiers: app.runningIdentifiers, judgement: judgementContext(for: id))
     }
 }
