@@ -127,7 +127,7 @@ extension BackgroundSystem {
         guard apps[id].backgroundWork[keyPath: last] != names else { return }
         apps[id].backgroundWork[keyPath: last] = names
         guard !blockers.isEmpty else { return }
-        record(id, .deferred, task: label, reason: blockers.map { $0.explained(on: wallClock) }.joined(separator: "; "))
+        record(id, .deferred, task: label, reason: blockers.explained(on: wallClock))
     }
 }
 

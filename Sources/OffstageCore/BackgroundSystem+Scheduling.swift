@@ -84,7 +84,7 @@ extension BackgroundSystem {
                 apps[id].noteBlockers(names, of: request.identifier)
                 record(
                     id, .deferred, task: request.identifier,
-                    reason: blockers.map { $0.explained(on: wallClock) }.joined(separator: "; "))
+                    reason: blockers.explained(on: wallClock))
             }
         }
         noteWaiting(id, until: lift, onSharedChange: waitsForSharedChange, waits: waits)

@@ -91,14 +91,13 @@ public struct RunReport: Sendable {
                 let why =
                     status.blockers.isEmpty
                     ? "eligible"
-                    : status.blockers.map { $0.explained(on: WallClock(epochAtZero: scenario.startEpoch)) }.joined(
-                        separator: "; ")
+                    : status.blockers.explained(on: WallClock(epochAtZero: scenario.startEpoch))
                 lines.append("    \(status.app) [\(status.request.identifier)] \(status.request.kind.rawValue): \(why)")
             }
         }
         for held in heldPushesAtEnd {
             let clock = WallClock(epochAtZero: scenario.startEpoch)
-            let why = held.blockers.map { $0.explained(on: clock) }.joined(separator: "; ")
+            let why = held.blockers.explained(on: clock)
             lines.append("  Background push held for \(held.app) (payload \"\(held.payload)\"): \(why)")
         }
         return lines.joined(separator: "\n")

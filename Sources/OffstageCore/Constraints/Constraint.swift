@@ -58,8 +58,20 @@ public struct Blocker: Hashable, Sendable, Codable, CustomStringConvertible {
 
     /// The blocker in words, with the wall-clock time it lifts by itself, if it does.
     public func explained(on clock: WallClock) -> String {
-        guard let until else { return description }
-        return "\(description) (until \(clock.timestamp(at: until)))"
+        var text = ""
+        write(on: clock, to: &text)
+        return text
+    }
+
+    /// Appends the blocker's words to `text`: the one place they are written, for one blocker or a list.
+    func write(on clock: WallClock, to text: inout String) {
+        text += constraint
+        text += ": "
+        text += reason
+        guard let until else { return }
+        text += " (until "
+        text += clock.timestamp(at: until)
+        text += ")"
     }
 }
 
@@ -114,6 +126,18 @@ extension Array where Element == any Constraint {
 }
 
 extension Array where Element == Blocker {
+    /// The blockers in words, as `explained(on:)` gives each, joined by "; ": how a wait is recorded.
+    /// Written into one string made large enough at once: a request's wait is recorded at every change.
+    public func explained(on clock: WallClock) -> String {
+        var text = ""
+        text.reserveCapacity(count * 112)
+        for (position, blocker) in enumerated() {
+            if position > 0 { text += "; " }
+            blocker.write(on: clock, to: &text)
+        }
+        return text
+    }
+
     /// When the request these blockers hold should be judged again with no event: when the last blocker
     /// that lifts by itself lifts (none can run sooner). Untimed blockers wait for an event, which reviews it.
     var earliestEligibility: Instant? {
