@@ -14,6 +14,12 @@ struct AppTable: Sendable {
         _modify { yield &records[slot(of: id)!] }
     }
 
+    /// The installation position of `id`, which must be installed: its place in an `AppSet`.
+    func position(of id: BundleID) -> Int { slot(of: id)! }
+
+    /// The bundle identifiers of the apps in `set`, in installation order.
+    func ids(in set: AppSet) -> [BundleID] { set.positions.map { ids[$0] } }
+
     /// Whether `id` is installed.
     func contains(_ id: BundleID) -> Bool { slot(of: id) != nil }
 

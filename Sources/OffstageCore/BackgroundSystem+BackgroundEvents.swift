@@ -10,7 +10,7 @@ extension BackgroundSystem {
         pumpCallbacks(id)
         handOverDeliveries(id)
         if !apps[id].backgroundWork.deliveries.contains(where: \.event.wakesDevice) {
-            appsHandlingWakeEvents.remove(id)
+            appsHandlingWakeEvents.remove(apps.position(of: id))
         }
     }
 
@@ -31,7 +31,7 @@ extension BackgroundSystem {
         let wasAwake = isDeviceAwake
         apps[id].backgroundWork.deliveries.append(BackgroundDelivery(token: token, event: event))
         if event.wakesDevice {
-            appsHandlingWakeEvents.insert(id)
+            appsHandlingWakeEvents.insert(apps.position(of: id))
             if !wasAwake { noteMaintenanceWake(for: id, task: event.label) }
         }
         wakeForBackgroundWork(id, why: why)

@@ -27,7 +27,7 @@ extension BackgroundSystem {
     /// Continued-processing tasks running now, on every app.
     var continuedRuns: [TaskRun] {
         var runs: [TaskRun] = []  // a loop: listing every running task first built an array per settle
-        for id in inInstallationOrder(appsWithTasks) {
+        for id in apps.ids(in: appsWithTasks) {
             for run in apps[id].running where run.request.kind == .continuedProcessing { runs.append(run) }
         }
         return runs

@@ -8,7 +8,7 @@ extension BackgroundSystem {
         case .namedApp: break
         case .noApp: break
         }
-        if event.reviewScope != .noApp, let app = event.app, apps.contains(app) { dirty.insert(app) }
+        if event.reviewScope != .noApp, let app = event.app, apps.contains(app) { dirty.insert(apps.position(of: app)) }
         switch event {
         case .open(let id):
             guard apps.contains(id) else { return record(nil, .log, reason: "open: \(id) is not installed") }

@@ -78,9 +78,10 @@ extension BackgroundSystem {
     /// the device is awake anyway.
     var isDeviceAwake: Bool {
         device.isScreenOn || device.isCharging || runningTaskCount > 0
-            || appsHandlingWakeEvents.contains {
-                apps.lookUp($0)?.backgroundWork.deliveries.contains(where: \.event.wakesDevice) ?? false
-            }
+            || !appsHandlingWakeEvents.isEmpty
+                && apps.ids(in: appsHandlingWakeEvents).contains {
+                    apps[$0].backgroundWork.deliveries.contains(where: \.event.wakesDevice)
+                }
     }
 
     /// The sleeping device wakes for work of `id` (a task run, a push, a fetch): a maintenance wake, counted,
@@ -99,7 +100,7 @@ extension BackgroundSystem {
     mutating func noteRunStarted(_ id: BundleID, _ run: TaskRun, simulated: Bool) {
         let wasAwake = isDeviceAwake
         runningTaskCount += 1
-        appsWithTasks.insert(id)
+        appsWithTasks.insert(apps.position(of: id))
         guard run.request.isDiscretionary, !simulated else { return }
         if !wasAwake { noteMaintenanceWake(for: id, task: run.request.identifier) }
         if run.request.kind == .appRefresh { serveAnnouncedLaunch(id) }
@@ -167,8 +168,13 @@ extension BackgroundSystem {
     mutating func noteSharedWaits(_ id: BundleID, _ waits: SharedWaits) {
         guard apps[id].sharedWaits != waits else { return }
         apps[id].sharedWaits = waits
-        if waits.contains(.maintenanceWake) { appsAwaitingWake.insert(id) } else { appsAwaitingWake.remove(id) }
-        if waits.contains(.budget) { appsAwaitingBudget.insert(id) } else { appsAwaitingBudget.remove(id) }
+        let position = apps.position(of: id)
+        if waits.contains(.maintenanceWake) {
+            appsAwaitingWake.insert(position)
+        } else {
+            appsAwaitingWake.remove(position)
+        }
+        if waits.contains(.budget) { appsAwaitingBudget.insert(position) } else { appsAwaitingBudget.remove(position) }
     }
 }
 

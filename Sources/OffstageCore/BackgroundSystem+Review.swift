@@ -20,36 +20,29 @@ extension BackgroundSystem {
             reviews.removeMin()
             if apps[top.app].scheduledReview == top.at {
                 apps[top.app].scheduledReview = nil
-                dirty.insert(top.app)
+                dirty.insert(apps.position(of: top.app))
             }
         }
-        var reviewed: [BundleID] = []  // in installation order, each once
+        var reviewed = AppSet()
+        var reviewedIDs: [BundleID] = []  // in installation order, each once
         repeat {
             while !dirty.isEmpty {
-                let batch = inInstallationOrder(dirty)
-                dirty.removeAll(keepingCapacity: true)
-                for id in batch { review(id) }
-                reviewed = reviewed.isEmpty ? batch : inInstallationOrder(Set(reviewed + batch))
+                let batch = dirty
+                dirty.removeAll()
+                for id in apps.ids(in: batch) { review(id) }
+                reviewed.formUnion(batch)
             }
-            superviseRunningWork(reviewed)
+            reviewedIDs = apps.ids(in: reviewed)
+            superviseRunningWork(reviewedIDs)
         } while !dirty.isEmpty
-        for id in reviewed { queueNextReview(id) }
+        for id in reviewedIDs { queueNextReview(id) }
         while let top = reviews.min, apps[top.app].scheduledReview != top.at { reviews.removeMin() }
     }
 
-    /// The apps in installation order (each app's index is looked up once, not once per comparison).
-    /// A loop, not `map`: a closure reading `apps` would copy the whole system at every call.
-    func inInstallationOrder(_ ids: Set<BundleID>) -> [BundleID] {
-        if ids.count < 2 { return Array(ids) }
-        var keyed: [(index: Int, id: BundleID)] = []
-        keyed.reserveCapacity(ids.count)
-        for id in ids { keyed.append((apps[id].installIndex, id)) }
-        keyed.sort { $0.index < $1.index }
-        return keyed.map(\.id)
-    }
-
     /// Marks every app for review: the wall clock moved, or the system's memory was restored.
-    mutating func reviewEveryApp() { dirty.formUnion(installed) }
+    mutating func reviewEveryApp() {
+        for position in installed.indices { dirty.insert(position) }
+    }
 
     /// Marks for review every app a change of shared state (the device, the settings, the screen) can
     /// concern; an app whose requests each wait on its own state or the time is left to its own review.
@@ -65,11 +58,12 @@ extension BackgroundSystem {
         deliverReadyTasks(id)
         settleBackgroundWork(id)
         suspendIfIdle(id)
-        if apps[id].running.isEmpty, !appsWithTasks.isEmpty { appsWithTasks.remove(id) }
+        let position = apps.position(of: id)
+        if apps[id].running.isEmpty { appsWithTasks.remove(position) }
         if apps[id].concernedBySharedChanges {
-            appsSharedChangesConcern.insert(id)
+            appsSharedChangesConcern.insert(position)
         } else {
-            appsSharedChangesConcern.remove(id)
+            appsSharedChangesConcern.remove(position)
         }
     }
 

@@ -42,23 +42,23 @@ public struct BackgroundSystem: Sendable {
     var nextTaskID = 1
     var outbox: [Effect] = []
     /// Apps whose decisions may have changed since they were last reviewed (see `settle`).
-    var dirty: Set<BundleID> = []
+    var dirty = AppSet()
     /// When each app next needs a review without any event: deadlines and blockers that lift.
     var reviews = Heap<Review>()
     /// The apps with a pending request that waits for a maintenance wake (coalescing), and for a budget
     /// to refill: a wake, or a run that gives back its reservation, reviews just these.
-    var appsAwaitingWake: Set<BundleID> = []
-    var appsAwaitingBudget: Set<BundleID> = []
+    var appsAwaitingWake = AppSet()
+    var appsAwaitingBudget = AppSet()
     /// Tasks running on the device, of every app and kind.
     var runningTaskCount = 0
     /// Apps that have (or, until their next review, had) running tasks: `runningTasks` reads only these.
-    var appsWithTasks: Set<BundleID> = []
+    var appsWithTasks = AppSet()
     /// Apps a change of the device, the settings or the screen can concern, as of their last review.
-    var appsSharedChangesConcern: Set<BundleID> = []
+    var appsSharedChangesConcern = AppSet()
     /// Maintenance wakes: times the system woke the sleeping device to run discretionary work.
     public internal(set) var wakeUps = 0
     /// Apps handling (or, until their next settle, that handled) a push or fetch: the device is awake for them.
-    var appsHandlingWakeEvents: Set<BundleID> = []
+    var appsHandlingWakeEvents = AppSet()
     /// The system-wide energy budget for discretionary work, in joules.
     public internal(set) var energyBudget: BudgetAccount
     /// The system-wide cellular data budget for discretionary work, in bytes.
@@ -118,7 +118,7 @@ public struct BackgroundSystem: Sendable {
     /// Answers a call from `app`'s code at `time`, with the effects it causes.
     public mutating func call(_ call: AppCall, from app: BundleID, at time: Instant) -> (AppCallResult, [Effect]) {
         begin(at: time)
-        dirty.insert(app)
+        if apps.contains(app) { dirty.insert(apps.position(of: app)) }
         let result: AppCallResult
         if apps.contains(app), apps[app].state.hasProcess {  // no copy of the record alive while `answer` changes it
             result = answer(call, from: app)
@@ -178,7 +178,7 @@ public struct BackgroundSystem: Sendable {
     /// Tasks running now, on every app.
     public var runningTasks: [TaskRun] {
         var runs: [TaskRun] = []
-        for id in inInstallationOrder(appsWithTasks) { runs += apps[id].running }
+        for id in apps.ids(in: appsWithTasks) { runs += apps[id].running }
         return runs
     }
 
@@ -217,7 +217,7 @@ public struct BackgroundSystem: Sendable {
     mutating func record(
         _ app: BundleID?, _ kind: RecordKind, task: String? = nil, reason: String, taskKind: TaskKind? = nil
     ) {
-        if let app, kind != .deferred { dirty.insert(app) }
+        if let app, kind != .deferred, apps.contains(app) { dirty.insert(apps.position(of: app)) }
         emit(.record(Record(at: now, app: app, kind: kind, task: task, reason: reason, taskKind: taskKind)))
     }
 
