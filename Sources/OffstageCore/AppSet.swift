@@ -1,6 +1,6 @@
 /// A set of installed apps, kept as one bit per installation position (`AppTable.position(of:)`):
 /// marking or testing an app is a bit operation, not a hash, and members come out in installation order.
-struct AppSet: Sendable {
+struct AppSet: Sequence, Sendable {
     private var words: [UInt64] = []
     /// How many apps are in the set.
     private(set) var count = 0
@@ -46,17 +46,30 @@ struct AppSet: Sendable {
         count = 0
     }
 
-    /// The positions in the set, in ascending (installation) order.
-    var positions: [Int] {
-        var result: [Int] = []
-        result.reserveCapacity(count)
-        for (index, word) in words.enumerated() {
-            var rest = word
-            while rest != 0 {
-                result.append(index * 64 + rest.trailingZeroBitCount)
-                rest &= rest - 1
-            }
+    /// The positions in the set, in ascending (installation) order, read from the words as they were.
+    func makeIterator() -> Positions { Positions(words: words) }
+
+    /// Walks the set bits of a copy of the words, lowest first.
+    struct Positions: IteratorProtocol {
+        let words: [UInt64]
+        var index = 0
+        var rest: UInt64 = 0
+
+        init(words: [UInt64]) {
+            self.words = words
+            rest = words.first ?? 0
         }
-        return result
+
+        mutating func next() -> Int? {
+            while rest == 0 {
+                index += 1
+                guard index < words.count else { return nil }
+                rest = words[index]
+            }
+            defer { rest &= rest - 1 }
+            return index * 64 + rest.trailingZeroBitCount
+        }
     }
+
+    var underestimatedCount: Int { count }
 }

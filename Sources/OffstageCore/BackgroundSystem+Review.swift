@@ -25,12 +25,13 @@ extension BackgroundSystem {
         }
         var reviewed = AppSet()
         var reviewedIDs: [BundleID] = []  // in installation order, each once
+        var batch = AppSet()
         repeat {
             while !dirty.isEmpty {
-                let batch = dirty
+                swap(&batch, &dirty)  // the reviews mark apps in storage of its own, changed in place
                 dirty.removeAll()
-                for id in apps.ids(in: batch) { review(id) }
                 reviewed.formUnion(batch)
+                for position in batch { review(apps.id(at: position)) }
             }
             reviewedIDs = apps.ids(in: reviewed)
             superviseRunningWork(reviewedIDs)
