@@ -47,7 +47,7 @@ struct AppTable: Sendable {
     }
 
     /// The position of `id`'s record: the first entry on its probe sequence that holds it, or nil at an empty one.
-    private func slot(of id: BundleID) -> Int? {
+    @inline(__always) private func slot(of id: BundleID) -> Int? {
         let mask = index.count - 1
         var probe = Int(truncatingIfNeeded: id.digest) & mask
         while true {
