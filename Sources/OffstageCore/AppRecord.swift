@@ -34,6 +34,13 @@ struct AppRecord: Sendable {
     /// When the user last had the app on screen (zero if never): the switcher and jetsam order by it.
     var lastUsed: Instant { self.usage.lastUsed ?? .zero }
 
+    /// Whether §7 has anything of the app's to look at: events in flight, a held push or a fetch interval.
+    /// Read in place: most apps have none, and looking at each part through a copy cost more than the rest.
+    var hasBackgroundEventWork: Bool {
+        !box.fields.backgroundWork.deliveries.isEmpty || box.fields.backgroundWork.heldPush != nil
+            || box.fields.backgroundWork.fetchInterval != nil
+    }
+
     /// The state the app will be in once every queued callback is delivered.
     var projectedState: AppState {
         if let last = self.queuedCallbacks.last, let state = last.stateDuring { return state }

@@ -4,6 +4,10 @@ extension BackgroundSystem {
     /// Brings §7 up to date after every entry point: deadlines that fell due, held pushes that may go,
     /// fetches that are due, and events ready to hand to apps that have finished launching.
     mutating func settleBackgroundWork(_ id: BundleID) {
+        guard apps[id].hasBackgroundEventWork else {  // nothing of §7's: only callbacks may wait
+            pumpCallbacks(id)
+            return appsHandlingWakeEvents.remove(apps.position(of: id))
+        }
         fireDeliveryDeadlines(id)
         deliverHeldPushIfAllowed(id)
         startFetchIfDue(id)
@@ -17,6 +21,7 @@ extension BackgroundSystem {
     /// Notes the instants at which §7 has something to do without a new event: completion-handler
     /// deadlines, location windows, the end of a push rate-limit window, the next fetch.
     func noteBackgroundWorkDeadlines(of id: BundleID, in next: inout EarliestAfter) {
+        guard apps[id].hasBackgroundEventWork else { return }
         for delivery in apps[id].backgroundWork.deliveries { next.note(delivery.deadline) }
         next.note(pushBlockers(id).earliestEligibility)
         next.note(fetchBlockers(id).earliestEligibility)
