@@ -26,16 +26,15 @@ struct AppRecord: Sendable {
         }
     }
 
-    // The derived facts are computed here from stored fields: a method of `AppFields` would be called on
-    // a copy of every field taken out of the box.
+    // The derived facts are computed here from stored fields, read in place in the box: a method of
+    // `AppFields` would be called on a copy of every field, and a field read by name is copied out.
 
     var id: BundleID { self.manifest.bundleIdentifier }
 
     /// When the user last had the app on screen (zero if never): the switcher and jetsam order by it.
-    var lastUsed: Instant { self.usage.lastUsed ?? .zero }
+    var lastUsed: Instant { box.fields.usage.lastUsed ?? .zero }
 
     /// Whether §7 has anything of the app's to look at: events in flight, a held push or a fetch interval.
-    /// Read in place: most apps have none, and looking at each part through a copy cost more than the rest.
     var hasBackgroundEventWork: Bool {
         !box.fields.backgroundWork.deliveries.isEmpty || box.fields.backgroundWork.heldPush != nil
             || box.fields.backgroundWork.fetchInterval != nil
@@ -43,24 +42,32 @@ struct AppRecord: Sendable {
 
     /// The state the app will be in once every queued callback is delivered.
     var projectedState: AppState {
-        if let last = self.queuedCallbacks.last, let state = last.stateDuring { return state }
-        return self.state
+        if let last = box.fields.queuedCallbacks.last, let state = last.stateDuring { return state }
+        return box.fields.state
     }
 
     /// A callback watchdog, background time or a running task: deadlines `fireTimers` watches.
-    var hasTimers: Bool { self.inFlight != nil || !self.assertions.isEmpty || !self.running.isEmpty }
+    var hasTimers: Bool {
+        box.fields.inFlight != nil || !box.fields.assertions.isEmpty || !box.fields.running.isEmpty
+    }
 
-    /// Nothing is keeping the app running in the background.
+    /// Whether callbacks wait to be delivered and none is in flight: `pumpCallbacks` has one to deliver.
+    var hasCallbackToDeliver: Bool { box.fields.inFlight == nil && !box.fields.queuedCallbacks.isEmpty }
+
+    /// Nothing is keeping the app running in the background: no callback, assertion, task or termination
+    /// in flight, no §7 delivery and no active background mode.
     var hasNoBackgroundWork: Bool {
-        self.inFlight == nil && self.queuedCallbacks.isEmpty && self.assertions.isEmpty && self.running.isEmpty
-            && self.terminating == nil && !self.backgroundWork.keepsAppRunning
+        box.fields.inFlight == nil && box.fields.queuedCallbacks.isEmpty && box.fields.assertions.isEmpty
+            && box.fields.running.isEmpty && box.fields.terminating == nil
+            && box.fields.backgroundWork.deliveries.isEmpty && box.fields.backgroundWork.activeModes.isEmpty
     }
 
     /// Whether a change of the device, the settings or the screen can matter to the app: it has a live
     /// process that is not suspended, work in flight, §7 work the system schedules, or such a request.
     var concernedBySharedChanges: Bool {
-        self.waitsForSharedChange || !hasNoBackgroundWork || (self.state != .suspended && self.state != .notRunning)
-            || self.backgroundWork.heldPush != nil || self.backgroundWork.fetchInterval != nil
+        box.fields.waitsForSharedChange || !hasNoBackgroundWork
+            || (box.fields.state != .suspended && box.fields.state != .notRunning)
+            || box.fields.backgroundWork.heldPush != nil || box.fields.backgroundWork.fetchInterval != nil
     }
 
     /// Starts the app's background time (for `beginBackgroundTask` assertions) at `time`.

@@ -67,7 +67,7 @@ extension BackgroundSystem {
 
     /// Delivers the next queued callback if none is in flight.
     mutating func pumpCallbacks(_ id: BundleID) {
-        guard apps.contains(id), apps[id].inFlight == nil, !apps[id].queuedCallbacks.isEmpty else { return }
+        guard apps.contains(id), apps[id].hasCallbackToDeliver else { return }
         let callback = apps[id].queuedCallbacks.removeFirst()
         let before = apps[id].state
         switch callback {

@@ -144,9 +144,6 @@ struct BackgroundWorkState: Sendable {
     var lastPushBlockers: [String] = []
     var lastFetchBlockers: [String] = []
 
-    /// Whether deliveries or active modes keep the app running in the background.
-    var keepsAppRunning: Bool { !deliveries.isEmpty || !activeModes.isEmpty }
-
     /// Forgets what lives only as long as the process: deliveries in flight die with it, modes stop.
     mutating func clearProcess() {
         deliveries = []
