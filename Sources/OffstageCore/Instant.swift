@@ -49,6 +49,42 @@ public struct WallClock: Hashable, Sendable, Codable {
     /// "2026-11-22 04:30:07Z": the UTC wall clock at `instant`, for records and explanations.
     /// Computed without Foundation (civil-from-days), so it is the same on every platform.
     public func timestamp(at instant: Instant) -> String {
+        TextWriter.string(capacity: timestampLength(at: instant)) { writeTimestamp(at: instant, to: &$0) }
+    }
+
+    /// The UTF-8 bytes `timestamp(at:)` takes: 20 for a four-digit year.
+    func timestampLength(at instant: Instant) -> Int {
+        let year = civil(at: instant).year
+        return (1000...9999).contains(year) ? 20 : unusualTimestamp(at: instant).utf8.count
+    }
+
+    /// Writes the timestamp at `instant` digit by digit: records print one in every explained wait.
+    func writeTimestamp(at instant: Instant, to text: inout TextWriter) {
+        let (year, month, day, second) = civil(at: instant)
+        guard (1000...9999).contains(year) else { return text.write(unusualTimestamp(at: instant)) }
+        text.write(year, digits: 4)
+        text.write(byte: UInt8(ascii: "-"))
+        text.write(month, digits: 2)
+        text.write(byte: UInt8(ascii: "-"))
+        text.write(day, digits: 2)
+        text.write(byte: UInt8(ascii: " "))
+        text.write(second / 3600, digits: 2)
+        text.write(byte: UInt8(ascii: ":"))
+        text.write(second % 3600 / 60, digits: 2)
+        text.write(byte: UInt8(ascii: ":"))
+        text.write(second % 60, digits: 2)
+        text.write(byte: UInt8(ascii: "Z"))
+    }
+
+    /// The timestamp of a year outside 1000–9999, which has no fixed width.
+    private func unusualTimestamp(at instant: Instant) -> String {
+        let (year, month, day, second) = civil(at: instant)
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(year)-\(two(month))-\(two(day)) \(two(second / 3600)):\(two(second % 3600 / 60)):\(two(second % 60))Z"
+    }
+
+    /// The UTC calendar date and the second of the day at `instant` (civil-from-days).
+    private func civil(at instant: Instant) -> (year: Int, month: Int, day: Int, second: Int) {
         let total = Int(epoch(at: instant).rounded(.down))
         let (days, second) = (
             total >= 0 ? total / 86_400 : (total - 86_399) / 86_400, ((total % 86_400) + 86_400) % 86_400
@@ -61,36 +97,7 @@ public struct WallClock: Hashable, Sendable, Codable {
         let monthIndex = (5 * dayOfYear + 2) / 153
         let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
         let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        guard (1000...9999).contains(year) else {
-            func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-            return
-                "\(year)-\(two(month))-\(two(day)) \(two(second / 3600)):\(two(second % 3600 / 60)):\(two(second % 60))Z"
-        }
-        // Written digit by digit into one buffer: records print a timestamp in every explained wait.
-        return String(unsafeUninitializedCapacity: 20) { text in
-            let ascii0 = UInt8(ascii: "0")
-            func put(_ value: Int, width: Int, at offset: Int) {
-                var rest = value
-                for position in stride(from: offset + width - 1, through: offset, by: -1) {
-                    text[position] = ascii0 + UInt8(rest % 10)
-                    rest /= 10
-                }
-            }
-            put(year, width: 4, at: 0)
-            text[4] = UInt8(ascii: "-")
-            put(month, width: 2, at: 5)
-            text[7] = UInt8(ascii: "-")
-            put(day, width: 2, at: 8)
-            text[10] = UInt8(ascii: " ")
-            put(second / 3600, width: 2, at: 11)
-            text[13] = UInt8(ascii: ":")
-            put(second % 3600 / 60, width: 2, at: 14)
-            text[16] = UInt8(ascii: ":")
-            put(second % 60, width: 2, at: 17)
-            text[19] = UInt8(ascii: "Z")
-            return 20
-        }
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day, second)
     }
 }
 

@@ -57,21 +57,23 @@ public struct Blocker: Hashable, Sendable, Codable, CustomStringConvertible {
     public var description: String { "\(constraint): \(reason)" }
 
     /// The blocker in words, with the wall-clock time it lifts by itself, if it does.
-    public func explained(on clock: WallClock) -> String {
-        var text = ""
-        write(on: clock, to: &text)
-        return text
+    public func explained(on clock: WallClock) -> String { [self].explained(on: clock) }
+
+    /// The UTF-8 bytes `explained(on:)` takes.
+    func explainedLength(on clock: WallClock) -> Int {
+        let words = constraint.utf8.count + 2 + reason.utf8.count
+        return until.map { words + 9 + clock.timestampLength(at: $0) } ?? words  // " (until " … ")"
     }
 
-    /// Appends the blocker's words to `text`: the one place they are written, for one blocker or a list.
-    func write(on clock: WallClock, to text: inout String) {
-        text += constraint
-        text += ": "
-        text += reason
+    /// Writes the blocker's words: the one place they are written, for one blocker or a list.
+    func write(on clock: WallClock, to text: inout TextWriter) {
+        text.write(constraint)
+        text.write(": ")
+        text.write(reason)
         guard let until else { return }
-        text += " (until "
-        text += clock.timestamp(at: until)
-        text += ")"
+        text.write(" (until ")
+        clock.writeTimestamp(at: until, to: &text)
+        text.write(byte: UInt8(ascii: ")"))
     }
 }
 
@@ -127,15 +129,16 @@ extension Array where Element == any Constraint {
 
 extension Array where Element == Blocker {
     /// The blockers in words, as `explained(on:)` gives each, joined by "; ": how a wait is recorded.
-    /// Written into one string made large enough at once: a request's wait is recorded at every change.
+    /// Written into one string of the right length at once: a request's wait is recorded at every change.
     public func explained(on clock: WallClock) -> String {
-        var text = ""
-        text.reserveCapacity(count * 112)
-        for (position, blocker) in enumerated() {
-            if position > 0 { text += "; " }
-            blocker.write(on: clock, to: &text)
+        var length = Swift.max(0, count - 1) * 2
+        for blocker in self { length += blocker.explainedLength(on: clock) }
+        return TextWriter.string(capacity: length) { text in
+            for (position, blocker) in enumerated() {
+                if position > 0 { text.write("; ") }
+                blocker.write(on: clock, to: &text)
+            }
         }
-        return text
     }
 
     /// When the request these blockers hold should be judged again with no event: when the last blocker

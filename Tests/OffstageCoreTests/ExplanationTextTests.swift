@@ -1,0 +1,38 @@
+import Testing
+
+@testable import OffstageCore
+
+/// The words of records and `explain`, written straight into a string's storage: the text must be exactly
+/// what piecewise formatting gives, for every year and for any number of blockers.
+@Suite struct ExplanationTextTests {
+    /// The timestamp as plain formatting writes it, to compare the digit-by-digit writer with.
+    func formatted(_ year: Int, _ month: Int, _ day: Int, _ hour: Int, _ minute: Int, _ second: Int) -> String {
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(year)-\(two(month))-\(two(day)) \(two(hour)):\(two(minute)):\(two(second))Z"
+    }
+
+    @Test func timestampsOfFourDigitAndOtherYearsReadAsTheCalendarDoes() {
+        let clock = WallClock(epochAtZero: 0)
+        #expect(clock.timestamp(at: Instant(seconds: 1_795_321_807)) == formatted(2026, 11, 22, 4, 30, 7))
+        #expect(clock.timestamp(at: Instant(seconds: 0)) == formatted(1970, 1, 1, 0, 0, 0))
+        #expect(clock.timestamp(at: Instant(seconds: -1)) == formatted(1969, 12, 31, 23, 59, 59))
+        #expect(clock.timestamp(at: Instant(seconds: 253_402_300_800)) == formatted(10000, 1, 1, 0, 0, 0))
+        #expect(clock.timestamp(at: Instant(seconds: -62_135_596_800)) == "1-01-01 00:00:00Z")
+    }
+
+    @Test func blockersAreExplainedInOrderJoinedBySemicolonsWithTheirLiftTimes() {
+        let clock = WallClock(epochAtZero: 1_795_321_800)
+        let blockers = [
+            Blocker(constraint: "earliestBeginDate", reason: "not reached", until: Instant(seconds: 7)),
+            Blocker(constraint: "foreground", reason: "the app is on screen — wait", until: nil),
+            Blocker(constraint: "far", reason: "year ten thousand", until: Instant(seconds: 253_402_300_800)),
+        ]
+        #expect(
+            blockers.explained(on: clock)
+                == "earliestBeginDate: not reached (until 2026-11-22 04:30:07Z); "
+                + "foreground: the app is on screen — wait; far: year ten thousand (until "
+                + clock.timestamp(at: Instant(seconds: 253_402_300_800)) + ")")
+        #expect(blockers[1].explained(on: clock) == "foreground: the app is on screen — wait")
+        #expect([Blocker]().explained(on: clock) == "")
+    }
+}
