@@ -142,7 +142,11 @@ struct AppFields: Sendable {
     /// Everything the host reported the app's processes used, since installation.
     var totalUsage = ResourceUsage()
     /// The user's use of the app: launches, time on screen, last use. Outlives processes.
-    var usage = UsageHistory()
+    var usage = UsageHistory() {
+        didSet { tier = nil }
+    }
+    /// Its usage tier as last worked out, while it holds (see `UsageTier.Kept`).
+    var tier: UsageTier.Kept?
     /// How the app's tasks have ended. Outlives processes: the system remembers.
     var cooperation = Cooperation()
     /// When its discretionary runs started, within the quota window.

@@ -22,7 +22,20 @@ extension BackgroundSystem {
     /// The app's usage tier now.
     public func usageTier(of id: BundleID) -> UsageTier {
         guard let app = apps.lookUp(id) else { return .never }
+        return usageTier(of: app)
+    }
+
+    /// The usage tier of `app` now: the one kept while it holds, else worked out again.
+    func usageTier(of app: AppRecord) -> UsageTier {
+        if let kept = app.tier, kept.holds(at: now, era: judgementEra, clock: wallClock) { return kept.tier }
         return UsageTier.of(app.usage, at: now, clock: wallClock, policy: policy.judgement)
+    }
+
+    /// Works the app's usage tier out again if the kept one no longer holds, and keeps it.
+    mutating func refreshUsageTier(_ id: BundleID) {
+        if let kept = apps[id].tier, kept.holds(at: now, era: judgementEra, clock: wallClock) { return }
+        apps[id].tier = UsageTier.kept(
+            apps[id].usage, at: now, clock: wallClock, policy: policy.judgement, era: judgementEra)
     }
 
     /// The app's usage history, its predicted next launch and its cooperation score.
@@ -63,7 +76,7 @@ extension BackgroundSystem {
         let app = apps[id]  // looked up once: each lookup probes the table
         let window = policy.judgement.quotaWindow
         let recent = app.discretionaryStarts.drop(while: { now - $0 >= window })  // oldest first
-        let tier = UsageTier.of(app.usage, at: now, clock: wallClock, policy: policy.judgement)
+        let tier = usageTier(of: app)
         return JudgementContext(
             tier: tier, predictedLaunch: app.prediction?.launch ?? nil, runsInWindow: recent.count,
             quota: app.cooperation.scaled(tier.quota(policy.judgement)),

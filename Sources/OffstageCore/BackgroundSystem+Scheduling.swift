@@ -59,6 +59,7 @@ extension BackgroundSystem {
             return noteWaiting(id, until: nil, onSharedChange: false, waits: [])
         }
         refreshPrediction(id)
+        refreshUsageTier(id)
         var context = context(for: id)
         if apps[id].judgement?.holds(era: judgementEra, pending: pending, context: context) == true { return }
         var lift: Instant?

@@ -71,4 +71,37 @@ import Testing
         }
         #expect(compared > 20)  // predictions were made, not only empty ones
     }
+
+    @Test func aKeptUsageTierIsTheTierWorkedOutAnewAtEveryHourOverTwoMonthsOfUse() {
+        let policy = JudgementPolicy()
+        let clock = WallClock(epochAtZero: 0, utcOffset: 3600)
+        var history = UsageHistory()
+        var kept: UsageTier.Kept?
+        var seed: UInt64 = 11
+        var tiersSeen: Set<UsageTier> = []
+        var reused = 0
+        // Every hour for 60 days; the app is opened in bursts with gaps of up to two weeks, so every tier
+        // and every recency limit is crossed, with and without a new use between two hours.
+        for hour in 0..<(60 * 24) {
+            let now = Instant(seconds: Double(hour) * 3600)
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let inBurst = (hour / 24) % 20 < 6
+            if inBurst && seed % 7 == 0 {
+                history.opened(at: now, keeping: policy.historyWindow)
+                kept = nil  // as the record's `usage` didSet does
+                if seed % 2 == 0 { history.left(at: now + 600) }
+            }
+            if let tier = kept, tier.holds(at: now, era: 0, clock: clock) {
+                reused += 1
+            } else {
+                kept = UsageTier.kept(history, at: now, clock: clock, policy: policy, era: 0)
+            }
+            let fresh = UsageTier.of(history, at: now, clock: clock, policy: policy)
+            #expect(kept?.tier == fresh, "hour \(hour)")
+            tiersSeen.insert(fresh)
+        }
+        #expect(tiersSeen == Set(UsageTier.allCases))
+        #expect(reused > 500)  // the kept tier was used, not made anew every hour
+        #expect(kept?.holds(at: Instant(seconds: 60 * 86_400), era: 1, clock: clock) == false)  // a new era
+    }
 }
