@@ -51,6 +51,15 @@ struct AppRecord: Sendable {
         box.fields.inFlight != nil || !box.fields.assertions.isEmpty || !box.fields.running.isEmpty
     }
 
+    /// Whether the app has tasks running (delivered or not).
+    var hasRunningTasks: Bool { !box.fields.running.isEmpty }
+
+    /// Whether a running task waits to be handed to the app's code.
+    var hasUndeliveredTask: Bool { box.fields.running.contains { !$0.delivered } }
+
+    /// Whether a termination waits for `willTerminate` to return.
+    var isTerminating: Bool { box.fields.terminating != nil }
+
     /// Whether callbacks wait to be delivered and none is in flight: `pumpCallbacks` has one to deliver.
     var hasCallbackToDeliver: Bool { box.fields.inFlight == nil && !box.fields.queuedCallbacks.isEmpty }
 

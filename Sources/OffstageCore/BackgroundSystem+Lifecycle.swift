@@ -111,7 +111,7 @@ extension BackgroundSystem {
 
     /// Ends the app: running apps asked by the user or by jetsam get `willTerminate`; others end at once.
     mutating func terminate(_ id: BundleID, _ reason: TerminationReason) {
-        guard apps.contains(id), apps[id].state.hasProcess, apps[id].terminating == nil else { return }
+        guard apps.contains(id), apps[id].state.hasProcess, !apps[id].isTerminating else { return }
         let politeEnd = reason == .userForceQuit || reason == .memoryPressure
         if politeEnd && apps[id].state != .suspended {
             apps[id].terminating = reason

@@ -36,7 +36,7 @@ extension BackgroundSystem {
     /// external power (which turns the monitor off, as on iOS) is running.
     func cpuMonitorWatches(_ id: BundleID) -> Bool {
         let state = apps[id].state
-        return state.hasProcess && !state.isForeground && id != foregroundApp && apps[id].terminating == nil
+        return state.hasProcess && !state.isForeground && id != foregroundApp && !apps[id].isTerminating
             && !apps[id].running.contains { $0.request.kind == .processing && $0.request.requiresExternalPower }
     }
 

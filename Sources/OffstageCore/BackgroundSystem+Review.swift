@@ -60,7 +60,7 @@ extension BackgroundSystem {
         settleBackgroundWork(id)
         suspendIfIdle(id)
         let position = apps.position(of: id)
-        if apps[id].running.isEmpty { appsWithTasks.remove(position) }
+        if !apps[id].hasRunningTasks { appsWithTasks.remove(position) }
         if apps[id].concernedBySharedChanges {
             appsSharedChangesConcern.insert(position)
         } else {

@@ -41,7 +41,7 @@ extension BackgroundSystem {
 
     /// Expires the app's running discretionary tasks whose conditions stopped holding.
     mutating func interruptRunningTasks(_ id: BundleID) {
-        guard apps.contains(id), !apps[id].running.isEmpty else { return }
+        guard apps.contains(id), apps[id].hasRunningTasks else { return }
         for run in apps[id].running where run.delivered && run.expiredAt == nil && run.request.isDiscretionary {
             if let reason = constraints.interruption(for: run.request, in: context(for: id)) {
                 expire(id, run.id, reason: reason)
@@ -52,7 +52,7 @@ extension BackgroundSystem {
     /// Starts the app's pending requests whose constraints are all satisfied; records why the others
     /// wait, and remembers when the soonest of them can become eligible by itself.
     mutating func schedulePendingRequests(_ id: BundleID) {
-        guard apps.contains(id), apps[id].terminating == nil else { return }
+        guard apps.contains(id), !apps[id].isTerminating else { return }
         let pending = apps[id].pending
         guard !pending.isEmpty else {
             apps[id].judgement = nil

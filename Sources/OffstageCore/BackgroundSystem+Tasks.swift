@@ -19,8 +19,8 @@ extension BackgroundSystem {
 
     /// Hands waiting tasks to the app once it has finished launching and no callback is in flight.
     mutating func deliverReadyTasks(_ id: BundleID) {
-        guard apps.contains(id), apps[id].running.contains(where: { !$0.delivered }), apps[id].launchCompleted,
-            apps[id].inFlight == nil, apps[id].queuedCallbacks.isEmpty, apps[id].terminating == nil
+        guard apps.contains(id), apps[id].hasUndeliveredTask, apps[id].launchCompleted,
+            apps[id].inFlight == nil, apps[id].queuedCallbacks.isEmpty, !apps[id].isTerminating
         else { return }
         for run in apps[id].running where !run.delivered {
             let name = run.request.identifier
