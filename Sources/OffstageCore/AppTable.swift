@@ -20,14 +20,6 @@ struct AppTable: Sendable {
     /// The bundle identifier of the app installed at `position`.
     func id(at position: Int) -> BundleID { ids[position] }
 
-    /// The bundle identifiers of the apps in `set`, in installation order.
-    func ids(in set: AppSet) -> [BundleID] {
-        var result: [BundleID] = []
-        result.reserveCapacity(set.count)
-        for position in set { result.append(ids[position]) }
-        return result
-    }
-
     /// Whether `id` is installed.
     func contains(_ id: BundleID) -> Bool { slot(of: id) != nil }
 

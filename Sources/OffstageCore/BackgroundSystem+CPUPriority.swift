@@ -21,9 +21,10 @@ extension BackgroundSystem {
 
     /// Sends `.setCPUPriority` for each of `apps` whose priority changed since it was last sent (a change
     /// of the app on screen reviews every app).
-    mutating func updateCPUPriorities(_ apps: [BundleID]) {
-        for id in apps {
-            let priority = self.apps.contains(id) ? currentCPUPriority(of: id) : nil
+    mutating func updateCPUPriorities(_ ids: AppSet) {
+        for position in ids {
+            let id = apps.id(at: position)
+            let priority = currentCPUPriority(of: id)
             guard monitors.cpuPriority[id] != priority else { continue }
             monitors.cpuPriority[id] = priority
             if let priority { emit(.setCPUPriority(id, priority)) }

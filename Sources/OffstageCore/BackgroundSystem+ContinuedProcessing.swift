@@ -27,8 +27,10 @@ extension BackgroundSystem {
     /// Continued-processing tasks running now, on every app.
     var continuedRuns: [TaskRun] {
         var runs: [TaskRun] = []  // a loop: listing every running task first built an array per settle
-        for id in apps.ids(in: appsWithTasks) {
-            for run in apps[id].running where run.request.kind == .continuedProcessing { runs.append(run) }
+        for position in appsWithTasks {
+            for run in apps[apps.id(at: position)].running where run.request.kind == .continuedProcessing {
+                runs.append(run)
+            }
         }
         return runs
     }

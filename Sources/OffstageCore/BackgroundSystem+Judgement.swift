@@ -90,11 +90,12 @@ extension BackgroundSystem {
     /// The screen is on, the charger plugged in, a task is running or an app handles a push or a fetch:
     /// the device is awake anyway.
     var isDeviceAwake: Bool {
-        device.isScreenOn || device.isCharging || runningTaskCount > 0
-            || !appsHandlingWakeEvents.isEmpty
-                && apps.ids(in: appsHandlingWakeEvents).contains {
-                    apps[$0].backgroundWork.deliveries.contains(where: \.event.wakesDevice)
-                }
+        if device.isScreenOn || device.isCharging || runningTaskCount > 0 { return true }
+        for position in appsHandlingWakeEvents
+        where apps[apps.id(at: position)].backgroundWork.deliveries.contains(where: \.event.wakesDevice) {
+            return true
+        }
+        return false
     }
 
     /// The sleeping device wakes for work of `id` (a task run, a push, a fetch): a maintenance wake, counted,

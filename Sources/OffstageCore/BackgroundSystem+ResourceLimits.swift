@@ -42,9 +42,10 @@ extension BackgroundSystem {
 
     /// Forgets the window of each of `ids` (the apps just reviewed: no other app changed) the monitor does
     /// not judge now, so it starts afresh when it does.
-    mutating func resetIdleCPUWindows(_ ids: [BundleID]) {
-        for id in ids where monitors.cpuWindows[id] != nil && !cpuMonitorWatches(id) {
-            monitors.cpuWindows[id] = nil
+    mutating func resetIdleCPUWindows(_ ids: AppSet) {
+        for position in ids {
+            let id = apps.id(at: position)
+            if monitors.cpuWindows[id] != nil && !cpuMonitorWatches(id) { monitors.cpuWindows[id] = nil }
         }
     }
 
@@ -53,8 +54,9 @@ extension BackgroundSystem {
     /// Kills each of `ids` kept running in the background by its work whose footprint is over the background
     /// memory limit. Suspended apps are left to jetsam, and an app between two life-cycle callbacks
     /// (leaving the screen, launching) is not judged until they are delivered.
-    mutating func enforceBackgroundMemoryLimit(_ ids: [BundleID]) {
-        for id in ids {
+    mutating func enforceBackgroundMemoryLimit(_ ids: AppSet) {
+        for position in ids {
+            let id = apps.id(at: position)
             guard let app = apps.lookUp(id), app.state == .background, id != foregroundApp, app.terminating == nil,
                 app.inFlight == nil, app.queuedCallbacks.isEmpty, app.memoryFootprint > policy.backgroundMemoryLimit
             else { continue }

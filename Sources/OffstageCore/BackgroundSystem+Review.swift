@@ -24,7 +24,6 @@ extension BackgroundSystem {
             }
         }
         var reviewed = AppSet()
-        var reviewedIDs: [BundleID] = []  // in installation order, each once
         var batch = AppSet()
         repeat {
             while !dirty.isEmpty {
@@ -33,10 +32,9 @@ extension BackgroundSystem {
                 reviewed.formUnion(batch)
                 for position in batch { review(apps.id(at: position)) }
             }
-            reviewedIDs = apps.ids(in: reviewed)
-            superviseRunningWork(reviewedIDs)
+            superviseRunningWork(reviewed)
         } while !dirty.isEmpty
-        for id in reviewedIDs { queueNextReview(id) }
+        for position in reviewed { queueNextReview(apps.id(at: position)) }
         while let top = reviews.min, apps[top.app].scheduledReview != top.at { reviews.removeMin() }
     }
 

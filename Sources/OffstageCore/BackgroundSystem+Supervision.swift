@@ -4,7 +4,7 @@ extension BackgroundSystem {
     /// Runs the monitors over the reviewed `apps`. When the memory limit ends a process, its records mark
     /// apps for review, so `settle` reviews and supervises again (a queued continued-processing task may
     /// start in its place); priorities follow the final state.
-    mutating func superviseRunningWork(_ apps: [BundleID]) {
+    mutating func superviseRunningWork(_ apps: AppSet) {
         watchContinuedTasks()
         resetIdleCPUWindows(apps)
         enforceBackgroundMemoryLimit(apps)

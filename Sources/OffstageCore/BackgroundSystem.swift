@@ -178,7 +178,7 @@ public struct BackgroundSystem: Sendable {
     /// Tasks running now, on every app.
     public var runningTasks: [TaskRun] {
         var runs: [TaskRun] = []
-        for id in apps.ids(in: appsWithTasks) { runs += apps[id].running }
+        for position in appsWithTasks { runs += apps[apps.id(at: position)].running }
         return runs
     }
 
@@ -196,8 +196,11 @@ public struct BackgroundSystem: Sendable {
 
     // MARK: Plumbing shared by the extensions
 
+    /// Starts an entry point at `time`: an empty outbox with room for a typical entry point's effects (one
+    /// allocation, not one per doubling), the clock moved on, energy accounted to now.
     mutating func begin(at time: Instant) {
         outbox = []
+        outbox.reserveCapacity(8)
         if time > now { now = time }
         advanceEnergy(to: now)
         shutDownIfBatteryEmpty()

@@ -104,8 +104,7 @@ extension Array where Element == any Constraint {
     /// blocker lifts or a satisfied constraint stops being so. Until then, in the same context, the
     /// judgement is the same.
     func judge(_ request: TaskRequest, in context: ConstraintContext) -> (blockers: [Blocker], turnsAt: Instant?) {
-        var blockers: [Blocker] = []
-        blockers.reserveCapacity(count)  // one allocation, not one per growth
+        var blockers: [Blocker] = []  // most judgements find a few blockers, or none: no room made up front
         var turnsAt: Instant?
         // By index, each constraint used where it lies: binding one to a name would copy it out of the array.
         for index in indices where self[index].applies(to: request) {
