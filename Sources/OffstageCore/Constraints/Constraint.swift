@@ -112,6 +112,7 @@ extension Array where Element == any Constraint {
             switch self[index].evaluate(request, in: context) {
             case .satisfied: turns = self[index].satisfactionEnds(for: request, in: context)
             case .blocked(let reason, let until):
+                if blockers.isEmpty { blockers.reserveCapacity(4) }  // one allocation for the usual few
                 blockers.append(Blocker(constraint: self[index].name, reason: reason, until: until))
                 turns = until
             }
