@@ -72,9 +72,11 @@ public enum LaunchPredictor {
 
         /// Brings the basis to the launches within the window before `now`: launches that left the
         /// window are taken out and new ones put in, each at its sorted place; anything else starts over.
+        /// `all` is oldest first, so the window is a range of it, compared in place (it is mostly unchanged).
         mutating func update(_ all: [Instant], before now: Instant, policy: JudgementPolicy) {
-            let window = all.filter { now - $0 <= policy.historyWindow && $0 <= now }
-            guard window != launches else { return }
+            let start = all.firstIndex { now - $0 <= policy.historyWindow } ?? all.endIndex
+            let window = all[start..<(all[start...].firstIndex { $0 > now } ?? all.endIndex)]
+            guard !window.elementsEqual(launches) else { return }
             // The oldest launches that left: what remains must begin the new window (at worst none remains).
             let dropped =
                 (0...launches.count).first { dropped in
@@ -91,8 +93,8 @@ public enum LaunchPredictor {
                 Self.insert(time, into: &times)
                 Self.insert(time, into: &byWeekday[clock.localWeekday(at: launch)])
             }
-            launches = window
-            distinctDays = LaunchPredictor.distinctDays(of: window, clock)
+            launches = Array(window)
+            distinctDays = LaunchPredictor.distinctDays(of: launches, clock)
         }
 
         /// Puts `time` at its sorted place.
