@@ -69,7 +69,7 @@ extension BackgroundSystem {
         var waitsForSharedChange = false
         let judgedIn = context
         for request in pending {
-            let (blockers, turns) = constraints.judge(request, in: context)
+            let (blockers, turns, liftedBySharedChanges) = constraints.judge(request, in: context)
             if blockers.isEmpty {
                 start(id, request, why: "all constraints satisfied")
                 started = true
@@ -78,7 +78,7 @@ extension BackgroundSystem {
             }
             if let turns, turnsAt.map({ turns < $0 }) ?? true { turnsAt = turns }
             if let eligible = blockers.earliestEligibility, lift.map({ eligible < $0 }) ?? true { lift = eligible }
-            if blockers.allSatisfy({ sharedChangeConstraints.contains($0.constraint) }) { waitsForSharedChange = true }
+            if liftedBySharedChanges { waitsForSharedChange = true }
             let names = blockers.map(\.constraint)
             for name in names { waits.formUnion(SharedWaits(blocker: name)) }
             if apps[id].lastBlockers[request.identifier] != names {

@@ -16,16 +16,11 @@ public struct BackgroundSystem: Sendable {
     }
     /// The constraints the scheduler applies, in the order `explain` lists them.
     public var constraints: [any Constraint] = .standard {
-        didSet {
-            sharedChangeConstraints = constraints.namesLiftedBySharedChanges
-            judgementEra &+= 1
-        }
+        didSet { judgementEra &+= 1 }
     }
     /// Counts changes of the policy, the settings, the wall clock and the constraints: an app's last
     /// judgement (`PendingJudgement`) holds only within the era it was made in.
     var judgementEra = 0
-    /// The names of the constraints a change of shared state can lift (see `Constraint.liftsOnSharedChange`).
-    var sharedChangeConstraints = [any Constraint].standard.namesLiftedBySharedChanges
     /// The time of the latest event: the system's "now".
     public internal(set) var now: Instant = .zero
 

@@ -92,20 +92,20 @@ extension Array where Element == any Constraint {
         ]
     }
 
-    /// The names of the constraints a change of shared state can lift.
-    var namesLiftedBySharedChanges: Set<String> { Set(filter(\.liftsOnSharedChange).map(\.name)) }
-
     /// The blocked constraints for `request`, in order; empty means eligible.
     public func blockers(for request: TaskRequest, in context: ConstraintContext) -> [Blocker] {
         judge(request, in: context).blockers
     }
 
-    /// The blocked constraints for `request`, and the earliest time any verdict turns by time alone: a
-    /// blocker lifts or a satisfied constraint stops being so. Until then, in the same context, the
-    /// judgement is the same.
-    func judge(_ request: TaskRequest, in context: ConstraintContext) -> (blockers: [Blocker], turnsAt: Instant?) {
+    /// The blocked constraints for `request`; the earliest time any verdict turns by time alone (a
+    /// blocker lifts or a satisfied constraint stops being so: until then, in the same context, the
+    /// judgement is the same); and whether a change of shared state can lift every blocker.
+    func judge(
+        _ request: TaskRequest, in context: ConstraintContext
+    ) -> (blockers: [Blocker], turnsAt: Instant?, liftedBySharedChanges: Bool) {
         var blockers: [Blocker] = []  // most judgements find a few blockers, or none: no room made up front
         var turnsAt: Instant?
+        var liftedBySharedChanges = true
         // By index, each constraint used where it lies: binding one to a name would copy it out of the array.
         for index in indices where self[index].applies(to: request) {
             let turns: Instant?
@@ -114,11 +114,12 @@ extension Array where Element == any Constraint {
             case .blocked(let reason, let until):
                 if blockers.isEmpty { blockers.reserveCapacity(4) }  // one allocation for the usual few
                 blockers.append(Blocker(constraint: self[index].name, reason: reason, until: until))
+                liftedBySharedChanges = liftedBySharedChanges && self[index].liftsOnSharedChange
                 turns = until
             }
             if let turns, turnsAt.map({ turns < $0 }) ?? true { turnsAt = turns }
         }
-        return (blockers, turnsAt)
+        return (blockers, turnsAt, liftedBySharedChanges)
     }
 
     /// The first reason a running task must be expired, if any.
