@@ -5,8 +5,13 @@ import HeapModule
 /// It never reads a clock or does I/O: every entry point takes the time of the event.
 public struct BackgroundSystem: Sendable {
     public internal(set) var policy: Policy {
-        didSet { judgementEra &+= 1 }
+        didSet {
+            sharedPolicy = SharedPolicy(policy)
+            judgementEra &+= 1
+        }
     }
+    /// The policy as constraint contexts share it.
+    private var sharedPolicy: SharedPolicy
     public internal(set) var device: DeviceState
     public internal(set) var settings: UserSettings {
         didSet { judgementEra &+= 1 }
@@ -67,6 +72,7 @@ public struct BackgroundSystem: Sendable {
         wallClock: WallClock = WallClock(epochAtZero: 0)
     ) {
         self.policy = policy
+        sharedPolicy = SharedPolicy(policy)
         self.device = device
         self.settings = settings
         self.wallClock = wallClock
@@ -222,7 +228,7 @@ public struct BackgroundSystem: Sendable {
     func context(for id: BundleID) -> ConstraintContext {
         let app = apps[id]  // looked up once: each lookup probes the table
         return ConstraintContext(
-            now: now, policy: policy, device: device, settings: settings, wallClock: wallClock,
+            now: now, sharedPolicy: sharedPolicy, device: device, settings: settings, wallClock: wallClock,
             app: id, appState: app.projectedState, appForceQuit: app.forceQuit,
             runningIdentifiers: app.runningIdentifiers, judgement: judgementContext(for: id))
     }

@@ -2,7 +2,12 @@
 /// Built by the system for each evaluation; constraints never keep state of their own.
 public struct ConstraintContext: Sendable {
     public var now: Instant
-    public var policy: Policy
+    /// The policy, shared with the system rather than copied into every context (it is hundreds of bytes).
+    public var policy: Policy {
+        get { sharedPolicy.value }
+        set { sharedPolicy = SharedPolicy(newValue) }
+    }
+    var sharedPolicy: SharedPolicy
     public var device: DeviceState
     public var settings: UserSettings
     public var wallClock: WallClock
@@ -156,4 +161,11 @@ extension Array where Element == Blocker {
 extension TaskRequest {
     /// Refresh and processing: the discretionary work the scheduler decides on.
     var isDiscretionary: Bool { kind != .continuedProcessing }
+}
+
+/// A policy held once and shared by reference: the system's current policy, which every constraint
+/// context reads; replaced whole when the policy changes.
+final class SharedPolicy: Sendable {
+    let value: Policy
+    init(_ value: Policy) { self.value = value }
 }
