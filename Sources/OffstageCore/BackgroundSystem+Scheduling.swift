@@ -61,7 +61,11 @@ extension BackgroundSystem {
         refreshPrediction(id)
         refreshUsageTier(id)
         var context = context(for: id)
-        if apps[id].judgement?.holds(era: judgementEra, pending: pending, context: context) == true { return }
+        if apps[id].judgement?.holds(era: judgementEra, pending: pending, context: context, sight: appStateSight)
+            == true
+        {
+            return
+        }
         var lift: Instant?
         var turnsAt: Instant?
         var started = false

@@ -21,8 +21,13 @@ public struct BackgroundSystem: Sendable {
     }
     /// The constraints the scheduler applies, in the order `explain` lists them.
     public var constraints: [any Constraint] = .standard {
-        didSet { judgementEra &+= 1 }
+        didSet {
+            appStateSight = AppStateSight(constraints)
+            judgementEra &+= 1
+        }
     }
+    /// How much of an app's state the constraints look at (see `AppStateSight`).
+    var appStateSight = AppStateSight([any Constraint].standard)
     /// Counts changes of the policy, the settings, the wall clock and the constraints: an app's last
     /// judgement (`PendingJudgement`) holds only within the era it was made in.
     var judgementEra = 0

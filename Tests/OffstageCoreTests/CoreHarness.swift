@@ -45,6 +45,9 @@ struct CoreHarness {
     /// The records kept so far.
     var records: [Record] { log.records }
 
+    /// Replaces the constraints the scheduler applies (a host adding its own).
+    mutating func useConstraints(_ constraints: [any Constraint]) { system.constraints = constraints }
+
     // MARK: Driving
 
     /// Sends an event now and carries out its effects; returns them (reactions included).

@@ -104,4 +104,32 @@ import Testing
         #expect(reused > 500)  // the kept tier was used, not made anew every hour
         #expect(kept?.holds(at: Instant(seconds: 60 * 86_400), era: 1, clock: clock) == false)  // a new era
     }
+
+    /// A host's constraint that reads the whole app state: it holds refresh back while the app is suspended.
+    struct NotWhileSuspended: Constraint {
+        var name: String { "notWhileSuspended" }
+        func applies(to request: TaskRequest) -> Bool { true }
+        func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict {
+            context.appState == .suspended ? .blocked(reason: "the app is suspended", until: nil) : .satisfied
+        }
+    }
+
+    @Test func theStandardConstraintsSeeOnlyWhetherTheAppIsInTheForegroundAndAHostsConstraintSeesAll() {
+        let standard = AppStateSight([any Constraint].standard)
+        #expect(!standard.tells(.background, from: .suspended) && !standard.tells(.notRunning, from: .background))
+        #expect(standard.tells(.inactive, from: .background) && !standard.tells(.active, from: .inactive))
+        let withHosts = AppStateSight([any Constraint].standard + [NotWhileSuspended()])
+        #expect(withHosts.tells(.background, from: .suspended))
+    }
+
+    @Test func aKeptJudgementIsMadeAnewWhenTheAppIsSuspendedIfAConstraintReadsTheWholeState() {
+        var h = Fixture.harness()
+        h.useConstraints([any Constraint].standard + [NotWhileSuspended()])
+        h.open(feed)
+        h.submit(Fixture.refreshRequest(feed, earliestBeginDate: 3600), from: feed)
+        #expect(lastWait(h, feed)?.contains("notWhileSuspended") == false)
+        h.handle(.home)  // background, then suspended: only the app's state changes for its request
+        #expect(h.system.state(of: feed) == .suspended)
+        #expect(lastWait(h, feed)?.contains("notWhileSuspended: the app is suspended") == true)
+    }
 }

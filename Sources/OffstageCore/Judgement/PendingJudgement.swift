@@ -22,10 +22,11 @@ struct PendingJudgement: Sendable {
     }
 
     /// Whether judging `pending` in `context` now would give the same verdicts: the same era, requests
-    /// and context, and no verdict turned since.
-    func holds(era: Int, pending: [TaskRequest], context: ConstraintContext) -> Bool {
+    /// and context (the app's state as far as the constraints' `sight` goes), and no verdict turned since.
+    func holds(era: Int, pending: [TaskRequest], context: ConstraintContext, sight: AppStateSight) -> Bool {
         guard era == self.era, turnsAt.map({ context.now < $0 }) ?? true else { return false }
-        return pending == self.pending && context.appState == appState && context.appForceQuit == appForceQuit
+        return pending == self.pending && !sight.tells(context.appState, from: appState)
+            && context.appForceQuit == appForceQuit
             && context.device == device && context.judgement == judgement
             && context.runningIdentifiers == runningIdentifiers
     }
