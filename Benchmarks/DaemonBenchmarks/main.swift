@@ -330,7 +330,11 @@ print(
 // kernel's change notification of `cgroup.events` (`poll`, `POLLPRI`), then reading it. No spinning reader takes
 // a CPU or the cgroup's locks from the path measured. The kernel sends at most one notification per file every
 // 10 ms, so every measured change comes 20 ms after the previous one.
-let group = "/sys/fs/cgroup/unified/\(cgroupName)/bench.app"
+let group =
+    (["/sys/fs/cgroup/unified", "/sys/fs/cgroup"].first {
+        FileManager.default.fileExists(atPath: "\($0)/\(cgroupName)")
+    }
+        ?? "/sys/fs/cgroup/unified") + "/\(cgroupName)/bench.app"
 let events = getuid() == 0 ? open(group + "/cgroup.events", O_RDONLY) : -1
 if events >= 0 {
     let freezeFile = open(group + "/cgroup.freeze", O_WRONLY)
@@ -382,6 +386,16 @@ if events >= 0 {
     var toWrite: (freeze: [Double], thaw: [Double]) = ([], [])
     var write: (freeze: [Double], thaw: [Double]) = ([], [])
     var direct: (freeze: [Double], thaw: [Double]) = ([], [])
+    /// Every change made, in order, for the kernel's own times (`KernelFreezerTrace`): the daemon's (with its
+    /// decision and its write timed) or the direct write's, to frozen or thawed, and when it began.
+    struct Change {
+        var daemon: Bool
+        var frozen: Bool
+        var start: UInt64
+        var write: ClosedRange<UInt64>?
+    }
+    var changes: [Change] = []
+    let trace = KernelFreezerTrace(groupPath: "/\(cgroupName)/bench.app")
     for _ in 0..<Int(option("--freezes", 50)) {
         settle()
         var start = nanos()
@@ -391,6 +405,8 @@ if events >= 0 {
         user.freeze.append(Double(seen - start))
         if let action = try lastAction(frozen: true, after: start) {
             daemonPath.freeze.append(Double(seen - action.decidedAt))
+            changes.append(
+                Change(daemon: true, frozen: true, start: action.decidedAt, write: action.writingAt...action.writtenAt))
             toWrite.freeze.append(Double(action.writingAt - action.decidedAt))
             write.freeze.append(Double(action.writtenAt - action.writingAt))
         }
@@ -402,6 +418,9 @@ if events >= 0 {
         user.thaw.append(Double(seen - start))
         if let action = try lastAction(frozen: false, after: start) {
             daemonPath.thaw.append(Double(seen - action.decidedAt))
+            changes.append(
+                Change(daemon: true, frozen: false, start: action.decidedAt, write: action.writingAt...action.writtenAt)
+            )
             toWrite.thaw.append(Double(action.writingAt - action.decidedAt))
             write.thaw.append(Double(action.writtenAt - action.writingAt))
         }
@@ -409,16 +428,79 @@ if events >= 0 {
         start = nanos()
         _ = pwrite(freezeFile, "1", 1, 0)
         direct.freeze.append(Double(observed(frozen: true) - start))
+        changes.append(Change(daemon: false, frozen: true, start: start))
         settle()
         start = nanos()
         _ = pwrite(freezeFile, "0", 1, 0)
         direct.thaw.append(Double(observed(frozen: false) - start))
+        changes.append(Change(daemon: false, frozen: false, start: start))
+    }
+    if let trace {
+        // The kernel's report of each change, and its write: the first such events at or after the change began.
+        let events = trace.events()
+        trace.remove()
+        var kernel: [Bool: (freeze: [Double], thaw: [Double])] = [true: ([], []), false: ([], [])]
+        var inKernel: [Bool: (freeze: [Double], thaw: [Double])] = [true: ([], []), false: ([], [])]
+        var toKernel: [Bool: (freeze: [Double], thaw: [Double])] = [true: ([], []), false: ([], [])]
+        var writesWithin = 0
+        for change in changes {
+            // tracefs prints microseconds: an event at `at` happened in [at, at + 1 µs); its midpoint is used.
+            func first(_ name: String, frozen: Bool? = nil) -> UInt64? {
+                events.first {
+                    $0.name == name && $0.at + 1000 > change.start && (frozen == nil || $0.frozen == frozen)
+                }
+                .map { $0.at + 500 }
+            }
+            guard let reported = first("cgroup_notify_frozen", frozen: change.frozen),
+                let written = first(change.frozen ? "cgroup_freeze" : "cgroup_unfreeze")
+            else { continue }
+            if let window = change.write, window.contains(written) || written - window.upperBound < 500 {
+                writesWithin += 1
+            }
+            let total = Double(Int64(reported) - Int64(change.start))
+            let kernelPart = Double(Int64(reported) - Int64(written))
+            let beforeKernel = Double(Int64(written) - Int64(change.start))
+            if change.frozen {
+                kernel[change.daemon]!.freeze.append(total)
+                inKernel[change.daemon]!.freeze.append(kernelPart)
+                toKernel[change.daemon]!.freeze.append(beforeKernel)
+            } else {
+                kernel[change.daemon]!.thaw.append(total)
+                inKernel[change.daemon]!.thaw.append(kernelPart)
+                toKernel[change.daemon]!.thaw.append(beforeKernel)
+            }
+        }
+        let byDaemon = kernel[true]!
+        let direct = kernel[false]!
+        let daemonBoth = zip(byDaemon.freeze, byDaemon.thaw).map(+)
+        let directBoth = zip(direct.freeze, direct.thaw).map(+)
+        let ratio: String =
+            daemonBoth.isEmpty || directBoth.isEmpty
+            ? "n/a" : String(format: "%.2f×", median(daemonBoth) / median(directBoth))
+        let paths: String =
+            "the daemon's path (core's decision →): \(summary(daemonBoth)) (freeze \(summary(byDaemon.freeze)); "
+            + "thaw \(summary(byDaemon.thaw))); direct write: \(summary(directBoth)) "
+            + "(freeze \(summary(direct.freeze)); thaw \(summary(direct.thaw)))"
+        let inside: String =
+            "start → the write in the kernel: freeze \(summary(toKernel[true]!.freeze)) by the daemon, "
+            + "\(summary(toKernel[false]!.freeze)) direct; thaw \(summary(toKernel[true]!.thaw)) by the daemon, "
+            + "\(summary(toKernel[false]!.thaw)) direct; "
+            + "inside the kernel (write → report): freeze \(summary(inKernel[true]!.freeze)) by the daemon, "
+            + "\(summary(inKernel[false]!.freeze)) direct; thaw \(summary(inKernel[true]!.thaw)) by the daemon, "
+            + "\(summary(inKernel[false]!.thaw)) direct"
+        print(
+            "freeze + thaw to the kernel's report (tracepoint cgroup_notify_frozen, no watcher), \(paths): "
+                + "ratio \(ratio); \(inside); \(writesWithin) of \(byDaemon.freeze.count + byDaemon.thaw.count) "
+                + "of the daemon's writes reached the kernel within the write it timed")
+    } else {
+        print("freeze + thaw to the kernel's report: skipped (needs tracefs and its cgroup events)")
     }
     let daemonBoth = zip(daemonPath.freeze, daemonPath.thaw).map(+)
     let directBoth = zip(direct.freeze, direct.thaw).map(+)
     let userBoth = zip(user.freeze, user.thaw).map(+)
     print(
-        "freeze + thaw, the daemon's path (core's decision → cgroup.events): \(summary(daemonBoth)) "
+        "freeze + thaw as a watcher sees it (woken by poll on cgroup.events), the daemon's path (core's decision →): "
+            + "\(summary(daemonBoth)) "
             + "(freeze \(summary(daemonPath.freeze)); thaw \(summary(daemonPath.thaw)); "
             + "decision → write: freeze \(summary(toWrite.freeze)), thaw \(summary(toWrite.thaw)); "
             + "the write itself: freeze \(summary(write.freeze)), thaw \(summary(write.thaw))); "
