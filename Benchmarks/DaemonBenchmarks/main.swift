@@ -483,6 +483,7 @@ if events >= 0 {
         }
         let byDaemon = kernel[.daemon] ?? Samples()
         let direct = kernel[.direct] ?? Samples()
+        let otherThread = kernel[.directAsleep] ?? Samples()
         let parts: String =
             "start → the write in the kernel: freeze \(summary(toKernel[.daemon]?.freeze ?? [])) by the daemon, "
             + "\(summary(toKernel[.direct]?.freeze ?? [])) direct; thaw \(summary(toKernel[.daemon]?.thaw ?? [])) "
@@ -493,7 +494,7 @@ if events >= 0 {
         print(
             "freeze + thaw to the kernel's report (tracepoint cgroup_notify_frozen, no watcher), the daemon's path "
                 + "(core's decision →): \(byDaemon.text); direct write: \(direct.text): ratio \(ratio(byDaemon, direct)); "
-                + "(direct write from another thread: \((kernel[.directAsleep] ?? Samples()).text)); \(parts); "
+                + "direct write from another thread: \(otherThread.text): ratio \(ratio(byDaemon, otherThread)); \(parts); "
                 + "\(writesWithin) of \(byDaemon.freeze.count + byDaemon.thaw.count) of the daemon's writes reached "
                 + "the kernel within the write it timed")
     } else {
