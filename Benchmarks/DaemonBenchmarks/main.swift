@@ -382,8 +382,8 @@ if events >= 0 {
         }
     }
     /// Who made a change: the daemon (from its decision), the benchmark writing `cgroup.freeze` itself (the
-    /// watcher is the writer, awake), or the benchmark's other thread 1 ms after the watcher began waiting
-    /// (the watcher asleep in `poll` when it comes, as it is for the daemon's changes).
+    /// watcher is the writer, awake), or the benchmark's other thread 1 ms (`--writer-delay-us`) after the watcher
+    /// began waiting (the watcher asleep in `poll` when it comes, as it is for the daemon's changes).
     enum Path: CaseIterable {
         case daemon, direct, directAsleep
     }
@@ -416,7 +416,7 @@ if events >= 0 {
     }
     var changes: [Change] = []
     let trace = KernelFreezerTrace(groupPath: "/\(cgroupName)/bench.app")
-    let writer = DelayedWriter(fd: freezeFile)
+    let writer = DelayedWriter(fd: freezeFile, delay: UInt32(option("--writer-delay-us", 1000)))
     for _ in 0..<Int(option("--freezes", 50)) {
         for frozen in [true, false] {
             settle()
