@@ -326,10 +326,11 @@ print(
         + "bare echo beside the app (server in its groups) median \(micros(figures[4])) p90 \(micros(figures[5]))")
 
 // 2. Freeze and thaw: the daemon's own path (its decision to the kernel's report), the whole user path
-// (`ctl home` / `ctl open` to the kernel's report), and a direct write, all observed the same way: woken by the
-// kernel's change notification of `cgroup.events` (`poll`, `POLLPRI`), then reading it. No spinning reader takes
-// a CPU or the cgroup's locks from the path measured. The kernel sends at most one notification per file every
-// 10 ms, so every measured change comes 20 ms after the previous one.
+// (`ctl home` / `ctl open` to the kernel's report), and a direct write (by the watching thread, and by another
+// thread), each timed two ways: to the kernel's own report (`KernelFreezerTrace`: its tracepoint, no watcher), and
+// as a watcher sees it, woken by the kernel's change notification of `cgroup.events` (`poll`, `POLLPRI`), then
+// reading it. No spinning reader takes a CPU or the cgroup's locks from the path measured. The kernel sends at most
+// one notification per file every 10 ms, so every measured change comes 20 ms after the previous one.
 let group =
     (["/sys/fs/cgroup/unified", "/sys/fs/cgroup"].first {
         FileManager.default.fileExists(atPath: "\($0)/\(cgroupName)")
