@@ -326,11 +326,16 @@ print(
         + "bare echo beside the app (server in its groups) median \(micros(figures[4])) p90 \(micros(figures[5]))")
 
 // 2. Freeze and thaw: the daemon's own path (its decision to the kernel's report), the whole user path
-// (`ctl home` / `ctl open` to the kernel's report), and a direct write, all observed the same way: woken by the
-// kernel's change notification of `cgroup.events` (`poll`, `POLLPRI`), then reading it. No spinning reader takes
-// a CPU or the cgroup's locks from the path measured. The kernel sends at most one notification per file every
-// 10 ms, so every measured change comes 20 ms after the previous one.
-let group = "/sys/fs/cgroup/unified/\(cgroupName)/bench.app"
+// (`ctl home` / `ctl open` to the kernel's report), and a direct write (by the watching thread, and by another
+// thread), each timed two ways: to the kernel's own report (`KernelFreezerTrace`: its tracepoint, no watcher), and
+// as a watcher sees it, woken by the kernel's change notification of `cgroup.events` (`poll`, `POLLPRI`), then
+// reading it. No spinning reader takes a CPU or the cgroup's locks from the path measured. The kernel sends at most
+// one notification per file every 10 ms, so every measured change comes 20 ms after the previous one.
+let group =
+    (["/sys/fs/cgroup/unified", "/sys/fs/cgroup"].first {
+        FileManager.default.fileExists(atPath: "\($0)/\(cgroupName)")
+    }
+        ?? "/sys/fs/cgroup/unified") + "/\(cgroupName)/bench.app"
 let events = getuid() == 0 ? open(group + "/cgroup.events", O_RDONLY) : -1
 if events >= 0 {
     let freezeFile = open(group + "/cgroup.freeze", O_WRONLY)
@@ -377,59 +382,138 @@ if events >= 0 {
             throw DaemonError(message: "the daemon refused the command")
         }
     }
-    var user: (freeze: [Double], thaw: [Double]) = ([], [])
-    var daemonPath: (freeze: [Double], thaw: [Double]) = ([], [])
-    var toWrite: (freeze: [Double], thaw: [Double]) = ([], [])
-    var write: (freeze: [Double], thaw: [Double]) = ([], [])
-    var direct: (freeze: [Double], thaw: [Double]) = ([], [])
-    for _ in 0..<Int(option("--freezes", 50)) {
-        settle()
-        var start = nanos()
-        var sent = try sendControl(.event(event: .home))
-        var seen = observed(frozen: true)
-        try finish(sent)
-        user.freeze.append(Double(seen - start))
-        if let action = try lastAction(frozen: true, after: start) {
-            daemonPath.freeze.append(Double(seen - action.decidedAt))
-            toWrite.freeze.append(Double(action.writingAt - action.decidedAt))
-            write.freeze.append(Double(action.writtenAt - action.writingAt))
-        }
-        settle()
-        start = nanos()
-        sent = try sendControl(.event(event: .open("bench.app")))
-        seen = observed(frozen: false)
-        try finish(sent)
-        user.thaw.append(Double(seen - start))
-        if let action = try lastAction(frozen: false, after: start) {
-            daemonPath.thaw.append(Double(seen - action.decidedAt))
-            toWrite.thaw.append(Double(action.writingAt - action.decidedAt))
-            write.thaw.append(Double(action.writtenAt - action.writingAt))
-        }
-        settle()  // Meanwhile the app answers its callbacks and waits again, as it did before the daemon froze it.
-        start = nanos()
-        _ = pwrite(freezeFile, "1", 1, 0)
-        direct.freeze.append(Double(observed(frozen: true) - start))
-        settle()
-        start = nanos()
-        _ = pwrite(freezeFile, "0", 1, 0)
-        direct.thaw.append(Double(observed(frozen: false) - start))
+    /// Who made a change: the daemon (from its decision), the benchmark writing `cgroup.freeze` itself (the
+    /// watcher is the writer, awake), or the benchmark's other thread 1 ms (`--writer-delay-us`) after the watcher
+    /// began waiting (the watcher asleep in `poll` when it comes, as it is for the daemon's changes).
+    enum Path: CaseIterable {
+        case daemon, direct, directAsleep
     }
-    let daemonBoth = zip(daemonPath.freeze, daemonPath.thaw).map(+)
-    let directBoth = zip(direct.freeze, direct.thaw).map(+)
-    let userBoth = zip(user.freeze, user.thaw).map(+)
+    /// Freeze and thaw samples (nanoseconds), separately.
+    struct Samples {
+        var freeze: [Double] = []
+        var thaw: [Double] = []
+        mutating func append(_ value: Double, frozen: Bool) {
+            if frozen { freeze.append(value) } else { thaw.append(value) }
+        }
+        /// "median … (freeze median …; thaw median …)", the medians of the sums of each freeze and its thaw first.
+        var both: [Double] { zip(freeze, thaw).map(+) }
+        var text: String { "\(summary(both)) (freeze \(summary(freeze)); thaw \(summary(thaw)))" }
+    }
+    /// The ratio of the medians of freeze + thaw, `a` to `b`.
+    func ratio(_ a: Samples, _ b: Samples) -> String {
+        a.both.isEmpty || b.both.isEmpty ? "n/a" : String(format: "%.2f×", median(a.both) / median(b.both))
+    }
+    var user = Samples()
+    var seen: [Path: Samples] = [:]
+    var toWrite = Samples()
+    var write = Samples()
+    /// Every change made, in order, for the kernel's own times (`KernelFreezerTrace`): whose, to frozen or
+    /// thawed, when it began (the daemon's decision, or the direct write's start) and, for the daemon, its write.
+    struct Change {
+        var path: Path
+        var frozen: Bool
+        var start: UInt64
+        var write: ClosedRange<UInt64>?
+    }
+    var changes: [Change] = []
+    let trace = KernelFreezerTrace(groupPath: "/\(cgroupName)/bench.app")
+    let writer = DelayedWriter(fd: freezeFile, delay: UInt32(option("--writer-delay-us", 1000)))
+    for _ in 0..<Int(option("--freezes", 50)) {
+        for frozen in [true, false] {
+            settle()
+            let start = nanos()
+            let sent = try sendControl(.event(event: frozen ? .home : .open("bench.app")))
+            let at = observed(frozen: frozen)
+            try finish(sent)
+            user.append(Double(at - start), frozen: frozen)
+            if let action = try lastAction(frozen: frozen, after: start) {
+                seen[.daemon, default: Samples()].append(Double(at - action.decidedAt), frozen: frozen)
+                changes.append(
+                    Change(
+                        path: .daemon, frozen: frozen, start: action.decidedAt,
+                        write: action.writingAt...action.writtenAt))
+                toWrite.append(Double(action.writingAt - action.decidedAt), frozen: frozen)
+                write.append(Double(action.writtenAt - action.writingAt), frozen: frozen)
+            }
+        }
+        // Meanwhile the app answers its callbacks and waits again, as it did before the daemon froze it.
+        for frozen in [true, false] {
+            settle()
+            let start = nanos()
+            _ = pwrite(freezeFile, frozen ? "1" : "0", 1, 0)
+            seen[.direct, default: Samples()].append(Double(observed(frozen: frozen) - start), frozen: frozen)
+            changes.append(Change(path: .direct, frozen: frozen, start: start))
+        }
+        for frozen in [true, false] {
+            settle()
+            writer.write(frozen ? "1" : "0")
+            let at = observed(frozen: frozen)
+            let start = writer.started()
+            seen[.directAsleep, default: Samples()].append(Double(at - start), frozen: frozen)
+            changes.append(Change(path: .directAsleep, frozen: frozen, start: start))
+        }
+    }
+    if let trace {
+        // The kernel's report of each change, and its write: the first such events at or after the change began.
+        let events = trace.events()
+        trace.remove()
+        var kernel: [Path: Samples] = [:]
+        var inKernel: [Path: Samples] = [:]
+        var toKernel: [Path: Samples] = [:]
+        var writesWithin = 0
+        for change in changes {
+            // tracefs prints microseconds: an event at `at` happened in [at, at + 1 µs); its midpoint is used.
+            func first(_ name: String, frozen: Bool? = nil) -> UInt64? {
+                events.first {
+                    $0.name == name && $0.at + 1000 > change.start && (frozen == nil || $0.frozen == frozen)
+                }
+                .map { $0.at + 500 }
+            }
+            guard let reported = first("cgroup_notify_frozen", frozen: change.frozen),
+                let written = first(change.frozen ? "cgroup_freeze" : "cgroup_unfreeze")
+            else { continue }
+            if let window = change.write, window.contains(written) || written - window.upperBound < 500 {
+                writesWithin += 1
+            }
+            let path = change.path
+            kernel[path, default: Samples()].append(
+                Double(Int64(reported) - Int64(change.start)), frozen: change.frozen)
+            inKernel[path, default: Samples()].append(Double(Int64(reported) - Int64(written)), frozen: change.frozen)
+            toKernel[path, default: Samples()].append(
+                Double(Int64(written) - Int64(change.start)), frozen: change.frozen)
+        }
+        let byDaemon = kernel[.daemon] ?? Samples()
+        let direct = kernel[.direct] ?? Samples()
+        let otherThread = kernel[.directAsleep] ?? Samples()
+        let parts: String =
+            "start → the write in the kernel: freeze \(summary(toKernel[.daemon]?.freeze ?? [])) by the daemon, "
+            + "\(summary(toKernel[.direct]?.freeze ?? [])) direct; thaw \(summary(toKernel[.daemon]?.thaw ?? [])) "
+            + "by the daemon, \(summary(toKernel[.direct]?.thaw ?? [])) direct; inside the kernel (write → report): "
+            + "freeze \(summary(inKernel[.daemon]?.freeze ?? [])) by the daemon, "
+            + "\(summary(inKernel[.direct]?.freeze ?? [])) direct; thaw \(summary(inKernel[.daemon]?.thaw ?? [])) "
+            + "by the daemon, \(summary(inKernel[.direct]?.thaw ?? [])) direct"
+        print(
+            "freeze + thaw to the kernel's report (tracepoint cgroup_notify_frozen, no watcher), the daemon's path "
+                + "(core's decision →): \(byDaemon.text); direct write: \(direct.text): ratio \(ratio(byDaemon, direct)); "
+                + "direct write from another thread: \(otherThread.text): ratio \(ratio(byDaemon, otherThread)); \(parts); "
+                + "\(writesWithin) of \(byDaemon.freeze.count + byDaemon.thaw.count) of the daemon's writes reached "
+                + "the kernel within the write it timed")
+    } else {
+        print("freeze + thaw to the kernel's report: skipped (needs tracefs and its cgroup events)")
+    }
+    let byDaemon = seen[.daemon] ?? Samples()
+    let direct = seen[.direct] ?? Samples()
+    let asleep = seen[.directAsleep] ?? Samples()
     print(
-        "freeze + thaw, the daemon's path (core's decision → cgroup.events): \(summary(daemonBoth)) "
-            + "(freeze \(summary(daemonPath.freeze)); thaw \(summary(daemonPath.thaw)); "
-            + "decision → write: freeze \(summary(toWrite.freeze)), thaw \(summary(toWrite.thaw)); "
-            + "the write itself: freeze \(summary(write.freeze)), thaw \(summary(write.thaw))); "
-            + "direct write of cgroup.freeze: \(summary(directBoth)) (freeze \(summary(direct.freeze)); "
-            + "thaw \(summary(direct.thaw))): ratio "
-            + (daemonBoth.isEmpty ? "n/a" : String(format: "%.2f×", median(daemonBoth) / median(directBoth)))
-    )
+        "freeze + thaw as a watcher sees it (woken by poll on cgroup.events), the daemon's path (core's decision →): "
+            + "\(byDaemon.text), decision → write: freeze \(summary(toWrite.freeze)), thaw \(summary(toWrite.thaw)); "
+            + "the write itself: freeze \(summary(write.freeze)), thaw \(summary(write.thaw)); "
+            + "direct write of cgroup.freeze (the watcher writes): \(direct.text): ratio \(ratio(byDaemon, direct)); "
+            + "direct write from another thread (the watcher asleep, as for the daemon): \(asleep.text): "
+            + "ratio \(ratio(byDaemon, asleep))")
     print(
         "freeze + thaw, the user's path (ctl home → frozen, ctl open → thawed, callbacks answered): "
-            + "\(summary(userBoth)) (freeze \(summary(user.freeze)); thaw \(summary(user.thaw))): "
-            + "ratio to the direct write \(String(format: "%.2f", median(userBoth) / median(directBoth)))×")
+            + "\(user.text): ratio to the direct write \(ratio(user, direct))")
     close(freezeFile)
     close(events)
 } else {

@@ -26,8 +26,10 @@ struct WatchCommand: ParsableCommand {
         while true {
             guard case .progress(let tasks) = try daemon.send(.progress) else { return }
             selected = min(selected, max(0, tasks.count - 1))
+            // The view ends after its last task has gone (or at once with nothing to show outside a terminal).
+            let ending = once || (tasks.isEmpty && (shownAny || keys == nil))
             var lines = Self.lines(tasks, selected: keys == nil ? nil : selected)
-            if keys != nil { lines += ["", "1-9 select · c cancel · y continue · n stop · q quit", note] }
+            if keys != nil && !ending { lines += ["", "1-9 select · c cancel · y continue · n stop · q quit", note] }
             if terminal {
                 let width = Self.terminalWidth() - 1
                 lines = lines.map { $0.count > width ? String($0.prefix(width)) : $0 }
@@ -36,7 +38,7 @@ struct WatchCommand: ParsableCommand {
             FileHandle.standardOutput.write(Data((clear + lines.joined(separator: "\n") + "\n").utf8))
             drawnLines = terminal ? lines.count : 0
             shownAny = shownAny || !tasks.isEmpty
-            if once || (tasks.isEmpty && (shownAny || keys == nil)) { return }
+            if ending { return }
             guard let keys else {
                 Thread.sleep(forTimeInterval: interval)
                 continue

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 public import Logging
 public import ServiceLifecycle
 import UnixSignals
@@ -19,15 +20,23 @@ public struct DaemonService: Service {
         await withGracefulShutdownHandler {
             await withCheckedContinuation { (finished: CheckedContinuation<Void, Never>) in
                 let thread = Thread {
+                    Self.becomeLoopThread()
                     daemon.run()
                     finished.resume()
                 }
-                thread.name = "offstage-daemon"
                 thread.start()
             }
         } onGracefulShutdown: {
             daemon.requestShutdown()
         }
+    }
+
+    /// Names the loop's thread and gives it the normal priority. It is started from a Swift-concurrency worker,
+    /// whose name (`…user-initiated-qos`) and nice value (-2, libdispatch's stand-in for its QoS on Linux) it
+    /// would otherwise keep, and pass on to every app it spawns: apps must start at the normal priority.
+    static func becomeLoopThread() {
+        Thread.current.name = "offstage-loop"  // Set from the thread itself: Foundation names only the current thread.
+        setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 0)  // On Linux: this thread alone.
     }
 
     /// Runs the daemon until SIGTERM or SIGINT.

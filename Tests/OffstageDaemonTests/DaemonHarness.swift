@@ -305,6 +305,23 @@ struct ProcessProbe {
 
     static func isAlive(_ pid: Int32) -> Bool { stat(pid) != nil }
 
+    /// The nice value of the process's main thread (field 19 of `/proc/PID/stat`), and its thread name.
+    static func niceAndName(_ pid: Int32, thread: String? = nil) -> (nice: Int, name: String)? {
+        let path = thread.map { "/proc/\(pid)/task/\($0)/stat" } ?? "/proc/\(pid)/stat"
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8),
+            let open = text.firstIndex(of: "("), let close = text.lastIndex(of: ")")
+        else { return nil }
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        guard fields.count > 16, let nice = Int(fields[16]) else { return nil }
+        return (nice, String(text[text.index(after: open)..<close]))
+    }
+
+    /// Every thread of the process: its nice value and name.
+    static func threads(_ pid: Int32) -> [(nice: Int, name: String)] {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.compactMap { niceAndName(pid, thread: $0) }
+    }
+
     /// The state letters of every thread of the process.
     static func threadStates(_ pid: Int32) -> [Character] {
         let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []

@@ -49,6 +49,18 @@ let defaultFreezer = testableFreezers[0]
         }
     }
 
+    /// The daemon's loop runs on a thread it names, at the normal priority, and the apps it spawns inherit that
+    /// priority: not the raised one (nice -2) of the Swift-concurrency worker the loop's thread was started from.
+    @Test func launchedAppRunsAtTheNormalPriority() throws {
+        let daemon = try DaemonHarness(freezer: defaultFreezer)
+        try daemon.install("test.plain")
+        let pid = try daemon.openAndWait("test.plain")
+        #expect(ProcessProbe.niceAndName(pid)?.nice == 0)
+        let daemonPID = try #require(daemon.daemon?.processIdentifier)
+        let loop = ProcessProbe.threads(daemonPID).filter { $0.name == "offstage-loop" }
+        #expect(loop.count == 1 && loop.allSatisfy { $0.nice == 0 })
+    }
+
     @Test func backgroundTaskRequestRunsAndTheAppIsFrozenAgain() throws {
         let daemon = try DaemonHarness(freezer: defaultFreezer)
         try daemon.install("test.refresher", behaviours: ["refresh"])

@@ -72,6 +72,27 @@ import Testing
         }
     }
 
+    /// The Python client (another language, following docs/protocol.md) connects again by itself after the
+    /// daemon's crash, and its life-cycle callbacks arrive over the new connection.
+    @Test func pythonAppConnectsAgainAfterTheDaemonRestarts() throws {
+        let daemon = try DaemonHarness(freezer: defaultFreezer)
+        try daemon.install("test.python", executable: DaemonHarness.pythonClient, permitted: ["test.python.refresh"])
+        let pid = try daemon.openAndWait("test.python")
+        try daemon.waitUntil("the Python app answered its launch callbacks") {
+            daemon.events("test.python").contains("callback applicationDidBecomeActive(_:)")
+        }
+        daemon.killHard()
+        try daemon.start()
+        try daemon.waitUntil("the Python app connected again") { daemon.events("test.python").contains("reconnected") }
+        try daemon.send(.home)
+        try daemon.waitUntil("the Python app answered didEnterBackground over its new connection and was frozen") {
+            let app = try daemon.app("test.python")
+            return daemon.events("test.python").contains("callback applicationDidEnterBackground(_:)")
+                && app?.state == .suspended && app?.frozen == true && app?.pid == pid
+        }
+        #expect(!daemon.events("test.python").contains("no daemon"))
+    }
+
     @Test func processThatDiedWhileTheDaemonWasDownIsNotAdopted() throws {
         let daemon = try DaemonHarness(freezer: defaultFreezer)
         try daemon.install("test.gone", behaviours: ["later"], permitted: ["test.gone.refresh"])

@@ -4,8 +4,9 @@
   status | open BUNDLE | call-as-stranger BUNDLE | garbage | oversized | truncated | version2
 prints each reply as one JSON line. Launched by the daemon as an app (OFFSTAGE_SOCKET set, no arguments),
 it asks for its state, tries to submit for another bundle, and answers its life-cycle callbacks;
-it writes what happened to $OFFSTAGE_TEST_DIR/<bundle>.events."""
-import json, os, socket, struct, sys
+it writes what happened to $OFFSTAGE_TEST_DIR/<bundle>.events. When the daemon goes away it connects again
+and sends again the calls that got no answer (docs/protocol.md, "When the daemon goes away")."""
+import json, os, socket, struct, sys, time
 
 VERSION = 1
 MAX = 64 * 1024
@@ -41,6 +42,19 @@ def connect(path):
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     sock.connect(path)
     return sock
+
+
+def connect_again(path, seconds=10.0):
+    """After the connection closed: connect to the same path again, every 10 ms at first and at most every
+    200 ms, for `seconds`; None if no daemon answered in that time (then the app exits)."""
+    delay, deadline = 0.01, time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            return connect(path)
+        except OSError:
+            time.sleep(delay)
+            delay = min(delay * 2, 0.2)
+    return None
 
 
 def control(command):
@@ -86,22 +100,46 @@ def run_app(path):
         out.flush()
 
     sock = connect(path)
-    sock.sendall(frame({"id": 1, "body": {"call": {"call": {"applicationState": {}}, "bundle": None}}}))
-    call = {"submit": {"_0": refresh_request("other.app.refresh")}}
-    sock.sendall(frame({"id": 2, "body": {"call": {"call": call, "bundle": "other.app"}}}))
+    unanswered = {}  # id -> body of each call without an answer: sent again, same id, on a new connection
+
+    def send(call_id, body):
+        try:
+            sock.sendall(frame({"id": call_id, "body": body}))
+        except OSError:
+            pass  # the daemon went away: the next read notices, and the call is sent again
+
+    def call(call_id, body):
+        unanswered[call_id] = body
+        send(call_id, body)
+
+    call(1, {"call": {"call": {"applicationState": {}}, "bundle": None}})
+    call(2, {"call": {"call": {"submit": {"_0": refresh_request("other.app.refresh")}}, "bundle": "other.app"}})
     next_id = 3
     while True:
-        message = read_message(sock)
+        try:
+            message = read_message(sock)
+        except OSError:
+            message = None
         if message is None:
-            return
+            sock.close()
+            sock = connect_again(path)
+            if sock is None:
+                note("no daemon")
+                return
+            note("reconnected")
+            for call_id in sorted(unanswered):
+                send(call_id, unanswered[call_id])
+            continue
         if "result" in message:
+            unanswered.pop(message["result"]["id"], None)
             note("result %d %s" % (message["result"]["id"], json.dumps(message["result"]["result"])))
         elif "error" in message:
+            unanswered.pop(message["error"].get("id"), None)
             note("error %s %s" % (message["error"].get("id"), message["error"]["message"]))
         elif "effect" in message and "deliver" in message["effect"]["effect"]:
             deliver = message["effect"]["effect"]["deliver"]
             note("callback " + deliver["_1"])
-            sock.sendall(frame({"id": next_id, "body": {"call": {"call": {"returned": {"token": deliver["token"]}}}}}))
+            call(next_id, {"call": {"call": {"returned": {"token": deliver["token"]}}}})
             next_id += 1
 
 
