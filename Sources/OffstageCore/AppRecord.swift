@@ -40,6 +40,14 @@ struct AppRecord: Sendable {
             || box.fields.backgroundWork.fetchInterval != nil
     }
 
+    /// Whether the app's kept judgement of its pending requests holds (see `PendingJudgement.holds`), asked
+    /// where it lies: taking the judgement out of the box to ask copied it.
+    func judgementHolds(
+        era: Int, pending: [TaskRequest], now: Instant, seen: PendingJudgement.Seen, sight: AppStateSight
+    ) -> Bool {
+        box.fields.judgement?.holds(era: era, pending: pending, now: now, seen: seen, sight: sight) ?? false
+    }
+
     /// The state the app will be in once every queued callback is delivered.
     var projectedState: AppState {
         if let last = box.fields.queuedCallbacks.last, let state = last.stateDuring { return state }

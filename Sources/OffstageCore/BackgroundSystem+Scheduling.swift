@@ -60,18 +60,19 @@ extension BackgroundSystem {
         }
         refreshPrediction(id)
         refreshUsageTier(id)
-        var context = context(for: id)
-        if apps[id].judgement?.holds(era: judgementEra, pending: pending, context: context, sight: appStateSight)
-            == true
-        {
+        let judgement = judgementContext(for: id)
+        let seen = PendingJudgement.Seen(
+            device: device, appState: apps[id].projectedState, appForceQuit: apps[id].forceQuit,
+            runningIdentifiers: apps[id].runningIdentifiers, judgement: judgement)
+        if apps[id].judgementHolds(era: judgementEra, pending: pending, now: now, seen: seen, sight: appStateSight) {
             return
         }
+        var context = context(for: id, judgement: judgement)
         var lift: Instant?
         var turnsAt: Instant?
         var started = false
         var waits: SharedWaits = []
         var waitsForSharedChange = false
-        let judgedIn = context
         for request in pending {
             let (blockers, turns, liftedBySharedChanges) = constraints.judge(request, in: context)
             if blockers.isEmpty {
@@ -94,7 +95,7 @@ extension BackgroundSystem {
         }
         noteWaiting(id, until: lift, onSharedChange: waitsForSharedChange, waits: waits)
         apps[id].judgement =
-            started ? nil : PendingJudgement(era: judgementEra, pending: pending, context: judgedIn, turnsAt: turnsAt)
+            started ? nil : PendingJudgement(era: judgementEra, pending: pending, seen: seen, turnsAt: turnsAt)
     }
 
     /// Remembers how the app's pending requests wait: when the soonest can become eligible by itself,

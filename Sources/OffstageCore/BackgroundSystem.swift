@@ -230,11 +230,15 @@ public struct BackgroundSystem: Sendable {
         emit(.record(Record(at: now, app: app, kind: kind, task: task, reason: reason, taskKind: taskKind)))
     }
 
-    func context(for id: BundleID) -> ConstraintContext {
+    /// What the constraints see of the system and of the app `id` now.
+    func context(for id: BundleID) -> ConstraintContext { context(for: id, judgement: judgementContext(for: id)) }
+
+    /// What the constraints see now, with the app's judgement context already worked out.
+    func context(for id: BundleID, judgement: JudgementContext) -> ConstraintContext {
         let app = apps[id]  // looked up once: each lookup probes the table
         return ConstraintContext(
             now: now, sharedPolicy: sharedPolicy, device: device, settings: settings, wallClock: wallClock,
             app: id, appState: app.projectedState, appForceQuit: app.forceQuit,
-            runningIdentifiers: app.runningIdentifiers, judgement: judgementContext(for: id))
+            runningIdentifiers: app.runningIdentifiers, judgement: judgement)
     }
 }
