@@ -73,4 +73,24 @@ import Testing
         #expect(h.system.device.batteryLevel == 0)
         #expect(h.system.nextDueTime == nil)
     }
+
+    @Test func noTaskStartsWhileTheDeviceIsOffEvenWithACriticalLevelOfZero() {
+        var device = DeviceState()
+        device.simulatesBattery = true
+        device.battery = Battery(capacityWattHours: 1)
+        device.batteryLevel = 0.01
+        var policy = Policy.iOS
+        policy.criticalBatteryLevel = 0
+        var h = Fixture.harness([feed, mail], policy: policy, device: device)
+        h.open(mail)
+        h.handle(.home)
+        h.submit(Fixture.refreshRequest(mail, earliestBeginDate: 3600), from: mail)
+        h.advance(to: Instant(seconds: 3000))
+        #expect(h.system.device.isShutDown)
+        h.advance(to: Instant(seconds: 3 * 86_400))  // long past the earliest begin date, still off
+        #expect(h.log.startedTasks.isEmpty)
+        #expect(
+            h.system.explain().first?.blockers.map(\.reason).contains("the device is off: its battery is empty") == true
+        )
+    }
 }

@@ -42,17 +42,21 @@ public struct LowPowerModeConstraint: Constraint {
     }
 }
 
-/// A critically low battery off the charger leaves room for essential work only.
+/// A critically low battery off the charger leaves room for essential work only; an empty one has shut the
+/// device down, and nothing runs then whatever the critical level (even a policy's 0).
 public struct CriticalBatteryConstraint: Constraint {
     public init() {}
     public var name: String { "criticalBattery" }
     public func applies(to request: TaskRequest) -> Bool { request.isDiscretionary }
     public func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict {
         let device = context.device
-        guard !device.isCharging, device.batteryLevel < context.policy.criticalBatteryLevel else { return .satisfied }
-        let level = Int((device.batteryLevel * 100).rounded())
-        let limit = Int((context.policy.criticalBatteryLevel * 100).rounded())
-        return .blocked(reason: "battery at \(level)% (below \(limit)%) and not charging", until: nil)
+        guard !device.isCharging else { return .satisfied }
+        if device.batteryLevel < context.policy.criticalBatteryLevel {
+            let level = Int((device.batteryLevel * 100).rounded())
+            let limit = Int((context.policy.criticalBatteryLevel * 100).rounded())
+            return .blocked(reason: "battery at \(level)% (below \(limit)%) and not charging", until: nil)
+        }
+        return device.isShutDown ? .blocked(reason: "the device is off: its battery is empty", until: nil) : .satisfied
     }
 }
 
