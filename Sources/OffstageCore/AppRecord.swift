@@ -151,6 +151,9 @@ struct AppFields: Sendable {
     var forceQuit = false
     /// A termination waiting for `willTerminate` to return.
     var terminating: TerminationReason?
+    /// The §7 event the process was launched for (a push, a location event, a fetch): its launch options.
+    /// Nil for the user's launch or a task's, even if an event arrives while the app is launching.
+    var launchEvent: BackgroundEvent?
     var memoryFootprint: Int
     /// The blocker names last recorded for each pending identifier, so only changes are logged.
     private(set) var lastBlockers: [String: [String]] = [:]
@@ -223,6 +226,7 @@ struct AppFields: Sendable {
         assertionsWarned = false
         running = []
         terminating = nil
+        launchEvent = nil
         backgroundWork.clearProcess()
     }
 }

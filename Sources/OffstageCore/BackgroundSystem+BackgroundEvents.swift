@@ -34,12 +34,14 @@ extension BackgroundSystem {
         let token = nextToken
         nextToken += 1
         let wasAwake = isDeviceAwake
+        let launchesForIt = apps[id].projectedState == .notRunning
         apps[id].backgroundWork.deliveries.append(BackgroundDelivery(token: token, event: event))
         if event.wakesDevice {
             appsHandlingWakeEvents.insert(apps.position(of: id))
             if !wasAwake { noteMaintenanceWake(for: id, task: event.label) }
         }
         wakeForBackgroundWork(id, why: why)
+        if launchesForIt { apps[id].launchEvent = event }
     }
 
     /// Hands waiting events to the app once it has finished launching and no callback is in flight,

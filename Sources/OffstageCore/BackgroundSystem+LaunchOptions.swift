@@ -2,12 +2,10 @@
 /// `application(_:didFinishLaunchingWithOptions:)` receives it (`UIApplication.LaunchOptionsKey`).
 extension BackgroundSystem {
     /// Why the app's process was launched: nothing for the user's tap or a task run (iOS passes no key for
-    /// them), the push for a push launch, `location` for a location relaunch. The event the launch was for is
-    /// the first one still waiting to be handed over (events are handed over only after the launch).
+    /// them), the push for a push launch, `location` for a location relaunch: the event kept when the launch
+    /// began (`AppFields.launchEvent`), not one that arrived while the app was launching.
     func launchOptions(of id: BundleID) -> LaunchOptions {
-        guard let app = apps.lookUp(id), app.launchReason != .user,
-            let event = app.backgroundWork.deliveries.first(where: { $0.deliveredAt == nil })?.event
-        else { return LaunchOptions() }
+        guard apps.contains(id), let event = apps[id].launchEvent else { return LaunchOptions() }
         switch event {
         case .remoteNotification(let payload): return LaunchOptions(remoteNotification: payload)
         case .location: return LaunchOptions(location: true)
