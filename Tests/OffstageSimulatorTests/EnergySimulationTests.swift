@@ -8,9 +8,16 @@ import Testing
 /// view reads the ledger; and the scenario fields for all of it, with errors naming line and field.
 @Suite struct EnergySimulationTests {
     /// One declarative app, `com.example.app`, with this behaviour (indented YAML), on a quiet device.
-    static func scenario(behaviour: String, device: String = "network: wifi", timeline: String, duration: String)
-        throws -> Scenario
-    {
+    /// The user opens the app at 1 min and goes home at 2 min: the timeline most energy tests run.
+    static let openThenHome = """
+          - { at: 1m, do: open com.example.app }
+          - { at: 2m, do: home }
+        """
+
+    /// One app with `behaviour`, on `device`, following `timeline` (by default `openThenHome`) for `duration`.
+    static func scenario(
+        behaviour: String, device: String = "network: wifi", timeline: String = openThenHome, duration: String = "1h"
+    ) throws -> Scenario {
         try ScenarioLoader.parse(
             yaml: """
                 name: energy
@@ -39,6 +46,11 @@ import Testing
 
     static let app = EnergyConsumer.app("com.example.app")
 
+    /// The background joules the ledger charged to the app.
+    static func backgroundJoules(_ simulation: Simulation) -> Double {
+        simulation.system.energy.totals[app]?.background ?? 0
+    }
+
     @Test func declarativeWorkReportsItsCPUAndBytes() throws {
         let simulation = try Self.run(
             Self.scenario(
@@ -46,15 +58,11 @@ import Testing
                           onEnterBackground:
                             - backgroundTask: { name: save, work: 10s, cpu: 50%, bytes: 1MB }
                             - work: { duration: 2s, cpu: 2, gpu: 0.5 }
-                    """,
-                timeline: """
-                      - { at: 1m, do: open com.example.app }
-                      - { at: 2m, do: home }
-                    """, duration: "1h"))
+                    """))
         let power = simulation.system.policy.power
         let expected =
             (10 * 0.5 + 2 * 2) * power.cpuWattsPerCore + 2 * 0.5 * power.gpuWatts + 1e6 * power.wifiJoulesPerByte
-        #expect(abs((simulation.system.energy.totals[Self.app]?.background ?? 0) - expected) < 1e-9)
+        #expect(abs((Self.backgroundJoules(simulation)) - expected) < 1e-9)
     }
 
     @Test func summaryShowsEachAppsBackgroundEnergy() throws {
@@ -62,11 +70,7 @@ import Testing
             behaviour: """
                       onEnterBackground:
                         - backgroundTask: { name: save, work: 10s, cpu: 100% }
-                """,
-            timeline: """
-                  - { at: 1m, do: open com.example.app }
-                  - { at: 2m, do: home }
-                """, duration: "1h")
+                """)
         let report = try Simulation(scenario: scenario).report()
         let joules = 10 * scenario.policy.power.cpuWattsPerCore
         #expect(report.apps.first?.backgroundJoules == joules)
@@ -84,16 +88,12 @@ import Testing
                             - submit: { refresh: com.example.app.refresh }
                           tasks:
                             com.example.app.refresh: { work: 2m, cpu: 1, bytes: 4MB, onExpiration: stop }
-                    """,
-                timeline: """
-                      - { at: 1m, do: open com.example.app }
-                      - { at: 2m, do: home }
-                    """, duration: "1h"))
+                    """))
         #expect(simulation.records.contains { $0.kind == .expired })
         // 30 s of the 2 minutes: a quarter of the bytes, 30 CPU-seconds.
         let power = simulation.system.policy.power
         let expected = 30 * power.cpuWattsPerCore + 1e6 * power.wifiJoulesPerByte
-        #expect(abs((simulation.system.energy.totals[Self.app]?.background ?? 0) - expected) < 1e-9)
+        #expect(abs((Self.backgroundJoules(simulation)) - expected) < 1e-9)
     }
 
     @Test func simulatedBatteryDrainsOverARun() throws {

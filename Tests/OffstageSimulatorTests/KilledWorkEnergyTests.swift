@@ -6,6 +6,12 @@ import Testing
 /// §9: the system measures a process as it runs, so the work of an app killed in the middle of it (watchdog,
 /// crash, jetsam, the user's swipe) is charged for the part done, not lost with the process.
 @Suite struct KilledWorkEnergyTests {
+    /// The app saves for 20 s at half a core when it leaves the screen (an assertion's work).
+    static let saveOnLeaving = """
+              onEnterBackground:
+                - backgroundTask: { name: save, work: 20s, cpu: 50% }
+        """
+
     @Test func appKilledMidTaskHasItsBackgroundEnergyInTheLedger() throws {
         // The refresh ignores its expiration (at 30 s): the watchdog kills the app 5 s later, 35 s into 2 minutes.
         let simulation = try EnergySimulationTests.run(
@@ -16,53 +22,38 @@ import Testing
                             - submit: { refresh: com.example.app.refresh }
                           tasks:
                             com.example.app.refresh: { work: 2m, cpu: 1, bytes: 12MB, onExpiration: ignore }
-                    """,
-                timeline: """
-                      - { at: 1m, do: open com.example.app }
-                      - { at: 2m, do: home }
-                    """, duration: "1h"))
+                    """))
         #expect(simulation.records.contains { $0.kind == .terminated && $0.reason.contains("watchdog") })
         // 35 s of the 2 minutes: 35 CPU-seconds and 35/120 of the bytes.
         let power = simulation.system.policy.power
         let expected = 35 * power.cpuWattsPerCore + 3.5e6 * power.wifiJoulesPerByte
-        let charged = simulation.system.energy.totals[EnergySimulationTests.app]?.background ?? 0
+        let charged = EnergySimulationTests.backgroundJoules(simulation)
         #expect(abs(charged - expected) < 1e-6)
     }
 
     @Test func assertionWorkOfASwipedAwayAppIsChargedForThePartDone() throws {
         let simulation = try EnergySimulationTests.run(
             EnergySimulationTests.scenario(
-                behaviour: """
-                          onEnterBackground:
-                            - backgroundTask: { name: save, work: 20s, cpu: 50% }
-                    """,
-                timeline: """
-                      - { at: 1m, do: open com.example.app }
-                      - { at: 2m, do: home }
+                behaviour: Self.saveOnLeaving,
+                timeline: EnergySimulationTests.openThenHome + """
+
                       - { at: 125s, do: switcher }
                       - { at: 130s, do: swipe com.example.app }
-                    """, duration: "1h"))
+                    """))
         let power = simulation.system.policy.power
-        let charged = simulation.system.energy.totals[EnergySimulationTests.app]?.background ?? 0
+        let charged = EnergySimulationTests.backgroundJoules(simulation)
         // 10 of the 20 seconds at half a core.
         #expect(abs(charged - 5 * power.cpuWattsPerCore) < 1e-6)
     }
 
     @Test func workOfAProcessThatExitsOnItsOwnIsChargedForThePartDone() throws {
         var scenario = try EnergySimulationTests.scenario(
-            behaviour: """
-                      onEnterBackground:
-                        - backgroundTask: { name: save, work: 20s, cpu: 50% }
-                """,
-            timeline: """
-                  - { at: 1m, do: open com.example.app }
-                  - { at: 2m, do: home }
-                """, duration: "1h")
+            behaviour: Self.saveOnLeaving)
         scenario.timeline.append(
             TimelineEntry(at: 128, action: .system(.processExited("com.example.app", reason: "segfault"))))
         let simulation = try EnergySimulationTests.run(scenario)
         let power = simulation.system.policy.power
-        let charged = simulation.system.energy.totals[EnergySimulationTests.app]?.background ?? 0
+        let charged = EnergySimulationTests.backgroundJoules(simulation)
         // 8 of the 20 seconds at half a core.
         #expect(abs(charged - 4 * power.cpuWattsPerCore) < 1e-6)
     }
