@@ -1,11 +1,18 @@
 import ArgumentParser
 import ColorFeed
 import Foundation
+import OffstageCore
 import OffstageSimulator
 
-/// The options `demo` and `simulate` share: how long, where the JSON goes, how much to print, the Battery view.
+/// The options `demo` and `simulate` share: how long, what to print, and the files to write. Every option is
+/// honoured or refused: options that contradict each other are an error, never silently dropped.
 struct RunOptions: ParsableArguments {
-    @Option(name: .long, help: "Virtual time to run, e.g. 2h, 1d, \"1d 07:00\" (default: the scenario's).")
+    @Option(
+        name: .long,
+        help: """
+            When to stop: a duration from the start (2h, 1d, "1d 07:00") or a time as the timeline prints it \
+            ("2026-11-22 07:00:00Z"); default: the scenario's.
+            """)
     var until: String?
 
     @Option(name: .long, help: "Write every record as JSON to this file.")
@@ -17,7 +24,12 @@ struct RunOptions: ParsableArguments {
     @Flag(name: .long, help: "Print only the summary, not the timeline.")
     var summary = false
 
-    @Option(name: .long, help: "Explain one request by its identifier: where it stands at the end, and its history.")
+    @Option(
+        name: .long,
+        help: """
+            Explain one request by its identifier (where it stands at the end, and its history) instead of the \
+            timeline and the summary.
+            """)
     var why: String?
     @Flag(name: .long, help: "Show the Battery view at the end: the level, and energy per app over 24 h and 10 days.")
     var battery = false
@@ -26,60 +38,98 @@ struct RunOptions: ParsableArguments {
         name: .long, help: "Write the HTML report (app states, tasks, pushes, battery, energy, requests) to this file.")
     var html: String?
 
-    /// `--until` in seconds, or a validation error that names the option.
-    func duration() throws -> Double? {
-        guard let until else { return nil }
-        guard let seconds = ScenarioSyntax.duration(until), seconds > 0 else {
-            throw ValidationError("--until: expected \(ScenarioSyntax.durationHint), got \"\(until)\"")
-        }
-        return seconds
+    /// When the run ends: a duration from the start, or a wall-clock time to be placed against the scenario's start.
+    enum End {
+        case after(seconds: Double)
+        case at(epoch: Double)
     }
 
-    /// Runs `scenario` and prints the timeline and the summary; writes JSON if asked.
+    /// `--until` as written, or a validation error that names the option and says what was wrong.
+    func end() throws -> End? {
+        guard let until else { return nil }
+        if let epoch = ScenarioSyntax.moment(until) { return .at(epoch: epoch) }
+        guard let seconds = ScenarioSyntax.duration(until) else {
+            throw ValidationError(
+                "--until: expected \(ScenarioSyntax.durationHint), or a time like \"2026-11-22 07:00:00Z\", "
+                    + "got \"\(until)\"")
+        }
+        guard seconds > 0 else {
+            throw ValidationError("--until: \"\(until)\" would end the run where it starts: give a positive duration")
+        }
+        return .after(seconds: seconds)
+    }
+
+    /// The files the options name, to check before the run.
+    var outputs: [OutputFile] {
+        [json.map { OutputFile(option: "--json", path: $0) }, html.map { OutputFile(option: "--html", path: $0) }]
+            .compactMap { $0 }
+    }
+
+    func validate() throws {
+        _ = try end()
+        if summary && verbose {
+            throw ValidationError("--summary prints no timeline, and --verbose shows more of it: choose one")
+        }
+        if let why, summary || verbose {
+            throw ValidationError(
+                "--why \(why) prints the request's history instead of the timeline and the summary: "
+                    + "drop \(summary ? "--summary" : "--verbose")")
+        }
+        try OutputFile.check(outputs)
+    }
+
+    /// Seconds from the scenario's start to `--until`, or nil for the scenario's own length.
+    func duration(of scenario: Scenario) throws -> Double? {
+        switch try end() {
+        case nil: return nil
+        case .after(let seconds): return seconds
+        case .at(let epoch):
+            let start = WallClock(epochAtZero: scenario.startEpoch).timestamp(at: .zero)
+            guard epoch > scenario.startEpoch else {
+                throw CLIError("--until: \(until ?? "") is not after the scenario's start, \(start)")
+            }
+            return epoch - scenario.startEpoch
+        }
+    }
+
+    /// Runs `scenario` and prints the timeline and the summary (or the explanation `--why` asks for), the Battery
+    /// view with `--battery`, and writes the files asked for.
     func run(_ scenario: Scenario) throws {
-        let duration = try duration()
+        let duration = try duration(of: scenario)
+        try OutputFile.check(outputs)
         let simulation = try Simulation(scenario: scenario, catalog: .bundled)
         let progress = ProgressBar(label: scenario.name)
         let report = simulation.report(for: duration, progress: progress.update)
         progress.finish()
+        // An unknown --why is reported after the files are written: the run itself went well.
+        var unknownRequest: CLIError?
         if let why {
-            guard let explanation = report.why(why) else {
-                throw CLIError("--why: no request with identifier \"\(why)\" appears in this run")
+            if let explanation = report.why(why) {
+                Console.print(explanation)
+            } else {
+                unknownRequest = CLIError("--why: no request with identifier \"\(why)\" appears in this run")
             }
-            print(explanation)
-            return
+        } else {
+            if !summary {
+                Console.print(report.timeline(verbose: verbose))
+                Console.print("")
+            }
+            Console.print(report.summary())
         }
-        if !summary {
-            print(report.timeline(verbose: verbose))
-            print("")
-        }
-        print(report.summary())
         if battery {
-            print("")
-            print(BatteryReport(system: simulation.system).text())
+            Console.print("")
+            Console.print(BatteryReport(system: simulation.system).text())
         }
         if let json {
-            do {
-                try report.json().write(to: URL(fileURLWithPath: json))
-            } catch {
-                throw CLIError("--json: cannot write \(json): \(error.localizedDescription)")
-            }
-            print("Records written to \(json)")
+            try OutputFile(option: "--json", path: json).write(try report.json())
+            Console.print("Records written to \(json)")
         }
         if let html {
-            try Self.writeHTML(report, of: simulation, to: html)
-            print("HTML report written to \(html)")
+            try OutputFile(option: "--html", path: html).write(
+                Data(HTMLReport(report: report, simulation: simulation).html().utf8))
+            Console.print("HTML report written to \(html)")
         }
-    }
-
-    /// `--html`: writes the run's HTML report to `path`, or fails with an error naming the option and the file.
-    static func writeHTML(_ report: RunReport, of simulation: Simulation, to path: String) throws {
-        do {
-            try Data(HTMLReport(report: report, simulation: simulation).html().utf8).write(
-                to: URL(fileURLWithPath: path))
-        } catch {
-            throw CLIError("--html: cannot write \(path): \(error.localizedDescription)")
-        }
+        if let unknownRequest { throw unknownRequest }
     }
 }
 

@@ -38,7 +38,7 @@ public struct RunReport: Sendable {
     /// Record kinds the brief timeline leaves out (`--verbose` shows them).
     public static let detailKinds: Set<RecordKind> = [.callback, .register, .assertionBegan, .assertionEnded, .state]
 
-    /// One line per record: day and wall-clock time, app, kind, task and why.
+    /// One line per record: the wall-clock time, app, kind, task and why.
     public func timeline(verbose: Bool) -> String {
         let width = max(12, records.compactMap { $0.app?.rawValue.count }.max() ?? 0)
         return records.filter { verbose || !Self.detailKinds.contains($0.kind) }
@@ -51,18 +51,10 @@ public struct RunReport: Sendable {
             .joined(separator: "\n")
     }
 
-    /// "day 1 07:00:05": the scenario's wall clock (UTC) at `instant`.
-    public func clock(_ instant: Instant) -> String { Self.clock(instant, startEpoch: scenario.startEpoch) }
-
-    /// "day 1 07:00:05" for a run whose instant zero is `startEpoch` on the wall clock (UTC).
-    static func clock(_ instant: Instant, startEpoch: Double) -> String {
-        let epoch = Int((startEpoch + instant.seconds).rounded(.down))
-        let startDay = Int(startEpoch.rounded(.down)).quotientAndRemainder(dividingBy: 86_400).quotient
-        let (day, secondOfDay) = epoch.quotientAndRemainder(dividingBy: 86_400)
-        let (hour, rest) = secondOfDay.quotientAndRemainder(dividingBy: 3600)
-        let (minute, second) = rest.quotientAndRemainder(dividingBy: 60)
-        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "day \(day - startDay + 1) \(two(hour)):\(two(minute)):\(two(second))"
+    /// "2026-11-21 07:00:05Z": the scenario's wall clock (UTC) at `instant`, the notation of every time Offstage
+    /// prints (timeline, explanations, the HTML report, the daemon's log) and `--until` accepts.
+    public func clock(_ instant: Instant) -> String {
+        WallClock(epochAtZero: scenario.startEpoch).timestamp(at: instant)
     }
 
     /// Per app: launches, tasks and how they ended, assertions, crashes and kills; the judgement (tier,
@@ -125,16 +117,16 @@ public struct RunReport: Sendable {
                 "    \(pad(facts.app.rawValue, width))  \(pad(facts.tier.rawValue, 11)) \(pad("\(ages.count)", 6)) "
                     + "\(pad("\(runs(.appRefresh))", 8)) \(pad("\(runs(.processing))", 11)) \(pad("\(facts.wakeUps)", 6)) "
                     + "\(pad(BatteryReport.joules(facts.backgroundJoules), 10)) "
-                    + "\(pad("\(Int((facts.cooperation * 100).rounded()))%", 12)) "
+                    + "\(pad(Figures.percent(facts.cooperation), 12)) "
                     + (ages.isEmpty ? "no launches" : "median \(median): \(each)"))
         }
         lines.append("  Maintenance wakes: \(wakeUps) in all")
         return lines
     }
 
-    /// "3m", "1h05m", "2d3h": a content age, short.
+    /// "3m", "1h05m", "2d3h": a content age, short; "never" for an infinite age (content never refreshed).
     static func age(_ seconds: Double) -> String {
-        let minutes = Int((seconds / 60).rounded())
+        guard seconds.isFinite, let minutes = Figures.whole(max(0, seconds) / 60) else { return "never" }
         if minutes < 60 { return "\(minutes)m" }
         let hours = minutes / 60
         if hours < 48 { return "\(hours)h" + (minutes % 60 < 10 ? "0" : "") + "\(minutes % 60)m" }

@@ -208,17 +208,13 @@ import Testing
         #expect(!page.contains("<script>"))
     }
 
-    @Test func htmlOptionWritesTheReport() throws {
+    @Test func htmlOptionWritesTheReport() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("offstage-\(UUID()).html").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let (simulation, report) = try Self.leavingApp()
-        try RunOptions.writeHTML(report, of: simulation, to: path)
+        let outcome = await CLI.run(["demo", "--until", "2h", "--summary", "--html", path])
+        #expect(outcome.error == nil && outcome.output.hasSuffix("HTML report written to \(path)\n"))
         let page = try String(contentsOfFile: path, encoding: .utf8)
         #expect(page.hasPrefix("<!DOCTYPE html>") && page.contains("id=\"plot-battery\""))
-        let error = #expect(throws: CLIError.self) {
-            try RunOptions.writeHTML(report, of: simulation, to: "/nonexistent/dir/report.html")
-        }
-        #expect(error?.description.hasPrefix("--html: cannot write /nonexistent/dir/report.html") == true)
     }
 
     @Test func progressBarIsSilentWhenNotATerminal() {

@@ -53,7 +53,7 @@ public struct HTMLReport: Sendable {
         ]
         let facts = [
             ("scenario", scenario.name), ("source", scenario.source), ("seed", "\(scenario.seed)"),
-            ("from", axis.moment(timeline.start) + " (" + timeline.clock.timestamp(at: timeline.start) + ")"),
+            ("from", axis.moment(timeline.start)),
             ("to", axis.moment(timeline.end)), ("records", "\(report.records.count)"),
             ("maintenance wakes", "\(report.wakeUps)"),
             ("battery at the end", battery.percent(battery.level, digits: 0)),

@@ -51,15 +51,15 @@ struct TimeAxis {
         return result
     }
 
-    /// A tick's label: "day 2" at midnight, else the time of day "07:00".
+    /// A tick's label: the date "2026-11-22" at midnight, else the time of day "07:00" (the timeline's notation).
     func label(_ instant: Instant) -> String {
-        let parts = moment(instant).split(separator: " ")
-        let time = String(parts[2].prefix(5))
-        return time == "00:00" ? "day \(parts[1])" : time
+        let stamp = moment(instant)
+        let time = String(stamp.dropFirst(11).prefix(5))
+        return time == "00:00" ? String(stamp.prefix(10)) : time
     }
 
-    /// "day 1 07:04:00": an instant for tooltips, on the scenario's clock (UTC), as the text timeline shows it.
-    func moment(_ instant: Instant) -> String { RunReport.clock(instant, startEpoch: clock.epochAtZero) }
+    /// "2026-11-21 07:04:00Z": an instant for tooltips, on the scenario's clock (UTC), as the text timeline shows it.
+    func moment(_ instant: Instant) -> String { clock.timestamp(at: instant) }
 
     /// Vertical grid lines at the ticks over `top ..< bottom`, and their labels below `bottom`.
     func draw(on svg: inout SVG, top: Double, bottom: Double) {
