@@ -16,7 +16,7 @@ struct DemoCommand: ParsableCommand {
         let running = [
             ("--until", options.until != nil), ("--json", options.json != nil), ("--verbose", options.verbose),
             ("--summary", options.summary), ("--why", options.why != nil), ("--battery", options.battery),
-            ("--html", options.html != nil),
+            ("--html", options.html != nil), ("--trace-events", options.traceEvents != nil),
         ].filter(\.1).map(\.0)
         if printScenario, !running.isEmpty {
             throw ValidationError(

@@ -35,8 +35,19 @@ struct RunOptions: ParsableArguments {
     var battery = false
 
     @Option(
-        name: .long, help: "Write the HTML report (app states, tasks, pushes, battery, energy, requests) to this file.")
+        name: .long,
+        help: "Write the HTML report (app states, tasks, device, pushes, battery, energy, requests) to this file.")
     var html: String?
+
+    @Option(name: .long, help: "The HTML report shows the run from this moment (a duration or a time, as --until).")
+    var from: String?
+    @Option(name: .long, help: "The HTML report shows the run up to this moment (a duration or a time, as --until).")
+    var to: String?
+
+    @Option(
+        name: .customLong("trace-events"),
+        help: "Write the run in the Trace Event Format (JSON) to this file, to open in ui.perfetto.dev or about:tracing.")
+    var traceEvents: String?
 
     /// When the run ends: a duration from the start, or a wall-clock time to be placed against the scenario's start.
     enum End {
@@ -47,22 +58,30 @@ struct RunOptions: ParsableArguments {
     /// `--until` as written, or a validation error that names the option and says what was wrong.
     func end() throws -> End? {
         guard let until else { return nil }
-        if let epoch = ScenarioSyntax.moment(until) { return .at(epoch: epoch) }
-        guard let seconds = ScenarioSyntax.duration(until) else {
-            throw ValidationError(
-                "--until: expected \(ScenarioSyntax.durationHint), or a time like \"2026-11-22 07:00:00Z\", "
-                    + "got \"\(until)\"")
-        }
-        guard seconds > 0 else {
+        let end = try Self.moment(until, option: "--until")
+        if case .after(let seconds) = end, seconds <= 0 {
             throw ValidationError("--until: \"\(until)\" would end the run where it starts: give a positive duration")
+        }
+        return end
+    }
+
+    /// A moment written as a duration from the start or as a time, or a validation error naming `option`.
+    static func moment(_ text: String, option: String) throws -> End {
+        if let epoch = ScenarioSyntax.moment(text) { return .at(epoch: epoch) }
+        guard let seconds = ScenarioSyntax.duration(text) else {
+            throw ValidationError(
+                "\(option): expected \(ScenarioSyntax.durationHint), or a time like \"2026-11-22 07:00:00Z\", "
+                    + "got \"\(text)\"")
         }
         return .after(seconds: seconds)
     }
 
     /// The files the options name, to check before the run.
     var outputs: [OutputFile] {
-        [json.map { OutputFile(option: "--json", path: $0) }, html.map { OutputFile(option: "--html", path: $0) }]
-            .compactMap { $0 }
+        [
+            json.map { OutputFile(option: "--json", path: $0) }, html.map { OutputFile(option: "--html", path: $0) },
+            traceEvents.map { OutputFile(option: "--trace-events", path: $0) },
+        ].compactMap { $0 }
     }
 
     func validate() throws {
@@ -75,27 +94,54 @@ struct RunOptions: ParsableArguments {
                 "--why \(why) prints the request's history instead of the timeline and the summary: "
                     + "drop \(summary ? "--summary" : "--verbose")")
         }
+        for (option, value) in [("--from", from), ("--to", to)] {
+            guard let value else { continue }
+            guard html != nil else {
+                throw ValidationError("\(option) chooses the window of the HTML report: add --html FILE")
+            }
+            _ = try Self.moment(value, option: option)
+        }
         try OutputFile.check(outputs)
     }
 
     /// Seconds from the scenario's start to `--until`, or nil for the scenario's own length.
     func duration(of scenario: Scenario) throws -> Double? {
-        switch try end() {
-        case nil: return nil
+        try end().map { try Self.seconds($0, of: scenario, option: "--until", written: until ?? "") }
+    }
+
+    /// Seconds from the scenario's start to `moment`; a time before the start is an error naming `option`.
+    static func seconds(_ moment: End, of scenario: Scenario, option: String, written: String) throws -> Double {
+        switch moment {
         case .after(let seconds): return seconds
         case .at(let epoch):
             let start = WallClock(epochAtZero: scenario.startEpoch).timestamp(at: .zero)
             guard epoch > scenario.startEpoch else {
-                throw CLIError("--until: \(until ?? "") is not after the scenario's start, \(start)")
+                throw CLIError("\(option): \(written) is not after the scenario's start, \(start)")
             }
             return epoch - scenario.startEpoch
         }
+    }
+
+    /// The HTML report's window, `--from` to `--to`, as instants of the run (nil where not given).
+    func window(of scenario: Scenario) throws -> (from: Instant?, to: Instant?) {
+        func instant(_ text: String?, _ option: String) throws -> Instant? {
+            guard let text else { return nil }
+            return Instant(
+                seconds: try Self.seconds(
+                    try Self.moment(text, option: option), of: scenario, option: option, written: text))
+        }
+        let window = (from: try instant(from, "--from"), to: try instant(to, "--to"))
+        if let start = window.from, let end = window.to, start >= end {
+            throw CLIError("--from \(from ?? "") is not before --to \(to ?? ""): the window would be empty")
+        }
+        return window
     }
 
     /// Runs `scenario` and prints the timeline and the summary (or the explanation `--why` asks for), the Battery
     /// view with `--battery`, and writes the files asked for.
     func run(_ scenario: Scenario) throws {
         let duration = try duration(of: scenario)
+        let window = try window(of: scenario)
         try OutputFile.check(outputs)
         let simulation = try Simulation(scenario: scenario, catalog: .bundled)
         let progress = ProgressBar(label: scenario.name)
@@ -126,8 +172,13 @@ struct RunOptions: ParsableArguments {
         }
         if let html {
             try OutputFile(option: "--html", path: html).write(
-                Data(HTMLReport(report: report, simulation: simulation).html().utf8))
+                Data(HTMLReport(report: report, simulation: simulation, from: window.from, to: window.to).html().utf8))
             Console.print("HTML report written to \(html)")
+        }
+        if let traceEvents {
+            try OutputFile(option: "--trace-events", path: traceEvents).write(
+                try TraceEventFile(report: report, simulation: simulation).json())
+            Console.print("Trace events written to \(traceEvents) (open it in https://ui.perfetto.dev)")
         }
         if let unknownRequest { throw unknownRequest }
     }

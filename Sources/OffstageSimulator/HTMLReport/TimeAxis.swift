@@ -37,10 +37,21 @@ struct TimeAxis {
         14 * 86_400, 30 * 86_400,
     ]
 
-    /// Ticks at multiples of the smallest round step that gives at most 12 of them, on the wall clock (UTC).
-    var ticks: [Instant] {
-        let span = end - start
-        let step = Self.steps.first { span / $0 <= 12 } ?? Self.steps.last!
+    /// The labelled ticks' step: the smallest round step that gives at most 12 of them.
+    var step: Double { Self.steps.first { (end - start) / $0 <= 12 } ?? Self.steps.last! }
+
+    /// Ticks at multiples of the labelled step, on the wall clock (UTC).
+    var ticks: [Instant] { ticks(every: step) }
+
+    /// Unlabelled ticks every hour when the labelled ones are further apart and an hour is at least 4 pixels
+    /// wide (runs up to about 10 days): on a multi-day axis, the hour of a mark can still be read.
+    var hourTicks: [Instant] {
+        guard step > 3600, width / ((end - start) / 3600) >= 4 else { return [] }
+        return ticks(every: 3600)
+    }
+
+    /// Ticks at every multiple of `step` seconds of the wall clock between the start and the end.
+    private func ticks(every step: Double) -> [Instant] {
         let epoch = clock.epoch(at: start)
         var tick = (epoch / step).rounded(.up) * step
         var result: [Instant] = []
@@ -64,6 +75,9 @@ struct TimeAxis {
     /// Vertical grid lines at the ticks over `top ..< bottom`, and their labels below `bottom`.
     func draw(on svg: inout SVG, top: Double, bottom: Double) {
         svg.line(x1: left, y1: bottom, x2: left + width, y2: bottom, stroke: "#999")
+        for tick in hourTicks {
+            svg.line(x1: x(tick), y1: bottom, x2: x(tick), y2: bottom + 3, stroke: "#bbb")
+        }
         for tick in ticks {
             let x = x(tick)
             svg.line(x1: x, y1: top, x2: x, y2: bottom, stroke: "#e3e3e3")
