@@ -174,13 +174,18 @@ import Testing
 
     @Test func htmlIsSelfContainedWithEverySizedPlot() throws {
         let page = try Self.demo().html.html()
-        for id in ["plot-states", "plot-tasks", "plot-events", "plot-battery", "plot-energy", "requests"] {
+        for id in [
+            "plot-states", "plot-tasks", "plot-device", "plot-events", "plot-battery", "plot-energy", "requests",
+        ] {
             #expect(page.contains("id=\"\(id)\""), "missing \(id)")
         }
         #expect(!page.contains("http://") && !page.contains("https://"))
-        for external in ["<script", "<link", "src=", "href=", "@import", "url("] { #expect(!page.contains(external)) }
+        for external in ["<script", "<link", "src=", "@import", "url("] { #expect(!page.contains(external)) }
+        // The only links are to rows of the page itself.
+        let links = page.components(separatedBy: "href=\"").dropFirst()
+        #expect(!links.isEmpty && links.allSatisfy { $0.hasPrefix("#") })
         let svgs = Self.svgs(in: page)
-        #expect(svgs.count == 5)
+        #expect(svgs.count == 6)
         for svg in svgs {
             #expect(
                 svg.contains(" width=\"1200\"") && svg.contains(" height=\"") && svg.contains("viewBox=\"0 0 1200 "))

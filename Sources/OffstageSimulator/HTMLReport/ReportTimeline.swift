@@ -70,7 +70,7 @@ public struct ReportTimeline: Sendable {
         self.battery = Self.chargingCurves(battery, model: energy.battery)
         charging = Self.charging(battery, until: end)
         self.energy = energy.rows(energy.ledger.totals)
-        requests = Self.requests(report, until: end).filter { $0.endedAt >= start }
+        requests = Self.requests(report, until: end).filter { $0.endedAt >= start && $0.submittedAt <= end }
         scenarioBattery = report.scenario.timeline.compactMap { entry in
             guard case .system(.setBattery(let level, _)) = entry.action else { return nil }
             return (Instant(seconds: entry.at), level)
