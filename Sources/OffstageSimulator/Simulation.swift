@@ -16,6 +16,8 @@ public final class Simulation: @unchecked Sendable {
     public private(set) var batteryHistory = BatteryHistory()
     /// The device's conditions over the run (screen, lock, charger, network, modes, thermal, idle), for reports.
     public private(set) var deviceHistory = DeviceHistory()
+    /// What each task run used (energy, CPU, bytes), for reports.
+    public private(set) var taskUsage = TaskUsage()
     let catalog: SwiftAppCatalog
     var random: SeededRandom
     private var queue = Heap<Scheduled>()
@@ -322,7 +324,12 @@ public final class Simulation: @unchecked Sendable {
     /// in order, so records kept as they come are in the same order, without passing through the queue.
     private func enqueue(_ effects: [Effect]) {
         for effect in effects {
-            if case .record(let record) = effect { records.append(record) } else { pendingEffects.append(effect) }
+            if case .record(let record) = effect {
+                records.append(record)
+                taskUsage.note(record, in: system)
+            } else {
+                pendingEffects.append(effect)
+            }
         }
     }
 

@@ -53,7 +53,7 @@ import Testing
         let anchors = page.components(separatedBy: "<a href=\"#").dropFirst().map { String($0.prefix { $0 != "\"" }) }
         #expect(anchors.count > 10)
         for anchor in Set(anchors) { #expect(page.contains("id=\"\(anchor)\""), "no row \(anchor)") }
-        #expect(page.contains("<tr class=\"group\"><th colspan=\"6\">com.colorfeed.wwdc25: "))
+        #expect(page.contains("<tr class=\"group\"><th colspan=\"8\">com.colorfeed.wwdc25: "))
     }
 
     @Test func theScenariosOwnBatteryChangesAreMarked() throws {

@@ -17,6 +17,7 @@ public struct HTMLReport: Sendable {
             report: report, start: min(max(from ?? .zero, .zero), end), end: end,
             battery: simulation.batteryHistory.samples, energy: battery)
         timeline.device = simulation.deviceHistory.readings
+        timeline.attach(simulation.taskUsage)
         self.init(report: report, timeline: timeline, battery: battery)
     }
 

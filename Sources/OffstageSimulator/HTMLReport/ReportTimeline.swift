@@ -85,6 +85,22 @@ public struct ReportTimeline: Sendable {
         }
     }
 
+    /// Gives each finished task run what it used, from the simulator's meters.
+    mutating func attach(_ usage: TaskUsage) {
+        for lane in apps.indices {
+            for run in apps[lane].runs.indices {
+                let bar = apps[lane].runs[run]
+                apps[lane].runs[run].usage = usage.usage(of: apps[lane].app, task: bar.identifier, startedAt: bar.start)
+            }
+        }
+    }
+
+    /// The task run that ended `wait` by starting, if it did.
+    func run(startedBy wait: RequestWait) -> TaskBar? {
+        guard wait.outcome == .started else { return nil }
+        return apps.first { $0.app == wait.app }?.runs.first { $0.identifier == wait.identifier && $0.start == wait.endedAt }
+    }
+
     /// Seconds between the points added to follow the charger's curve.
     static let chargingStep = 300.0
 

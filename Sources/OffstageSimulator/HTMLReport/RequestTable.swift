@@ -18,7 +18,10 @@ struct RequestTable {
         guard !timeline.requests.isEmpty else {
             return "<p id=\"\(Self.id)\" class=\"note\">No task request was submitted in this run.</p>"
         }
-        let header = ["request", "kind", "submitted", "waited", "outcome", "why it waited"]
+        let header = [
+            "request", "kind", "submitted", "waited", "beyond its earliest begin date", "outcome", "the run used",
+            "why it waited",
+        ]
         var rows: [String] = []
         // Grouped by app, in the scenario's order; within an app, by submission.
         let order = timeline.apps.map(\.app)
@@ -34,8 +37,9 @@ struct RequestTable {
                 let wait = timeline.requests[index]
                 let cells = [
                     "<code>\(escapeHTML(wait.identifier))</code>", escapeHTML(Palette.name(wait.kind)),
-                    escapeHTML(axis.moment(wait.submittedAt)), escapeHTML(Self.duration(wait.waited)), outcome(wait),
-                    why(wait),
+                    escapeHTML(axis.moment(wait.submittedAt)), escapeHTML(Self.duration(wait.waited)),
+                    escapeHTML(Self.duration(wait.delayedBeyondEarliestBegin)), outcome(wait),
+                    escapeHTML(timeline.run(startedBy: wait)?.usage?.text ?? ""), why(wait),
                 ]
                 rows.append(
                     "<tr id=\"\(Self.rowID(index))\" class=\"\(wait.outcome.rawValue)\">"

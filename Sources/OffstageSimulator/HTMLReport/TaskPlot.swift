@@ -63,6 +63,7 @@ struct TaskPlot {
         case .killed: text += ", killed \(axis.moment(bar.end))"
         case .running: text += ", still running at the end"
         }
+        if let usage = bar.usage { text += "; used \(usage.text)" }
         return text
     }
 
