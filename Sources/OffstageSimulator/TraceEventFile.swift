@@ -3,18 +3,22 @@ public import OffstageCore
 
 /// A run in the Trace Event Format (the JSON object form Chrome's about:tracing and the Perfetto UI open): a
 /// process for the device and one per app, a track each for the device's conditions, the app's state, its pushes,
-/// and per task identifier its waits and its runs; the battery as a counter, wakes and expirations as instants.
+/// its background time (`beginBackgroundTask` assertions) and per task identifier its waits and its runs; the
+/// battery as a counter, wakes and expirations as instants.
 /// Times are microseconds from the run's start (`ts`, `dur`), as the format wants.
 public struct TraceEventFile: Sendable {
     public var timeline: ReportTimeline
     /// The policy's idle delay, for the idle-window track.
     public var idleDelay: Double
     public var scenario: Scenario
+    /// The run's records, for the assertions (typed `assertionBegan` and `assertionEnded` details).
+    public var records: [Record]
 
-    public init(timeline: ReportTimeline, idleDelay: Double, scenario: Scenario) {
+    public init(timeline: ReportTimeline, idleDelay: Double, scenario: Scenario, records: [Record]) {
         self.timeline = timeline
         self.idleDelay = idleDelay
         self.scenario = scenario
+        self.records = records
     }
 
     /// The report of a finished simulation (`report` is what `Simulation.report` returned).
@@ -23,7 +27,9 @@ public struct TraceEventFile: Sendable {
             report: report, end: simulation.now, battery: simulation.batteryHistory.samples,
             energy: BatteryReport(system: simulation.system))
         timeline.device = simulation.deviceHistory.readings
-        self.init(timeline: timeline, idleDelay: report.scenario.policy.deviceIdleDelay, scenario: report.scenario)
+        self.init(
+            timeline: timeline, idleDelay: report.scenario.policy.deviceIdleDelay, scenario: report.scenario,
+            records: report.records)
     }
 
     /// One event of the format: `ph` is its phase (X complete, i instant, C counter, M metadata).
@@ -112,7 +118,7 @@ public struct TraceEventFile: Sendable {
             instant("maintenance wake", at: wake.at, pid: device, tid: wakes, args: args)
         }
 
-        // Each app: its state, its pushes, and per task identifier its waits and its runs.
+        // Each app: its state, its pushes, its assertions, and per task identifier its waits and its runs.
         for (index, lane) in timeline.apps.enumerated() {
             let pid = 2 + index
             name(process: pid, lane.app.rawValue, sortIndex: pid)
@@ -130,10 +136,19 @@ public struct TraceEventFile: Sendable {
             ] {
                 for mark in marks { instant(what, at: mark.at, pid: pid, tid: 2, args: ["record": .text(mark.detail)]) }
             }
+            for (track, assertions) in assertionTracks(of: lane.app).enumerated() {
+                let tid = 3 + track
+                name(thread: tid, of: pid, "background time \(track + 1)")
+                for assertion in assertions {
+                    slice(
+                        assertion.name.map { "background task \"\($0)\"" } ?? "background task", from: assertion.start,
+                        to: assertion.end, pid: pid, tid: tid, args: ["number": .number(Double(assertion.number))])
+                }
+            }
             let waits = timeline.requests.filter { $0.app == lane.app }
             let identifiers = Set(waits.map(\.identifier) + lane.runs.map(\.identifier)).sorted()
             for (offset, identifier) in identifiers.enumerated() {
-                let waitTrack = 10 + 2 * offset
+                let waitTrack = 100 + 2 * offset
                 let runTrack = waitTrack + 1
                 name(thread: waitTrack, of: pid, "\(identifier) waits")
                 name(thread: runTrack, of: pid, "\(identifier) runs")
@@ -156,6 +171,48 @@ public struct TraceEventFile: Sendable {
             }
         }
         return events
+    }
+
+    /// One `beginBackgroundTask` assertion: from its `assertionBegan` record to its `assertionEnded`, or to the app's
+    /// end (not running), or the run's.
+    struct Assertion {
+        var number: Int
+        var name: String?
+        var start: Instant
+        var end: Instant
+    }
+
+    /// The app's assertions on as few tracks as keep each track's slices apart (an app may hold several at once).
+    func assertionTracks(of app: BundleID) -> [[Assertion]] {
+        var open: [Int: Assertion] = [:]
+        var done: [Assertion] = []
+        for record in records where record.app == app {
+            switch record.detail {
+            case .assertionBegan(let number, let name)?:
+                open[number] = Assertion(number: number, name: name, start: record.at, end: timeline.end)
+            case .assertionEnded(let number)?:
+                if var assertion = open.removeValue(forKey: number) {
+                    assertion.end = record.at
+                    done.append(assertion)
+                }
+            case let detail? where detail.stateAfter == .notRunning:
+                for (_, var assertion) in open {
+                    assertion.end = record.at
+                    done.append(assertion)
+                }
+                open = [:]
+            default: break
+            }
+        }
+        var tracks: [[Assertion]] = []
+        for assertion in (done + open.values).sorted(by: { ($0.start, $0.number) < ($1.start, $1.number) }) {
+            if let free = tracks.firstIndex(where: { ($0.last?.end ?? .zero) <= assertion.start }) {
+                tracks[free].append(assertion)
+            } else {
+                tracks.append([assertion])
+            }
+        }
+        return tracks
     }
 
     /// The file: `{"traceEvents": […], "displayTimeUnit": "ms", "otherData": {…}}`.

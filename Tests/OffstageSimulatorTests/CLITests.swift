@@ -195,6 +195,17 @@ import Testing
         #expect(!outcome.output.contains("day 1"))
     }
 
+    @Test func datesInYearOneArePrintedWithFourDigits() async throws {
+        let folder = try CLI.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("year1.yaml").path
+        try "name: x\nstart: 0001-01-01T00:00:00Z\nduration: 1h\ntimeline:\n - {at: \"00:10\", do: unlock}\n".write(
+            toFile: file, atomically: true, encoding: .utf8)
+        let outcome = await CLI.run(["simulate", file])
+        #expect(outcome.output.hasPrefix("0001-01-01 00:10:00Z  system"), "\(outcome.output)")
+        #expect(WallClock(epochAtZero: -62_135_596_800 - 86_400 * 366).timestamp(at: .zero) == "0000-01-01 00:00:00Z")
+    }
+
     @Test func badDeviceReadingIsAnsweredWithTheSubcommandsUsage() async {
         let outcome = await CLI.run(["ctl", "device", "set", "battery=banana", "--socket", "/nonexistent/s"])
         #expect(outcome.error?.hasPrefix("Error: battery: 'banana' is not a level between 0 and 1") == true)
