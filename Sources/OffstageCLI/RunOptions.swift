@@ -46,7 +46,8 @@ struct RunOptions: ParsableArguments {
 
     @Option(
         name: .customLong("trace-events"),
-        help: "Write the run in the Trace Event Format (JSON) to this file, to open in ui.perfetto.dev or about:tracing.")
+        help:
+            "Write the run in the Trace Event Format (JSON) to this file, to open in ui.perfetto.dev or about:tracing.")
     var traceEvents: String?
 
     /// When the run ends: a duration from the start, or a wall-clock time to be placed against the scenario's start.

@@ -82,7 +82,8 @@ public struct WallClock: Hashable, Sendable, Codable {
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
         let digits = String(abs(year))
         let yearText = (year < 0 ? "-" : "") + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
-        return "\(yearText)-\(two(month))-\(two(day)) \(two(second / 3600)):\(two(second % 3600 / 60)):\(two(second % 60))Z"
+        return
+            "\(yearText)-\(two(month))-\(two(day)) \(two(second / 3600)):\(two(second % 3600 / 60)):\(two(second % 60))Z"
     }
 
     /// The UTC calendar date and the second of the day at `instant` (civil-from-days).

@@ -92,7 +92,9 @@ public struct RunReport: Sendable {
     }
 
     /// "1 launch", "2 launches".
-    static func count(_ number: Int, _ one: String, _ many: String) -> String { "\(number) \(number == 1 ? one : many)" }
+    static func count(_ number: Int, _ one: String, _ many: String) -> String {
+        "\(number) \(number == 1 ? one : many)"
+    }
 
     /// The judgement table: per app its tier, user opens, runs by kind, maintenance wakes, background
     /// energy, cooperation and the content's age at the opens, summarized; then the wakes in all.

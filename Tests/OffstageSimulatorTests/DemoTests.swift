@@ -84,7 +84,8 @@ import Testing
             lines.contains { $0.hasPrefix("2026-11-21 07:00:05Z  com.colorfeed.wwdc25") && $0.contains("launched") })
         #expect(report.timeline(verbose: true).contains("applicationDidEnterBackground(_:)"))
         #expect(!report.timeline(verbose: false).contains("applicationDidEnterBackground(_:)"))
-        #expect(report.summary().contains("com.example.photosync: opened 2 times by the user (1 launch, 1 from memory)"))
+        #expect(
+            report.summary().contains("com.example.photosync: opened 2 times by the user (1 launch, 1 from memory)"))
     }
 
     @Test func unknownSwiftAppIsAnErrorNamingTheField() throws {

@@ -51,15 +51,21 @@ import Testing
     @Test func theWakeLineComesBeforeTheStartItCaused() throws {
         let lines = try Self.demo().timeline(verbose: false).split(separator: "\n")
         let wake = try #require(lines.firstIndex { $0.contains("maintenance wake #1") })
-        let start = try #require(lines.firstIndex { $0.contains("  started  ") && $0.hasPrefix(lines[wake].prefix(20)) })
+        let start = try #require(
+            lines.firstIndex { $0.contains("  started  ") && $0.hasPrefix(lines[wake].prefix(20)) })
         #expect(wake < start)
         #expect(lines[wake + 1].contains("resumed") && lines[wake + 2].contains("started"))
     }
 
     @Test func summaryCountsInWordsThatAddUpAndSummarizesContentAges() throws {
         let summary = try Self.demo().summary()
-        #expect(summary.contains("com.example.news: opened 3 times by the user (2 launches, 1 from memory), 0 background launches; 1 task started"))
-        #expect(summary.range(of: #"\b1 (launches|tasks|suspensions|crashes|terminations)\b"#, options: .regularExpression) == nil)
+        #expect(
+            summary.contains(
+                "com.example.news: opened 3 times by the user (2 launches, 1 from memory), 0 background launches; 1 task started"
+            ))
+        #expect(
+            summary.range(of: #"\b1 (launches|tasks|suspensions|crashes|terminations)\b"#, options: .regularExpression)
+                == nil)
         #expect(summary.contains("median 20h46m, fresh at 0 of 3, never refreshed at 1"))
         #expect(summary.contains("never refreshed before an open"))
         #expect(!summary.contains("median —"))

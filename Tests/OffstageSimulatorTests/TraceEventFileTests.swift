@@ -64,7 +64,10 @@ import Testing
         #expect(wakes.count == 11)
         #expect(events.contains { $0["ph"] as? String == "X" && $0["name"] as? String == "app refresh" })
         #expect(threadNames.contains("background time 1"))
-        #expect(events.contains { $0["ph"] as? String == "X" && $0["name"] as? String == "background task \"Save reading position\"" })
+        #expect(
+            events.contains {
+                $0["ph"] as? String == "X" && $0["name"] as? String == "background task \"Save reading position\""
+            })
     }
 
     @Test func slicesOnOneTrackNestOrFollowNeverCross() async throws {

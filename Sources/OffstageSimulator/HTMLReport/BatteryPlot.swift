@@ -92,7 +92,8 @@ struct BatteryPlot {
         [
             (color: Palette.battery, name: "battery level"),
             (color: Palette.charging, name: "on the charger"),
-            (color: Palette.scenarioBattery, name: "set by the scenario"), (color: Palette.critical, name: "critical level (only essential work runs below it)"),
+            (color: Palette.scenarioBattery, name: "set by the scenario"),
+            (color: Palette.critical, name: "critical level (only essential work runs below it)"),
         ]
     }
 }

@@ -23,16 +23,20 @@ struct DeviceLanes {
         [
             Lane(name: "screen and lock", constraint: "deviceIdle") { reading, _ in
                 reading.isScreenOn
-                    ? (reading.isLocked ? ("screen on, locked", Palette.Device.screenOnLocked, 1) : ("in use (unlocked)", Palette.Device.inUse, 2))
+                    ? (reading.isLocked
+                        ? ("screen on, locked", Palette.Device.screenOnLocked, 1)
+                        : ("in use (unlocked)", Palette.Device.inUse, 2))
                     : ("screen off, locked", Palette.Device.off, 0)
             },
             Lane(name: "idle window", constraint: "deviceIdle") { reading, at in
                 guard let since = reading.idleSince else { return ("not idle (in use)", Palette.Device.off, 0) }
                 return at - since >= idleDelay
-                    ? ("idle: processing may run", Palette.Device.idle, 2) : ("locked, not yet idle", Palette.Device.notYetIdle, 1)
+                    ? ("idle: processing may run", Palette.Device.idle, 2)
+                    : ("locked, not yet idle", Palette.Device.notYetIdle, 1)
             },
             Lane(name: "charger", constraint: "externalPower") { reading, _ in
-                reading.isCharging ? ("on the charger", Palette.Device.onCharger, 1) : ("on battery", Palette.Device.off, 0)
+                reading.isCharging
+                    ? ("on the charger", Palette.Device.onCharger, 1) : ("on battery", Palette.Device.off, 0)
             },
             Lane(name: "network", constraint: "network") { reading, _ in
                 switch reading.network {
@@ -42,10 +46,12 @@ struct DeviceLanes {
                 }
             },
             Lane(name: "Low Power Mode", constraint: "lowPowerMode") { reading, _ in
-                reading.lowPowerMode ? ("Low Power Mode on", Palette.Device.lowPowerMode, 1) : ("off", Palette.Device.off, 0)
+                reading.lowPowerMode
+                    ? ("Low Power Mode on", Palette.Device.lowPowerMode, 1) : ("off", Palette.Device.off, 0)
             },
             Lane(name: "Low Data Mode", constraint: "network") { reading, _ in
-                reading.lowDataMode ? ("Low Data Mode on", Palette.Device.lowDataMode, 1) : ("off", Palette.Device.off, 0)
+                reading.lowDataMode
+                    ? ("Low Data Mode on", Palette.Device.lowDataMode, 1) : ("off", Palette.Device.off, 0)
             },
             Lane(name: "thermal state", constraint: "thermal") { reading, _ in
                 switch reading.thermal {

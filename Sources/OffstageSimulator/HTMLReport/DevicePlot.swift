@@ -32,7 +32,9 @@ struct DevicePlot {
                 svg.rect(
                     x: axis.left + Double(run.from), y: y, width: Double(run.to - run.from), height: Self.rowHeight,
                     fill: segment.color,
-                    title: "\(lane.name): \(segment.text) from \(axis.moment(segment.start)) to \(axis.moment(segment.end))")
+                    title:
+                        "\(lane.name): \(segment.text) from \(axis.moment(segment.start)) to \(axis.moment(segment.end))"
+                )
             }
         }
         return svg
@@ -41,11 +43,14 @@ struct DevicePlot {
     /// The legend: what the colours of the busiest lanes mean.
     static var legend: [(color: String, name: String)] {
         [
-            (color: Palette.Device.inUse, name: "in use"), (color: Palette.Device.screenOnLocked, name: "screen on, locked"),
-            (color: Palette.Device.notYetIdle, name: "locked, not yet idle"), (color: Palette.Device.idle, name: "idle"),
+            (color: Palette.Device.inUse, name: "in use"),
+            (color: Palette.Device.screenOnLocked, name: "screen on, locked"),
+            (color: Palette.Device.notYetIdle, name: "locked, not yet idle"),
+            (color: Palette.Device.idle, name: "idle"),
             (color: Palette.Device.onCharger, name: "on the charger"), (color: Palette.Device.wifi, name: "Wi-Fi"),
             (color: Palette.Device.cellular, name: "cellular"), (color: Palette.Device.noNetwork, name: "no network"),
-            (color: Palette.Device.lowPowerMode, name: "Low Power Mode"), (color: Palette.Device.thermalSerious, name: "thermal serious or worse"),
+            (color: Palette.Device.lowPowerMode, name: "Low Power Mode"),
+            (color: Palette.Device.thermalSerious, name: "thermal serious or worse"),
         ]
     }
 }

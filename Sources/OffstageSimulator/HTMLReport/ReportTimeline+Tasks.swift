@@ -25,7 +25,8 @@ extension TaskUsage.Meters {
     /// "4.2 J, 1.3 s CPU, 120 kB".
     var text: String {
         let kilobytes = Double(bytes) / 1000
-        let size = kilobytes >= 1000 ? "\(BatteryReport.number(kilobytes / 1000)) MB" : "\(BatteryReport.number(kilobytes)) kB"
+        let size =
+            kilobytes >= 1000 ? "\(BatteryReport.number(kilobytes / 1000)) MB" : "\(BatteryReport.number(kilobytes)) kB"
         return "\(BatteryReport.joules(joules)), \(BatteryReport.number(cpuSeconds)) s CPU, \(size)"
     }
 }

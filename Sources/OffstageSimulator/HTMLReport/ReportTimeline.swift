@@ -98,7 +98,9 @@ public struct ReportTimeline: Sendable {
     /// The task run that ended `wait` by starting, if it did.
     func run(startedBy wait: RequestWait) -> TaskBar? {
         guard wait.outcome == .started else { return nil }
-        return apps.first { $0.app == wait.app }?.runs.first { $0.identifier == wait.identifier && $0.start == wait.endedAt }
+        return apps.first { $0.app == wait.app }?.runs.first {
+            $0.identifier == wait.identifier && $0.start == wait.endedAt
+        }
     }
 
     /// Seconds between the points added to follow the charger's curve.
