@@ -1,5 +1,5 @@
 import Foundation
-public import OffstageCore
+import OffstageCore
 
 extension RunReport {
     /// One line per record: the wall-clock time, app, kind, task and why. The brief timeline (not `verbose`) is
