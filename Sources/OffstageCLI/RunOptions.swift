@@ -71,8 +71,8 @@ struct RunOptions: ParsableArguments {
         if let epoch = ScenarioSyntax.moment(text) { return .at(epoch: epoch) }
         guard let seconds = ScenarioSyntax.duration(text) else {
             throw ValidationError(
-                "\(option): expected \(ScenarioSyntax.durationHint), or a time like \"2026-11-22 07:00:00Z\", "
-                    + "got \"\(text)\"")
+                "\(option): expected a duration from the start like 2h, 1d or \"1d 07:00\", or a time like "
+                    + "\"2026-11-22 07:00:00Z\", got \"\(text)\"")
         }
         return .after(seconds: seconds)
     }

@@ -35,7 +35,9 @@ struct GenerateTraceCommand: ParsableCommand {
         try OutputFile(option: "-o", path: output).write(Data(csv.utf8))
         let rows = csv.utf8.count { $0 == UInt8(ascii: "\n") } - 1
         Console.print(
-            "Trace written to \(output): \(users) users, \(days) days, \(apps) apps, \(rows) events "
+            "Trace written to \(output): \(RunReport.count(users, "user", "users")), "
+                + "\(RunReport.count(days, "day", "days")), \(RunReport.count(apps, "app", "apps")), "
+                + "\(RunReport.count(rows, "event", "events")) "
                 + "(replay it with `offstage evaluate --trace \(output)`)")
     }
 }

@@ -92,7 +92,7 @@ public struct RunReport: Sendable {
     }
 
     /// "1 launch", "2 launches".
-    static func count(_ number: Int, _ one: String, _ many: String) -> String {
+    public static func count(_ number: Int, _ one: String, _ many: String) -> String {
         "\(number) \(number == 1 ? one : many)"
     }
 
