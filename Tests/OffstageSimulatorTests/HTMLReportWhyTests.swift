@@ -56,6 +56,23 @@ import Testing
         #expect(page.contains("<tr class=\"group\"><th colspan=\"8\">com.colorfeed.wwdc25: "))
     }
 
+    @Test func delayBeyondTheEarliestBeginDateIsTheSystemsPartOfTheWait() throws {
+        let (_, _, html) = try HTMLReportTests.demo()
+        let requests = html.timeline.requests
+        // ColorFeed's refresh asks for 1 h and runs at the maintenance wake on the hour: none of it the system's.
+        let onTime = try #require(
+            requests.first {
+                $0.identifier == "com.colorfeed.wwdc25.appRefresh" && $0.submittedAt == Instant(seconds: 8.25 * 3600)
+            })
+        #expect(onTime.earliestBegin == Instant(seconds: 9.25 * 3600) && onTime.delayedBeyondEarliestBegin == 0)
+        // Submitted at 07:11:01 for 08:11:01, it waited for the wake of 08:15: 4 min beyond.
+        let late = try #require(requests.first { $0.submittedAt == Instant(seconds: 7 * 3600 + 11 * 60 + 1) })
+        #expect(late.delayedBeyondEarliestBegin == 239)
+        // The request of 07:04:01 (for 08:04:01), replaced at 07:11:01, before its date: not delayed at all.
+        let replaced = try #require(requests.first { $0.submittedAt == Instant(seconds: 7 * 3600 + 4 * 60 + 1) })
+        #expect(replaced.outcome == .replaced && replaced.delayedBeyondEarliestBegin == 0)
+    }
+
     @Test func theScenariosOwnBatteryChangesAreMarked() throws {
         let (_, _, html) = try HTMLReportTests.demo()
         let battery = try #require(HTMLReportTests.svgs(in: html.html()).first { $0.contains("id=\"plot-battery\"") })

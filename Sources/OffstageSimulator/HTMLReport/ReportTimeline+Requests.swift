@@ -47,8 +47,10 @@ public struct RequestWait: Hashable, Sendable {
     }
 
     /// Seconds the wait went on beyond the earliest begin date (or beyond the submission, with none): the part the
-    /// system chose, not the app.
-    public var delayedBeyondEarliestBegin: Double { endedAt - max(submittedAt, earliestBegin ?? submittedAt) }
+    /// system chose, not the app; 0 for a wait that ended (replaced, cancelled) before that date.
+    public var delayedBeyondEarliestBegin: Double {
+        max(0, endedAt - max(submittedAt, earliestBegin ?? submittedAt))
+    }
 }
 
 extension ReportTimeline {
