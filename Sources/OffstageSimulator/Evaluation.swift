@@ -186,7 +186,8 @@ public struct Evaluation: Hashable, Sendable, Codable {
             }.joined(separator: "  ")
         }
         var text = [
-            "Evaluation of \(trace): \(users) users, \(Self.fixed(days, 0)) user-days "
+            "Evaluation of \(trace): \(RunReport.count(users, "user", "users")), \(Self.fixed(days, 0)) user-day"
+                + (Self.fixed(days, 0) == "1" ? " " : "s ")
                 + "(fresh: refreshed within \(Int(Self.freshWithin / 60)) min before the launch; per day: per user-day)",
             line(header),
         ]
