@@ -140,7 +140,9 @@ let package = Package(
         ),
         .testTarget(
             name: "OffstageCoreTests",
-            dependencies: ["OffstageCore", .product(name: "PropertyBased", package: "swift-property-based")],
+            dependencies: [
+                "OffstageCore", "OffstageSimulator", .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -12,6 +12,8 @@ public struct Scenario: Sendable {
     /// Wall-clock seconds since 1970 at the start of the simulation.
     public var startEpoch: Double
     public var policy: Policy
+    /// Which policy decides when discretionary work runs: the judgement, or a baseline of the evaluation.
+    public var strategy: SchedulingStrategy = .judgement
     public var device: DeviceState
     public var settings: UserSettings
     public var apps: [ScenarioApp]

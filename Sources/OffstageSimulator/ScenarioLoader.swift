@@ -156,7 +156,8 @@ public enum ScenarioLoader {
         case strategy
     }
 
-    /// Every `Policy` property a scenario may set, by its Swift name (a test checks none is missing).
+    /// Every `Policy` property a scenario may set, by its Swift name (a test checks none is missing), and
+    /// `strategy`, the simulator's.
     static var policySettings: [(name: String, setting: PolicySetting)] {
         [
             ("didEnterBackgroundDeadline", .seconds(\.didEnterBackgroundDeadline)),
@@ -295,7 +296,7 @@ private struct ScenarioReader {
             guard duration > 0 else { throw field.error("must be longer than 0s") }
             scenario.duration = duration
         }
-        if let field = table["policy"] { scenario.policy = try policy(field) }
+        if let field = table["policy"] { (scenario.policy, scenario.strategy) = try policy(field) }
         if let field = table["device"] { try device(field, into: &scenario.device) }
         // idleSince follows the screen: the device is idle only with the screen off (and so locked).
         scenario.device.idleSince = scenario.device.isScreenOn ? nil : .zero
@@ -318,10 +319,12 @@ private struct ScenarioReader {
         return scenario
     }
 
-    func policy(_ field: Field) throws(ScenarioError) -> Policy {
+    /// The `policy:` mapping: the core's policy, and the scheduling strategy (`strategy:`, the simulator's).
+    func policy(_ field: Field) throws(ScenarioError) -> (Policy, SchedulingStrategy) {
         let settings = ScenarioLoader.policySettings
         let table = try field.table(settings.map(\.name), expecting: "a mapping of Policy properties")
         var policy = Policy.iOS
+        var strategy = SchedulingStrategy.judgement
         for entry in table.entries {
             guard let setting = settings.first(where: { $0.name == entry.key })?.setting else { continue }
             let value = entry.value
@@ -341,10 +344,10 @@ private struct ScenarioReader {
             case .power:
                 policy.power = try power(value)
             case .strategy:
-                policy.strategy = try value.quantity(SchedulingStrategy.init(text:), SchedulingStrategy.hint)
+                strategy = try value.quantity(SchedulingStrategy.init(text:), SchedulingStrategy.hint)
             }
         }
-        return policy
+        return (policy, strategy)
     }
 
     /// `policy: power:`: what each thing costs, in watts, joules and seconds.

@@ -53,6 +53,18 @@ public final class Simulation: @unchecked Sendable {
         system = BackgroundSystem(
             policy: scenario.policy, device: device, settings: scenario.settings,
             wallClock: WallClock(epochAtZero: scenario.startEpoch, utcOffset: scenario.utcOffset))
+        if scenario.strategy != .judgement { system.constraints = scenario.strategy.constraints(knowing: launches) }
+    }
+
+    /// The user's launches of each app in the timeline, in time order: the future only the oracle knows.
+    private var launches: [BundleID: [Instant]] {
+        var launches: [BundleID: [Instant]] = [:]
+        for entry in scenario.timeline {
+            if case .system(.open(let id)) = entry.action {
+                launches[id, default: []].append(Instant(seconds: entry.at))
+            }
+        }
+        return launches.mapValues { $0.sorted() }
     }
 
     /// When the run stops by default: one hour after the last timeline entry.
