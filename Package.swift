@@ -165,7 +165,7 @@ let package = Package(
         // Real iOS background code (async/await, Dispatch, OperationQueue…) run in the simulator.
         .testTarget(
             name: "RealCodeTests",
-            dependencies: ["OffstageKit", "OffstageSimulator", "OffstageCore"],
+            dependencies: ["OffstageKit", "OffstageSimulator", "OffstageCore", "ColorFeed"],
             swiftSettings: strictSettings
         ),
         .testTarget(
