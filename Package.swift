@@ -127,7 +127,7 @@ let package = Package(
             name: "offstage", dependencies: ["OffstageCLI", "offstage-daemon"], swiftSettings: strictSettings),
         .executableTarget(
             name: "scheduler-benchmarks",
-            dependencies: ["OffstageCore", "OffstageSimulator"],
+            dependencies: ["OffstageCore", "OffstageSimulator", "OffstageKit"],
             path: "Benchmarks/SchedulerBenchmarks",
             swiftSettings: strictSettings
         ),
