@@ -37,9 +37,7 @@ final class ExternalTransferApp: UIResponder, UIApplicationDelegate, @unchecked 
     }
 
     func applicationDidEnterBackground(_ application: UIApplication) {
-        let request = BGAppRefreshTaskRequest(identifier: Self.refresh)
-        request.earliestBeginDate = Date(timeIntervalSinceNow: 24 * 3600)
-        try? BGTaskScheduler.shared.submit(request)
+        submitAppRefresh(Self.refresh, after: 24 * 3600)
     }
 }
 
@@ -47,18 +45,9 @@ final class ExternalTransferApp: UIResponder, UIApplicationDelegate, @unchecked 
     let app = "com.example.external"
 
     func scenario(sightings: Sightings) -> RealCodeRun {
-        RealCodeRun(
-            apps: [
-                (
-                    manifest(app, identifiers: [ExternalTransferApp.refresh]),
-                    { @Sendable in ExternalTransferApp(sightings: sightings) }
-                )
-            ],
-            timeline: [
-                at(1, .open(BundleID(app))), at(10, .home),
-                at(100, .simulateLaunch(BundleID(app), identifier: ExternalTransferApp.refresh)),
-            ],
-            duration: 300)
+        .launchingTask(
+            ExternalTransferApp.refresh, of: manifest(app, identifiers: [ExternalTransferApp.refresh]), duration: 300
+        ) { @Sendable in ExternalTransferApp(sightings: sightings) }
     }
 
     @Test func externalWorkHoldsVirtualTimeAndArrivesAfterItsLatency() throws {
