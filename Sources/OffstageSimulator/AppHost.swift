@@ -1,6 +1,7 @@
 import Foundation
 import OffstageAppExecution
 import OffstageCore
+import Synchronization
 
 /// One simulated app's side of the interposition layer (`OffstageAppExecution`): while the simulator runs the
 /// app's code on a thread, libdispatch calls made there (`DispatchQueue.async/asyncAfter`, groups, semaphores,
@@ -129,9 +130,12 @@ final class ExternalWork: @unchecked Sendable {
     private var next = 0
     private var underWay = 0
     private var results: [(number: Int, result: Result)] = []
+    /// Pieces begun whose results the loop has not taken yet: read without the lock at every step of the loop.
+    private let untaken = Atomic<Int>(0)
 
     /// Notes a piece begun (on the app's thread) and returns its number.
     func begin() -> Int {
+        untaken.add(1, ordering: .relaxed)
         condition.lock()
         defer { condition.unlock() }
         next += 1
@@ -150,10 +154,11 @@ final class ExternalWork: @unchecked Sendable {
 
     /// Waits until no piece is under way, then takes the results in the order their pieces began.
     func takeResultsWhenNoneUnderWay() -> [Result] {
+        guard untaken.load(ordering: .relaxed) > 0 else { return [] }
         condition.lock()
         defer { condition.unlock() }
-        guard underWay > 0 || !results.isEmpty else { return [] }
         while underWay > 0 { condition.wait() }
+        untaken.subtract(results.count, ordering: .relaxed)
         defer { results = [] }
         return results.sorted { $0.number < $1.number }.map(\.result)
     }
