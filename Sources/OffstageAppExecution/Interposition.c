@@ -297,8 +297,9 @@ void offstage_capture_dispatch(
 
 // MARK: Running in place and waiting
 
-/// Runs `function(context)` now, on this thread, as work of `queue`.
+/// Runs `function(context)` now, on this thread, as work of `queue`, after the work queued on it before.
 static void run_as(queue_t queue, void *context, function_t function) {
+    current_host->run_due(current_host->owner, queue);
     void *previous = current_queue;
     current_queue = queue;
     function(context);

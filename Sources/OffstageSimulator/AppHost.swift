@@ -30,7 +30,8 @@ final class AppHost: @unchecked Sendable {
         record.initialize(
             to: offstage_host(
                 owner: UnsafeMutableRawPointer(bitPattern: 1)!, enqueue: Self.enqueue, notify: Self.notify,
-                wait: Self.wait, begin_external: Self.beginExternal, finish_external: Self.finishExternal,
+                run_due: Self.runDue, wait: Self.wait, begin_external: Self.beginExternal,
+                finish_external: Self.finishExternal,
                 uptime_ns: 0, wall_ns: 0))
         record.pointee.owner = Unmanaged.passUnretained(self).toOpaque()
     }
@@ -84,6 +85,12 @@ final class AppHost: @unchecked Sendable {
             host(owner).groupWatches.append(
                 GroupWatch(group: group, work: QueuedWork(queue: queue, context: context, function: function)))
         }
+
+    private static let runDue: @convention(c) (UnsafeMutableRawPointer, UnsafeMutableRawPointer) -> Void = {
+        owner, queue in
+        let host = host(owner)
+        host.simulation.runDueWork(of: host.app, on: queue)
+    }
 
     private static let beginExternal: @convention(c) (UnsafeMutableRawPointer) -> Int64 = { owner in
         let host = host(owner)

@@ -172,9 +172,9 @@ public final class Simulation: @unchecked Sendable {
         case wake(BundleID, generation: Int)
         /// Run work an app scheduled with `OffstageClock.after`.
         case appWork(BundleID, generation: Int, @Sendable () -> Void)
-        /// Run work an app queued with libdispatch (Dispatch, OperationQueue, Swift concurrency), on its queue;
-        /// `immediate` when it was queued to run at once (not after a delay).
-        case queued(BundleID, generation: Int, QueuedWork, immediate: Bool)
+        /// Run work an app queued with libdispatch (Dispatch, OperationQueue, Swift concurrency), kept by its
+        /// process under this ticket, unless a `sync` on its queue ran it first.
+        case queued(BundleID, generation: Int, ticket: Int)
     }
 
     struct Scheduled: Comparable {
@@ -209,10 +209,11 @@ public final class Simulation: @unchecked Sendable {
         case .appWork(let app, let generation, let work):
             guard let process = processes[app], process.generation == generation else { return }
             runOnApp(process) { work() }
-        case .queued(let app, let generation, let work, let immediate):
-            guard let process = processes[app], process.generation == generation else { return }
-            if immediate { process.immediateWork -= 1 }
-            runOnApp(process, on: work.queue) { work.run() }
+        case .queued(let app, let generation, let ticket):
+            guard let process = processes[app], process.generation == generation,
+                let pending = process.takeQueuedWork(ticket)
+            else { return }
+            runOnApp(process, on: pending.queue) { pending.run() }
             releaseHeldReturns(of: process)
         }
         drain()
@@ -221,9 +222,22 @@ public final class Simulation: @unchecked Sendable {
     /// Work an app's code queued: it runs `delay` seconds from now, after the work already due then, unless the
     /// process has ended (its work is dropped with it).
     func enqueue(_ work: QueuedWork, after delay: Double, app: BundleID, generation: Int) {
-        let immediate = delay <= 0
-        if immediate, let process = processes[app], process.generation == generation { process.immediateWork += 1 }
-        schedule(at: now + max(0, delay), .queued(app, generation: generation, work, immediate: immediate))
+        guard let process = processes[app], process.generation == generation else { return }
+        let at = now + max(0, delay)
+        let ticket = process.keep(work, at: at, immediate: delay <= 0)
+        schedule(at: at, .queued(app, generation: generation, ticket: ticket))
+    }
+
+    /// A `sync` on `queue` from the app's code: the work queued on it that is due now runs first, in order, on
+    /// the calling thread, as a serial queue would run it before the `sync` block.
+    func runDueWork(of app: BundleID, on queue: UnsafeMutableRawPointer) {
+        guard let process = processes[app] else { return }
+        let previous = offstage_current_queue()
+        for work in process.takeDueWork(on: queue, at: now) {
+            process.host.enter(on: work.queue)
+            work.run()
+        }
+        process.host.enter(on: previous)
     }
 
     /// Once the work the app queued to run at once has all started (and has returned or waits), tells the system
