@@ -5,8 +5,8 @@ import OffstageSimulator
 import Testing
 
 /// A refresh that waits the ways GCD code waits: `DispatchGroup.wait`, `DispatchSemaphore.wait(timeout:)` that
-/// succeeds and one that times out, a `sync` read after `async` writes on a serial queue, and `DispatchGroup.notify`
-/// on the main queue.
+/// succeeds and one that times out, `concurrentPerform`, a `sync` read after `async` writes on a serial queue, and
+/// `DispatchGroup.notify` on the main queue.
 final class DispatchWaitsApp: UIResponder, UIApplicationDelegate, @unchecked Sendable {
     static let refresh = "com.example.gcd.refresh"
     let sightings: Sightings
@@ -42,7 +42,10 @@ final class DispatchWaitsApp: UIResponder, UIApplicationDelegate, @unchecked Sen
         note("semaphore \(semaphore.wait(timeout: .now() + 10) == .success ? "signalled" : "timed out")")
         note("semaphore \(semaphore.wait(timeout: .now() + 5) == .success ? "signalled" : "timed out")")
         let store = QueueGuardedStore()
-        for value in 1...3 { store.add(value) }
+        DispatchQueue.concurrentPerform(iterations: 3) { index in
+            _ = UIApplication.shared.backgroundTimeRemaining  // each iteration runs as the app
+            store.add(index + 1)
+        }
         note("read \(store.all)")
         let last = DispatchGroup()
         DispatchQueue.global().async(group: last) { Thread.sleep(forTimeInterval: 1) }
