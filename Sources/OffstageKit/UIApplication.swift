@@ -1,10 +1,10 @@
 @_exported public import Foundation
 import OffstageCore
 
-/// The base of UIKit's responder chain; app delegates inherit from it, as on iOS.
-/// It has no behaviour here: Offstage has no user interface.
+/// The base of UIKit's responder chain; app and scene delegates inherit from it, as on iOS.
+/// Its `init()` is required so the system can make a delegate from its class name (Info.plist, `UIApplicationMain`).
 open class UIResponder {
-    public init() {}
+    public required init() {}
 }
 
 /// `UIBackgroundTaskIdentifier`: the token of a `beginBackgroundTask` assertion.
@@ -114,6 +114,11 @@ public protocol UIApplicationDelegate: AnyObject {
     func applicationDidEnterBackground(_ application: UIApplication)
     func applicationWillEnterForeground(_ application: UIApplication)
     func applicationWillTerminate(_ application: UIApplication)
+    /// Scene-based apps: the configuration of a scene about to connect (default: the Info.plist's).
+    func application(
+        _ application: UIApplication, configurationForConnecting connectingSceneSession: UISceneSession,
+        options: UIScene.ConnectionOptions
+    ) -> UISceneConfiguration
 
     // MARK: Background pushes and legacy fetch (§7); defaults in UIApplicationDelegate+Background.swift
     func application(
@@ -138,4 +143,8 @@ extension UIApplicationDelegate {
     public func applicationDidEnterBackground(_ application: UIApplication) {}
     public func applicationWillEnterForeground(_ application: UIApplication) {}
     public func applicationWillTerminate(_ application: UIApplication) {}
+    public func application(
+        _ application: UIApplication, configurationForConnecting connectingSceneSession: UISceneSession,
+        options: UIScene.ConnectionOptions
+    ) -> UISceneConfiguration { connectingSceneSession.configuration }
 }

@@ -405,5 +405,6 @@ public final class Simulation: @unchecked Sendable {
         }
         processes[app] = SimulatedProcess(
             app: app, generation: generation, simulation: self, makeDelegate: makeDelegate)
+        processes[app]?.runtime.sceneManifest = spec.sceneManifest
     }
 }

@@ -1,0 +1,100 @@
+import Foundation
+import OffstageCore
+
+/// Foundation's own interception point for `URLSession`, taking every request of an app whose host simulates
+/// the network (the simulator): the response comes from the scenario's network, after its latency and transfer
+/// time in the system's time, delivered as the app's work. Registered with `URLProtocol.registerClass` the first
+/// time an app runs (see `AppRuntime`), so `URLSession.shared` and sessions made later reach it.
+public final class OffstageURLProtocol: URLProtocol {
+    /// The app whose code made the request (bound to the thread that created or started it).
+    private var runtime: AppRuntime?
+    /// The exchange in progress: ended early when the task is cancelled.
+    private let progress = LockedValue<Progress>(.notStarted)
+
+    private enum Progress {
+        case notStarted
+        case loading(OffstageWorkInProgress?)
+        case finished
+    }
+
+    /// Registers the protocol once per process, before app code runs: `URLSession.shared` takes the registered
+    /// classes when it is first used. A session made with its own configuration lists the class itself
+    /// (`configuration.protocolClasses = [OffstageURLProtocol.self]`).
+    static let registration: Void = { _ = URLProtocol.registerClass(OffstageURLProtocol.self) }()
+
+    override public class func canInit(with request: URLRequest) -> Bool {
+        guard let scheme = request.url?.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let runtime = AppRuntime.currentIfBound
+        else { return false }
+        return runtime.link.simulatesNetwork
+    }
+
+    override public class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
+
+    public required init(request: URLRequest, cachedResponse: CachedURLResponse?, client: (any URLProtocolClient)?) {
+        runtime = AppRuntime.currentIfBound
+        super.init(request: request, cachedResponse: cachedResponse, client: client)
+    }
+
+    override public func startLoading() {
+        if runtime == nil { runtime = AppRuntime.currentIfBound }
+        guard let runtime, let exchange = runtime.link.exchange(OffstageNetworkRequest(request)) else {
+            // Reached from a thread the host does not know: fail the request rather than the process.
+            fail(.unknown)
+            return
+        }
+        // URLProtocol is not Sendable: the delivery runs as the app's work, one piece of its code at a time.
+        nonisolated(unsafe) let loader = self
+        switch exchange {
+        case .failure(let code, let seconds):
+            progress.value = .loading(nil)
+            runtime.link.after(seconds: seconds) {
+                guard loader.finish() != nil else { return }
+                loader.fail(code)
+            }
+        case .response(let response, let seconds, let bytes):
+            let work = bytes > 0 ? runtime.beginWork(OffstageWork(bytes: bytes, over: seconds)) : nil
+            progress.value = .loading(work)
+            runtime.link.after(seconds: seconds) {
+                guard let work = loader.finish() else { return }
+                work?.end()
+                loader.deliver(response)
+            }
+        }
+    }
+
+    /// The task was cancelled (or suspended): the bytes moved so far are charged, nothing more is delivered.
+    override public func stopLoading() {
+        finish()??.end()
+    }
+
+    /// Marks the exchange finished; returns its work in progress the first time (nil afterwards).
+    @discardableResult
+    private func finish() -> OffstageWorkInProgress?? {
+        progress.withValue { progress in
+            guard case .loading(let work) = progress else { return nil }
+            progress = .finished
+            return .some(work)
+        }
+    }
+
+    private func deliver(_ response: OffstageNetworkResponse) {
+        let url = request.url ?? URL(fileURLWithPath: "/")
+        guard
+            let http = HTTPURLResponse(
+                url: url, statusCode: response.statusCode, httpVersion: "HTTP/1.1", headerFields: response.headers)
+        else { return fail(.badServerResponse) }
+        client?.urlProtocol(self, didReceive: http, cacheStoragePolicy: .notAllowed)
+        // One piece: a completion handler sees only the last piece a protocol loads.
+        if !response.body.isEmpty { client?.urlProtocol(self, didLoad: response.body) }
+        client?.urlProtocolDidFinishLoading(self)
+    }
+
+    private func fail(_ code: URLError.Code) {
+        var info: [String: Any] = [:]
+        if let url = request.url {
+            info[NSURLErrorFailingURLErrorKey] = url
+        }
+        client?.urlProtocol(self, didFailWithError: URLError(code, userInfo: info))
+    }
+}

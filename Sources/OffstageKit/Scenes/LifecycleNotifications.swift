@@ -1,0 +1,36 @@
+public import Foundation
+import OffstageCore
+
+extension UIApplication {
+    public static let didFinishLaunchingNotification = Notification.Name("UIApplicationDidFinishLaunchingNotification")
+    public static let didBecomeActiveNotification = Notification.Name("UIApplicationDidBecomeActiveNotification")
+    public static let willResignActiveNotification = Notification.Name("UIApplicationWillResignActiveNotification")
+    public static let didEnterBackgroundNotification = Notification.Name("UIApplicationDidEnterBackgroundNotification")
+    public static let willEnterForegroundNotification = Notification.Name(
+        "UIApplicationWillEnterForegroundNotification")
+    public static let willTerminateNotification = Notification.Name("UIApplicationWillTerminateNotification")
+    public static let backgroundRefreshStatusDidChangeNotification = Notification.Name(
+        "UIApplicationBackgroundRefreshStatusDidChangeNotification")
+
+    /// UIKit's notification for a life-cycle callback, posted after the delegate's method returns.
+    static func notification(after callback: LifecycleCallback) -> Notification.Name? {
+        switch callback {
+        case .willFinishLaunching: nil
+        case .didFinishLaunching: didFinishLaunchingNotification
+        case .didBecomeActive: didBecomeActiveNotification
+        case .willResignActive: willResignActiveNotification
+        case .didEnterBackground: didEnterBackgroundNotification
+        case .willEnterForeground: willEnterForegroundNotification
+        case .willTerminate: willTerminateNotification
+        }
+    }
+}
+
+extension UIScene {
+    public static let willConnectNotification = Notification.Name("UISceneWillConnectNotification")
+    public static let didDisconnectNotification = Notification.Name("UISceneDidDisconnectNotification")
+    public static let didActivateNotification = Notification.Name("UISceneDidActivateNotification")
+    public static let willDeactivateNotification = Notification.Name("UISceneWillDeactivateNotification")
+    public static let willEnterForegroundNotification = Notification.Name("UISceneWillEnterForegroundNotification")
+    public static let didEnterBackgroundNotification = Notification.Name("UISceneDidEnterBackgroundNotification")
+}
