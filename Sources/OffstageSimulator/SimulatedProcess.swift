@@ -18,12 +18,15 @@ final class SimulatedProcess: @unchecked Sendable {
     var isSuspended = false
     /// Work that fell due while suspended, run on resume.
     var deferred: [() -> Void] = []
+    /// Where the app's queued work and clock reads go while its code runs.
+    let host: AppHost
 
     init(
         app: BundleID, generation: Int, simulation: Simulation, makeDelegate: @escaping () -> any UIApplicationDelegate
     ) {
         self.app = app
         self.generation = generation
+        host = AppHost(simulation: simulation, app: app, generation: generation)
         let link = SimulatorLink(simulation: simulation, app: app, generation: generation)
         let runtime = AppRuntime(bundleIdentifier: app, link: link, makeDelegate: makeDelegate)
         self.runtime = runtime
@@ -64,13 +67,7 @@ final class SimulatorLink: SystemLink, @unchecked Sendable {
     }
 
     func sleep(seconds: Double) {
-        guard let process else { return }
-        let deadline = simulation.now + max(0, seconds)
-        if let thread = process.currentThread {
-            thread.park(until: deadline)
-        } else if let block = process.inlineBlock {
-            simulation.park(block, of: process, until: deadline)
-        }
+        _ = simulation.parkAppCode(of: app, until: simulation.now + max(0, seconds), condition: nil)
     }
 
     func after(seconds: Double, _ work: @escaping @Sendable () -> Void) {
