@@ -43,6 +43,10 @@ public final class AppRuntime: @unchecked Sendable {
         if link.simulatesNetwork { OffstageURLProtocol.registration }
     }
 
+    /// The process ended (the host let go of it): its `UIApplication` stays allocated, delegate-less, so that no
+    /// later app's is made at its address and matches an observer this app left on `NotificationCenter.default`.
+    deinit { UIApplication.retire(application) }
+
     var delegate: (any UIApplicationDelegate)? { registry.value.delegate }
 
     /// A registered launch handler and the queue it asked to run on (nil: the system's background queue).

@@ -84,9 +84,12 @@ final class LegacyFetchApp: UIApplicationDelegate, @unchecked Sendable {
     }
 }
 
-/// One suite, run one test at a time: `URLSession.shared` is one per process, and simulations running at once run
-/// its serial queues' work on their own threads (see README, "what does not work yet").
-@Suite(.serialized) struct NetworkTests {
+/// The suites whose apps use `URLSession`, run one test at a time: `URLSession.shared` is one per process, and
+/// simulations running at once would run its serial queues' work on their own threads at once (README, "what does
+/// not work yet").
+@Suite(.serialized) enum URLSessionSuites {}
+
+extension URLSessionSuites { @Suite struct NetworkTests {
     let app = "com.example.feed"
     let refresh = FeedRefreshApp.refresh
 
@@ -196,4 +199,5 @@ final class LegacyFetchApp: UIApplicationDelegate, @unchecked Sendable {
         let slow = SimulatedNetwork.serving("api.example.com", bytes: 1000, serverTime: 120)
         #expect(Set(try refreshRun(slow, sightings: Sightings()).texts(runs: 20)).count == 1)
     }
+}
 }

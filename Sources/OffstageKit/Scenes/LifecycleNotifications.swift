@@ -34,3 +34,13 @@ extension UIScene {
     public static let willEnterForegroundNotification = Notification.Name("UISceneWillEnterForegroundNotification")
     public static let didEnterBackgroundNotification = Notification.Name("UISceneDidEnterBackgroundNotification")
 }
+
+extension UIApplication {
+    /// The application objects of ended processes (see `AppRuntime.deinit`).
+    private static let retired = LockedValue<[UIApplication]>([])
+
+    static func retire(_ application: UIApplication) {
+        application.delegate = nil
+        retired.withValue { $0.append(application) }
+    }
+}

@@ -77,8 +77,9 @@ final class SceneStage: @unchecked Sendable {
         }
         let role = UISceneSession.Role.windowApplication
         let options = UIScene.ConnectionOptions()
+        let name = manifest?.configuration(named: nil, role: role.rawValue)?.name
         let probe = UISceneSession(
-            role: role, configuration: UISceneConfiguration(name: nil, sessionRole: role, manifest: manifest),
+            role: role, configuration: UISceneConfiguration(name: name, sessionRole: role, manifest: manifest),
             persistentIdentifier: "scene-\(number)")
         let configuration =
             application.delegate?.application(application, configurationForConnecting: probe, options: options)
