@@ -24,7 +24,7 @@ final class NotesAppDelegate: UIResponder, UIApplicationDelegate, @unchecked Sen
             UIApplication.didEnterBackgroundNotification, UIApplication.willEnterForegroundNotification,
             UIApplication.willTerminateNotification, UIApplication.backgroundRefreshStatusDidChangeNotification,
         ] {
-            NotificationCenter.default.addObserver(forName: name, object: application, queue: nil) { note in
+            _ = NotificationCenter.default.addObserver(forName: name, object: application, queue: nil) { note in
                 let status =
                     note.name == UIApplication.backgroundRefreshStatusDidChangeNotification
                     ? " \(UIApplication.shared.backgroundRefreshStatus.rawValue)" : ""

@@ -7,7 +7,7 @@ import Testing
 /// The background part of a SwiftUI app as Apple's "Keeping your app's content up to date" writes it: the scene
 /// phase schedules the refresh, `.backgroundTask(.appRefresh)` awaits a fetch; a delegate adaptor for launch.
 struct WeatherApp: App {
-    static let refresh = "com.example.weather.refresh"
+    nonisolated static let refresh = "com.example.weather.refresh"
     nonisolated(unsafe) static var sightings = Sightings()
 
     @UIApplicationDelegateAdaptor(WeatherAppDelegate.self) var appDelegate

@@ -78,5 +78,11 @@ public struct OffstageSceneManifest: Hashable, Sendable {
 public struct OffstageSceneManifestError: Error, Hashable, Sendable, CustomStringConvertible {
     public var keyPath: String
     public var expected: String
+
+    public init(keyPath: String, expected: String) {
+        self.keyPath = keyPath
+        self.expected = expected
+    }
+
     public var description: String { "\(keyPath): expected \(expected)" }
 }
