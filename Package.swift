@@ -127,7 +127,7 @@ let package = Package(
             name: "offstage", dependencies: ["OffstageCLI", "offstage-daemon"], swiftSettings: strictSettings),
         .executableTarget(
             name: "scheduler-benchmarks",
-            dependencies: ["OffstageCore", "OffstageSimulator"],
+            dependencies: ["OffstageCore", "OffstageSimulator", "OffstageKit"],
             path: "Benchmarks/SchedulerBenchmarks",
             swiftSettings: strictSettings
         ),
@@ -165,7 +165,7 @@ let package = Package(
         // Real iOS background code (async/await, Dispatch, OperationQueue…) run in the simulator.
         .testTarget(
             name: "RealCodeTests",
-            dependencies: ["OffstageKit", "OffstageSimulator", "OffstageCore"],
+            dependencies: ["OffstageKit", "OffstageSimulator", "OffstageCore", "ColorFeed"],
             swiftSettings: strictSettings
         ),
         .testTarget(

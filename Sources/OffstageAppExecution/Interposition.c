@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <sys/time.h>
 #include <time.h>
+#include <unistd.h>
 
 typedef void *queue_t;
 typedef void *group_t;
@@ -74,6 +75,8 @@ static void (*real_assert_queue)(queue_t);
 static int (*real_clock_gettime)(clockid_t, struct timespec *);
 static int (*real_gettimeofday)(struct timeval *, void *);
 static time_t (*real_time)(time_t *);
+static int (*real_nanosleep)(const struct timespec *, struct timespec *);
+static int (*real_clock_nanosleep)(clockid_t, int, const struct timespec *, struct timespec *);
 
 #define FIND(name) real_##name = (__typeof__(real_##name))dlsym(RTLD_NEXT, "dispatch_" #name)
 
@@ -100,6 +103,8 @@ __attribute__((constructor)) static void find_real_functions(void) {
     real_clock_gettime = (__typeof__(real_clock_gettime))dlsym(RTLD_NEXT, "clock_gettime");
     real_gettimeofday = (__typeof__(real_gettimeofday))dlsym(RTLD_NEXT, "gettimeofday");
     real_time = (__typeof__(real_time))dlsym(RTLD_NEXT, "time");
+    real_nanosleep = (__typeof__(real_nanosleep))dlsym(RTLD_NEXT, "nanosleep");
+    real_clock_nanosleep = (__typeof__(real_clock_nanosleep))dlsym(RTLD_NEXT, "clock_nanosleep");
 }
 
 // MARK: Blocks as functions
@@ -290,7 +295,55 @@ void dispatch_barrier_sync_f(queue_t queue, void *context, function_t function) 
 }
 
 long offstage_try_wait(int kind, void *object) {
-    return kind == OFFSTAGE_WAIT_SEMAPHORE ? real_semaphore_wait(object, 0) : real_group_wait(object, 0);
+    switch (kind) {
+    case OFFSTAGE_WAIT_SEMAPHORE: return real_semaphore_wait(object, 0);
+    case OFFSTAGE_WAIT_GROUP: return real_group_wait(object, 0);
+    default: return 1;
+    }
+}
+
+// MARK: Sleeping (Thread.sleep, usleep, sleep)
+
+static int64_t timespec_ns(const struct timespec *time) {
+    return (int64_t)time->tv_sec * 1000000000 + time->tv_nsec;
+}
+
+/// Parks the app's thread for `ns` of the host's time.
+static void sleep_for(offstage_host *host, int64_t ns) {
+    if (ns > 0) host->wait(host->owner, OFFSTAGE_WAIT_TIME, host, ns);
+}
+
+int nanosleep(const struct timespec *duration, struct timespec *remaining) {
+    offstage_host *host = current_host;
+    if (!host) return real_nanosleep(duration, remaining);
+    sleep_for(host, timespec_ns(duration));
+    if (remaining) *remaining = (struct timespec){0, 0};
+    return 0;
+}
+
+int clock_nanosleep(clockid_t clock, int flags, const struct timespec *time, struct timespec *remaining) {
+    offstage_host *host = current_host;
+    if (!host || !(clock_is_wall(clock) || clock_is_monotonic(clock)))
+        return real_clock_nanosleep(clock, flags, time, remaining);
+    int64_t ns = timespec_ns(time);
+    if (flags & TIMER_ABSTIME) ns -= clock_is_wall(clock) ? host->wall_ns : host->uptime_ns;
+    sleep_for(host, ns);
+    if (remaining) *remaining = (struct timespec){0, 0};
+    return 0;
+}
+
+int usleep(useconds_t microseconds) {
+    offstage_host *host = current_host;
+    if (!host) return nanosleep(&(struct timespec){microseconds / 1000000, (microseconds % 1000000) * 1000}, NULL);
+    sleep_for(host, (int64_t)microseconds * 1000);
+    return 0;
+}
+
+unsigned int sleep(unsigned int seconds) {
+    offstage_host *host = current_host;
+    if (!host) return real_nanosleep(&(struct timespec){seconds, 0}, NULL) == 0 ? 0 : seconds;
+    sleep_for(host, (int64_t)seconds * 1000000000);
+    return 0;
 }
 
 static long wait_for(int kind, void *object, dispatch_time_value timeout) {

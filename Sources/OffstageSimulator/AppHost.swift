@@ -86,9 +86,9 @@ final class AppHost: @unchecked Sendable {
         { owner, kind, object, timeout in
             let host = host(owner)
             let deadline = timeout < 0 ? nil : host.simulation.now + Double(timeout) / 1e9
-            let met = host.simulation.parkAppCode(of: host.app, until: deadline) {
-                offstage_try_wait(kind, object) == 0
-            }
+            let condition: (() -> Bool)? =
+                kind == OFFSTAGE_WAIT_TIME ? nil : { offstage_try_wait(kind, object) == 0 }
+            let met = host.simulation.parkAppCode(of: host.app, until: deadline, condition: condition)
             return met ? 0 : 1
         }
 }

@@ -20,6 +20,10 @@ final class SimulatedProcess: @unchecked Sendable {
     var deferred: [() -> Void] = []
     /// Where the app's queued work and clock reads go while its code runs.
     let host: AppHost
+    /// Pieces of work the app queued to run at once that have not run yet.
+    var immediateWork = 0
+    /// Callback returns waiting for that work (see `Simulation.appCall`).
+    var heldReturns: [AppCall] = []
 
     init(
         app: BundleID, generation: Int, simulation: Simulation, makeDelegate: @escaping () -> any UIApplicationDelegate

@@ -126,6 +126,7 @@ public final class Simulation: @unchecked Sendable {
 
     /// Goes on with the step the previous driver was in when app code took its thread, then with the loop.
     private func takeOver(after process: SimulatedProcess) {
+        releaseHeldReturns(of: process)
         runDeferred(process)
         drain()
         if !finalTickDone { noteStep() }
@@ -160,8 +161,9 @@ public final class Simulation: @unchecked Sendable {
         case wake(BundleID, generation: Int)
         /// Run work an app scheduled with `OffstageClock.after`.
         case appWork(BundleID, generation: Int, @Sendable () -> Void)
-        /// Run work an app queued with libdispatch (Dispatch, OperationQueue, Swift concurrency), on its queue.
-        case queued(BundleID, generation: Int, QueuedWork)
+        /// Run work an app queued with libdispatch (Dispatch, OperationQueue, Swift concurrency), on its queue;
+        /// `immediate` when it was queued to run at once (not after a delay).
+        case queued(BundleID, generation: Int, QueuedWork, immediate: Bool)
     }
 
     struct Scheduled: Comparable {
@@ -198,9 +200,11 @@ public final class Simulation: @unchecked Sendable {
         case .appWork(let app, let generation, let work):
             guard let process = processes[app], process.generation == generation else { return }
             runOnApp(process) { work() }
-        case .queued(let app, let generation, let work):
+        case .queued(let app, let generation, let work, let immediate):
             guard let process = processes[app], process.generation == generation else { return }
+            if immediate { process.immediateWork -= 1 }
             runOnApp(process, on: work.queue) { work.run() }
+            releaseHeldReturns(of: process)
         }
         drain()
     }
@@ -208,7 +212,18 @@ public final class Simulation: @unchecked Sendable {
     /// Work an app's code queued: it runs `delay` seconds from now, after the work already due then, unless the
     /// process has ended (its work is dropped with it).
     func enqueue(_ work: QueuedWork, after delay: Double, app: BundleID, generation: Int) {
-        schedule(at: now + max(0, delay), .queued(app, generation: generation, work))
+        let immediate = delay <= 0
+        if immediate, let process = processes[app], process.generation == generation { process.immediateWork += 1 }
+        schedule(at: now + max(0, delay), .queued(app, generation: generation, work, immediate: immediate))
+    }
+
+    /// Once the work the app queued to run at once has all started (and has returned or waits), tells the system
+    /// of the callbacks that returned meanwhile.
+    private func releaseHeldReturns(of process: SimulatedProcess) {
+        guard process.immediateWork == 0, !process.heldReturns.isEmpty, isLive(process) else { return }
+        let held = process.heldReturns
+        process.heldReturns = []
+        for call in held { enqueue(system.call(call, from: process.app, at: now).1) }
     }
 
     private func tap(_ app: BundleID, _ control: String) {
@@ -223,8 +238,14 @@ public final class Simulation: @unchecked Sendable {
 
     // MARK: App code
 
-    /// An app's call into the system, made on the app's thread while the loop waits.
+    /// An app's call into the system, made on the app's thread while the loop waits. A callback's return waits
+    /// until the work the app queued to run at once has run: an app that leaves the screen is suspended after
+    /// the work it started for that moment, as a real process runs on for the moments before it is frozen.
     func appCall(_ call: AppCall, from app: BundleID) -> AppCallResult {
+        if case .returned = call, let process = processes[app], process.immediateWork > 0 {
+            process.heldReturns.append(call)
+            return .ok
+        }
         let (result, effects) = system.call(call, from: app, at: now)
         enqueue(effects)
         return result

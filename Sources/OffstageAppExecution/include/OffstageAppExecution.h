@@ -29,7 +29,8 @@ typedef struct offstage_host {
 } offstage_host;
 
 /// What a thread is waiting on in `wait`.
-enum { OFFSTAGE_WAIT_SEMAPHORE = 1, OFFSTAGE_WAIT_GROUP = 2 };
+/// (`OFFSTAGE_WAIT_TIME`: nothing but time, a `nanosleep`; `object` is then the host.)
+enum { OFFSTAGE_WAIT_SEMAPHORE = 1, OFFSTAGE_WAIT_GROUP = 2, OFFSTAGE_WAIT_TIME = 3 };
 
 /// Marks the calling thread as running the app of `host`, on `queue` (a libdispatch queue, or NULL).
 void offstage_enter(offstage_host *_Nonnull host, void *_Nullable queue);

@@ -1,0 +1,88 @@
+import Foundation
+import OffstageCore
+import OffstageKit
+import OffstageSimulator
+import Testing
+
+/// A refresh that waits the ways GCD code waits: `DispatchGroup.wait`, `DispatchSemaphore.wait(timeout:)` that
+/// succeeds and one that times out, and `DispatchGroup.notify` on the main queue.
+final class DispatchWaitsApp: UIResponder, UIApplicationDelegate, @unchecked Sendable {
+    static let refresh = "com.example.gcd.refresh"
+    let sightings: Sightings
+
+    init(sightings: Sightings) { self.sightings = sightings }
+
+    func application(
+        _ application: UIApplication,
+        didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?
+    ) -> Bool {
+        BGTaskScheduler.shared.register(forTaskWithIdentifier: Self.refresh, using: nil) { task in
+            self.refresh(task)
+        }
+        return true
+    }
+
+    func applicationDidEnterBackground(_ application: UIApplication) {
+        let request = BGAppRefreshTaskRequest(identifier: Self.refresh)
+        request.earliestBeginDate = Date(timeIntervalSinceNow: 24 * 3600)
+        try? BGTaskScheduler.shared.submit(request)
+    }
+
+    func refresh(_ task: BGTask) {
+        let started = Date()
+        func note(_ what: String) { sightings.note("\(what) at +\(Date().timeIntervalSince(started)) s") }
+        let group = DispatchGroup()
+        for index in 1...3 {
+            group.enter()
+            DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(index)) { group.leave() }
+        }
+        group.wait()
+        note("group waited")
+        let semaphore = DispatchSemaphore(value: 0)
+        DispatchQueue.global().asyncAfter(deadline: .now() + 4) { semaphore.signal() }
+        note("semaphore \(semaphore.wait(timeout: .now() + 10) == .success ? "signalled" : "timed out")")
+        note("semaphore \(semaphore.wait(timeout: .now() + 5) == .success ? "signalled" : "timed out")")
+        let last = DispatchGroup()
+        DispatchQueue.global().async(group: last) { Thread.sleep(forTimeInterval: 1) }
+        last.notify(queue: .main) {
+            dispatchPrecondition(condition: .onQueue(.main))
+            note("notified on the main queue")
+            task.setTaskCompleted(success: true)
+        }
+    }
+}
+
+@Suite struct DispatchPrimitivesTests {
+    let app = "com.example.gcd"
+
+    func scenario(sightings: Sightings) -> RealCodeRun {
+        RealCodeRun(
+            apps: [
+                (
+                    manifest(app, identifiers: [DispatchWaitsApp.refresh]),
+                    { @Sendable in DispatchWaitsApp(sightings: sightings) }
+                )
+            ],
+            timeline: [
+                at(1, .open(BundleID(app))), at(10, .home),
+                at(100, .simulateLaunch(BundleID(app), identifier: DispatchWaitsApp.refresh)),
+            ],
+            duration: 300)
+    }
+
+    @Test func dispatchWaitsAndNotificationsTakeVirtualTime() throws {
+        let sightings = Sightings()
+        let records = try scenario(sightings: sightings).run()
+        #expect(
+            sightings.lines == [
+                "group waited at +3.0 s", "semaphore signalled at +7.0 s", "semaphore timed out at +12.0 s",
+                "notified on the main queue at +13.0 s",
+            ])
+        #expect(records.of(.completed, app, task: DispatchWaitsApp.refresh).map(\.at.seconds) == [113])
+    }
+
+    @Test func dispatchWaitsGiveTheSameRecordsInTwentyRuns() throws {
+        let texts = try scenario(sightings: Sightings()).texts(runs: 20)
+        #expect(Set(texts).count == 1)
+    }
+}
