@@ -201,3 +201,82 @@ extension URLSessionSuites { @Suite struct NetworkTests {
     }
 }
 }
+
+/// A sync as apps write it with a session of their own: `data(for:)` with a POST body, then a delegate-based
+/// data task on a session configured with `OffstageURLProtocol` (the one rule for sessions of one's own).
+final class UploadSyncApp: NSObject, UIApplicationDelegate, URLSessionDataDelegate, @unchecked Sendable {
+    static let sync = "com.example.sync.processing"
+    let sightings: Sightings
+    private var received = 0
+    private var task: BGTask?
+
+    init(sightings: Sightings) { self.sightings = sightings }
+
+    func application(
+        _ application: UIApplication,
+        didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?
+    ) -> Bool {
+        BGTaskScheduler.shared.register(forTaskWithIdentifier: Self.sync, using: nil) { task in
+            self.task = task
+            Task { await self.upload() }
+        }
+        return true
+    }
+
+    func applicationDidEnterBackground(_ application: UIApplication) {
+        try? BGTaskScheduler.shared.submit(BGProcessingTaskRequest(identifier: Self.sync))
+    }
+
+    func upload() async {
+        var request = URLRequest(url: URL(string: "https://api.example.com/upload")!)
+        request.httpMethod = "POST"
+        request.httpBody = Data(count: 300)
+        let answer = try? await URLSession.shared.data(for: request)
+        sightings.note("upload answered \(answer.map { String(decoding: $0.0, as: UTF8.self) } ?? "nothing")")
+        let configuration = URLSessionConfiguration.default
+        configuration.protocolClasses = [OffstageURLProtocol.self]
+        let session = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
+        session.dataTask(with: URL(string: "https://api.example.com/changes")!).resume()
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        received += data.count
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        sightings.note("changes: \(received) bytes, error \(error == nil ? "none" : "\(error!)")")
+        self.task?.setTaskCompleted(success: error == nil)
+        session.finishTasksAndInvalidate()
+    }
+}
+
+extension URLSessionSuites {
+    @Suite struct SessionOfItsOwnTests {
+        @Test func dataForARequestAndADelegateSessionReachTheSimulatedNetwork() throws {
+            let sightings = Sightings()
+            var network = SimulatedNetwork()
+            network.route(.url("https://api.example.com/upload")) { request in
+                OffstageNetworkResponse(body: Data("\(request.method) \(request.body.count)".utf8))
+            }
+            network.routes.append(
+                NetworkRoute(
+                    match: .url("https://api.example.com/changes"),
+                    answer: .response(OffstageNetworkResponse(body: Data(count: 7000))), serverTime: 1))
+            let app = "com.example.sync"
+            let manifest = AppManifest(
+                bundleIdentifier: BundleID(app), backgroundModes: [.processing],
+                permittedIdentifiers: [UploadSyncApp.sync])
+            let run = SurfaceRun(
+                apps: [(manifest, { @Sendable in UploadSyncApp(sightings: sightings) })], network: network,
+                timeline: [
+                    at(1, .open(BundleID(app))), at(10, .home), at(20, .lock),
+                    at(30, .simulateLaunch(BundleID(app), identifier: UploadSyncApp.sync)),
+                ],
+                duration: 200)
+            let records = try run.run()
+            #expect(sightings.lines == ["upload answered POST 300", "changes: 7000 bytes, error none"])
+            let completed = records.of(.completed, app, task: UploadSyncApp.sync)
+            #expect(completed.count == 1 && completed[0].reason.contains("success: true"))
+        }
+    }
+}
