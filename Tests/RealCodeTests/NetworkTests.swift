@@ -280,3 +280,44 @@ extension URLSessionSuites {
         }
     }
 }
+
+/// A download through the simulated network: not supported yet, and failing cleanly rather than crashing.
+final class DownloadApp: NSObject, UIApplicationDelegate, URLSessionDownloadDelegate, @unchecked Sendable {
+    let sightings: Sightings
+    init(sightings: Sightings) { self.sightings = sightings }
+
+    func applicationDidBecomeActive(_ application: UIApplication) {
+        let configuration = URLSessionConfiguration.default
+        configuration.protocolClasses = [OffstageURLProtocol.self]
+        let session = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
+        session.downloadTask(with: URL(string: "https://api.example.com/archive.zip")!).resume()
+        URLSession.shared.downloadTask(with: URL(string: "https://api.example.com/archive.zip")!) { url, _, error in
+            self.sightings.note("completion: file \(url == nil ? "none" : "some"), error \((error as? URLError)?.code.rawValue ?? 0)")
+        }.resume()
+    }
+
+    func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didFinishDownloadingTo location: URL) {
+        sightings.note("delegate: finished at \(location)")
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        sightings.note("delegate: error \((error as? URLError)?.code.rawValue ?? 0)")
+    }
+}
+
+extension URLSessionSuites {
+    @Suite struct DownloadTests {
+        @Test func aDownloadFailsWithCannotCreateFileInsteadOfCrashing() throws {
+            let sightings = Sightings()
+            let app = "com.example.download"
+            let run = SurfaceRun(
+                apps: [(AppManifest(bundleIdentifier: BundleID(app)), { @Sendable in DownloadApp(sightings: sightings) })],
+                network: .serving("api.example.com", bytes: 100, serverTime: 1),
+                timeline: [at(1, .open(BundleID(app)))], duration: 60)
+            let records = try run.run()
+            let code = URLError.Code.cannotCreateFile.rawValue
+            #expect(Set(sightings.lines) == ["delegate: error \(code)", "completion: file none, error \(code)"])
+            #expect(records.of(.crashed, app).isEmpty)
+        }
+    }
+}

@@ -37,6 +37,9 @@ public final class OffstageURLProtocol: URLProtocol {
     }
 
     override public func startLoading() {
+        // FoundationNetworking lets only its own protocols hand a download task its file (and a delegate's
+        // `didFinishDownloadingTo` would trap on the file that is not there): a download fails instead.
+        if task is URLSessionDownloadTask { return fail(.cannotCreateFile) }
         if runtime == nil { runtime = AppRuntime.currentIfBound }
         guard let runtime, let exchange = runtime.link.exchange(OffstageNetworkRequest(request)) else {
             // Reached from a thread the host does not know: fail the request rather than the process.
