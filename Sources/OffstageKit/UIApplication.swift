@@ -65,18 +65,22 @@ public final class UIApplication: @unchecked Sendable {
         }
     }
 
-    /// Asks for background time to finish work; the handler runs shortly before the time ends.
+    /// Asks for background time to finish work; the handler runs on the main queue shortly before the time ends.
+    /// Callable from any thread, as UIKit's (`nonisolated`); the handler is `@MainActor @Sendable`, as there.
     public func beginBackgroundTask(
-        withName taskName: String?, expirationHandler handler: (() -> Void)? = nil
+        withName taskName: String?, expirationHandler handler: (@MainActor @Sendable () -> Void)? = nil
     ) -> UIBackgroundTaskIdentifier {
         guard case .backgroundTask(let number) = runtime.send(.beginBackgroundTask(name: taskName)), number != 0 else {
             return .invalid
         }
-        if let handler { runtime.setAssertionHandler(handler, for: number) }
+        // Hosts call expiration handlers on the app's main queue (the simulator's stand-in for it, or the real one).
+        if let handler { runtime.setAssertionHandler({ MainActor.assumeIsolated { handler() } }, for: number) }
         return UIBackgroundTaskIdentifier(rawValue: number)
     }
 
-    public func beginBackgroundTask(expirationHandler handler: (() -> Void)? = nil) -> UIBackgroundTaskIdentifier {
+    public func beginBackgroundTask(
+        expirationHandler handler: (@MainActor @Sendable () -> Void)? = nil
+    ) -> UIBackgroundTaskIdentifier {
         beginBackgroundTask(withName: nil, expirationHandler: handler)
     }
 

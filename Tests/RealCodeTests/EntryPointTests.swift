@@ -52,3 +52,33 @@ import Testing
         #expect(describe(.notPermitted) == "not permitted")
     }
 }
+
+/// Saves when it leaves: a background task whose expiration handler is main-actor code, as UIKit declares it.
+final class SavingApp: UIApplicationDelegate, @unchecked Sendable {
+    nonisolated(unsafe) static var sightings = Sightings()
+    var saveTask: UIBackgroundTaskIdentifier = .invalid
+
+    func applicationDidEnterBackground(_ application: UIApplication) {
+        saveTask = application.beginBackgroundTask(withName: "save") {
+            // `@MainActor @Sendable`: main-actor code runs here synchronously, as on iOS.
+            Self.noteOnMain("expired")
+            UIApplication.shared.endBackgroundTask(self.saveTask)
+        }
+    }
+
+    @MainActor static func noteOnMain(_ line: String) { sightings.note(line) }
+}
+
+@Suite(.serialized) struct MainActorExpirationTests {
+    @Test func anExpirationHandlerIsMainActorCode() throws {
+        SavingApp.sightings = Sightings()
+        let app = "com.example.saving"
+        let run = SurfaceRun(
+            apps: [(AppManifest(bundleIdentifier: BundleID(app)), { @Sendable in SavingApp() })],
+            timeline: [at(1, .open(BundleID(app))), at(10, .home)], duration: 120)
+        let records = try run.run()
+        #expect(SavingApp.sightings.lines == ["expired"])
+        #expect(records.of(.killed, app).isEmpty)
+        #expect(records.of(.suspended, app).map(\.at.seconds) == [35])
+    }
+}
