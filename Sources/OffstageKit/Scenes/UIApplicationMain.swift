@@ -50,7 +50,8 @@ extension OffstageApplication {
 
     /// The scene manifest of the Info.plist in the executable's folder (the app bundle), if it has one.
     static func bundleSceneManifest() -> OffstageSceneManifest? {
-        guard let executable = Bundle.main.executableURL,
+        // The path the process was started by (the bundle's link), not the file the link resolves to.
+        guard let executable = CommandLine.arguments.first.map(URL.init(fileURLWithPath:)),
             let data = FileManager.default.contents(
                 atPath: executable.deletingLastPathComponent().appendingPathComponent("Info.plist").path),
             let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any]
