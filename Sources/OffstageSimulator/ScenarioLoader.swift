@@ -263,7 +263,10 @@ struct ScenarioReader {
 
     func scenario(_ root: Field) throws(ScenarioError) -> Scenario {
         let table = try root.table(
-            ["name", "seed", "start", "duration", "policy", "device", "settings", "apps", "timeline", "routine", "network"],
+            [
+                "name", "seed", "start", "duration", "policy", "device", "settings", "apps", "timeline", "routine",
+                "network",
+            ],
             expecting: "a mapping of scenario keys (name:, apps:, timeline:…)")
         var scenario = Scenario(name: try table.required("name").string(), source: source)
         if let field = table["seed"] {

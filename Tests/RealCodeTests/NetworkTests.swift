@@ -89,117 +89,124 @@ final class LegacyFetchApp: UIApplicationDelegate, @unchecked Sendable {
 /// not work yet").
 @Suite(.serialized) enum URLSessionSuites {}
 
-extension URLSessionSuites { @Suite struct NetworkTests {
-    let app = "com.example.feed"
-    let refresh = FeedRefreshApp.refresh
+extension URLSessionSuites {
+    @Suite struct NetworkTests {
+        let app = "com.example.feed"
+        let refresh = FeedRefreshApp.refresh
 
-    func refreshRun(_ network: SimulatedNetwork, on kind: NetworkKind = .wifi, sightings: Sightings) -> SurfaceRun {
-        SurfaceRun(
-            apps: [(manifest(app, identifiers: [refresh]), { @Sendable in FeedRefreshApp(sightings: sightings) })],
-            network: network, deviceNetwork: kind,
-            timeline: [at(1, .open(BundleID(app))), at(10, .home)], duration: 400)
-    }
-
-    @Test func asyncRefreshAwaitsAURLSessionFetchInVirtualTime() throws {
-        let sightings = Sightings()
-        // 40 ms of Wi-Fi latency, 2 s at the server, 625 kB at 6.25 MB/s (0.1 s): 2.14 s.
-        let network = SimulatedNetwork.serving("api.example.com", bytes: 625_000, serverTime: 2)
-        let records = try refreshRun(network, sightings: sightings).run()
-        #expect(sightings.lines == ["fetched 625000 bytes, status 200, after 2.14 s"])
-        // The request goes in the background the app enters at 10 s: nothing holds it back.
-        #expect(records.of(.started, app, task: refresh).map(\.at.seconds) == [10])
-        let completed = records.of(.completed, app, task: refresh)
-        #expect(completed.map(\.at.seconds) == [12.14])
-        #expect(completed.first?.reason.contains("success: true") == true)
-        #expect(records.of(.killed, app).isEmpty)
-    }
-
-    @Test func aFetchThatOutlastsItsTaskIsCancelledWhenTheTaskExpires() throws {
-        let sightings = Sightings()
-        let network = SimulatedNetwork.serving("api.example.com", bytes: 1000, serverTime: 120)
-        let records = try refreshRun(network, sightings: sightings).run()
-        let expired = records.of(.expired, app, task: refresh)
-        #expect(expired.count == 1)
-        let cancelled = URLError.Code.cancelled.rawValue
-        #expect(sightings.lines.count == 1 && sightings.lines[0].hasPrefix("failed \(cancelled) after"))
-        let completed = records.of(.completed, app, task: refresh)
-        #expect(completed.map(\.at) == expired.map(\.at))
-        #expect(completed.first?.reason.contains("success: false") == true)
-        #expect(records.of(.killed, app).isEmpty)
-    }
-
-    @Test func offlineFetchFailsAtOnceWithNotConnectedToInternet() throws {
-        let sightings = Sightings()
-        let network = SimulatedNetwork.serving("api.example.com", bytes: 1000, serverTime: 1)
-        let records = try refreshRun(network, on: .none, sightings: sightings).run()
-        #expect(sightings.lines == ["failed \(URLError.Code.notConnectedToInternet.rawValue) after 0.0 s"])
-        #expect(records.of(.completed, app, task: refresh).map(\.at.seconds) == [10])
-    }
-
-    @Test func cellularIsSlowerThanWiFiForTheSameFetch() throws {
-        let sightings = Sightings()
-        // 120 ms of latency, 1.25 MB at 1.25 MB/s: 1.12 s.
-        let network = SimulatedNetwork.serving("api.example.com", bytes: 1_250_000, serverTime: 0)
-        _ = try refreshRun(network, on: .cellular, sightings: sightings).run()
-        #expect(sightings.lines == ["fetched 1250000 bytes, status 200, after 1.12 s"])
-    }
-
-    @Test func lowDataModeFailsRequestsThatRefuseConstrainedNetworks() {
-        var network = SimulatedNetwork.serving("api.example.com", bytes: 10, serverTime: 0)
-        network.routes.append(NetworkRoute(match: .host("x.example.com"), answer: .failure(.timedOut)))
-        var request = OffstageNetworkRequest(url: FeedRefreshApp.feed)
-        #expect(network.exchange(request, on: .wifi, lowDataMode: true) != .failure(.notConnectedToInternet, seconds: 0))
-        request.allowsConstrainedNetworkAccess = false
-        #expect(network.exchange(request, on: .wifi, lowDataMode: true) == .failure(.notConnectedToInternet, seconds: 0))
-        request.allowsCellularAccess = false
-        #expect(network.exchange(request, on: .cellular, lowDataMode: false) == .failure(.notConnectedToInternet, seconds: 0))
-        let other = OffstageNetworkRequest(url: URL(string: "https://x.example.com/a")!)
-        #expect(network.exchange(other, on: .wifi, lowDataMode: false) == .failure(.timedOut, seconds: 0.04))
-    }
-
-    @Test func theBytesOfAFetchAreChargedToTheAppsBackgroundEnergy() throws {
-        func backgroundJoules(bytes: Int) throws -> Double {
-            let network = SimulatedNetwork.serving("api.example.com", bytes: bytes, serverTime: 1)
-            let simulation = try refreshRun(network, on: .cellular, sightings: Sightings()).simulation()
-            simulation.run()
-            return simulation.system.energy.totals[.app(BundleID(app))]?.background ?? 0
+        func refreshRun(_ network: SimulatedNetwork, on kind: NetworkKind = .wifi, sightings: Sightings) -> SurfaceRun {
+            SurfaceRun(
+                apps: [(manifest(app, identifiers: [refresh]), { @Sendable in FeedRefreshApp(sightings: sightings) })],
+                network: network, deviceNetwork: kind,
+                timeline: [at(1, .open(BundleID(app))), at(10, .home)], duration: 400)
         }
-        #expect(try backgroundJoules(bytes: 5_000_000) > backgroundJoules(bytes: 0) + 1)
-    }
 
-    @Test func aHandlerInCodeAnswersWithWhatTheRequestAsked() throws {
-        let sightings = Sightings()
-        var network = SimulatedNetwork()
-        network.route(.url("https://api.example.com/"), serverTime: 0.5) { request in
-            OffstageNetworkResponse(statusCode: 201, body: Data(request.url.path.utf8))
+        @Test func asyncRefreshAwaitsAURLSessionFetchInVirtualTime() throws {
+            let sightings = Sightings()
+            // 40 ms of Wi-Fi latency, 2 s at the server, 625 kB at 6.25 MB/s (0.1 s): 2.14 s.
+            let network = SimulatedNetwork.serving("api.example.com", bytes: 625_000, serverTime: 2)
+            let records = try refreshRun(network, sightings: sightings).run()
+            #expect(sightings.lines == ["fetched 625000 bytes, status 200, after 2.14 s"])
+            // The request goes in the background the app enters at 10 s: nothing holds it back.
+            #expect(records.of(.started, app, task: refresh).map(\.at.seconds) == [10])
+            let completed = records.of(.completed, app, task: refresh)
+            #expect(completed.map(\.at.seconds) == [12.14])
+            #expect(completed.first?.reason.contains("success: true") == true)
+            #expect(records.of(.killed, app).isEmpty)
         }
-        _ = try refreshRun(network, sightings: sightings).run()
-        // "/feed.json" is 10 bytes: 40 ms + 0.5 s + 10 bytes of transfer.
-        #expect(sightings.lines == ["fetched 10 bytes, status 201, after 0.54 s"])
-    }
 
-    @Test func aLegacyFetchCompletesFromAURLSessionCallback() throws {
-        let sightings = Sightings()
-        let manifest = AppManifest(bundleIdentifier: BundleID("com.example.legacy"), backgroundModes: [.fetch])
-        let run = SurfaceRun(
-            apps: [(manifest, { @Sendable in LegacyFetchApp(sightings: sightings) })],
-            network: .serving("api.example.com", bytes: 2000, serverTime: 3),
-            timeline: [at(1, .open(BundleID("com.example.legacy"))), at(2, .home)], duration: 2000)
-        let records = try run.run()
-        #expect(sightings.lines.first?.hasPrefix("fetched 2000 bytes in state 2 after 3.04") == true)
-        let handled = records.of(.handled, "com.example.legacy")
-        #expect(handled.first?.reason.hasPrefix("completion handler called with .newData after 3.0") == true)
-        #expect(records.of(.killed, "com.example.legacy").isEmpty)
-    }
+        @Test func aFetchThatOutlastsItsTaskIsCancelledWhenTheTaskExpires() throws {
+            let sightings = Sightings()
+            let network = SimulatedNetwork.serving("api.example.com", bytes: 1000, serverTime: 120)
+            let records = try refreshRun(network, sightings: sightings).run()
+            let expired = records.of(.expired, app, task: refresh)
+            #expect(expired.count == 1)
+            let cancelled = URLError.Code.cancelled.rawValue
+            #expect(sightings.lines.count == 1 && sightings.lines[0].hasPrefix("failed \(cancelled) after"))
+            let completed = records.of(.completed, app, task: refresh)
+            #expect(completed.map(\.at) == expired.map(\.at))
+            #expect(completed.first?.reason.contains("success: false") == true)
+            #expect(records.of(.killed, app).isEmpty)
+        }
 
-    @Test func aRefreshThatFetchesGivesTheSameRecordsInTwentyRuns() throws {
-        let network = SimulatedNetwork.serving("api.example.com", bytes: 625_000, serverTime: 2)
-        let texts = try refreshRun(network, sightings: Sightings()).texts(runs: 20)
-        #expect(Set(texts).count == 1)
-        let slow = SimulatedNetwork.serving("api.example.com", bytes: 1000, serverTime: 120)
-        #expect(Set(try refreshRun(slow, sightings: Sightings()).texts(runs: 20)).count == 1)
+        @Test func offlineFetchFailsAtOnceWithNotConnectedToInternet() throws {
+            let sightings = Sightings()
+            let network = SimulatedNetwork.serving("api.example.com", bytes: 1000, serverTime: 1)
+            let records = try refreshRun(network, on: .none, sightings: sightings).run()
+            #expect(sightings.lines == ["failed \(URLError.Code.notConnectedToInternet.rawValue) after 0.0 s"])
+            #expect(records.of(.completed, app, task: refresh).map(\.at.seconds) == [10])
+        }
+
+        @Test func cellularIsSlowerThanWiFiForTheSameFetch() throws {
+            let sightings = Sightings()
+            // 120 ms of latency, 1.25 MB at 1.25 MB/s: 1.12 s.
+            let network = SimulatedNetwork.serving("api.example.com", bytes: 1_250_000, serverTime: 0)
+            _ = try refreshRun(network, on: .cellular, sightings: sightings).run()
+            #expect(sightings.lines == ["fetched 1250000 bytes, status 200, after 1.12 s"])
+        }
+
+        @Test func lowDataModeFailsRequestsThatRefuseConstrainedNetworks() {
+            var network = SimulatedNetwork.serving("api.example.com", bytes: 10, serverTime: 0)
+            network.routes.append(NetworkRoute(match: .host("x.example.com"), answer: .failure(.timedOut)))
+            var request = OffstageNetworkRequest(url: FeedRefreshApp.feed)
+            #expect(
+                network.exchange(request, on: .wifi, lowDataMode: true) != .failure(.notConnectedToInternet, seconds: 0)
+            )
+            request.allowsConstrainedNetworkAccess = false
+            #expect(
+                network.exchange(request, on: .wifi, lowDataMode: true) == .failure(.notConnectedToInternet, seconds: 0)
+            )
+            request.allowsCellularAccess = false
+            #expect(
+                network.exchange(request, on: .cellular, lowDataMode: false)
+                    == .failure(.notConnectedToInternet, seconds: 0))
+            let other = OffstageNetworkRequest(url: URL(string: "https://x.example.com/a")!)
+            #expect(network.exchange(other, on: .wifi, lowDataMode: false) == .failure(.timedOut, seconds: 0.04))
+        }
+
+        @Test func theBytesOfAFetchAreChargedToTheAppsBackgroundEnergy() throws {
+            func backgroundJoules(bytes: Int) throws -> Double {
+                let network = SimulatedNetwork.serving("api.example.com", bytes: bytes, serverTime: 1)
+                let simulation = try refreshRun(network, on: .cellular, sightings: Sightings()).simulation()
+                simulation.run()
+                return simulation.system.energy.totals[.app(BundleID(app))]?.background ?? 0
+            }
+            #expect(try backgroundJoules(bytes: 5_000_000) > backgroundJoules(bytes: 0) + 1)
+        }
+
+        @Test func aHandlerInCodeAnswersWithWhatTheRequestAsked() throws {
+            let sightings = Sightings()
+            var network = SimulatedNetwork()
+            network.route(.url("https://api.example.com/"), serverTime: 0.5) { request in
+                OffstageNetworkResponse(statusCode: 201, body: Data(request.url.path.utf8))
+            }
+            _ = try refreshRun(network, sightings: sightings).run()
+            // "/feed.json" is 10 bytes: 40 ms + 0.5 s + 10 bytes of transfer.
+            #expect(sightings.lines == ["fetched 10 bytes, status 201, after 0.54 s"])
+        }
+
+        @Test func aLegacyFetchCompletesFromAURLSessionCallback() throws {
+            let sightings = Sightings()
+            let manifest = AppManifest(bundleIdentifier: BundleID("com.example.legacy"), backgroundModes: [.fetch])
+            let run = SurfaceRun(
+                apps: [(manifest, { @Sendable in LegacyFetchApp(sightings: sightings) })],
+                network: .serving("api.example.com", bytes: 2000, serverTime: 3),
+                timeline: [at(1, .open(BundleID("com.example.legacy"))), at(2, .home)], duration: 2000)
+            let records = try run.run()
+            #expect(sightings.lines.first?.hasPrefix("fetched 2000 bytes in state 2 after 3.04") == true)
+            let handled = records.of(.handled, "com.example.legacy")
+            #expect(handled.first?.reason.hasPrefix("completion handler called with .newData after 3.0") == true)
+            #expect(records.of(.killed, "com.example.legacy").isEmpty)
+        }
+
+        @Test func aRefreshThatFetchesGivesTheSameRecordsInTwentyRuns() throws {
+            let network = SimulatedNetwork.serving("api.example.com", bytes: 625_000, serverTime: 2)
+            let texts = try refreshRun(network, sightings: Sightings()).texts(runs: 20)
+            #expect(Set(texts).count == 1)
+            let slow = SimulatedNetwork.serving("api.example.com", bytes: 1000, serverTime: 120)
+            #expect(Set(try refreshRun(slow, sightings: Sightings()).texts(runs: 20)).count == 1)
+        }
     }
-}
 }
 
 /// A sync as apps write it with a session of their own: `data(for:)` with a POST body, then a delegate-based
@@ -292,7 +299,8 @@ final class DownloadApp: NSObject, UIApplicationDelegate, URLSessionDownloadDele
         let session = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
         session.downloadTask(with: URL(string: "https://api.example.com/archive.zip")!).resume()
         URLSession.shared.downloadTask(with: URL(string: "https://api.example.com/archive.zip")!) { url, _, error in
-            self.sightings.note("completion: file \(url == nil ? "none" : "some"), error \((error as? URLError)?.code.rawValue ?? 0)")
+            self.sightings.note(
+                "completion: file \(url == nil ? "none" : "some"), error \((error as? URLError)?.code.rawValue ?? 0)")
         }.resume()
     }
 
@@ -311,7 +319,9 @@ extension URLSessionSuites {
             let sightings = Sightings()
             let app = "com.example.download"
             let run = SurfaceRun(
-                apps: [(AppManifest(bundleIdentifier: BundleID(app)), { @Sendable in DownloadApp(sightings: sightings) })],
+                apps: [
+                    (AppManifest(bundleIdentifier: BundleID(app)), { @Sendable in DownloadApp(sightings: sightings) })
+                ],
                 network: .serving("api.example.com", bytes: 100, serverTime: 1),
                 timeline: [at(1, .open(BundleID(app)))], duration: 60)
             let records = try run.run()

@@ -118,7 +118,8 @@ final class NotesSceneDelegate: UIResponder, UIWindowSceneDelegate {
         // The process that ran the refresh was launched for it: no scene connects, no scene callback comes.
         #expect(
             seen.suffix(3) == [
-                "app didFinishLaunching", "posted UIApplicationDidEnterBackgroundNotification", "refresh with 0 scene(s)",
+                "app didFinishLaunching", "posted UIApplicationDidEnterBackgroundNotification",
+                "refresh with 0 scene(s)",
             ])
     }
 
@@ -129,7 +130,9 @@ final class NotesSceneDelegate: UIResponder, UIWindowSceneDelegate {
             at(13, .swipeAway(BundleID(app))),
         ])
         #expect(seen.contains("scene didDisconnect"))
-        if let disconnect = seen.firstIndex(of: "scene didDisconnect"), let terminate = seen.firstIndex(of: "app willTerminate") {
+        if let disconnect = seen.firstIndex(of: "scene didDisconnect"),
+            let terminate = seen.firstIndex(of: "app willTerminate")
+        {
             #expect(disconnect < terminate)
         }
     }
@@ -139,7 +142,10 @@ final class NotesSceneDelegate: UIResponder, UIWindowSceneDelegate {
             at(1, .open(BundleID(app))), at(5, .setBackgroundAppRefresh(false)), at(6, .setLowPowerMode(true)),
         ])
         // Low Power Mode after the switch is already off changes nothing the app can see.
-        #expect(seen.filter { $0.contains("RefreshStatus") } == ["posted UIApplicationBackgroundRefreshStatusDidChangeNotification 1"])
+        #expect(
+            seen.filter { $0.contains("RefreshStatus") } == [
+                "posted UIApplicationBackgroundRefreshStatusDidChangeNotification 1"
+            ])
     }
 
     @Test func aSceneBasedAppGivesTheSameRecordsInTwentyRuns() throws {

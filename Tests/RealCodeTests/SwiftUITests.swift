@@ -58,7 +58,9 @@ extension URLSessionSuites {
         func run(serverTime: Double) throws -> (records: [Record], seen: [String]) {
             WeatherApp.sightings = Sightings()
             let surface = SurfaceRun(
-                apps: [(manifest(app, identifiers: [WeatherApp.refresh]), { @Sendable in SwiftUIAppHost<WeatherApp>() })],
+                apps: [
+                    (manifest(app, identifiers: [WeatherApp.refresh]), { @Sendable in SwiftUIAppHost<WeatherApp>() })
+                ],
                 network: .serving("weather.example.com", bytes: 4000, serverTime: serverTime),
                 timeline: [at(1, .open(BundleID(app))), at(10, .home)], duration: 600)
             let records = try surface.run()
@@ -75,7 +77,8 @@ extension URLSessionSuites {
             let refresh = WeatherApp.refresh
             let started = try #require(records.of(.started, app, task: refresh).first)
             let completed = try #require(records.of(.completed, app, task: refresh).first)
-            #expect(completed.at.seconds - started.at.seconds > 2.04 && completed.at.seconds - started.at.seconds < 2.05)
+            #expect(
+                completed.at.seconds - started.at.seconds > 2.04 && completed.at.seconds - started.at.seconds < 2.05)
             #expect(completed.reason.contains("success: true"))
         }
 

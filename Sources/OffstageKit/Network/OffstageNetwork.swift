@@ -1,7 +1,8 @@
+public import Foundation
+
 #if canImport(FoundationNetworking)
     @_exported public import FoundationNetworking
 #endif
-public import Foundation
 
 /// A request as the simulated network sees it: what `URLSession` sent through `OffstageURLProtocol`.
 /// Not an Apple type: it is what a scenario's routes and a test's handlers answer.

@@ -54,7 +54,9 @@ public struct OffstageSceneManifest: Hashable, Sendable {
                 guard let entry = entry as? [String: Any] else { throw .init(keyPath: path, expected: "a dictionary") }
                 func string(_ key: String) throws(OffstageSceneManifestError) -> String? {
                     guard let value = entry[key] else { return nil }
-                    guard let text = value as? String else { throw .init(keyPath: "\(path).\(key)", expected: "a string") }
+                    guard let text = value as? String else {
+                        throw .init(keyPath: "\(path).\(key)", expected: "a string")
+                    }
                     return text
                 }
                 return Configuration(

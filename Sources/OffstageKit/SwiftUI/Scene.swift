@@ -55,8 +55,9 @@ final class SceneVisitor {
 @MainActor @resultBuilder
 public enum SceneBuilder {
     public static func buildBlock<Content: Scene>(_ content: Content) -> Content { content }
-    public static func buildBlock<each Content: Scene>(_ content: repeat each Content) -> TupleScene<repeat each Content>
-    {
+    public static func buildBlock<each Content: Scene>(_ content: repeat each Content) -> TupleScene<
+        repeat each Content
+    > {
         TupleScene(repeat each content)
     }
 }
@@ -95,7 +96,8 @@ extension Never: View {}
 public enum ViewBuilder {
     public static func buildBlock() -> EmptyView { EmptyView() }
     public static func buildBlock<Content: View>(_ content: Content) -> Content { content }
-    public static func buildBlock<each Content: View>(_ content: repeat each Content) -> TupleView<repeat each Content> {
+    public static func buildBlock<each Content: View>(_ content: repeat each Content) -> TupleView<repeat each Content>
+    {
         TupleView(repeat each content)
     }
 }

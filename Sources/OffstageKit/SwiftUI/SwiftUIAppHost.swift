@@ -22,7 +22,8 @@ public final class SwiftUIAppHost<AppType: App>: UIApplicationDelegate, SwiftUIH
         willFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?
     ) -> Bool {
         let app = Self.onMain { AppType() }
-        adapted = Mirror(reflecting: app).children.lazy.compactMap { ($0.value as? any DelegateAdaptor)?.delegate }.first
+        adapted =
+            Mirror(reflecting: app).children.lazy.compactMap { ($0.value as? any DelegateAdaptor)?.delegate }.first
         let visitor = Self.onMain {
             let visitor = SceneVisitor()
             visitor.visit(app.body)
@@ -70,14 +71,17 @@ public final class SwiftUIAppHost<AppType: App>: UIApplicationDelegate, SwiftUIH
         move(to: .inactive)
     }
 
-    public func applicationWillTerminate(_ application: UIApplication) { adapted?.applicationWillTerminate(application) }
+    public func applicationWillTerminate(_ application: UIApplication) {
+        adapted?.applicationWillTerminate(application)
+    }
 
     public func application(
         _ application: UIApplication, didReceiveRemoteNotification userInfo: [AnyHashable: Any],
         fetchCompletionHandler completionHandler: @escaping (UIBackgroundFetchResult) -> Void
     ) {
         guard let adapted else { return completionHandler(.noData) }
-        adapted.application(application, didReceiveRemoteNotification: userInfo, fetchCompletionHandler: completionHandler)
+        adapted.application(
+            application, didReceiveRemoteNotification: userInfo, fetchCompletionHandler: completionHandler)
     }
 
     public func application(

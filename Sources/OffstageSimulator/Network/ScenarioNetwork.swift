@@ -17,7 +17,8 @@ import OffstageKit
 extension ScenarioReader {
     func network(_ field: Field) throws(ScenarioError) -> SimulatedNetwork {
         let table = try field.table(
-            ["wifi", "cellular", "fixtures", "routes"], expecting: "a mapping with wifi:, cellular:, fixtures:, routes:")
+            ["wifi", "cellular", "fixtures", "routes"], expecting: "a mapping with wifi:, cellular:, fixtures:, routes:"
+        )
         var network = SimulatedNetwork()
         if let wifi = table["wifi"] { network.wifi = try linkSpeed(wifi, default: network.wifi) }
         if let cellular = table["cellular"] { network.cellular = try linkSpeed(cellular, default: network.cellular) }
@@ -60,7 +61,9 @@ extension ScenarioReader {
         let bodies = [table["body"], table["bytes"], table["fixture"]].compactMap { $0 }
         if bodies.count > 1 { throw bodies[1].error("a route has one of 'body:', 'bytes:' or 'fixture:'") }
         if let error = table["error"] {
-            if let other = bodies.first ?? table["status"] { throw other.error("a route with 'error:' has no response") }
+            if let other = bodies.first ?? table["status"] {
+                throw other.error("a route with 'error:' has no response")
+            }
             let code = try error.choice(Self.errorCodes.map { ($0.0, $0.1) })
             return NetworkRoute(match: match, answer: .failure(code), serverTime: serverTime)
         }
