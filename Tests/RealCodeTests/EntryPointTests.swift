@@ -73,7 +73,7 @@ final class SavingApp: UIApplicationDelegate, @unchecked Sendable {
     @Test func anExpirationHandlerIsMainActorCode() throws {
         SavingApp.sightings = Sightings()
         let app = "com.example.saving"
-        let run = SurfaceRun(
+        let run = RealCodeRun(
             apps: [(AppManifest(bundleIdentifier: BundleID(app)), { @Sendable in SavingApp() })],
             timeline: [at(1, .open(BundleID(app))), at(10, .home)], duration: 120)
         let records = try run.run()

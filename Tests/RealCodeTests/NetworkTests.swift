@@ -94,8 +94,8 @@ extension URLSessionSuites {
         let app = "com.example.feed"
         let refresh = FeedRefreshApp.refresh
 
-        func refreshRun(_ network: SimulatedNetwork, on kind: NetworkKind = .wifi, sightings: Sightings) -> SurfaceRun {
-            SurfaceRun(
+        func refreshRun(_ network: SimulatedNetwork, on kind: NetworkKind = .wifi, sightings: Sightings) -> RealCodeRun {
+            RealCodeRun(
                 apps: [(manifest(app, identifiers: [refresh]), { @Sendable in FeedRefreshApp(sightings: sightings) })],
                 network: network, deviceNetwork: kind,
                 timeline: [at(1, .open(BundleID(app))), at(10, .home)], duration: 400)
@@ -188,7 +188,7 @@ extension URLSessionSuites {
         @Test func aLegacyFetchCompletesFromAURLSessionCallback() throws {
             let sightings = Sightings()
             let manifest = AppManifest(bundleIdentifier: BundleID("com.example.legacy"), backgroundModes: [.fetch])
-            let run = SurfaceRun(
+            let run = RealCodeRun(
                 apps: [(manifest, { @Sendable in LegacyFetchApp(sightings: sightings) })],
                 network: .serving("api.example.com", bytes: 2000, serverTime: 3),
                 timeline: [at(1, .open(BundleID("com.example.legacy"))), at(2, .home)], duration: 2000)
@@ -273,7 +273,7 @@ extension URLSessionSuites {
             let manifest = AppManifest(
                 bundleIdentifier: BundleID(app), backgroundModes: [.processing],
                 permittedIdentifiers: [UploadSyncApp.sync])
-            let run = SurfaceRun(
+            let run = RealCodeRun(
                 apps: [(manifest, { @Sendable in UploadSyncApp(sightings: sightings) })], network: network,
                 timeline: [
                     at(1, .open(BundleID(app))), at(10, .home), at(20, .lock),
@@ -318,7 +318,7 @@ extension URLSessionSuites {
         @Test func aDownloadFailsWithCannotCreateFileInsteadOfCrashing() throws {
             let sightings = Sightings()
             let app = "com.example.download"
-            let run = SurfaceRun(
+            let run = RealCodeRun(
                 apps: [
                     (AppManifest(bundleIdentifier: BundleID(app)), { @Sendable in DownloadApp(sightings: sightings) })
                 ],

@@ -87,7 +87,7 @@ final class NotesSceneDelegate: UIResponder, UIWindowSceneDelegate {
                     ],
                 ]
             ]))
-        let surface = SurfaceRun(
+        let surface = RealCodeRun(
             apps: [(manifest(app, identifiers: [NotesAppDelegate.refresh]), { @Sendable in NotesAppDelegate() })],
             sceneManifests: [app: scenes], timeline: timeline, duration: duration)
         let records = try surface.run()

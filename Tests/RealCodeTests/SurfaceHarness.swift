@@ -3,37 +3,21 @@ import OffstageCore
 import OffstageKit
 import OffstageSimulator
 
-/// A scenario of real app code with what `RealCodeRun` leaves out: a network, a device network, scene manifests.
-struct SurfaceRun {
-    var apps: [(AppManifest, @Sendable () -> any UIApplicationDelegate)]
-    var sceneManifests: [String: OffstageSceneManifest] = [:]
-    var network = SimulatedNetwork()
-    var deviceNetwork: NetworkKind = .wifi
-    var timeline: [TimelineEntry]
-    var duration: Double
-
-    func simulation() throws -> Simulation {
-        var catalog: [String: @Sendable () -> any UIApplicationDelegate] = [:]
-        var scenarioApps: [ScenarioApp] = []
-        for (manifest, make) in apps {
-            let name = manifest.bundleIdentifier.rawValue
-            catalog[name] = make
-            var app = ScenarioApp(manifest: manifest, code: name)
-            app.sceneManifest = sceneManifests[name]
-            scenarioApps.append(app)
+extension RealCodeRun {
+    /// A run whose scenario also has a network, a device network and scene manifests (by bundle identifier).
+    init(
+        apps: [(AppManifest, @Sendable () -> any UIApplicationDelegate)],
+        sceneManifests: [String: OffstageSceneManifest] = [:], network: SimulatedNetwork = SimulatedNetwork(),
+        deviceNetwork: NetworkKind = .wifi, timeline: [TimelineEntry], duration: Double
+    ) {
+        self.init(apps: apps, timeline: timeline, duration: duration) { scenario in
+            scenario.network = network
+            scenario.device.network = deviceNetwork
+            for index in scenario.apps.indices {
+                scenario.apps[index].sceneManifest =
+                    sceneManifests[scenario.apps[index].manifest.bundleIdentifier.rawValue]
+            }
         }
-        var scenario = Scenario(
-            name: "real code", source: "test", apps: scenarioApps, timeline: timeline, duration: duration)
-        scenario.network = network
-        scenario.device.network = deviceNetwork
-        return try Simulation(scenario: scenario, catalog: SwiftAppCatalog(catalog))
-    }
-
-    func run() throws -> [Record] { try simulation().run() }
-
-    /// The records of `times` runs as text, one string per run, for comparing them byte for byte.
-    func texts(runs times: Int) throws -> [String] {
-        try (0..<times).map { _ in try run().map { "\($0)" }.joined(separator: "\n") }
     }
 }
 

@@ -57,7 +57,7 @@ extension URLSessionSuites {
 
         func run(serverTime: Double) throws -> (records: [Record], seen: [String]) {
             WeatherApp.sightings = Sightings()
-            let surface = SurfaceRun(
+            let surface = RealCodeRun(
                 apps: [
                     (manifest(app, identifiers: [WeatherApp.refresh]), { @Sendable in SwiftUIAppHost<WeatherApp>() })
                 ],
