@@ -264,6 +264,37 @@ void dispatch_group_notify(group_t group, queue_t queue, block_t block) {
     dispatch_group_notify_f(group, queue, _Block_copy(block), run_block);
 }
 
+// MARK: Capturing a queue
+
+/// What a capture saw: the first piece of work queued while it ran.
+typedef struct {
+    void *queue;
+    function_t function;
+    void *argument;
+} captured_work;
+
+static void capture_enqueue(void *owner, void *queue, int64_t delay, void *context, function_t function) {
+    (void)delay;
+    captured_work *captured = owner;
+    if (captured->queue) return;
+    *captured = (captured_work){queue, function, context};
+}
+
+void offstage_capture_dispatch(
+    void *context, void (*body)(void *), void **queue, void (**function)(void *), void **argument) {
+    captured_work captured = {NULL, NULL, NULL};
+    offstage_host capturing = {.owner = &captured, .enqueue = capture_enqueue};
+    offstage_host *previous_host = current_host;
+    void *previous_queue = current_queue;
+    current_host = &capturing;
+    body(context);
+    current_host = previous_host;
+    current_queue = previous_queue;
+    *queue = captured.queue;
+    *function = captured.function;
+    *argument = captured.argument;
+}
+
 // MARK: Running in place and waiting
 
 /// Runs `function(context)` now, on this thread, as work of `queue`.

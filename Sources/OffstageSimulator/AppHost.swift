@@ -1,3 +1,4 @@
+import Foundation
 import OffstageAppExecution
 import OffstageCore
 
@@ -28,7 +29,8 @@ final class AppHost: @unchecked Sendable {
         record.initialize(
             to: offstage_host(
                 owner: UnsafeMutableRawPointer(bitPattern: 1)!, enqueue: Self.enqueue, notify: Self.notify,
-                wait: Self.wait, uptime_ns: 0, wall_ns: 0))
+                wait: Self.wait, begin_external: Self.beginExternal, finish_external: Self.finishExternal,
+                uptime_ns: 0, wall_ns: 0))
         record.pointee.owner = Unmanaged.passUnretained(self).toOpaque()
     }
 
@@ -82,6 +84,25 @@ final class AppHost: @unchecked Sendable {
                 GroupWatch(group: group, work: QueuedWork(queue: queue, context: context, function: function)))
         }
 
+    private static let beginExternal: @convention(c) (UnsafeMutableRawPointer) -> Int64 = { owner in
+        let host = host(owner)
+        return Int64(host.simulation.externalWork.begin())
+    }
+
+    /// Called from any thread: the simulation takes the result when every piece of external work has ended.
+    private static let finishExternal:
+        @convention(c) (
+            UnsafeMutableRawPointer, Int64, UnsafeMutableRawPointer, Int64, UnsafeMutableRawPointer?,
+            @convention(c) (UnsafeMutableRawPointer?) -> Void
+        ) -> Void = { owner, number, queue, delay, context, function in
+            let host = host(owner)
+            host.simulation.externalWork.finish(
+                Int(number),
+                ExternalWork.Result(
+                    app: host.app, generation: host.generation, delay: Double(delay) / 1e9,
+                    work: QueuedWork(queue: queue, context: context, function: function)))
+        }
+
     private static let wait: @convention(c) (UnsafeMutableRawPointer, Int32, UnsafeMutableRawPointer, Int64) -> Int =
         { owner, kind, object, timeout in
             let host = host(owner)
@@ -91,6 +112,51 @@ final class AppHost: @unchecked Sendable {
             let met = host.simulation.parkAppCode(of: host.app, until: deadline, condition: condition)
             return met ? 0 : 1
         }
+}
+
+/// External work of the simulation's apps (`OffstageExternalWork`): how many pieces are under way, and the
+/// results of those that ended. Shared with other threads, behind a condition.
+final class ExternalWork: @unchecked Sendable {
+    /// A finished piece: the work to queue on its app.
+    struct Result {
+        var app: BundleID
+        var generation: Int
+        var delay: Double
+        var work: QueuedWork
+    }
+
+    private let condition = NSCondition()
+    private var next = 0
+    private var underWay = 0
+    private var results: [(number: Int, result: Result)] = []
+
+    /// Notes a piece begun (on the app's thread) and returns its number.
+    func begin() -> Int {
+        condition.lock()
+        defer { condition.unlock() }
+        next += 1
+        underWay += 1
+        return next
+    }
+
+    /// Hands in a finished piece (from any thread).
+    func finish(_ number: Int, _ result: Result) {
+        condition.lock()
+        results.append((number, result))
+        underWay -= 1
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Waits until no piece is under way, then takes the results in the order their pieces began.
+    func takeResultsWhenNoneUnderWay() -> [Result] {
+        condition.lock()
+        defer { condition.unlock() }
+        guard underWay > 0 || !results.isEmpty else { return [] }
+        while underWay > 0 { condition.wait() }
+        defer { results = [] }
+        return results.sorted { $0.number < $1.number }.map(\.result)
+    }
 }
 
 /// A piece of work an app queued on a libdispatch queue: a function and its argument (a block is run by a

@@ -31,6 +31,8 @@ public final class Simulation: @unchecked Sendable {
     private var finished = DispatchSemaphore(value: 0)
     /// The app runtime bound to the current driver thread, so inline code finds its `UIApplication`.
     private var runtimeOnDriver: AppRuntime?
+    /// Work apps started outside their queues (`OffstageExternalWork`): virtual time waits for it.
+    let externalWork = ExternalWork()
 
     /// Prepares a run; every `code:` app must be in the catalog.
     public init(scenario: Scenario, catalog: SwiftAppCatalog = SwiftAppCatalog()) throws(ScenarioError) {
@@ -77,7 +79,7 @@ public final class Simulation: @unchecked Sendable {
     /// The loop, on the driver thread: steps until the end, makes the final tick, then signals the caller.
     private func drive() {
         if !finalTickDone {
-            while let next = earliest(queue.min?.at, systemDueTime), next <= end {
+            while let next = nextStepTime(), next <= end {
                 now = max(now, next)
                 if let top = queue.min, top.at <= next {
                     execute(queue.removeMin().action)
@@ -93,6 +95,15 @@ public final class Simulation: @unchecked Sendable {
         sampleBattery()
         batteryHistory.finish()
         finished.signal()
+    }
+
+    /// When the loop's next step is: first, virtual time waits for the apps' external work under way, whose
+    /// results are queued on their apps.
+    private func nextStepTime() -> Instant? {
+        for result in externalWork.takeResultsWhenNoneUnderWay() {
+            enqueue(result.work, after: result.delay, app: result.app, generation: result.generation)
+        }
+        return earliest(queue.min?.at, systemDueTime)
     }
 
     /// The system's next due time, read where the system lies: reading a computed property of the stored

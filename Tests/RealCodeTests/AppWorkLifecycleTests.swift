@@ -32,9 +32,7 @@ final class StubbornApp: UIApplicationDelegate, @unchecked Sendable {
     }
 
     func applicationDidEnterBackground(_ application: UIApplication) {
-        let request = BGAppRefreshTaskRequest(identifier: Self.refresh)
-        request.earliestBeginDate = Date(timeIntervalSinceNow: 24 * 3600)
-        try? BGTaskScheduler.shared.submit(request)
+        submitAppRefresh(Self.refresh, after: 24 * 3600)
         let left = Date()
         DispatchQueue.main.asyncAfter(deadline: .now() + 60) {
             self.sightings.note("delayed work ran \(Date().timeIntervalSince(left)) s after leaving")
@@ -45,22 +43,16 @@ final class StubbornApp: UIApplicationDelegate, @unchecked Sendable {
 @Suite struct AppWorkLifecycleTests {
     let app = "com.example.stubborn"
 
-    func run(_ timeline: [TimelineEntry], sightings: Sightings) throws -> [Record] {
-        try RealCodeRun(
-            apps: [
-                (manifest(app, identifiers: [StubbornApp.refresh]), { @Sendable in StubbornApp(sightings: sightings) })
-            ],
-            timeline: timeline, duration: 2000
-        ).run()
+    /// The app's refresh launched at 100 s (see `RealCodeRun.launchingTask`), then the entries of `then`.
+    func refreshRun(then: [TimelineEntry] = [], sightings: Sightings) -> RealCodeRun {
+        .launchingTask(
+            StubbornApp.refresh, of: manifest(app, identifiers: [StubbornApp.refresh]), then: then, duration: 2000
+        ) { @Sendable in StubbornApp(sightings: sightings) }
     }
 
     @Test func killedAppsPendingWorkIsDroppedWithoutCrashingTheHost() throws {
         let sightings = Sightings()
-        let records = try run(
-            [
-                at(1, .open(BundleID(app))), at(10, .home),
-                at(100, .simulateLaunch(BundleID(app), identifier: StubbornApp.refresh)),
-            ], sightings: sightings)
+        let records = try refreshRun(sightings: sightings).run()
         #expect(records.of(.terminated, app).count == 1)
         #expect(!sightings.lines.contains("late completion"))
         #expect(!sightings.lines.contains("late work"))
@@ -69,25 +61,18 @@ final class StubbornApp: UIApplicationDelegate, @unchecked Sendable {
 
     @Test func suspendedAppsDelayedWorkWaitsForItsResume() throws {
         let sightings = Sightings()
-        let records = try run(
-            [at(1, .open(BundleID(app))), at(10, .home), at(200, .open(BundleID(app)))], sightings: sightings)
+        let records = try RealCodeRun(
+            apps: [
+                (manifest(app, identifiers: [StubbornApp.refresh]), { @Sendable in StubbornApp(sightings: sightings) })
+            ],
+            timeline: [at(1, .open(BundleID(app))), at(10, .home), at(200, .open(BundleID(app)))], duration: 400
+        ).run()
         #expect(records.of(.suspended, app).map(\.at.seconds) == [10])
         #expect(sightings.lines == ["delayed work ran 190.0 s after leaving"])
     }
 
     @Test func killedAppGivesTheSameRecordsInTwentyRuns() throws {
-        let run = RealCodeRun(
-            apps: [
-                (
-                    manifest(app, identifiers: [StubbornApp.refresh]),
-                    { @Sendable in StubbornApp(sightings: Sightings()) }
-                )
-            ],
-            timeline: [
-                at(1, .open(BundleID(app))), at(10, .home),
-                at(100, .simulateLaunch(BundleID(app), identifier: StubbornApp.refresh)),
-                at(1500, .open(BundleID(app))),
-            ], duration: 2000)
+        let run = refreshRun(then: [at(1500, .open(BundleID(app)))], sightings: Sightings())
         #expect(Set(try run.texts(runs: 20)).count == 1)
     }
 }

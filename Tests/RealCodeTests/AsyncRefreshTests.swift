@@ -30,9 +30,7 @@ final class AsyncRefreshApp: UIApplicationDelegate, @unchecked Sendable {
     func applicationDidEnterBackground(_ application: UIApplication) { scheduleAppRefresh() }
 
     func scheduleAppRefresh() {
-        let request = BGAppRefreshTaskRequest(identifier: Self.refresh)
-        request.earliestBeginDate = Date(timeIntervalSinceNow: 15 * 60)
-        try? BGTaskScheduler.shared.submit(request)
+        submitAppRefresh(Self.refresh, after: 15 * 60)
     }
 
     func handleAppRefresh(task: BGAppRefreshTask) {
@@ -62,18 +60,9 @@ final class AsyncRefreshApp: UIApplicationDelegate, @unchecked Sendable {
     let app = "com.example.async"
 
     func scenario(fetchSeconds: Double, sightings: Sightings) -> RealCodeRun {
-        RealCodeRun(
-            apps: [
-                (
-                    manifest(app, identifiers: [AsyncRefreshApp.refresh]),
-                    { @Sendable in AsyncRefreshApp(fetchSeconds: fetchSeconds, sightings: sightings) }
-                )
-            ],
-            timeline: [
-                at(1, .open(BundleID(app))), at(10, .home),
-                at(100, .simulateLaunch(BundleID(app), identifier: AsyncRefreshApp.refresh)),
-            ],
-            duration: 400)
+        .launchingTask(
+            AsyncRefreshApp.refresh, of: manifest(app, identifiers: [AsyncRefreshApp.refresh]), duration: 400
+        ) { @Sendable in AsyncRefreshApp(fetchSeconds: fetchSeconds, sightings: sightings) }
     }
 
     @Test func asyncRefreshCompletesAfterItsAwaitedSleepsInVirtualTime() throws {

@@ -23,9 +23,7 @@ final class DispatchWaitsApp: UIApplicationDelegate, @unchecked Sendable {
     }
 
     func applicationDidEnterBackground(_ application: UIApplication) {
-        let request = BGAppRefreshTaskRequest(identifier: Self.refresh)
-        request.earliestBeginDate = Date(timeIntervalSinceNow: 24 * 3600)
-        try? BGTaskScheduler.shared.submit(request)
+        submitAppRefresh(Self.refresh, after: 24 * 3600)
     }
 
     func refresh(_ task: BGTask) {
@@ -56,18 +54,9 @@ final class DispatchWaitsApp: UIApplicationDelegate, @unchecked Sendable {
     let app = "com.example.gcd"
 
     func scenario(sightings: Sightings) -> RealCodeRun {
-        RealCodeRun(
-            apps: [
-                (
-                    manifest(app, identifiers: [DispatchWaitsApp.refresh]),
-                    { @Sendable in DispatchWaitsApp(sightings: sightings) }
-                )
-            ],
-            timeline: [
-                at(1, .open(BundleID(app))), at(10, .home),
-                at(100, .simulateLaunch(BundleID(app), identifier: DispatchWaitsApp.refresh)),
-            ],
-            duration: 300)
+        .launchingTask(
+            DispatchWaitsApp.refresh, of: manifest(app, identifiers: [DispatchWaitsApp.refresh]), duration: 300
+        ) { @Sendable in DispatchWaitsApp(sightings: sightings) }
     }
 
     @Test func dispatchWaitsAndNotificationsTakeVirtualTime() throws {

@@ -29,9 +29,7 @@ import Testing
     }
 
     func applicationDidEnterBackground(_ application: UIApplication) {
-        let request = BGAppRefreshTaskRequest(identifier: Self.refresh)
-        request.earliestBeginDate = Date(timeIntervalSinceNow: 15 * 60)
-        try? BGTaskScheduler.shared.submit(request)
+        submitAppRefresh(Self.refresh, after: 15 * 60)
     }
 
     func handleAppRefresh(task: BGAppRefreshTask) {
@@ -63,18 +61,10 @@ func onMainQueue() -> Bool {
     let app = "com.example.mainactor"
 
     func scenario(fetchSeconds: Double, sightings: Sightings) -> RealCodeRun {
-        RealCodeRun(
-            apps: [
-                (
-                    manifest(app, identifiers: [MainActorRefreshDelegate.refresh]),
-                    { @Sendable in MainActorRefreshDelegate(fetchSeconds: fetchSeconds, sightings: sightings) }
-                )
-            ],
-            timeline: [
-                at(1, .open(BundleID(app))), at(10, .home),
-                at(100, .simulateLaunch(BundleID(app), identifier: MainActorRefreshDelegate.refresh)),
-            ],
-            duration: 400)
+        .launchingTask(
+            MainActorRefreshDelegate.refresh, of: manifest(app, identifiers: [MainActorRefreshDelegate.refresh]),
+            duration: 400
+        ) { @Sendable in MainActorRefreshDelegate(fetchSeconds: fetchSeconds, sightings: sightings) }
     }
 
     @Test func mainActorDelegateRefreshesOnTheMainQueue() throws {

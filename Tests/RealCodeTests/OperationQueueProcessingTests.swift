@@ -88,21 +88,11 @@ final class OperationQueueApp: UIApplicationDelegate, @unchecked Sendable {
     let app = "com.example.ops"
 
     func scenario(batches: Int, expireAt: Double? = nil, sightings: Sightings) -> RealCodeRun {
-        var timeline = [
-            at(1, .open(BundleID(app))), at(10, .home),
-            at(100, .simulateLaunch(BundleID(app), identifier: OperationQueueApp.cleaning)),
-        ]
-        if let expireAt {
-            timeline.append(at(expireAt, .simulateExpiration(BundleID(app), identifier: OperationQueueApp.cleaning)))
-        }
-        return RealCodeRun(
-            apps: [
-                (
-                    manifest(app, identifiers: [OperationQueueApp.cleaning]),
-                    { @Sendable in OperationQueueApp(batches: batches, batchSeconds: 5, sightings: sightings) }
-                )
-            ],
-            timeline: timeline, duration: 600)
+        let expiry = expireAt.map { at($0, .simulateExpiration(BundleID(app), identifier: OperationQueueApp.cleaning)) }
+        return .launchingTask(
+            OperationQueueApp.cleaning, of: manifest(app, identifiers: [OperationQueueApp.cleaning]),
+            then: expiry.map { [$0] } ?? [], duration: 600
+        ) { @Sendable in OperationQueueApp(batches: batches, batchSeconds: 5, sightings: sightings) }
     }
 
     @Test func operationQueueProcessingCompletesAfterItsAsynchronousOperations() throws {

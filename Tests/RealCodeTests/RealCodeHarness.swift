@@ -27,6 +27,19 @@ struct RealCodeRun {
 
     func run() throws -> [Record] { try simulation().run() }
 
+    /// One app (`make` makes its delegate) opened at 1 s and sent home at 10 s, its task `identifier` launched at
+    /// 100 s (a simulated launch of its pending request), then the entries of `then`.
+    static func launchingTask(
+        _ identifier: String, of manifest: AppManifest, then: [TimelineEntry] = [], duration: Double = 400,
+        make: @escaping @Sendable () -> any UIApplicationDelegate
+    ) -> RealCodeRun {
+        let app = manifest.bundleIdentifier
+        return RealCodeRun(
+            apps: [(manifest, make)],
+            timeline: [at(1, .open(app)), at(10, .home), at(100, .simulateLaunch(app, identifier: identifier))] + then,
+            duration: duration)
+    }
+
     /// The records of `times` runs as text, one string per run, for comparing them byte for byte.
     func texts(runs times: Int) throws -> [String] {
         try (0..<times).map { _ in try run().map { "\($0)" }.joined(separator: "\n") }
@@ -39,6 +52,14 @@ final class Sightings: @unchecked Sendable {
     private var stored: [String] = []
     var lines: [String] { lock.withLock { stored } }
     func note(_ line: String) { lock.withLock { stored.append(line) } }
+}
+
+/// Submits an app refresh request to begin no earlier than `seconds` from now, as apps do when they leave the
+/// screen.
+func submitAppRefresh(_ identifier: String, after seconds: TimeInterval) {
+    let request = BGAppRefreshTaskRequest(identifier: identifier)
+    request.earliestBeginDate = Date(timeIntervalSinceNow: seconds)
+    try? BGTaskScheduler.shared.submit(request)
 }
 
 /// A manifest permitting `identifiers`, with the modes refresh and processing tasks need.

@@ -23,6 +23,13 @@ typedef struct offstage_host {
     /// Parks the calling thread until `offstage_try_wait(kind, object)` succeeds or `timeout_ns` of the host's
     /// time pass (never, when negative); returns 0 when it succeeded, nonzero on timeout.
     long (*_Nonnull wait)(void *_Nonnull owner, int kind, void *_Nonnull object, int64_t timeout_ns);
+    /// Notes work the app's code started outside the host's threads (a network transfer on URLSession's
+    /// thread); returns its number. The host's time stands still until every such piece has finished.
+    int64_t (*_Nonnull begin_external)(void *_Nonnull owner);
+    /// Ends external work `number`, from any thread: run `function(context)` on `queue` after `delay_ns`.
+    void (*_Nonnull finish_external)(
+        void *_Nonnull owner, int64_t number, void *_Nonnull queue, int64_t delay_ns, void *_Nullable context,
+        void (*_Nonnull function)(void *_Nullable));
     /// The host's monotonic clock and wall clock now, in nanoseconds (kept current by the host).
     int64_t uptime_ns;
     int64_t wall_ns;
@@ -44,6 +51,12 @@ void *_Nullable offstage_current_queue(void);
 void *_Nonnull offstage_main_queue(void);
 /// libdispatch's global queue of default quality of service (a background queue).
 void *_Nonnull offstage_background_queue(void);
+/// Runs `body(context)` with the dispatch calls it makes captured instead of run: the first call's queue,
+/// function and argument are stored in `*queue`, `*function`, `*argument` (NULL queue when none was made).
+/// Lets code name a libdispatch queue by the Dispatch object it holds (`queue.async { … }` inside `body`).
+void offstage_capture_dispatch(
+    void *_Nullable context, void (*_Nonnull body)(void *_Nullable), void *_Nullable *_Nonnull queue,
+    void (*_Nullable *_Nonnull function)(void *_Nullable), void *_Nullable *_Nonnull argument);
 /// Tries, without waiting, what `wait` waits for; 0 when it succeeded (a semaphore's count is then taken).
 long offstage_try_wait(int kind, void *_Nonnull object);
 
