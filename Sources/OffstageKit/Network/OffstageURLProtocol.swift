@@ -8,13 +8,13 @@ import OffstageCore
 public final class OffstageURLProtocol: URLProtocol {
     /// The app whose code made the request (bound to the thread that created or started it).
     private var runtime: AppRuntime?
-    /// The exchange in progress: ended early when the task is cancelled.
-    private let progress = LockedValue<Progress>(.notStarted)
+    /// The exchange: not started, under way (with the bytes' work in progress), or over (delivered or cancelled).
+    private let loading = LockedValue(Loading.idle)
 
-    private enum Progress {
-        case notStarted
-        case loading(OffstageWorkInProgress?)
-        case finished
+    private enum Loading {
+        case idle
+        case underway(OffstageWorkInProgress?)
+        case over
     }
 
     /// Registers the protocol once per process, before app code runs: `URLSession.shared` takes the registered
@@ -50,35 +50,33 @@ public final class OffstageURLProtocol: URLProtocol {
         nonisolated(unsafe) let loader = self
         switch exchange {
         case .failure(let code, let seconds):
-            progress.value = .loading(nil)
+            loading.value = .underway(nil)
             runtime.link.after(seconds: seconds) {
-                guard loader.finish() != nil else { return }
-                loader.fail(code)
+                if loader.end() { loader.fail(code) }
             }
         case .response(let response, let seconds, let bytes):
             let work = bytes > 0 ? runtime.beginWork(OffstageWork(bytes: bytes, over: seconds)) : nil
-            progress.value = .loading(work)
+            loading.value = .underway(work)
             runtime.link.after(seconds: seconds) {
-                guard let work = loader.finish() else { return }
-                work?.end()
-                loader.deliver(response)
+                if loader.end() { loader.deliver(response) }
             }
         }
     }
 
     /// The task was cancelled (or suspended): the bytes moved so far are charged, nothing more is delivered.
-    override public func stopLoading() {
-        finish()??.end()
-    }
+    override public func stopLoading() { _ = end() }
 
-    /// Marks the exchange finished; returns its work in progress the first time (nil afterwards).
-    @discardableResult
-    private func finish() -> OffstageWorkInProgress?? {
-        progress.withValue { progress in
-            guard case .loading(let work) = progress else { return nil }
-            progress = .finished
+    /// Ends the exchange and its work in progress (charged for the share done); true only the first time, when
+    /// the caller may deliver.
+    private func end() -> Bool {
+        let ending: OffstageWorkInProgress?? = loading.withValue { loading in
+            guard case .underway(let work) = loading else { return nil }
+            loading = .over
             return .some(work)
         }
+        guard case .some(let work) = ending else { return false }
+        work?.end()
+        return true
     }
 
     private func deliver(_ response: OffstageNetworkResponse) {

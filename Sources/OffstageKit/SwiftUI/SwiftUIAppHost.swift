@@ -21,16 +21,18 @@ public final class SwiftUIAppHost<AppType: App>: UIApplicationDelegate, SwiftUIH
         _ application: UIApplication,
         willFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?
     ) -> Bool {
-        let app = Self.onMain { AppType() }
-        adapted =
-            Mirror(reflecting: app).children.lazy.compactMap { ($0.value as? any DelegateAdaptor)?.delegate }.first
-        let visitor = Self.onMain {
+        // The app's structure is main-actor code; delegate callbacks run on the app's main queue (in the
+        // simulator, its stand-in for it), where the main actor's isolation holds, as in UIKit.
+        MainActor.assumeIsolated {
+            let app = AppType()
+            adapted =
+                Mirror(reflecting: app).children.lazy.compactMap { ($0.value as? any DelegateAdaptor)?.delegate }
+                .first
             let visitor = SceneVisitor()
             visitor.visit(app.body)
-            return visitor
+            phaseObservers = visitor.phaseObservers
+            for handler in visitor.backgroundTasks { register(handler) }
         }
-        phaseObservers = Self.onMain { visitor.phaseObservers }
-        for handler in Self.onMain({ visitor.backgroundTasks }) { register(handler) }
         return adapted?.application(application, willFinishLaunchingWithOptions: launchOptions) ?? true
     }
 
@@ -97,11 +99,5 @@ public final class SwiftUIAppHost<AppType: App>: UIApplicationDelegate, SwiftUIH
         guard new != phase else { return }
         phase = new
         for observer in phaseObservers { observer(new) }
-    }
-
-    /// Runs main-actor code of the app's: delegate callbacks run on the app's main queue (in the simulator, the
-    /// simulator's stand-in for it), where the main actor's isolation holds as it does in UIKit.
-    private static func onMain<T>(_ body: @MainActor () -> T) -> T {
-        withoutActuallyEscaping(body) { body in unsafeBitCast(body, to: (() -> T).self)() }
     }
 }
