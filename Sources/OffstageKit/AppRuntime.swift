@@ -145,7 +145,7 @@ public final class AppRuntime: @unchecked Sendable {
         default: deliverChange(callback, to: app)
         }
         if let name = UIApplication.notification(after: callback) {
-            NotificationCenter.default.post(name: name, object: app)
+            NotificationCenter.postFromMainQueue(name, object: app)
         }
         send(.returned(token: token))
     }

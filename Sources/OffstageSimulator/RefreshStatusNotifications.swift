@@ -21,8 +21,8 @@ extension Simulation {
             schedule(
                 at: now,
                 .appWork(app, generation: process.generation) {
-                    NotificationCenter.default.post(
-                        name: UIApplication.backgroundRefreshStatusDidChangeNotification, object: UIApplication.shared)
+                    NotificationCenter.postFromMainQueue(
+                        UIApplication.backgroundRefreshStatusDidChangeNotification, object: UIApplication.shared)
                 })
         }
     }

@@ -157,3 +157,36 @@ final class NotesSceneDelegate: UIResponder, UIWindowSceneDelegate, @unchecked S
         #expect(Set(texts).count == 1)
     }
 }
+
+/// An app that hears of leaving the screen as many do: an observer on the main queue, not a delegate method.
+final class ObservingApp: UIApplicationDelegate, @unchecked Sendable {
+    let sightings: Sightings
+    init(sightings: Sightings) { self.sightings = sightings }
+
+    func application(
+        _ application: UIApplication,
+        didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?
+    ) -> Bool {
+        let sightings = sightings
+        _ = NotificationCenter.default.addObserver(
+            forName: UIApplication.didEnterBackgroundNotification, object: application, queue: .main
+        ) { _ in
+            dispatchPrecondition(condition: .onQueue(.main))
+            sightings.note("left the screen, state \(UIApplication.shared.applicationState.rawValue)")
+        }
+        return true
+    }
+}
+
+extension SceneTests {
+    @Test func anObserverOnTheMainQueueRunsAsTheAppOnItsMainQueue() throws {
+        let sightings = Sightings()
+        let app = "com.example.observing"
+        let run = RealCodeRun(
+            apps: [(AppManifest(bundleIdentifier: BundleID(app)), { @Sendable in ObservingApp(sightings: sightings) })],
+            timeline: [at(1, .open(BundleID(app))), at(10, .home)], duration: 60)
+        let records = try run.run()
+        #expect(sightings.lines == ["left the screen, state 2"])
+        #expect(records.of(.crashed, app).isEmpty)
+    }
+}

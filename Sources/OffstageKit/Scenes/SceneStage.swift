@@ -40,31 +40,31 @@ final class SceneStage: @unchecked Sendable {
             }
             scene.activationState = .foregroundActive
             scene.delegate?.sceneDidBecomeActive(scene)
-            NotificationCenter.default.post(name: UIScene.didActivateNotification, object: scene)
+            NotificationCenter.postFromMainQueue(UIScene.didActivateNotification, object: scene)
         case .willResignActive:
             guard let scene = connectedScene else { return }
             scene.activationState = .foregroundInactive
             scene.delegate?.sceneWillResignActive(scene)
-            NotificationCenter.default.post(name: UIScene.willDeactivateNotification, object: scene)
+            NotificationCenter.postFromMainQueue(UIScene.willDeactivateNotification, object: scene)
         case .didEnterBackground:
             // A process launched into the background for an event has no scene: nothing to tell.
             guard let scene = connectedScene else { return }
             scene.activationState = .background
             scene.delegate?.sceneDidEnterBackground(scene)
-            NotificationCenter.default.post(name: UIScene.didEnterBackgroundNotification, object: scene)
+            NotificationCenter.postFromMainQueue(UIScene.didEnterBackgroundNotification, object: scene)
         case .willTerminate:
             guard let scene = connectedScene else { return }
             state.withValue { $0.scene = nil }
             scene.activationState = .unattached
             scene.delegate?.sceneDidDisconnect(scene)
-            NotificationCenter.default.post(name: UIScene.didDisconnectNotification, object: scene)
+            NotificationCenter.postFromMainQueue(UIScene.didDisconnectNotification, object: scene)
         }
     }
 
     private func enterForeground(_ scene: UIScene) {
         scene.activationState = .foregroundInactive
         scene.delegate?.sceneWillEnterForeground(scene)
-        NotificationCenter.default.post(name: UIScene.willEnterForegroundNotification, object: scene)
+        NotificationCenter.postFromMainQueue(UIScene.willEnterForegroundNotification, object: scene)
     }
 
     /// Connects the app's window scene: asks the app delegate for the configuration (UIKit's default: the
@@ -92,7 +92,7 @@ final class SceneStage: @unchecked Sendable {
         scene.delegate = (configuration.delegateClass as? UIResponder.Type)?.init() as? any UISceneDelegate
         state.withValue { $0.scene = scene }
         scene.delegate?.scene(scene, willConnectTo: session, options: options)
-        NotificationCenter.default.post(name: UIScene.willConnectNotification, object: scene)
+        NotificationCenter.postFromMainQueue(UIScene.willConnectNotification, object: scene)
         return scene
     }
 }
