@@ -48,7 +48,7 @@ extension UIApplication {
 extension NotificationCenter {
     /// Posts one of UIKit's notifications from the main queue, as UIKit does. On the real main thread (a process
     /// under the daemon) at once; elsewhere (the simulator's stand-in for the main queue, which is not the main
-    /// thread) as main-queue work now: FoundationNetworking's `post` hands an observer registered with
+    /// thread) as main-queue work now: Foundation's `post` hands an observer registered with
     /// `queue: .main` to that queue and waits for it unless the poster runs on `OperationQueue.main` itself.
     package static func postFromMainQueue(_ name: Notification.Name, object: AnyObject) {
         nonisolated(unsafe) let object = object
