@@ -71,6 +71,8 @@ static void (*real_sync_f)(queue_t, void *, function_t);
 static void (*real_barrier_sync)(queue_t, block_t);
 static void (*real_barrier_sync_f)(queue_t, void *, function_t);
 static long (*real_semaphore_wait)(semaphore_t, dispatch_time_value);
+static void (*real_apply)(size_t, queue_t, block_t);
+static void (*real_apply_f)(size_t, queue_t, void *, void (*)(void *, size_t));
 static void (*real_assert_queue)(queue_t);
 static int (*real_clock_gettime)(clockid_t, struct timespec *);
 static int (*real_gettimeofday)(struct timeval *, void *);
@@ -98,6 +100,8 @@ __attribute__((constructor)) static void find_real_functions(void) {
     FIND(sync_f);
     FIND(barrier_sync);
     FIND(barrier_sync_f);
+    FIND(apply);
+    FIND(apply_f);
     real_semaphore_wait = (__typeof__(real_semaphore_wait))dlsym(RTLD_NEXT, "dispatch_semaphore_wait");
     real_assert_queue = (__typeof__(real_assert_queue))dlsym(RTLD_NEXT, "dispatch_assert_queue");
     real_clock_gettime = (__typeof__(real_clock_gettime))dlsym(RTLD_NEXT, "clock_gettime");
@@ -297,8 +301,9 @@ void offstage_capture_dispatch(
 
 // MARK: Running in place and waiting
 
-/// Runs `function(context)` now, on this thread, as work of `queue`.
+/// Runs `function(context)` now, on this thread, as work of `queue`, after the work queued on it before.
 static void run_as(queue_t queue, void *context, function_t function) {
+    current_host->run_due(current_host->owner, queue);
     void *previous = current_queue;
     current_queue = queue;
     function(context);
@@ -323,6 +328,22 @@ void dispatch_barrier_sync(queue_t queue, block_t block) {
 void dispatch_barrier_sync_f(queue_t queue, void *context, function_t function) {
     if (!current_host) return real_barrier_sync_f(queue, context, function);
     run_as(queue, context, function);
+}
+
+/// `DispatchQueue.concurrentPerform`: the iterations run in place, one after another, in order (one of the
+/// orders libdispatch could choose), so each runs as the app's code.
+void dispatch_apply_f(size_t iterations, queue_t queue, void *context, void (*function)(void *, size_t)) {
+    if (!current_host) return real_apply_f(iterations, queue, context, function);
+    for (size_t index = 0; index < iterations; index++) function(context, index);
+}
+
+static void call_apply_block(void *block, size_t index) {
+    ((void (*)(block_t, size_t))((block_t)block)->invoke)(block, index);
+}
+
+void dispatch_apply(size_t iterations, queue_t queue, block_t block) {
+    if (!current_host) return real_apply(iterations, queue, block);
+    dispatch_apply_f(iterations, queue, block, call_apply_block);
 }
 
 long offstage_try_wait(int kind, void *object) {

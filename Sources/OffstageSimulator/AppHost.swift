@@ -1,6 +1,7 @@
 import Foundation
 import OffstageAppExecution
 import OffstageCore
+import Synchronization
 
 /// One simulated app's side of the interposition layer (`OffstageAppExecution`): while the simulator runs the
 /// app's code on a thread, libdispatch calls made there (`DispatchQueue.async/asyncAfter`, groups, semaphores,
@@ -29,7 +30,8 @@ final class AppHost: @unchecked Sendable {
         record.initialize(
             to: offstage_host(
                 owner: UnsafeMutableRawPointer(bitPattern: 1)!, enqueue: Self.enqueue, notify: Self.notify,
-                wait: Self.wait, begin_external: Self.beginExternal, finish_external: Self.finishExternal,
+                run_due: Self.runDue, wait: Self.wait, begin_external: Self.beginExternal,
+                finish_external: Self.finishExternal,
                 uptime_ns: 0, wall_ns: 0))
         record.pointee.owner = Unmanaged.passUnretained(self).toOpaque()
     }
@@ -84,6 +86,12 @@ final class AppHost: @unchecked Sendable {
                 GroupWatch(group: group, work: QueuedWork(queue: queue, context: context, function: function)))
         }
 
+    private static let runDue: @convention(c) (UnsafeMutableRawPointer, UnsafeMutableRawPointer) -> Void = {
+        owner, queue in
+        let host = host(owner)
+        host.simulation.runDueWork(of: host.app, on: queue)
+    }
+
     private static let beginExternal: @convention(c) (UnsafeMutableRawPointer) -> Int64 = { owner in
         let host = host(owner)
         return Int64(host.simulation.externalWork.begin())
@@ -129,9 +137,12 @@ final class ExternalWork: @unchecked Sendable {
     private var next = 0
     private var underWay = 0
     private var results: [(number: Int, result: Result)] = []
+    /// Pieces begun whose results the loop has not taken yet: read without the lock at every step of the loop.
+    private let untaken = Atomic<Int>(0)
 
     /// Notes a piece begun (on the app's thread) and returns its number.
     func begin() -> Int {
+        untaken.add(1, ordering: .relaxed)
         condition.lock()
         defer { condition.unlock() }
         next += 1
@@ -150,10 +161,11 @@ final class ExternalWork: @unchecked Sendable {
 
     /// Waits until no piece is under way, then takes the results in the order their pieces began.
     func takeResultsWhenNoneUnderWay() -> [Result] {
+        guard untaken.load(ordering: .relaxed) > 0 else { return [] }
         condition.lock()
         defer { condition.unlock() }
-        guard underWay > 0 || !results.isEmpty else { return [] }
         while underWay > 0 { condition.wait() }
+        untaken.subtract(results.count, ordering: .relaxed)
         defer { results = [] }
         return results.sorted { $0.number < $1.number }.map(\.result)
     }

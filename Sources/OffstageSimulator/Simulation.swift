@@ -15,6 +15,10 @@ public final class Simulation: @unchecked Sendable {
     public private(set) var records: [Record] = []
     /// The battery's level and charger after each step, for the battery curve of reports.
     public private(set) var batteryHistory = BatteryHistory()
+    /// The device's conditions over the run (screen, lock, charger, network, modes, thermal, idle), for reports.
+    public private(set) var deviceHistory = DeviceHistory()
+    /// What each task run used (energy, CPU, bytes), for reports.
+    public private(set) var taskUsage = TaskUsage()
     let catalog: SwiftAppCatalog
     var random: SeededRandom
     private var queue = Heap<Scheduled>()
@@ -52,6 +56,18 @@ public final class Simulation: @unchecked Sendable {
         system = BackgroundSystem(
             policy: scenario.policy, device: device, settings: scenario.settings,
             wallClock: WallClock(epochAtZero: scenario.startEpoch, utcOffset: scenario.utcOffset))
+        if scenario.strategy != .judgement { system.constraints = scenario.strategy.constraints(knowing: launches) }
+    }
+
+    /// The user's launches of each app in the timeline, in time order: the future only the oracle knows.
+    private var launches: [BundleID: [Instant]] {
+        var launches: [BundleID: [Instant]] = [:]
+        for entry in scenario.timeline {
+            if case .system(.open(let id)) = entry.action {
+                launches[id, default: []].append(Instant(seconds: entry.at))
+            }
+        }
+        return launches.mapValues { $0.sorted() }
     }
 
     /// When the run stops by default: one hour after the last timeline entry.
@@ -70,7 +86,7 @@ public final class Simulation: @unchecked Sendable {
             }
         }
         for entry in scenario.timeline { schedule(at: Instant(seconds: entry.at), .timeline(entry)) }
-        sampleBattery()
+        sampleDevice()
         startDriver { $0.drive() }
         finished.wait()
         return records
@@ -92,7 +108,7 @@ public final class Simulation: @unchecked Sendable {
             now = end
             perform(system.handle(.tick, at: end))
         }
-        sampleBattery()
+        sampleDevice()
         batteryHistory.finish()
         finished.signal()
     }
@@ -118,7 +134,7 @@ public final class Simulation: @unchecked Sendable {
 
     /// Notes the battery and the progress after a step of the loop.
     private func noteStep() {
-        sampleBattery()
+        sampleDevice()
         let percent = Int(now.seconds / max(end.seconds, 1) * 100)
         if percent != reportedPercent, let progress {
             reportedPercent = percent
@@ -144,8 +160,10 @@ public final class Simulation: @unchecked Sendable {
         drive()
     }
 
-    /// Notes the battery as the system's last entry point left it (steps that only run app code change nothing).
-    private func sampleBattery() {
+    /// Notes the battery and the device's conditions as the system's last entry point left them (steps that only run
+    /// app code change nothing).
+    private func sampleDevice() {
+        deviceHistory.observe(system)
         batteryHistory.observe(
             BatteryHistory.Sample(
                 at: system.now, level: system.device.batteryLevel, isCharging: system.device.isCharging))
@@ -172,9 +190,9 @@ public final class Simulation: @unchecked Sendable {
         case wake(BundleID, generation: Int)
         /// Run work an app scheduled with `OffstageClock.after`.
         case appWork(BundleID, generation: Int, @Sendable () -> Void)
-        /// Run work an app queued with libdispatch (Dispatch, OperationQueue, Swift concurrency), on its queue;
-        /// `immediate` when it was queued to run at once (not after a delay).
-        case queued(BundleID, generation: Int, QueuedWork, immediate: Bool)
+        /// Run work an app queued with libdispatch (Dispatch, OperationQueue, Swift concurrency), kept by its
+        /// process under this ticket, unless a `sync` on its queue ran it first.
+        case queued(BundleID, generation: Int, ticket: Int)
     }
 
     struct Scheduled: Comparable {
@@ -211,10 +229,11 @@ public final class Simulation: @unchecked Sendable {
         case .appWork(let app, let generation, let work):
             guard let process = processes[app], process.generation == generation else { return }
             runOnApp(process) { work() }
-        case .queued(let app, let generation, let work, let immediate):
-            guard let process = processes[app], process.generation == generation else { return }
-            if immediate { process.immediateWork -= 1 }
-            runOnApp(process, on: work.queue) { work.run() }
+        case .queued(let app, let generation, let ticket):
+            guard let process = processes[app], process.generation == generation,
+                let pending = process.takeQueuedWork(ticket)
+            else { return }
+            runOnApp(process, on: pending.queue) { pending.run() }
             releaseHeldReturns(of: process)
         }
         drain()
@@ -223,9 +242,22 @@ public final class Simulation: @unchecked Sendable {
     /// Work an app's code queued: it runs `delay` seconds from now, after the work already due then, unless the
     /// process has ended (its work is dropped with it).
     func enqueue(_ work: QueuedWork, after delay: Double, app: BundleID, generation: Int) {
-        let immediate = delay <= 0
-        if immediate, let process = processes[app], process.generation == generation { process.immediateWork += 1 }
-        schedule(at: now + max(0, delay), .queued(app, generation: generation, work, immediate: immediate))
+        guard let process = processes[app], process.generation == generation else { return }
+        let at = now + max(0, delay)
+        let ticket = process.keep(work, at: at, immediate: delay <= 0)
+        schedule(at: at, .queued(app, generation: generation, ticket: ticket))
+    }
+
+    /// A `sync` on `queue` from the app's code: the work queued on it that is due now runs first, in order, on
+    /// the calling thread, as a serial queue would run it before the `sync` block.
+    func runDueWork(of app: BundleID, on queue: UnsafeMutableRawPointer) {
+        guard let process = processes[app] else { return }
+        let previous = offstage_current_queue()
+        for work in process.takeDueWork(on: queue, at: now) {
+            process.host.enter(on: work.queue)
+            work.run()
+        }
+        process.host.enter(on: previous)
     }
 
     /// Once the work the app queued to run at once has all started (and has returned or waits), tells the system
@@ -412,7 +444,12 @@ public final class Simulation: @unchecked Sendable {
     /// in order, so records kept as they come are in the same order, without passing through the queue.
     private func enqueue(_ effects: [Effect]) {
         for effect in effects {
-            if case .record(let record) = effect { records.append(record) } else { pendingEffects.append(effect) }
+            if case .record(let record) = effect {
+                records.append(record)
+                taskUsage.note(record, in: system)
+            } else {
+                pendingEffects.append(effect)
+            }
         }
     }
 

@@ -5,7 +5,8 @@ import OffstageSimulator
 import Testing
 
 /// A refresh that waits the ways GCD code waits: `DispatchGroup.wait`, `DispatchSemaphore.wait(timeout:)` that
-/// succeeds and one that times out, and `DispatchGroup.notify` on the main queue.
+/// succeeds and one that times out, `concurrentPerform`, a `sync` read after `async` writes on a serial queue, and
+/// `DispatchGroup.notify` on the main queue.
 final class DispatchWaitsApp: UIApplicationDelegate, @unchecked Sendable {
     static let refresh = "com.example.gcd.refresh"
     let sightings: Sightings
@@ -40,6 +41,12 @@ final class DispatchWaitsApp: UIApplicationDelegate, @unchecked Sendable {
         DispatchQueue.global().asyncAfter(deadline: .now() + 4) { semaphore.signal() }
         note("semaphore \(semaphore.wait(timeout: .now() + 10) == .success ? "signalled" : "timed out")")
         note("semaphore \(semaphore.wait(timeout: .now() + 5) == .success ? "signalled" : "timed out")")
+        let store = QueueGuardedStore()
+        DispatchQueue.concurrentPerform(iterations: 3) { index in
+            _ = UIApplication.shared.backgroundTimeRemaining  // each iteration runs as the app
+            store.add(index + 1)
+        }
+        note("read \(store.all)")
         let last = DispatchGroup()
         DispatchQueue.global().async(group: last) { Thread.sleep(forTimeInterval: 1) }
         last.notify(queue: .main) {
@@ -48,6 +55,16 @@ final class DispatchWaitsApp: UIApplicationDelegate, @unchecked Sendable {
             task.setTaskCompleted(success: true)
         }
     }
+}
+
+/// A store guarded by a serial queue, as apps write them: writes `async`, reads `sync`.
+final class QueueGuardedStore: @unchecked Sendable {
+    private let queue = DispatchQueue(label: "com.example.gcd.store")
+    private var values: [Int] = []
+
+    func add(_ value: Int) { queue.async { self.values.append(value) } }
+
+    var all: [Int] { queue.sync { values } }
 }
 
 @Suite struct DispatchPrimitivesTests {
@@ -65,6 +82,7 @@ final class DispatchWaitsApp: UIApplicationDelegate, @unchecked Sendable {
         #expect(
             sightings.lines == [
                 "group waited at +3.0 s", "semaphore signalled at +7.0 s", "semaphore timed out at +12.0 s",
+                "read [1, 2, 3] at +12.0 s",
                 "notified on the main queue at +13.0 s",
             ])
         #expect(records.of(.completed, app, task: DispatchWaitsApp.refresh).map(\.at.seconds) == [113])

@@ -20,6 +20,9 @@ typedef struct offstage_host {
     void (*_Nonnull notify)(
         void *_Nonnull owner, void *_Nonnull group, void *_Nonnull queue, void *_Nullable context,
         void (*_Nonnull function)(void *_Nullable));
+    /// Before a `dispatch_sync` on `queue` runs in place: runs, on the calling thread, the work queued on
+    /// `queue` that is due now, in order (a serial queue runs it first).
+    void (*_Nonnull run_due)(void *_Nonnull owner, void *_Nonnull queue);
     /// Parks the calling thread until `offstage_try_wait(kind, object)` succeeds or `timeout_ns` of the host's
     /// time pass (never, when negative); returns 0 when it succeeded, nonzero on timeout.
     long (*_Nonnull wait)(void *_Nonnull owner, int kind, void *_Nonnull object, int64_t timeout_ns);
