@@ -18,6 +18,9 @@ final class Connection {
     var outgoing: [UInt8] = []
     /// Close once `outgoing` is written (after a fatal protocol error).
     var closeAfterWrite = false
+    /// Answers wait (with everything sent after them) until the store is synced: set when a message's answer
+    /// acknowledges something written (`Daemon.holdUntilSynced`), cleared at the end of the turn.
+    var awaitingSync = false
     /// Cleared by `disconnect`: the loops over one connection's messages check this, not the table of
     /// connections (a hashed lookup per message).
     var isOpen = true
@@ -94,7 +97,10 @@ extension Daemon {
         while connection.isOpen, !connection.closeAfterWrite {
             switch connection.buffer.next(ClientMessage.self) {
             case .needMore: return
-            case .message(let message): handle(message, from: connection)
+            case .message(let message):
+                do { handle(try message.validated(), from: connection) } catch {
+                    refuse(message, error, from: connection)
+                }
             case .failure(let failure, let fatal):
                 logger.warning("bad frame", metadata: ["pid": "\(connection.pid)", "error": "\(failure)"])
                 send(.error(id: nil, message: failure.description), to: connection)
@@ -104,6 +110,16 @@ extension Daemon {
                 }
             }
         }
+    }
+
+    /// Answers a message with a value out of range with an error naming the field (a work report, which gets no
+    /// answer, only in the log), and serves on.
+    private func refuse(_ message: ClientMessage, _ error: InputError, from connection: Connection) {
+        logger.warning(
+            "refused a value out of range",
+            metadata: ["pid": "\(connection.pid)", "app": "\(connection.app?.rawValue ?? "-")", "error": "\(error)"])
+        if case .work = message.body { return }
+        send(.error(id: message.id, message: error.description), to: connection)
     }
 
     /// Queues a message for the client and writes as much as the socket takes.
@@ -119,8 +135,31 @@ extension Daemon {
         flush(connection)
     }
 
+    /// Holds the connection's answers (the next one and any after it) until the store is synced, if something
+    /// the daemon acknowledges was written: an answer means durable.
+    func holdUntilSynced(_ connection: Connection) {
+        guard store.awaitsSync, !connection.awaitingSync else { return }
+        connection.awaitingSync = true
+        awaitingSync.append(connection)
+    }
+
+    /// Group commit: syncs the store once for every answer held this turn of the loop, then sends them.
+    func releaseHeldAnswers() {
+        if store.awaitsSync {
+            do { try store.sync() } catch { logger.critical("acknowledging unsynced changes: \(error)") }
+        }
+        guard !awaitingSync.isEmpty else { return }
+        let held = awaitingSync
+        awaitingSync.removeAll(keepingCapacity: true)
+        for connection in held {
+            connection.awaitingSync = false
+            if connection.isOpen { flush(connection) }
+        }
+    }
+
     /// Writes queued bytes without blocking; drops a client that lets too much pile up.
     func flush(_ connection: Connection) {
+        guard !connection.awaitingSync else { return }
         while !connection.outgoing.isEmpty {
             let n = connection.outgoing.withUnsafeBytes {
                 Glibc.send(connection.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
@@ -182,17 +221,16 @@ extension Daemon {
             }
             let (result, effects) = system.call(call, from: app, at: clock.now())
             let decidedAt = Self.freezerDecisionTime(effects) ?? 0
-            if decidedAt != 0, effects.contains(.suspend(app)) {
-                // A call that ends the app's last work (the callback returned, the task ended) freezes it before
-                // the answer is written: it waits for the answer, so it stops at once; the answer reaches it when
-                // it is thawed. Answered first, it would be woken to read the answer and then frozen while running.
-                carryOut(effects, decidedAt: decidedAt)
-                send(.result(id: message.id, result: result), to: connection)
-            } else {
-                send(.result(id: message.id, result: result), to: connection)
-                carryOut(effects, decidedAt: decidedAt)
-            }
+            // A call that ends the app's last work (the callback returned, the task ended) freezes it before
+            // the answer is written: it waits for the answer, so it stops at once; the answer reaches it when
+            // it is thawed. Answered first, it would be woken to read the answer and then frozen while running.
+            let freezesFirst = decidedAt != 0 && effects.contains(.suspend(app))
+            if freezesFirst { carryOut(effects, decidedAt: decidedAt) }
+            // Written before the answer, which waits for the sync: an acknowledged call is durable.
             afterChange(app: app)
+            holdUntilSynced(connection)
+            send(.result(id: message.id, result: result), to: connection)
+            if !freezesFirst { carryOut(effects, decidedAt: decidedAt) }
         case .work(let report):
             guard let app = connection.app else {
                 return send(
@@ -208,13 +246,13 @@ extension Daemon {
             if command.isMutating, let refusal = refusal(for: connection) {
                 return send(.error(id: message.id, message: refusal), to: connection)
             }
-            do {
-                let reply = try answer(command)
-                send(.reply(id: message.id, reply: reply), to: connection)
-            } catch {
-                send(.error(id: message.id, message: "\(error)"), to: connection)
+            let answer: ServerMessage
+            do { answer = .reply(id: message.id, reply: try self.answer(command)) } catch {
+                answer = .error(id: message.id, message: "\(error)")
             }
             afterChange(app: nil)
+            holdUntilSynced(connection)
+            send(answer, to: connection)
         }
     }
 

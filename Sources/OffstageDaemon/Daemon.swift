@@ -13,6 +13,8 @@ final class Daemon: @unchecked Sendable {
     let clock: DaemonClock
     let control: ProcessControl
     let store: Store
+    /// Held for the daemon's life: one daemon per state folder.
+    let stateLock: StateLock
     var system: BackgroundSystem
 
     let listener: Int32
@@ -25,6 +27,8 @@ final class Daemon: @unchecked Sendable {
     var exitWatcher: ExitWatcher!
 
     var connections: [Int32: Connection] = [:]
+    /// Connections whose answers wait for the store's sync at the end of this turn (`releaseHeldAnswers`).
+    var awaitingSync: [Connection] = []
     /// Where every connection's bytes are read to (one for all: the loop reads one connection at a time).
     var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
     var apps: [BundleID: ManagedApp] = [:]
@@ -72,6 +76,7 @@ final class Daemon: @unchecked Sendable {
         guard SysFile.makeDirectory(configuration.stateDirectory, mode: 0o700),
             SysFile.makeDirectory(configuration.stateDirectory + "/logs", mode: 0o700)
         else { throw DaemonError("cannot create the state folder \(configuration.stateDirectory)") }
+        stateLock = try StateLock(folder: configuration.stateDirectory)
         store = try Store(path: configuration.stateDirectory + "/offstage.sqlite")
         let memory = try store.memory()
         clock = DaemonClock(origin: memory?.clockOrigin, notBefore: memory?.snapshot.takenAt ?? .zero)
@@ -134,6 +139,7 @@ final class Daemon: @unchecked Sendable {
                     serviceConnection(entry.fd, readable: entry.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0)
                 }
             }
+            releaseHeldAnswers()
             timeout = fireDueWork()
         }
         shutDown()
@@ -176,9 +182,15 @@ final class Daemon: @unchecked Sendable {
         flushDecisions()
         syncStore(all: true)
         saveMemory()
+        releaseHeldAnswers()
         for fd in connections.keys { close(fd) }
         close(listener)
         unlink(configuration.socketPath)
+        // No app runs on after a clean stop, so nothing is left to adopt: the control groups go too.
+        let left = control.removeAllGroups(timeout: 2)
+        if !left.isEmpty {
+            logger.warning("control groups left behind (still populated)", metadata: ["groups": "\(left)"])
+        }
         logger.info("offstage daemon stopped")
     }
 

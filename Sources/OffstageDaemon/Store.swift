@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Glibc
 import OffstageCore
 import OffstageProtocol
 
@@ -10,17 +11,39 @@ final class Store: @unchecked Sendable {
     let database: DatabaseQueue
     let encoder = JSONEncoder()
     let decoder = JSONDecoder()
+    /// The write-ahead log, opened for `sync` (kept open: the daemon's one connection keeps the log in place).
+    private let walPath: String
+    private var walFile: Int32 = -1
+    /// Whether something the daemon acknowledges (an app's requests, settings, an installation, device
+    /// overrides) was written since the last `sync`: its answer waits for the sync.
+    private(set) var awaitsSync = false
 
     /// Opens (or creates) the store at `path` and brings its schema up to date.
     init(path: String) throws {
+        walPath = path + "-wal"
         var configuration = Configuration()
         configuration.journalMode = .wal
+        // Commits reach the operating system at once (a crash of the daemon loses none) and the disk at `sync`,
+        // once for every answer of a turn of the loop (group commit), not once per transaction.
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
         // A small page cache: the daemon writes small rows and reads the decision log on request only, and
         // SQLite's default (2 MB) filled up with the log's pages, most of the daemon's own memory.
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA cache_size = -256") }
         database = try DatabaseQueue(path: path, configuration: configuration)
         try Self.migrator.migrate(database)
         encoder.outputFormatting = [.sortedKeys]
+    }
+
+    deinit { if walFile >= 0 { close(walFile) } }
+
+    /// Makes every commit so far durable: one `fsync` of the write-ahead log, which holds every commit since the
+    /// last checkpoint (SQLite syncs the log before it checkpoints, and the database after).
+    func sync() throws(DaemonError) {
+        if walFile < 0 { walFile = open(walPath, O_RDONLY | O_CLOEXEC) }
+        guard walFile >= 0, fsync(walFile) == 0 else {
+            throw DaemonError("cannot sync \(walPath): \(String(cString: strerror(errno)))")
+        }
+        awaitsSync = false
     }
 
     /// Every schema version, in order; a new table is a new migration, never an edit of an old one.
@@ -76,6 +99,7 @@ final class Store: @unchecked Sendable {
 
     func saveApp(_ app: InstalledApp, at epoch: Double) throws {
         let manifest = String(decoding: try encoder.encode(app.manifest), as: UTF8.self)
+        awaitsSync = true
         try database.write { db in
             try db.execute(
                 sql: """
@@ -116,6 +140,7 @@ final class Store: @unchecked Sendable {
     /// Replaces the app's stored pending requests with `requests`.
     func savePending(_ requests: [TaskRequest], of app: BundleID) throws {
         let rows = try requests.map { ($0.identifier, String(decoding: try encoder.encode($0), as: UTF8.self)) }
+        awaitsSync = true
         try database.write { db in
             try db.execute(sql: "DELETE FROM pendingRequest WHERE bundle = ?", arguments: [app.rawValue])
             for (identifier, json) in rows {
@@ -141,6 +166,7 @@ final class Store: @unchecked Sendable {
 
     func save<Value: Encodable>(_ value: Value, as key: String) throws {
         let json = String(decoding: try encoder.encode(value), as: UTF8.self)
+        awaitsSync = true
         try database.write { db in
             try db.execute(
                 sql:

@@ -1,0 +1,275 @@
+import Foundation
+import OffstageCore
+import OffstageProtocol
+import Testing
+
+/// The daemon tried as an attacker and as a crash would try it (issue 18): numbers at every edge from apps and
+/// control clients, `kill -9` right after acknowledgements, a process in a group named like an app, bundle
+/// identifiers that are paths, a second daemon on the same state, and a clean stop that leaves no groups.
+@Suite(.serialized) struct DaemonHardeningTests {
+    // MARK: Numbers from outside (item 1)
+
+    @Test func numericExtremesInEveryMessageKindLeaveTheDaemonServing() throws {
+        let daemon = try DaemonHarness(freezer: defaultFreezer)
+        try daemon.install(
+            "test.extremes", behaviours: ["extremes"], executable: DaemonHarness.pythonClient,
+            permitted: ["test.extremes.refresh"])
+        try daemon.send(.open("test.extremes"))
+        try daemon.waitUntil("the app sent every extreme call", timeout: 60) {
+            daemon.events("test.extremes").contains { $0.hasPrefix("extremes done") }
+        }
+        let answers = daemon.events("test.extremes").filter { $0.hasPrefix("answer ") }
+        let sent = Int(
+            try #require(daemon.events("test.extremes").last { $0.hasPrefix("extremes done") })
+                .split(separator: " ").last!)!
+        #expect(answers.count == sent)
+        // Each value out of range is named with its field; nothing past the edge reached the core.
+        #expect(answers.contains { $0.contains("field 'earliestBeginDate': 9.3e+18 is out of range") })
+        #expect(answers.contains { $0.contains("malformed") })  // NaN and the infinities, which JSON cannot carry
+        #expect(answers.contains { $0.contains("field 'name': 1000 bytes, longer than the limit of 256") })
+        #expect(answers.contains { $0.contains("field 'bundle': '..' is not a bundle identifier") })
+        // The control side: every command and event with every extreme is answered, and the daemon goes on.
+        let control = try daemon.python(["extremes", "test.extremes"])
+        #expect(control.count > 100)
+        #expect(control.contains { $0.contains("field 'level': 1e+308 is out of range") })
+        #expect(control.contains { $0.contains("field '_0': '../..' is not a bundle identifier") })
+        #expect(daemon.daemonIsRunning)
+
+        // The shared views and the saves still work for everyone.
+        #expect(try daemon.ctl(["apps"]).contains("test.extremes"))
+        #expect(try daemon.ctl(["battery"]).contains("test.extremes"))
+        let energy = try #require(try daemon.app("test.extremes")?.energyJoules)
+        #expect(energy.isFinite)
+        let pid = try #require(daemon.daemonProcessID)
+        kill(pid, SIGTERM)
+        DaemonHarness.waitForExit(pid, timeout: 10)
+        #expect(!daemon.log.contains("cannot save"))
+        #expect(!daemon.log.contains("Fatal error"))
+        try daemon.start()
+        #expect(try daemon.app("test.extremes") != nil)
+    }
+
+    // MARK: Acknowledged = durable (item 2)
+
+    /// What the app had acknowledged, and the call in flight when the daemon died, per request identifier.
+    struct Acknowledged {
+        /// The `earliestBeginDate` of each identifier's pending request after its last acknowledged call (nil:
+        /// cancelled), and what it would be if the unanswered call was carried out.
+        var state: [String: Double?] = [:]
+        var inFlight: (identifier: String, date: Double?)?
+
+        init(events: [String]) {
+            var sent: [Int: (String, Double?)] = [:]
+            var last: Int?
+            for line in events {
+                let words = line.split(separator: " ").map(String.init)
+                if words.first == "sent", words.count >= 4, let id = Int(words[1]) {
+                    sent[id] = (words[3], words[2] == "submit" ? Double(words[4]) : nil)
+                    last = id
+                } else if words.first == "ack", let id = Int(words[1]), let (identifier, date) = sent[id] {
+                    state[identifier] = .some(date)
+                    if last == id { last = nil }
+                } else if words.first == "refused", let id = Int(words[1]), last == id {
+                    last = nil
+                }
+            }
+            inFlight = last.flatMap { sent[$0] }.map { (identifier: $0.0, date: $0.1) }
+        }
+    }
+
+    @Test func killNineLosesNoAcknowledgedSubmitCancelOrSetting() throws {
+        let daemon = try DaemonHarness(freezer: defaultFreezer)
+        let bundle = "test.torture"
+        try daemon.install(
+            bundle, behaviours: ["torture"], executable: DaemonHarness.pythonClient,
+            permitted: ["\(bundle).refresh", "\(bundle).processing"])
+        try daemon.send(.open(BundleID(bundle)))
+        try daemon.waitUntil("the app's first acknowledgements") {
+            daemon.events(bundle).filter { $0.hasPrefix("ack") }.count >= 4
+        }
+        var random = SystemRandomNumberGenerator()
+        var lost: [String] = []
+        var acknowledgements = 0
+        for cycle in 0..<30 {
+            // Settings change meanwhile, from a control client: each acknowledged value must survive too.
+            let settings = SettingsToggler(socket: daemon.socketPath, first: cycle % 2 == 0)
+            let started = Thread { settings.run() }
+            started.start()
+            usleep(UInt32.random(in: 2_000...30_000, using: &random))
+            // The app talks to this daemon (its last event is a call or an answer): the kill ends its connection.
+            let seen = daemon.events(bundle).count
+            daemon.killHard()
+            try daemon.waitUntil("the app saw the daemon go (all its answers read) in cycle \(cycle)") {
+                daemon.events(bundle).dropFirst(seen).contains("disconnected") && settings.finished
+            }
+            let acknowledged = Acknowledged(events: daemon.events(bundle))
+            acknowledgements = daemon.events(bundle).filter { $0.hasPrefix("ack") }.count
+            let stored = try storedRequests(daemon, bundle)
+            for (identifier, date) in acknowledged.state {
+                let allowed =
+                    [date] + (acknowledged.inFlight?.identifier == identifier ? [acknowledged.inFlight!.date] : [])
+                let storedDate = stored[identifier] ?? nil
+                if !allowed.contains(where: { $0 == storedDate }) {
+                    lost.append(
+                        "cycle \(cycle): \(identifier) stored \(String(describing: storedDate)), acknowledged \(String(describing: date))"
+                    )
+                }
+            }
+            let lowData = try storedLowDataMode(daemon)
+            if let acknowledgedSetting = settings.acknowledged,
+                lowData != acknowledgedSetting && lowData != settings.inFlight
+            {
+                lost.append(
+                    "cycle \(cycle): lowDataMode stored \(String(describing: lowData)), acknowledged \(acknowledgedSetting)"
+                )
+            }
+            try daemon.start()
+            try daemon.waitUntil("the app connected again and was answered") {
+                let events = daemon.events(bundle).dropFirst(seen)
+                guard let reconnected = events.lastIndex(of: "reconnected") else { return false }
+                return events[reconnected...].contains { $0.hasPrefix("ack") || $0.hasPrefix("refused") }
+            }
+        }
+        #expect(lost.isEmpty, "\(lost)")
+        #expect(acknowledgements > 60)
+    }
+
+    /// The pending requests in the store (the daemon stopped): identifier → earliestBeginDate.
+    func storedRequests(_ daemon: DaemonHarness, _ bundle: String) throws -> [String: Double?] {
+        let rows = try daemon.query(
+            "SELECT identifier, json_extract(request, '$.earliestBeginDate') FROM pendingRequest WHERE bundle = '\(bundle)'"
+        )
+        return Dictionary(uniqueKeysWithValues: rows.map { ($0[0], Double($0[1])) })
+    }
+
+    func storedLowDataMode(_ daemon: DaemonHarness) throws -> Bool? {
+        let rows = try daemon.query(
+            "SELECT json_extract(value, '$.lowDataMode') FROM setting WHERE key = 'userSettings'")
+        return rows.first.map { $0[0] == "1" }
+    }
+
+    // MARK: Identity (items 3 and 4)
+
+    @Test(.enabled(if: DaemonHarness.cgroupsAvailable, "needs root and cgroup v2"))
+    func aProcessInAGroupNamedLikeAnAppElsewhereIsRefused() throws {
+        let daemon = try DaemonHarness(freezer: "cgroup2")
+        try daemon.install("test.victim", behaviours: [])
+        _ = try daemon.openAndWait("test.victim")
+        // Any user with a delegated subtree can make a group named like the app; the stranger runs in one.
+        let root = ["/sys/fs/cgroup/unified", "/sys/fs/cgroup"].first {
+            FileManager.default.fileExists(atPath: "\($0)/\(daemon.cgroupName)")
+        }!
+        let spoof = "\(root)/\(daemon.cgroupName)-spoof/test.victim"
+        try FileManager.default.createDirectory(atPath: spoof, withIntermediateDirectories: true)
+        defer {
+            rmdir(spoof)
+            rmdir("\(root)/\(daemon.cgroupName)-spoof")
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = [
+            "-c",
+            "echo $$ > \(spoof)/cgroup.procs && exec python3 \(DaemonHarness.pythonClient) \(daemon.socketPath) "
+                + "call-as-stranger test.victim",
+        ]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        DaemonHarness.waitForExit(process.processIdentifier, timeout: 10)
+        #expect(output.contains("app calls come only from processes the daemon launched"))
+        #expect(try daemon.tasks().isEmpty)
+    }
+
+    @Test func bundleIdentifiersThatArePathsAreRefusedAtInstallation() throws {
+        let daemon = try DaemonHarness(freezer: defaultFreezer)
+        for identifier in ["..", "../evil", "a/b", "com..example", ".hidden.app", "single", "com.example.app "] {
+            let path = "\(daemon.folder)/bad-\(UUID().uuidString.prefix(6)).app"
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(
+                atPath: "\(path)/offstage-testapp", withDestinationPath: DaemonHarness.product("offstage-testapp"))
+            let plist: [String: Any] = ["CFBundleIdentifier": identifier, "CFBundleExecutable": "offstage-testapp"]
+            try PropertyListSerialization.data(fromPropertyList: plist, format: .xml, options: 0)
+                .write(to: URL(fileURLWithPath: "\(path)/Info.plist"))
+            #expect(throws: (any Error).self, "\(identifier)") { try daemon.control(.install(path: path)) }
+            let answer = try daemon.ctl(["install", path])
+            #expect(answer.contains("field 'CFBundleIdentifier'") && answer.contains("is not a bundle identifier"))
+        }
+        #expect(try daemon.apps().isEmpty)
+    }
+
+    // MARK: One daemon per state folder (item 9), a clean stop (issue 17, item 8)
+
+    @Test func aSecondDaemonOnTheSameStateFolderStopsNamingTheFirst() throws {
+        let daemon = try DaemonHarness(freezer: defaultFreezer)
+        let second = Process()
+        second.executableURL = URL(fileURLWithPath: DaemonHarness.product("offstage"))
+        second.arguments = [
+            "daemon", "--state-dir", daemon.stateDirectory, "--socket", daemon.folder + "/second.sock",
+            "--freezer", "sigstop", "--cgroup-name", daemon.cgroupName + "-second",
+        ]
+        let pipe = Pipe()
+        second.standardError = pipe
+        second.standardOutput = pipe
+        try second.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        DaemonHarness.waitForExit(second.processIdentifier, timeout: 10)
+        #expect(!ProcessProbe.isAlive(second.processIdentifier))
+        #expect(output.contains("is in use by another daemon (pid \(daemon.daemonProcessID!))"))
+        #expect(!FileManager.default.fileExists(atPath: daemon.folder + "/second.sock"))
+        #expect(daemon.daemonIsRunning)
+    }
+
+    @Test(.enabled(if: DaemonHarness.cgroupsAvailable, "needs root and cgroup v2"))
+    func aCleanStopRemovesTheDaemonsControlGroups() throws {
+        let daemon = try DaemonHarness(freezer: "cgroup2")
+        try daemon.install("test.groups", behaviours: [])
+        let pid = try daemon.openAndWait("test.groups")
+        let groups = DaemonHarness.groupRoots.map { "\($0)/\(daemon.cgroupName)" }.filter {
+            FileManager.default.fileExists(atPath: $0)
+        }
+        #expect(!groups.isEmpty)
+        let daemonPID = try #require(daemon.daemonProcessID)
+        kill(daemonPID, SIGTERM)
+        DaemonHarness.waitForExit(daemonPID, timeout: 10)
+        #expect(!ProcessProbe.isAlive(pid))
+        for group in groups { #expect(!FileManager.default.fileExists(atPath: group), "\(group)") }
+    }
+}
+
+/// Toggles Low Data Mode from a control client until the daemon goes away: the last value acknowledged, and the
+/// one sent without an answer.
+final class SettingsToggler: @unchecked Sendable {
+    private let lock = NSLock()
+    private let socket: String
+    private var value: Bool
+    private var acknowledgedValue: Bool?
+    private var inFlightValue: Bool?
+    private var done = false
+
+    init(socket: String, first: Bool) {
+        self.socket = socket
+        value = first
+    }
+
+    func run() {
+        defer { lock.withLock { done = true } }
+        guard let client = try? ControlClient(path: socket, timeout: 5) else { return }
+        while true {
+            let next = lock.withLock {
+                inFlightValue = value
+                return value
+            }
+            guard (try? client.send(.event(event: .setLowDataMode(next)))) != nil else { return }
+            lock.withLock {
+                acknowledgedValue = next
+                inFlightValue = nil
+                value.toggle()
+            }
+        }
+    }
+
+    var finished: Bool { lock.withLock { done } }
+    var acknowledged: Bool? { lock.withLock { acknowledgedValue } }
+    var inFlight: Bool? { lock.withLock { inFlightValue } }
+}
