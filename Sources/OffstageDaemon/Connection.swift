@@ -21,12 +21,16 @@ final class Connection {
     /// Answers wait (with everything sent after them) until the store is synced: set when a message's answer
     /// acknowledges something written (`Daemon.holdUntilSynced`), cleared at the end of the turn.
     var awaitingSync = false
+    /// When the client last sent bytes, and since when an unfinished message waits (`sweepConnections`).
+    var lastHeard: Instant
+    var partialSince: Instant?
     /// Cleared by `disconnect`: the loops over one connection's messages check this, not the table of
     /// connections (a hashed lookup per message).
     var isOpen = true
 
-    init(fd: Int32, peer: PeerCredentials) {
+    init(fd: Int32, peer: PeerCredentials, at now: Instant) {
         self.fd = fd
+        lastHeard = now
         pid = peer.pid
         uid = peer.uid
         gid = peer.gid
@@ -40,19 +44,73 @@ let maxOutgoingBytes = 4 << 20
 let readsPerTurn = 64
 
 extension Daemon {
+    /// Takes every waiting connection: an app's process is bound to its app; another client beyond the limits
+    /// (overall, per user) is answered with an error and closed. Out of descriptors, the waiting connection is
+    /// taken with a spare descriptor and closed, so that `poll` does not report it again and again.
     func acceptConnections() {
-        while let fd = ListeningSocket.accept(listener) {
+        while true {
+            guard let fd = ListeningSocket.accept(listener) else {
+                guard errno == EMFILE || errno == ENFILE else { return }
+                logger.warning("out of file descriptors: refusing a connection")
+                close(spareDescriptor)
+                if let refused = ListeningSocket.accept(listener) { close(refused) }
+                spareDescriptor = open("/dev/null", O_RDONLY | O_CLOEXEC)
+                continue
+            }
             guard let peer = ListeningSocket.peer(of: fd) else {
                 close(fd)
                 continue
             }
-            let connection = Connection(fd: fd, peer: peer)
-            connections[fd] = connection
+            let connection = Connection(fd: fd, peer: peer, at: clock.now())
             if let app = apps.first(where: { id, app in app.process.map { control.owns(id, $0, pid: peer.pid) } ?? false
             })?.key {
+                connections[fd] = connection
                 attach(connection, to: app)
+                continue
+            }
+            let fromUser = clientConnections[peer.uid, default: 0]
+            if clientConnections.values.reduce(0, +) >= configuration.maxConnections
+                || fromUser >= configuration.maxConnectionsPerUser
+            {
+                logger.warning("refusing a connection: too many", metadata: ["uid": "\(peer.uid)", "pid": "\(peer.pid)"])
+                var refusal: [UInt8] = []
+                try? Frame.append(
+                    ServerMessage.error(
+                        id: nil,
+                        message: "too many connections (at most \(configuration.maxConnections), "
+                            + "\(configuration.maxConnectionsPerUser) per user)"), to: &refusal)
+                _ = refusal.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                close(fd)
+                continue
+            }
+            connections[fd] = connection
+            clientConnections[peer.uid] = fromUser + 1
+            if sweepAt == nil { sweepAt = clock.now() + 1 }
+        }
+    }
+
+    /// Closes connections that left a message unfinished too long, and clients' connections silent too long;
+    /// gives the memory back. Runs every second while clients' connections or unfinished messages exist.
+    func sweepConnections(at now: Instant) {
+        sweepAt = nil
+        var closed = 0
+        var watched = false
+        for connection in Array(connections.values) {
+            if let since = connection.partialSince, since + configuration.partialMessageTimeout <= now {
+                logger.warning("closing a connection that left a message unfinished", metadata: ["pid": "\(connection.pid)"])
+                send(.error(id: nil, message: "message unfinished after \(configuration.partialMessageTimeout) s"), to: connection)
+                disconnect(connection)
+                closed += 1
+            } else if connection.app == nil, connection.lastHeard + configuration.idleTimeout <= now {
+                logger.info("closing an idle connection", metadata: ["pid": "\(connection.pid)"])
+                disconnect(connection)
+                closed += 1
+            } else if connection.app == nil || connection.partialSince != nil {
+                watched = true
             }
         }
+        if closed > 0 { HeapTrim.now() }
+        if watched { sweepAt = now + 1 }
     }
 
     /// Binds a connection to the app whose process opened it, and sends what was waiting.
@@ -88,7 +146,16 @@ extension Daemon {
                 return disconnect(connection)
             }
             readBuffer.withUnsafeBytes { connection.buffer.append(UnsafeRawBufferPointer(rebasing: $0[..<n])) }
+            connection.lastHeard = clock.now()
             answerWholeMessages(connection)
+            if connection.buffer.hasPartialFrame {
+                if connection.partialSince == nil {
+                    connection.partialSince = connection.lastHeard
+                    if sweepAt == nil { sweepAt = connection.lastHeard + 1 }
+                }
+            } else {
+                connection.partialSince = nil
+            }
         }
     }
 
@@ -185,6 +252,7 @@ extension Daemon {
         guard connection.isOpen, connections.removeValue(forKey: connection.fd) != nil else { return }
         connection.isOpen = false
         if let app = connection.app, apps[app]?.connection == connection.fd { apps[app]!.connection = nil }
+        if connection.app == nil { clientConnections[connection.uid, default: 1] -= 1 }
         close(connection.fd)
     }
 

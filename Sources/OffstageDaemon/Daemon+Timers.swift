@@ -47,6 +47,10 @@ extension Daemon {
             saveMemory()
             worked = true
         }
+        if let sweepAt, sweepAt <= now {
+            sweepConnections(at: now)
+            worked = true
+        }
         if worked {
             coreDue = inspect { $0.nextDueTime }
             now = clock.now()
@@ -69,6 +73,7 @@ extension Daemon {
         consider(pendingKills.map(\.at).min())
         consider(flushAt)
         consider(memoryAt)
+        consider(sweepAt)
         return next
     }
 

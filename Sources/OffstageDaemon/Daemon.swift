@@ -27,6 +27,11 @@ final class Daemon: @unchecked Sendable {
     var exitWatcher: ExitWatcher!
 
     var connections: [Int32: Connection] = [:]
+    /// Clients' connections (not apps') per user, for the limits; when to sweep connections next.
+    var clientConnections: [UInt32: Int] = [:]
+    var sweepAt: Instant?
+    /// A descriptor kept for taking (and closing) a connection when the daemon is out of descriptors.
+    var spareDescriptor: Int32 = open("/dev/null", O_RDONLY | O_CLOEXEC)
     /// Connections whose answers wait for the store's sync at the end of this turn (`releaseHeldAnswers`).
     var awaitingSync: [Connection] = []
     /// Where every connection's bytes are read to (one for all: the loop reads one connection at a time).
@@ -77,8 +82,17 @@ final class Daemon: @unchecked Sendable {
             SysFile.makeDirectory(configuration.stateDirectory + "/logs", mode: 0o700)
         else { throw DaemonError("cannot create the state folder \(configuration.stateDirectory)") }
         stateLock = try StateLock(folder: configuration.stateDirectory)
-        store = try Store(path: configuration.stateDirectory + "/offstage.sqlite")
-        let memory = try store.memory()
+        let statePath = configuration.stateDirectory + "/offstage.sqlite"
+        Self.setAsideEmptyStore(statePath, logger: logger)
+        store = try Store(path: statePath)
+        let memory: (snapshot: SystemSnapshot, clockOrigin: Double)?
+        do { memory = try store.memory() } catch {
+            let copy = (try? store.keepCopy()) ?? "no copy could be made"
+            logger.error(
+                "the usage history, budgets and energy ledger cannot be read: starting without them",
+                metadata: ["file": "\(statePath)", "error": "\(error)", "kept as": "\(copy)"])
+            memory = nil
+        }
         clock = DaemonClock(origin: memory?.clockOrigin, notBefore: memory?.snapshot.takenAt ?? .zero)
         savedMemory = memory?.snapshot
         decisions = DecisionBuffer(limit: configuration.decisionLogLimit)
@@ -109,6 +123,21 @@ final class Daemon: @unchecked Sendable {
                 "socket": "\(configuration.socketPath)", "state": "\(configuration.stateDirectory)",
                 "freezer": "\(control.kind.rawValue)", "apps": "\(apps.count)",
             ])
+    }
+
+    /// A state file of 0 bytes (truncated) would open as a new, empty store without a word: it is set aside
+    /// (with its log) as `…damaged-<seconds>` and said so; a missing one is said too.
+    private static func setAsideEmptyStore(_ path: String, logger: Logger) {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            return logger.notice("no state file: starting with no apps", metadata: ["file": "\(path)"])
+        }
+        guard info.st_size == 0 else { return }
+        let aside = "\(path).damaged-\(time(nil))"
+        for suffix in ["", "-wal", "-shm"] where SysFile.exists(path + suffix) { rename(path + suffix, aside + suffix) }
+        logger.error(
+            "the state file is empty (0 bytes): starting with no apps; it is kept aside",
+            metadata: ["file": "\(path)", "kept as": "\(aside)"])
     }
 
     // MARK: The loop

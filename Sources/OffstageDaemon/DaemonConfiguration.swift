@@ -28,6 +28,14 @@ public struct DaemonConfiguration: Sendable {
     /// a crash loses at most this much of them.
     public var memorySaveInterval: Double = 10
 
+    /// Connections at once, and per user (apps' own connections aside): more are answered with an error and closed.
+    public var maxConnections = 1024
+    public var maxConnectionsPerUser = 128
+    /// Seconds a connection may leave a message unfinished, and a client's connection (not an app's) may stay
+    /// silent, before the daemon closes it.
+    public var partialMessageTimeout: Double = 10
+    public var idleTimeout: Double = 300
+
     public init(stateDirectory: String, socketPath: String) {
         self.stateDirectory = stateDirectory
         self.socketPath = socketPath

@@ -210,6 +210,16 @@ final class ProcessControl: @unchecked Sendable {
         for group in [freezerGroup(app), cpuGroup(app)].compactMap({ $0 }).uniqued() { rmdir(group) }
     }
 
+    /// The app groups of the daemon other than `keeping` (group names), with the processes in each.
+    func strayGroups(keeping: Set<String>) -> [(group: String, pids: [Int32])] {
+        [freezerBase, cpuBase].compactMap { $0 }.uniqued().flatMap { base in
+            SysFile.subdirectories(of: base).filter { !keeping.contains($0) }.map { name in
+                let pids = SysFile.numbers(in: SysFile.bytes("\(base)/\(name)/cgroup.procs") ?? [])
+                return (group: "\(base)/\(name)", pids: pids.map { Int32(truncatingIfNeeded: $0) })
+            }
+        }
+    }
+
     /// Removes every group of the daemon (at a clean stop, once its apps were killed): each app's, waiting up to
     /// `timeout` seconds for killed processes to leave them, then the daemon's own. Returns the groups left.
     func removeAllGroups(timeout: Double) -> [String] {

@@ -12,7 +12,10 @@ final class Store: @unchecked Sendable {
     let encoder = JSONEncoder()
     let decoder = JSONDecoder()
     /// The write-ahead log, opened for `sync` (kept open: the daemon's one connection keeps the log in place).
+    let path: String
     private let walPath: String
+    /// The rows moved to the quarantine since the store was opened (the daemon logs them at start).
+    var quarantined: [DamagedRow] = []
     private var walFile: Int32 = -1
     /// Whether something the daemon acknowledges (an app's requests, settings, an installation, device
     /// overrides) was written since the last `sync`: its answer waits for the sync.
@@ -20,6 +23,7 @@ final class Store: @unchecked Sendable {
 
     /// Opens (or creates) the store at `path` and brings its schema up to date.
     init(path: String) throws {
+        self.path = path
         walPath = path + "-wal"
         var configuration = Configuration()
         configuration.journalMode = .wal
@@ -82,6 +86,7 @@ final class Store: @unchecked Sendable {
         migrator.registerMigration("v2: usage history, cooperation, budgets, energy ledger", migrate: Self.createMemory)
         migrator.registerMigration(
             "v3: live processes' state for re-adoption; force-quit, §7 memory, counters", migrate: Self.addAdoption)
+        migrator.registerMigration("v4: quarantine of damaged rows", migrate: Self.addQuarantine)
         return migrator
     }
 
@@ -109,17 +114,23 @@ final class Store: @unchecked Sendable {
         }
     }
 
+    /// The installed apps; a row that cannot be read is quarantined with its pending requests.
     func apps() throws -> [InstalledApp] {
-        try database.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM app ORDER BY installedAt, bundle").map { row in
-                let pid: Int32? = row["pid"]
-                let ticks: Int? = row["startTicks"]
-                return InstalledApp(
-                    bundle: BundleID(row["bundle"] as String), path: row["path"],
-                    manifest: try decoder.decode(AppManifest.self, from: Data((row["manifest"] as String).utf8)),
-                    process: pid.flatMap { pid in ticks.map { AppProcess(pid: pid, startTicks: $0) } },
-                    processMemory: processMemory(row))
+        try readAll(
+            "app", "SELECT rowid, * FROM app ORDER BY installedAt, bundle", key: { $0["bundle"] },
+            dependents: "pendingRequest"
+        ) { row in
+            let pid: Int32? = row["pid"]
+            let ticks: Int? = row["startTicks"]
+            let manifest = try decoder.decode(AppManifest.self, from: Data((row["manifest"] as String).utf8))
+            let bundle = try storedBundle(row["bundle"])
+            guard manifest.bundleIdentifier == bundle else {
+                throw DaemonError("its manifest names another bundle, \(manifest.bundleIdentifier)")
             }
+            return InstalledApp(
+                bundle: bundle, path: row["path"], manifest: manifest,
+                process: pid.flatMap { pid in ticks.map { AppProcess(pid: pid, startTicks: $0) } },
+                processMemory: processMemory(row))
         }
     }
 
@@ -151,15 +162,15 @@ final class Store: @unchecked Sendable {
         }
     }
 
+    /// Every app's pending requests, in submission order; a row that cannot be read is quarantined.
     func pending() throws -> [BundleID: [TaskRequest]] {
-        try database.read { db in
-            var result: [BundleID: [TaskRequest]] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT bundle, request FROM pendingRequest ORDER BY rowid") {
-                let request = try decoder.decode(TaskRequest.self, from: Data((row["request"] as String).utf8))
-                result[BundleID(row["bundle"] as String), default: []].append(request)
-            }
-            return result
+        let rows = try readAll(
+            "pendingRequest", "SELECT rowid, bundle, identifier, request FROM pendingRequest ORDER BY rowid",
+            key: { "\($0["bundle"] as String)/\($0["identifier"] as String)" }
+        ) { row in
+            (try storedBundle(row["bundle"]), try decoder.decode(TaskRequest.self, from: Data((row["request"] as String).utf8)))
         }
+        return Dictionary(grouping: rows, by: \.0).mapValues { $0.map(\.1) }
     }
 
     // MARK: Settings
@@ -175,11 +186,11 @@ final class Store: @unchecked Sendable {
         }
     }
 
+    /// The setting stored under `key`; one that cannot be read is quarantined (nil: the defaults).
     func load<Value: Decodable>(_ type: Value.Type, key: String) throws -> Value? {
-        let json = try database.read { db in
-            try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [key])
-        }
-        return try json.map { try decoder.decode(type, from: Data($0.utf8)) }
+        try readAll("setting", "SELECT rowid, key, value FROM setting WHERE key = '\(key)'", key: { $0["key"] }) {
+            try decoder.decode(type, from: Data(($0["value"] as String).utf8))
+        }.first
     }
 
     // MARK: Decision log

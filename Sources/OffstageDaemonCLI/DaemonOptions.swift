@@ -28,6 +28,15 @@ public struct DaemonOptions: ParsableArguments {
     var controlGroup: String?
     @Option(name: .customLong("policy"), help: "Change a policy number, e.g. expirationGrace=2 (repeatable).")
     var policy: [String] = []
+    @Option(name: .customLong("max-connections"), help: "Connections at once (apps' aside), overall.")
+    var maxConnections = 1024
+    @Option(name: .customLong("max-connections-per-user"), help: "Connections at once (apps' aside), per user.")
+    var maxConnectionsPerUser = 128
+    @Option(
+        name: .customLong("partial-timeout"), help: "Seconds a connection may leave a message unfinished.")
+    var partialTimeout: Double = 10
+    @Option(name: .customLong("idle-timeout"), help: "Seconds a client's connection (not an app's) may stay silent.")
+    var idleTimeout: Double = 300
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: String = "info"
 
@@ -70,6 +79,10 @@ public struct DaemonOptions: ParsableArguments {
         configuration.sampleInterval = sampleInterval
         configuration.probeInterval = probeInterval
         configuration.memorySaveInterval = saveInterval
+        configuration.maxConnections = maxConnections
+        configuration.maxConnectionsPerUser = maxConnectionsPerUser
+        configuration.partialMessageTimeout = partialTimeout
+        configuration.idleTimeout = idleTimeout
         configuration.policy = try Self.policy(applying: policy)
         if let controlGroup { configuration.controlGroup = try Self.groupID(controlGroup) }
         let logger = Self.makeLogger(level: try level())

@@ -30,7 +30,8 @@ public struct FrameBuffer: Sendable {
     /// Appends bytes just read (from a reader's own scratch buffer).
     public mutating func append(_ chunk: UnsafeRawBufferPointer) {
         if start == bytes.count {
-            bytes.removeAll(keepingCapacity: true)
+            // A large message's space is given back once read: an idle connection keeps at most 16 KB.
+            bytes.removeAll(keepingCapacity: bytes.capacity <= 16 * 1024)
             start = 0
         } else if start >= 4096 && start * 2 >= bytes.count {
             bytes.removeSubrange(..<start)

@@ -15,7 +15,7 @@ import Testing
             "test.extremes", behaviours: ["extremes"], executable: DaemonHarness.pythonClient,
             permitted: ["test.extremes.refresh"])
         try daemon.send(.open("test.extremes"))
-        try daemon.waitUntil("the app sent every extreme call", timeout: 60) {
+        try daemon.waitUntil("the app sent every extreme call", timeout: 30) {
             daemon.events("test.extremes").contains { $0.hasPrefix("extremes done") }
         }
         let answers = daemon.events("test.extremes").filter { $0.hasPrefix("answer ") }
@@ -40,9 +40,7 @@ import Testing
         #expect(try daemon.ctl(["battery"]).contains("test.extremes"))
         let energy = try #require(try daemon.app("test.extremes")?.energyJoules)
         #expect(energy.isFinite)
-        let pid = try #require(daemon.daemonProcessID)
-        kill(pid, SIGTERM)
-        DaemonHarness.waitForExit(pid, timeout: 10)
+        daemon.stop()
         #expect(!daemon.log.contains("cannot save"))
         #expect(!daemon.log.contains("Fatal error"))
         try daemon.start()
@@ -198,6 +196,46 @@ import Testing
         #expect(try daemon.apps().isEmpty)
     }
 
+    // MARK: Damaged state (item 10)
+
+    @Test func damagedRowsAreNamedQuarantinedAndTheDaemonGoesOn() throws {
+        let daemon = try DaemonHarness(freezer: defaultFreezer)
+        try daemon.install("test.good")
+        try daemon.install("test.bad")
+        daemon.stop()
+        try daemon.sql("UPDATE app SET manifest = '{broken' WHERE bundle = 'test.bad'")
+        try daemon.sql("INSERT OR REPLACE INTO setting (key, value) VALUES ('userSettings', '[')")
+        try daemon.start()
+        #expect(try daemon.apps().map(\.bundle) == ["test.good"])
+        let file = "file=\(daemon.stateDirectory)/offstage.sqlite"
+        #expect(daemon.log.contains("damaged state quarantined"))
+        #expect(daemon.log.contains(file))
+        #expect(daemon.log.contains("row=table app, row test.bad"))
+        #expect(daemon.log.contains("row=table setting, row userSettings"))
+        daemon.stop()
+        let kept = try daemon.query("SELECT tableName, rowKey FROM quarantine ORDER BY id")
+        #expect(kept.contains(["app", "test.bad"]) && kept.contains(["setting", "userSettings"]))
+    }
+
+    @Test(
+        .enabled(if: DaemonHarness.cgroupsAvailable, "needs root and cgroup v2"), arguments: ["truncated", "deleted"])
+    func aLostStateFileEndsThePreviousRunsProcessesAndSaysSo(loss: String) throws {
+        let daemon = try DaemonHarness(freezer: "cgroup2")
+        try daemon.install("test.orphan")
+        let pid = try daemon.openAndWait("test.orphan")
+        daemon.killHard()
+        let store = daemon.stateDirectory + "/offstage.sqlite"
+        for suffix in ["-wal", "-shm"] { unlink(store + suffix) }
+        if loss == "truncated" { truncate(store, 0) } else { unlink(store) }
+        try daemon.start()
+        try daemon.waitUntil("the previous run's app process is gone") { !ProcessProbe.isAlive(pid) }
+        #expect(daemon.log.contains("ending processes left in a control group by a run whose state is lost"))
+        #expect(
+            daemon.log.contains(
+                loss == "truncated" ? "the state file is empty (0 bytes)" : "no state file: starting with no apps"))
+        #expect(try daemon.apps().isEmpty)
+    }
+
     // MARK: One daemon per state folder (item 9), a clean stop (issue 17, item 8)
 
     @Test func aSecondDaemonOnTheSameStateFolderStopsNamingTheFirst() throws {
@@ -212,9 +250,11 @@ import Testing
         second.standardError = pipe
         second.standardOutput = pipe
         try second.run()
+        DaemonHarness.waitForExit(second.processIdentifier, timeout: 5)
+        let stayed = ProcessProbe.isAlive(second.processIdentifier)
+        if stayed { kill(second.processIdentifier, SIGKILL) }
         let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        DaemonHarness.waitForExit(second.processIdentifier, timeout: 10)
-        #expect(!ProcessProbe.isAlive(second.processIdentifier))
+        #expect(!stayed)
         #expect(output.contains("is in use by another daemon (pid \(daemon.daemonProcessID!))"))
         #expect(!FileManager.default.fileExists(atPath: daemon.folder + "/second.sock"))
         #expect(daemon.daemonIsRunning)
@@ -229,9 +269,7 @@ import Testing
             FileManager.default.fileExists(atPath: $0)
         }
         #expect(!groups.isEmpty)
-        let daemonPID = try #require(daemon.daemonProcessID)
-        kill(daemonPID, SIGTERM)
-        DaemonHarness.waitForExit(daemonPID, timeout: 10)
+        daemon.stop()
         #expect(!ProcessProbe.isAlive(pid))
         for group in groups { #expect(!FileManager.default.fileExists(atPath: group), "\(group)") }
     }

@@ -125,6 +125,14 @@ final class DaemonHarness: @unchecked Sendable {
         self.daemon = nil
     }
 
+    /// Stops the daemon as a service manager would (SIGTERM) and waits until it has gone.
+    func stop() {
+        guard let daemon else { return }
+        kill(daemon.processIdentifier, SIGTERM)
+        Self.waitForExit(daemon.processIdentifier, timeout: 10)
+        self.daemon = nil
+    }
+
     /// The pid of the daemon this harness started last (nil once killed).
     var daemonProcessID: Int32? { daemon?.processIdentifier }
 
