@@ -72,7 +72,8 @@ extension Daemon {
             if clientConnections.values.reduce(0, +) >= configuration.maxConnections
                 || fromUser >= configuration.maxConnectionsPerUser
             {
-                logger.warning("refusing a connection: too many", metadata: ["uid": "\(peer.uid)", "pid": "\(peer.pid)"])
+                logger.warning(
+                    "refusing a connection: too many", metadata: ["uid": "\(peer.uid)", "pid": "\(peer.pid)"])
                 var refusal: [UInt8] = []
                 try? Frame.append(
                     ServerMessage.error(
@@ -97,8 +98,11 @@ extension Daemon {
         var watched = false
         for connection in Array(connections.values) {
             if let since = connection.partialSince, since + configuration.partialMessageTimeout <= now {
-                logger.warning("closing a connection that left a message unfinished", metadata: ["pid": "\(connection.pid)"])
-                send(.error(id: nil, message: "message unfinished after \(configuration.partialMessageTimeout) s"), to: connection)
+                logger.warning(
+                    "closing a connection that left a message unfinished", metadata: ["pid": "\(connection.pid)"])
+                send(
+                    .error(id: nil, message: "message unfinished after \(configuration.partialMessageTimeout) s"),
+                    to: connection)
                 disconnect(connection)
                 closed += 1
             } else if connection.app == nil, connection.lastHeard + configuration.idleTimeout <= now {

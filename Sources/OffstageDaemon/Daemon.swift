@@ -10,7 +10,8 @@ import OffstageProtocol
 final class Daemon: @unchecked Sendable {
     let configuration: DaemonConfiguration
     let logger: Logger
-    let clock: DaemonClock
+    var clock: DaemonClock
+    var timers: WakeTimers
     let control: ProcessControl
     let store: Store
     /// Held for the daemon's life: one daemon per state folder.
@@ -93,7 +94,10 @@ final class Daemon: @unchecked Sendable {
                 metadata: ["file": "\(statePath)", "error": "\(error)", "kept as": "\(copy)"])
             memory = nil
         }
-        clock = DaemonClock(origin: memory?.clockOrigin, notBefore: memory?.snapshot.takenAt ?? .zero)
+        clock = DaemonClock(
+            origin: memory?.clockOrigin, notBefore: memory?.snapshot.takenAt ?? .zero,
+            wallClockShiftFile: configuration.wallClockShiftFile)
+        timers = try WakeTimers()
         savedMemory = memory?.snapshot
         decisions = DecisionBuffer(limit: configuration.decisionLogLimit)
         control = try ProcessControl(choice: configuration.freezer, name: configuration.cgroupName)
@@ -152,6 +156,8 @@ final class Daemon: @unchecked Sendable {
             fds.removeAll(keepingCapacity: true)
             fds.append(pollfd(fd: listener, events: Int16(POLLIN), revents: 0))
             fds.append(pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0))
+            fds.append(pollfd(fd: timers.due, events: Int16(POLLIN), revents: 0))
+            fds.append(pollfd(fd: timers.wallClockSet, events: Int16(POLLIN), revents: 0))
             for (fd, connection) in connections {
                 let events = Int16(POLLIN) | (connection.outgoing.isEmpty ? 0 : Int16(POLLOUT))
                 fds.append(pollfd(fd: fd, events: events, revents: 0))
@@ -164,6 +170,10 @@ final class Daemon: @unchecked Sendable {
                 } else if entry.fd == wakeRead {
                     drainWakePipe()
                     handleInbox()
+                } else if entry.fd == timers.due {
+                    timers.takeDue()
+                } else if entry.fd == timers.wallClockSet {
+                    timers.takeWallClockSet()
                 } else {
                     serviceConnection(entry.fd, readable: entry.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0)
                 }

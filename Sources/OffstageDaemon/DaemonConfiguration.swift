@@ -36,6 +36,9 @@ public struct DaemonConfiguration: Sendable {
     public var partialMessageTimeout: Double = 10
     public var idleTimeout: Double = 300
 
+    /// Tests only: a file whose number of seconds is added to the wall clock as the daemon reads it.
+    public var wallClockShiftFile: String?
+
     public init(stateDirectory: String, socketPath: String) {
         self.stateDirectory = stateDirectory
         self.socketPath = socketPath

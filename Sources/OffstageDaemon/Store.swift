@@ -168,7 +168,10 @@ final class Store: @unchecked Sendable {
             "pendingRequest", "SELECT rowid, bundle, identifier, request FROM pendingRequest ORDER BY rowid",
             key: { "\($0["bundle"] as String)/\($0["identifier"] as String)" }
         ) { row in
-            (try storedBundle(row["bundle"]), try decoder.decode(TaskRequest.self, from: Data((row["request"] as String).utf8)))
+            (
+                try storedBundle(row["bundle"]),
+                try decoder.decode(TaskRequest.self, from: Data((row["request"] as String).utf8))
+            )
         }
         return Dictionary(grouping: rows, by: \.0).mapValues { $0.map(\.1) }
     }

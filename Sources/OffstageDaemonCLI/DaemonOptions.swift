@@ -37,6 +37,10 @@ public struct DaemonOptions: ParsableArguments {
     var partialTimeout: Double = 10
     @Option(name: .customLong("idle-timeout"), help: "Seconds a client's connection (not an app's) may stay silent.")
     var idleTimeout: Double = 300
+    @Option(
+        name: .customLong("wall-clock-shift-file"),
+        help: ArgumentHelp("Tests only: a file of seconds added to the wall clock.", visibility: .hidden))
+    var wallClockShiftFile: String?
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: String = "info"
 
@@ -83,6 +87,7 @@ public struct DaemonOptions: ParsableArguments {
         configuration.maxConnectionsPerUser = maxConnectionsPerUser
         configuration.partialMessageTimeout = partialTimeout
         configuration.idleTimeout = idleTimeout
+        configuration.wallClockShiftFile = wallClockShiftFile.map(Self.absolute)
         configuration.policy = try Self.policy(applying: policy)
         if let controlGroup { configuration.controlGroup = try Self.groupID(controlGroup) }
         let logger = Self.makeLogger(level: try level())

@@ -196,6 +196,37 @@ import Testing
         #expect(try daemon.apps().isEmpty)
     }
 
+    // MARK: The wall clock (item 11)
+
+    @Test func aWallClockSetForwardOrBackIsFollowedByWaitingRequests() throws {
+        let folder = NSTemporaryDirectory() + "offstage-shift-\(UUID().uuidString.prefix(8))"
+        defer { unlink(folder) }
+        FileManager.default.createFile(atPath: folder, contents: Data("0".utf8))
+        let daemon = try DaemonHarness(freezer: defaultFreezer, options: ["--wall-clock-shift-file", folder])
+        try daemon.install("test.clock", behaviours: ["later"], permitted: ["test.clock.refresh"])
+        _ = try daemon.openAndWait("test.clock")
+        try daemon.send(.home)
+        func waitsForItsDate() throws -> Bool? {
+            try daemon.tasks().first { $0.identifier == "test.clock.refresh" }.map {
+                $0.phase == "pending" && $0.waitingFor.contains { $0.hasPrefix("earliestBeginDate") }
+            }
+        }
+        try daemon.waitUntil("the request waits for its date, an hour ahead") { try waitsForItsDate() == true }
+        // A day back: the request due in an hour now waits 25 hours, and does not run at once.
+        try Data("-86400".utf8).write(to: URL(fileURLWithPath: folder))
+        try daemon.waitUntil("the daemon followed the clock set back") {
+            try daemon.control(.status)
+            return daemon.log.contains("the wall clock was set")
+        }
+        #expect(try waitsForItsDate() == true)
+        // A day forward from the start: the date has passed, so the request no longer waits for it.
+        try Data("86400".utf8).write(to: URL(fileURLWithPath: folder))
+        try daemon.waitUntil("the request stops waiting for its date once the clock is a day ahead") {
+            try daemon.control(.status)
+            return try waitsForItsDate() != true
+        }
+    }
+
     // MARK: Damaged state (item 10)
 
     @Test func damagedRowsAreNamedQuarantinedAndTheDaemonGoesOn() throws {

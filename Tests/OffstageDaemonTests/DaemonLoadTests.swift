@@ -90,14 +90,18 @@ import Testing
         let clients = 200
         let rounds = 10
         let latencies = LockedLatencies()
+        let ready = DispatchGroup()
+        let go = DispatchSemaphore(value: 0)
         let done = DispatchGroup()
         for client in 0..<clients {
+            ready.enter()
             done.enter()
             Thread.detachNewThread {
                 defer { done.leave() }
-                guard let control = try? ControlClient(path: daemon.socketPath, timeout: 30) else {
-                    return latencies.fail("client \(client) could not connect")
-                }
+                let control = try? ControlClient(path: daemon.socketPath, timeout: 30)
+                ready.leave()
+                go.wait()
+                guard let control else { return latencies.fail("client \(client) could not connect") }
                 for round in 0..<rounds {
                     let start = DispatchTime.now().uptimeNanoseconds
                     guard (try? control.send(.event(event: .setLowDataMode((client + round) % 2 == 0)))) != nil else {
@@ -105,31 +109,45 @@ import Testing
                     }
                     latencies.add(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
                 }
+                latencies.finish()
             }
         }
+        ready.wait()
+        latencies.start()
+        for _ in 0..<clients { go.signal() }
         #expect(done.wait(timeout: .now() + 120) == .success)
-        let (all, failures) = latencies.result
+        let (all, finishes, failures) = latencies.result
         #expect(failures.isEmpty, "\(failures.prefix(3))")
         #expect(all.count == clients * rounds)
         let sorted = all.sorted()
         let p50 = sorted[sorted.count / 2]
         let p99 = sorted[sorted.count * 99 / 100]
+        let (first, last) = (finishes.min()!, finishes.max()!)
         print(
             "\(clients) clients × \(rounds) durable changes: p50 \(Int(p50 * 1000)) ms, p99 \(Int(p99 * 1000)) ms, "
-                + "max \(Int(sorted.last! * 1000)) ms")
-        // Each turn of the loop serves every client once and syncs once: no client waits for another's burst.
-        // (The target, 50 ms, is for a release build on a quiet machine; this debug build on a shared one gets 4×.)
-        #expect(p99 < 0.2)
+                + "max \(Int(sorted.last! * 1000)) ms; first client done after \(Int(first * 1000)) ms, last after "
+                + "\(Int(last * 1000)) ms")
+        // Served in turn (each turn of the loop answers every waiting client once, then syncs once), all clients
+        // finish together: none is served ten times while others wait. The speed itself depends on the machine
+        // (BENCHMARKS.md: p99 at 200 clients); the order does not.
+        #expect(first > 0.4 * last)
     }
 }
 
-/// Latencies from many threads, and what went wrong.
+/// Latencies from many threads, when each client finished (seconds after `start`), and what went wrong.
 final class LockedLatencies: @unchecked Sendable {
     private let lock = NSLock()
     private var values: [Double] = []
+    private var finishes: [Double] = []
+    private var startedAt: UInt64 = 0
     private var failures: [String] = []
 
+    func start() { lock.withLock { startedAt = DispatchTime.now().uptimeNanoseconds } }
     func add(_ value: Double) { lock.withLock { values.append(value) } }
+    func finish() {
+        let now = DispatchTime.now().uptimeNanoseconds
+        lock.withLock { finishes.append(Double(now - startedAt) / 1e9) }
+    }
     func fail(_ why: String) { lock.withLock { failures.append(why) } }
-    var result: ([Double], [String]) { lock.withLock { (values, failures) } }
+    var result: ([Double], [Double], [String]) { lock.withLock { (values, finishes, failures) } }
 }
