@@ -68,6 +68,12 @@ extension Daemon {
         guard let memory = stored.processMemory else {
             return cleanUpLeftovers(id, recorded, because: "the state of its process was not recorded")
         }
+        // Killed during its launch, the daemon could not deliver the launch's remaining callbacks (the process
+        // waits for them, and the core would end it at its first call): ended cleanly; the user or the
+        // scheduler launches it again.
+        guard memory.launchCompleted else {
+            return cleanUpLeftovers(id, recorded, because: "the daemon stopped during its launch")
+        }
         if let problem = adoptionProblem(id, recorded) {
             return cleanUpLeftovers(id, recorded, because: problem)
         }

@@ -121,6 +121,9 @@ final class Daemon: @unchecked Sendable {
         exitWatcher = try ExitWatcher(onExit: exited)
         reaper = Reaper(onExit: exited)
         try restore()
+        if configuration.appUser == nil && getuid() == 0 {
+            logger.warning("apps run as root: give them a user of their own with --app-user (e.g. nobody)")
+        }
         logger.info(
             "offstage daemon started",
             metadata: [

@@ -84,6 +84,18 @@ final class ProcessControl: @unchecked Sendable {
     private func freezerGroup(_ app: BundleID) -> String? { freezerBase.map { "\($0)/\(Self.groupName(app))" } }
     private func cpuGroup(_ app: BundleID) -> String? { cpuBase.map { "\($0)/\(Self.groupName(app))" } }
 
+    /// Delegates the app's groups to `user`, as systemd delegates a subtree: the folder and the files a
+    /// delegated user writes (`cgroup.procs`, `cgroup.threads`, `cgroup.subtree_control`) become theirs, so the
+    /// app may arrange its own processes below; freezing, killing and weights stay the daemon's.
+    func delegateGroups(of app: BundleID, to user: AppUser) {
+        for group in [freezerGroup(app), cpuGroup(app)].compactMap({ $0 }).uniqued() {
+            for path in [group] + ["cgroup.procs", "cgroup.threads", "cgroup.subtree_control"].map({ "\(group)/\($0)" })
+            where SysFile.exists(path) {
+                chown(path, user.uid, user.gid)
+            }
+        }
+    }
+
     /// The `cgroup.procs` files a new process of `app` must join (its groups are created here).
     func groupProcsFiles(for app: BundleID) -> [String] {
         [freezerGroup(app), cpuGroup(app)].compactMap { $0 }.uniqued().compactMap { group in

@@ -227,6 +227,59 @@ import Testing
         }
     }
 
+    // MARK: A kill during a launch (item 8)
+
+    @Test func anAppWhoseLaunchAKillInterruptedIsEndedNotHalfAdopted() throws {
+        let daemon = try DaemonHarness(freezer: defaultFreezer)
+        try daemon.install("test.stall", behaviours: ["stall-launch"], executable: DaemonHarness.pythonClient)
+        try daemon.send(.open("test.stall"))
+        var pid: Int32 = 0
+        try daemon.waitUntil("the app connected, its launch unfinished") {
+            guard let line = daemon.events("test.stall").first(where: { $0.hasPrefix("stalling pid") }) else {
+                return false
+            }
+            pid = Int32(line.split(separator: " ").last!)!
+            return try daemon.app("test.stall")?.state == .inactive
+        }
+        daemon.killHard()
+        try daemon.start()
+        try daemon.waitUntil("the half-launched process is ended") { !ProcessProbe.isAlive(pid) }
+        #expect(daemon.log.contains("the daemon stopped during its launch"))
+        #expect(try daemon.app("test.stall")?.state == .notRunning)
+    }
+
+    // MARK: Privilege (item 5)
+
+    @Test(.enabled(if: DaemonHarness.cgroupsAvailable, "needs root and cgroup v2"))
+    func appsRunAsTheConfiguredUserAndCannotOpenTheDaemonsState() throws {
+        let daemon = try DaemonHarness(freezer: "cgroup2", options: ["--app-user", "nobody"])
+        let script = daemon.folder + "/whoami.sh"
+        let lines = [
+            "#!/bin/sh", #"echo "uid $(id -u) gid $(id -g)""#,
+            #"cat "$OFFSTAGE_TEST_DIR/state/offstage.sqlite" > /dev/null 2>&1 && echo "database: opened" || echo "database: refused""#,
+            "exec sleep 30",
+        ]
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: script))
+        chmod(script, 0o755)
+        try daemon.install("test.nobody", executable: script)
+        try daemon.send(.open("test.nobody"))
+        let log = daemon.stateDirectory + "/logs/test.nobody.log"
+        try daemon.waitUntil("the app wrote who it is") {
+            ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("database:")
+        }
+        let said = try String(contentsOfFile: log, encoding: .utf8)
+        #expect(said.contains("uid 65534 gid 65534"))
+        #expect(said.contains("database: refused"))
+        // Its log and its control group (delegated) are its own.
+        var info = stat()
+        #expect(stat(log, &info) == 0 && info.st_uid == 65534)
+        let group = DaemonHarness.groupRoots.map { "\($0)/\(daemon.cgroupName)/test.nobody" }.first {
+            FileManager.default.fileExists(atPath: $0)
+        }
+        #expect(group.map { stat($0, &info) == 0 && info.st_uid == 65534 } == true)
+        try daemon.send(.swipeAway("test.nobody"))
+    }
+
     // MARK: Damaged state (item 10)
 
     @Test func damagedRowsAreNamedQuarantinedAndTheDaemonGoesOn() throws {

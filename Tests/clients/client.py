@@ -105,6 +105,12 @@ def run_app(path):
         return run_extremes(path, bundle, note)
     if "torture" in behaviours:
         return run_torture(path, bundle, note)
+    if "stall-launch" in behaviours:
+        # Connects and never answers its launch's callbacks: the daemon is killed while it launches this app.
+        note("stalling pid %d" % os.getpid())
+        link = AppLink(path, note)
+        while True:
+            time.sleep(1)
     sock = connect(path)
     unanswered = {}  # id -> body of each call without an answer: sent again, same id, on a new connection
 
