@@ -315,7 +315,7 @@ extension Daemon {
                 on: system.device.network, interval: 0)
             carryOut(system.handle(.resourceUsage(app, usage), at: clock.now()))
         case .control(let command):
-            if command.isMutating, let refusal = refusal(for: connection) {
+            if command.needsOwner, let refusal = refusal(for: connection) {
                 return send(.error(id: message.id, message: refusal), to: connection)
             }
             let answer: ServerMessage
@@ -339,7 +339,8 @@ extension Daemon {
             return nil
         }
         return "permission denied: only the daemon's owner (uid \(owner))"
-            + (configuration.controlGroup.map { " or group \($0)" } ?? "") + " may change apps or settings"
+            + (configuration.controlGroup.map { " or group \($0)" } ?? "")
+            + " may change apps or settings, or read the decision log"
     }
 
     private func supplementaryGroups(of pid: Int32) -> [UInt32] {

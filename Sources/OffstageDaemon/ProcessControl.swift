@@ -89,7 +89,8 @@ final class ProcessControl: @unchecked Sendable {
     /// app may arrange its own processes below; freezing, killing and weights stay the daemon's.
     func delegateGroups(of app: BundleID, to user: AppUser) {
         for group in [freezerGroup(app), cpuGroup(app)].compactMap({ $0 }).uniqued() {
-            for path in [group] + ["cgroup.procs", "cgroup.threads", "cgroup.subtree_control"].map({ "\(group)/\($0)" })
+            for path in [group]
+                + ["cgroup.procs", "cgroup.threads", "cgroup.subtree_control"].map({ "\(group)/\($0)" })
             where SysFile.exists(path) {
                 chown(path, user.uid, user.gid)
             }

@@ -11,9 +11,10 @@ enum ProcessSpawner {
         executable: String, environment extra: [String: String], joining procsFiles: [String], logPath: String,
         as user: AppUser? = nil
     ) throws(DaemonError) -> Int32 {
-        let becomeUser = user.map {
-            "/usr/bin/setpriv --reuid=\($0.uid) --regid=\($0.gid) --clear-groups --inh-caps=-all -- "
-        } ?? ""
+        let becomeUser =
+            user.map {
+                "/usr/bin/setpriv --reuid=\($0.uid) --regid=\($0.gid) --clear-groups --inh-caps=-all -- "
+            } ?? ""
         let script =
             #"for f in $OFFSTAGE_CGROUP_PROCS; do echo 0 > "$f" || exit 126; done; exec "#
             + becomeUser + #""$0" "$@""#

@@ -35,6 +35,14 @@ import Testing
         #expect(control.contains { $0.contains("field '_0': '../..' is not a bundle identifier") })
         #expect(daemon.daemonIsRunning)
 
+        // Hundreds of long task names: the decision log's answer keeps the newest that fit in a frame (item 12).
+        guard case .records(let records) = try daemon.control(.why(bundle: "test.extremes", limit: 500)) else {
+            Issue.record("no records")
+            return
+        }
+        #expect(records.count > 100 && records.count < 500)
+        let long = String(repeating: "n", count: 200)
+        #expect(records.contains { $0.record.reason.contains(long) || ($0.record.task ?? "").contains(long) })
         // The shared views and the saves still work for everyone.
         #expect(try daemon.ctl(["apps"]).contains("test.extremes"))
         #expect(try daemon.ctl(["battery"]).contains("test.extremes"))
@@ -130,6 +138,7 @@ import Testing
         }
         #expect(lost.isEmpty, "\(lost)")
         #expect(acknowledgements > 60)
+
     }
 
     /// The pending requests in the store (the daemon stopped): identifier → earliestBeginDate.
@@ -225,6 +234,16 @@ import Testing
             try daemon.control(.status)
             return try waitsForItsDate() != true
         }
+    }
+
+    // MARK: Visibility (item 12)
+
+    @Test(.enabled(if: getuid() == 0, "needs root to run a client as another user"))
+    func theDecisionLogIsTheOwnersWhileStatusIsOpenToAll() throws {
+        let daemon = try DaemonHarness(freezer: defaultFreezer)
+        #expect(try daemon.python(["why", "--uid", "65534"]).first?.contains("permission denied") == true)
+        #expect(try daemon.python(["status", "--uid", "65534"]).first?.contains("\"status\"") == true)
+        #expect(try daemon.python(["why"]).first?.contains("\"records\"") == true)
     }
 
     // MARK: A kill during a launch (item 8)

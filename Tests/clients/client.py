@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A tiny Offstage client in Python: proof that another language can speak the daemon's protocol
 (docs/protocol.md). As a control client:  client.py SOCKET COMMAND [ARG] [--uid N]
-  status | open BUNDLE | call-as-stranger BUNDLE | garbage | oversized | truncated | version2 | extremes BUNDLE
+  status | why | open BUNDLE | call-as-stranger BUNDLE | garbage | oversized | truncated | version2 | extremes BUNDLE
 prints each reply as one JSON line. Launched by the daemon with the behaviour `extremes` or `torture` in its
 Info.plist's OffstageTestBehaviours, it sends extreme numbers, or submits and cancels without end. Launched by the daemon as an app (OFFSTAGE_SOCKET set, no arguments),
 it asks for its state, tries to submit for another bundle, and answers its life-cycle callbacks;
@@ -71,6 +71,8 @@ def run_control(path, command, arg):
     sock = connect(path)
     if command == "status":
         sock.sendall(frame({"id": 1, "body": control({"status": {}})}))
+    elif command == "why":
+        sock.sendall(frame({"id": 1, "body": control({"why": {"limit": 20}})}))
     elif command == "open":
         sock.sendall(frame({"id": 1, "body": control({"event": {"event": {"open": {"_0": arg}}}})}))
     elif command == "call-as-stranger":
@@ -237,6 +239,8 @@ def extreme_calls(bundle):
     yield app_call({"beginBackgroundTask": {"name": "n" * 1000}})
     yield app_call({"submit": {"_0": dict(refresh_request("x" * 10_000), earliestBeginDate=1e9)}})
     yield {"call": {"call": {"applicationState": {}}, "bundle": ".."}}
+    for i in range(300):  # long names, each at the limit: the decision log's answer must still fit in a frame
+        yield app_call({"beginBackgroundTask": {"name": "n" * 250 + "%03d" % i}})
 
 
 def run_extremes(path, bundle, note):
