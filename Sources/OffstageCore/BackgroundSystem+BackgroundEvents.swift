@@ -134,7 +134,7 @@ extension BackgroundSystem {
         guard apps[id].backgroundWork[keyPath: last] != names else { return }
         apps[id].backgroundWork[keyPath: last] = names
         guard !blockers.isEmpty else { return }
-        record(id, .deferred, task: label, reason: blockers.explained(on: wallClock))
+        record(id, .deferred, task: label, .deferred(blockers: blockers))
     }
 }
 

@@ -134,7 +134,7 @@ extension BackgroundSystem {
         if let index = app.pending.firstIndex(where: { $0.identifier == name }) {
             apps[id].pending[index] = request
             apps[id].forgetBlockers(of: name)
-            record(id, .replaced, task: name, reason: "\(request.kind.rawValue) request replaced the pending one")
+            record(id, .replaced, task: name, .submitted(kind: request.kind, outcome: .replacing))
             return .ok
         }
         let limit = request.kind == .appRefresh ? policy.maxPendingRefreshRequests : policy.maxPendingProcessingRequests
@@ -145,7 +145,7 @@ extension BackgroundSystem {
             return .failed(.tooManyPendingTaskRequests)
         }
         apps[id].pending.append(request)
-        record(id, .submitted, task: name, reason: "\(request.kind.rawValue) request submitted")
+        record(id, .submitted, task: name, .submitted(kind: request.kind, outcome: .pending))
         return .ok
     }
 
@@ -153,8 +153,8 @@ extension BackgroundSystem {
         let running = runningTasks.filter { $0.request.kind == .continuedProcessing }.count
         let name = request.identifier
         if running < policy.maxConcurrentContinuedProcessingTasks && continuedQueue.isEmpty {
-            record(id, .submitted, task: name, reason: "continued-processing request submitted: starts now")
-            start(id, request, why: "the user started it")
+            record(id, .submitted, task: name, .submitted(kind: request.kind, outcome: .startsNow))
+            start(id, request, .userStarted)
             return .ok
         }
         guard request.strategy == .queue else {
@@ -165,7 +165,7 @@ extension BackgroundSystem {
         }
         continuedQueue.removeAll { $0.app == id && $0.request.identifier == name }
         continuedQueue.append((id, request))
-        record(id, .submitted, task: name, reason: "continued-processing request queued behind \(running) running")
+        record(id, .submitted, task: name, .submitted(kind: request.kind, outcome: .queued(behind: running)))
         return .ok
     }
 
@@ -191,20 +191,19 @@ extension BackgroundSystem {
 
     mutating func beginBackgroundTask(_ id: BundleID, name: String?) -> AppCallResult {
         let app = apps[id]
-        let label = name.map { "\"\($0)\"" } ?? "unnamed"
         if app.assertions.count >= policy.maxOutstandingAssertions {
             return crash(id, "more than \(policy.maxOutstandingAssertions) background task assertions (0xbada5e47)")
         }
         if app.backgroundSince != nil, backgroundTimeRemaining(of: id) <= 0 {
-            record(id, .assertionBegan, reason: "\(label): no background time left: .invalid")
+            record(id, .assertionBegan, .assertionRefused(name: name))
             return .backgroundTask(0)
         }
         let number = app.nextAssertionID
         apps[id].nextAssertionID += 1
         apps[id].assertions[number] = name ?? ""
-        record(id, .assertionBegan, reason: "background task \(number) (\(label))")
+        record(id, .assertionBegan, .assertionBegan(number: number, name: name))
         if app.assertionsWarned {
-            record(id, .assertionExpired, reason: "background task \(number): begun after the expiration warning")
+            record(id, .assertionExpired, .assertionBegunLate(number: number))
             emit(.expireBackgroundTasks(id, ids: [number]))
         }
         return .backgroundTask(number)
@@ -219,6 +218,6 @@ extension BackgroundSystem {
                     + "or it may have already been ended. Break in UIApplicationEndBackgroundTaskError() to debug.")
             return
         }
-        record(id, .assertionEnded, reason: "background task \(number) ended")
+        record(id, .assertionEnded, .assertionEnded(number: number))
     }
 }

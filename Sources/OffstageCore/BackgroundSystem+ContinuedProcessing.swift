@@ -73,7 +73,7 @@ extension BackgroundSystem {
     mutating func judgeProgress(of run: TaskRun) {
         guard var watch = monitors.progress[run.id] else { return }
         if let due = stallDue(watch), now >= due {
-            expire(run.app, run.id, reason: "progress stalled for \(Int(policy.continuedProcessingStallTimeout)) s")
+            expire(run.app, run.id, .stalled(seconds: Int(policy.continuedProcessingStallTimeout)))
             watch.run.expiredAt = now
         } else if let due = slowDue(watch), now >= due {
             let fraction = ContinuedProcessingUI(run).fraction
@@ -139,7 +139,7 @@ extension BackgroundSystem {
         }
         record(id, .user, task: identifier, reason: "cancel in the progress UI")
         monitors.progress[run.id]?.cancelledByUser = true
-        expire(id, run.id, reason: "the user cancelled")
+        expire(id, run.id, .userCancelled)
     }
 
     /// The user answered the system's question: `stop` expires the task; `continue` lets it run, unasked again.
@@ -151,7 +151,7 @@ extension BackgroundSystem {
         }
         record(id, .user, task: identifier, reason: "answer \(answer.rawValue)")
         monitors.progress[run.id]?.question = .answered
-        if answer == .stop { expire(id, run.id, reason: "the user chose to stop") }
+        if answer == .stop { expire(id, run.id, .userChoseToStop) }
     }
 
     /// The app's continued-processing task with this identifier, once handed to the app.

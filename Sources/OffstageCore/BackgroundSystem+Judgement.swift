@@ -8,15 +8,8 @@ extension BackgroundSystem {
     mutating func noteLaunchByUser(_ id: BundleID) {
         apps[id].usage.opened(at: now, keeping: policy.judgement.historyWindow)
         apps[id].prediction = nil
-        let reason: String
-        var age: Double?
-        if let updated = apps[id].contentUpdatedAt {
-            age = now - updated
-            reason = "content refreshed in the background \(minutes(now - updated)) before this launch"
-        } else {
-            reason = "content never refreshed in the background before this launch"
-        }
-        emit(.record(Record(at: now, app: id, kind: .contentAge, reason: reason, value: age)))
+        let age = apps[id].contentUpdatedAt.map { now - $0 }
+        emit(.record(Record(at: now, app: id, kind: .contentAge, detail: .contentAge(seconds: age), on: wallClock)))
     }
 
     /// The app's usage tier now.

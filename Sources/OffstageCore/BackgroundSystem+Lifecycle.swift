@@ -9,7 +9,7 @@ extension BackgroundSystem {
         apps[id].forceQuit = false
         if foregroundApp != id { noteLaunchByUser(id) }
         switch projectedState {
-        case .notRunning: launchProcess(id, .user, why: "the user opened the app")
+        case .notRunning: launchProcess(id, .user, purpose: "the user opened the app")
         case .suspended:
             resumeProcess(id, then: [.willEnterForeground, .didBecomeActive], why: "the user opened the app")
         case .background: apps[id].queuedCallbacks += [.willEnterForeground, .didBecomeActive]
@@ -40,7 +40,7 @@ extension BackgroundSystem {
     /// Launches the app in the background (for a task) or resumes it if suspended.
     mutating func wakeForBackgroundWork(_ id: BundleID, why: String) {
         switch apps.lookUp(id)?.projectedState {
-        case .notRunning: launchProcess(id, .backgroundTask, why: "launched in the background: \(why)")
+        case .notRunning: launchProcess(id, .backgroundTask, purpose: why)
         // Resumed for an event: no callback, as the app never left the background.
         case .suspended: resumeProcess(id, then: [], why: why)
         default: break
@@ -48,12 +48,12 @@ extension BackgroundSystem {
     }
 
     /// Starts the process: the launch callbacks, then active (user) or background (background task).
-    mutating func launchProcess(_ id: BundleID, _ reason: LaunchReason, why: String) {
+    mutating func launchProcess(_ id: BundleID, _ reason: LaunchReason, purpose: String) {
         apps[id].launchReason = reason
         let last: LifecycleCallback = reason == .user ? .didBecomeActive : .didEnterBackground
         apps[id].queuedCallbacks = [.willFinishLaunching, .didFinishLaunching, last]
         emit(.launch(id, reason))
-        record(id, .launched, reason: why)
+        record(id, .launched, .launched(reason: reason, purpose: purpose))
     }
 
     /// Thaws a suspended process, which then receives `callbacks`; its background time starts anew.
@@ -94,7 +94,7 @@ extension BackgroundSystem {
             }
         apps[id].inFlight = (token, callback, deadline)
         let after = apps[id].state
-        if before != after { record(id, .state, reason: "\(before.rawValue) → \(after.rawValue)") }
+        if before != after { record(id, .state, .stateChanged(from: before, to: after)) }
         record(id, .callback, reason: callback.rawValue)
         emit(.deliver(id, callback, token: token))
     }
@@ -129,7 +129,7 @@ extension BackgroundSystem {
         guard apps.contains(id), apps[id].state.hasProcess else { return }
         let running = apps[id].running
         for run in running {
-            record(id, .killed, task: run.request.identifier, reason: "the app was terminated (\(reason))")
+            record(id, .killed, task: run.request.identifier, .killed(reason: reason))
         }
         let hadContinued = running.contains { $0.request.kind == .continuedProcessing }
         let before = apps[id].state
@@ -142,7 +142,7 @@ extension BackgroundSystem {
         if case .crash = reason {
             record(id, .crashed, reason: "\(reason)")
         }
-        record(id, .terminated, reason: "\(before.rawValue) → not running: \(reason)")
+        record(id, .terminated, .terminated(from: before, reason: reason))
         // Queued continued-processing work belongs to the user's action in this process: it ends with it.
         for entry in continuedQueue where entry.app == id {
             record(id, .cancelled, task: entry.request.identifier, reason: "the app's process ended")
@@ -158,7 +158,7 @@ extension BackgroundSystem {
         apps[id].state = .suspended
         apps[id].backgroundSince = nil
         emit(.suspend(id))
-        record(id, .suspended, reason: "background → suspended: no outstanding background work")
+        record(id, .suspended, .suspendedWithoutWork)
     }
 
     /// Jetsam: kills suspended apps (least recently used, largest first), then background apps,

@@ -12,7 +12,7 @@ extension BackgroundSystem {
             for request in requests where request.kind != .continuedProcessing {
                 guard !apps[app].pending.contains(where: { $0.identifier == request.identifier }) else { continue }
                 apps[app].pending.append(request)
-                record(app, .submitted, task: request.identifier, reason: "\(request.kind.rawValue) request restored")
+                record(app, .submitted, task: request.identifier, .submitted(kind: request.kind, outcome: .restored))
             }
         } else {
             record(app, .log, reason: "pending requests for an app that is not installed: dropped")

@@ -19,10 +19,7 @@ extension BackgroundSystem {
                 id, .dropped, task: label, reason: "the user swiped the app away: no pushes until they open it")
         }
         if let older = app.backgroundWork.heldPush {
-            record(
-                id, .dropped, task: label,
-                reason: "coalesced: the held push of \(wallClock.timestamp(at: older.arrivedAt)) "
-                    + "(payload \"\(older.payload)\") gives way to the newer one")
+            record(id, .dropped, task: label, .pushCoalesced(arrivedAt: older.arrivedAt, payload: older.payload))
         }
         apps[id].backgroundWork.heldPush = HeldPush(payload: payload, arrivedAt: now)
     }
@@ -76,7 +73,7 @@ extension BackgroundSystem {
         guard let held = apps.lookUp(id)?.backgroundWork.heldPush else { return }
         apps[id].backgroundWork.heldPush = nil
         apps[id].backgroundWork.lastPushBlockers = []
-        record(id, .dropped, task: Self.pushLabel, reason: "held push (payload \"\(held.payload)\") discarded: \(why)")
+        record(id, .dropped, task: Self.pushLabel, .heldPushDiscarded(payload: held.payload, because: why))
     }
 
     /// Every held background push, with every reason it waits: the push counterpart of `explain()`.

@@ -20,9 +20,7 @@ extension BackgroundSystem {
             if !app.assertionsWarned, now >= end + (-policy.assertionExpirationWarning) {
                 let ids = app.assertions.keys.sorted()
                 apps[id].assertionsWarned = true
-                record(
-                    id, .assertionExpired,
-                    reason: "background time ends in \(Int(end - now)) s: expiration handlers for \(ids)")
+                record(id, .assertionExpired, .assertionsExpiring(numbers: ids, secondsLeft: Int(end - now)))
                 emit(.expireBackgroundTasks(id, ids: ids))
             }
         }
@@ -34,7 +32,7 @@ extension BackgroundSystem {
             }
             if run.expiredAt == nil, let end = run.expiresAt, now >= end {
                 let runtime = Int(policy.runtime(for: run.request.kind) ?? 0)
-                expire(id, run.id, reason: "its \(runtime) s runtime is used up")
+                expire(id, run.id, .runtimeUsedUp(seconds: runtime))
             }
         }
     }
@@ -44,7 +42,7 @@ extension BackgroundSystem {
         guard apps.contains(id), apps[id].hasRunningTasks else { return }
         for run in apps[id].running where run.delivered && run.expiredAt == nil && run.request.isDiscretionary {
             if let reason = constraints.interruption(for: run.request, in: context(for: id)) {
-                expire(id, run.id, reason: reason)
+                expire(id, run.id, .interrupted(words: reason))
             }
         }
     }
@@ -76,7 +74,7 @@ extension BackgroundSystem {
         for request in pending {
             let (blockers, turns, liftedBySharedChanges) = constraints.judge(request, in: context)
             if blockers.isEmpty {
-                start(id, request, why: "all constraints satisfied")
+                start(id, request, .allConstraintsSatisfied)
                 started = true
                 context = self.context(for: id)  // a start changes what the next requests see
                 continue
@@ -88,9 +86,7 @@ extension BackgroundSystem {
             for name in names { waits.formUnion(SharedWaits(blocker: name)) }
             if apps[id].lastBlockers[request.identifier] != names {
                 apps[id].noteBlockers(names, of: request.identifier)
-                record(
-                    id, .deferred, task: request.identifier,
-                    reason: blockers.explained(on: wallClock))
+                record(id, .deferred, task: request.identifier, .deferred(blockers: blockers))
             }
         }
         noteWaiting(id, until: lift, onSharedChange: waitsForSharedChange, waits: waits)

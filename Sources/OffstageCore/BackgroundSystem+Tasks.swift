@@ -2,7 +2,9 @@
 /// the grace period and completion; plus the public simulate-launch and simulate-expiration.
 extension BackgroundSystem {
     /// Starts `request` for `id`: the app is woken if needed; the launch handler follows once it is ready.
-    mutating func start(_ id: BundleID, _ request: TaskRequest, why: String, simulated: Bool = false) {
+    mutating func start(
+        _ id: BundleID, _ request: TaskRequest, _ cause: RecordDetail.StartCause, simulated: Bool = false
+    ) {
         let run = TaskRun(
             id: nextTaskID, app: id, request: request, startedAt: now, expiresAt: nil, expiredAt: nil,
             delivered: false)
@@ -11,9 +13,7 @@ extension BackgroundSystem {
         apps[id].forgetBlockers(of: request.identifier)
         apps[id].running.append(run)
         wakeForBackgroundWork(id, why: "to run \(request.identifier)")
-        record(
-            id, .started, task: request.identifier, reason: "\(request.kind.rawValue) task started: \(why)",
-            taskKind: request.kind)
+        record(id, .started, task: request.identifier, .started(kind: request.kind, cause: cause))
         noteRunStarted(id, run, simulated: simulated)
     }
 
@@ -39,11 +39,11 @@ extension BackgroundSystem {
     }
 
     /// Calls the task's expiration handler; the app then has the grace period to complete it.
-    mutating func expire(_ id: BundleID, _ taskID: Int, reason: String) {
+    mutating func expire(_ id: BundleID, _ taskID: Int, _ why: RecordDetail.Expiration) {
         guard let run = apps.lookUp(id)?.running.first(where: { $0.id == taskID }), run.expiredAt == nil else { return }
         let time = now
         updateRun(id, taskID) { $0.expiredAt = time }
-        record(id, .expired, task: run.request.identifier, reason: reason)
+        record(id, .expired, task: run.request.identifier, .expired(cause: why))
         emit(.expireTask(id, taskID: taskID))
     }
 
@@ -52,10 +52,7 @@ extension BackgroundSystem {
             return record(id, .log, reason: "setTaskCompleted for a task that is not running (\(taskID)): ignored")
         }
         apps[id].running.removeAll { $0.id == taskID }
-        let took = oneDecimal(now - run.startedAt)
-        record(
-            id, .completed, task: run.request.identifier,
-            reason: "setTaskCompleted(success: \(success)) after \(took) s")
+        record(id, .completed, task: run.request.identifier, .completed(success: success, seconds: now - run.startedAt))
         finishRun(id, run, success: success)
         if run.request.kind == .continuedProcessing { continuedTaskCompleted(run, success: success) }
     }
@@ -67,7 +64,7 @@ extension BackgroundSystem {
                 < policy.maxConcurrentContinuedProcessingTasks
         {
             let next = continuedQueue.removeFirst()
-            start(next.app, next.request, why: "room in the continued-processing queue")
+            start(next.app, next.request, .roomInQueue)
         }
     }
 
@@ -87,12 +84,12 @@ extension BackgroundSystem {
         guard let app = apps.lookUp(id) else { return }
         if let request = app.pending.first(where: { $0.identifier == identifier }) {
             record(id, .log, task: identifier, reason: "Simulating launch for task with identifier \(identifier)")
-            start(id, request, why: "simulated launch", simulated: true)
+            start(id, request, .simulatedLaunch, simulated: true)
         } else if let index = continuedQueue.firstIndex(where: { $0.app == id && $0.request.identifier == identifier })
         {
             record(id, .log, task: identifier, reason: "Simulating launch for task with identifier \(identifier)")
             let entry = continuedQueue.remove(at: index)
-            start(id, entry.request, why: "simulated launch", simulated: true)
+            start(id, entry.request, .simulatedLaunch, simulated: true)
         } else {
             record(
                 id, .log, task: identifier, reason: "No task request with identifier \(identifier) has been scheduled")
@@ -105,6 +102,6 @@ extension BackgroundSystem {
         else {
             return record(id, .log, task: identifier, reason: "No running task with identifier \(identifier) to expire")
         }
-        expire(id, run.id, reason: "simulated expiration")
+        expire(id, run.id, .simulated)
     }
 }

@@ -223,11 +223,20 @@ public struct BackgroundSystem: Sendable {
 
     /// Keeps a decision or fact; the app it names is reviewed again before the entry point returns,
     /// unless the record only explains why a request waits (that changes nothing a review reads).
-    mutating func record(
-        _ app: BundleID?, _ kind: RecordKind, task: String? = nil, reason: String, taskKind: TaskKind? = nil
-    ) {
+    mutating func record(_ app: BundleID?, _ kind: RecordKind, task: String? = nil, reason: String) {
+        noteRecorded(app, kind)
+        emit(.record(Record(at: now, app: app, kind: kind, task: task, reason: reason)))
+    }
+
+    /// Keeps a typed fact, its words rendered from it; reviewed again as `record(_:_:task:reason:)` says.
+    mutating func record(_ app: BundleID?, _ kind: RecordKind, task: String? = nil, _ detail: RecordDetail) {
+        noteRecorded(app, kind)
+        emit(.record(Record(at: now, app: app, kind: kind, task: task, detail: detail, on: wallClock)))
+    }
+
+    /// Marks the app a record names for another review, unless the record only explains a wait.
+    private mutating func noteRecorded(_ app: BundleID?, _ kind: RecordKind) {
         if let app, kind != .deferred, apps.contains(app) { dirty.insert(apps.position(of: app)) }
-        emit(.record(Record(at: now, app: app, kind: kind, task: task, reason: reason, taskKind: taskKind)))
     }
 
     /// What the constraints see of the system and of the app `id` now.

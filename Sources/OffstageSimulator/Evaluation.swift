@@ -100,7 +100,7 @@ public struct Evaluation: Hashable, Sendable, Codable {
         return UserOutcome(
             user: user, policy: evaluated.name, days: (scenario.duration ?? 0) / 86_400,
             contentAges: records.filter { $0.kind == .contentAge }.map(\.value),
-            refreshRuns: records.filter { $0.kind == .started && $0.task?.hasSuffix(".refresh") == true }.count,
+            refreshRuns: records.filter { $0.taskKind == .appRefresh }.count,
             wakeUps: system.wakeUps,
             backgroundJoules: apps.reduce(0) { $0 + (system.energy.totals[.app($1)]?.background ?? 0) },
             batteryJoules: system.device.battery.capacityJoules,

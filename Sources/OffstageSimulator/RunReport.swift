@@ -75,7 +75,9 @@ public struct RunReport: Sendable {
             func count(_ kind: RecordKind, where test: (Record) -> Bool = { _ in true }) -> Int {
                 mine.filter { $0.kind == kind && test($0) }.count
             }
-            let background = count(.launched) { $0.reason.hasPrefix("launched in the background") }
+            let background = count(.launched) {
+                if case .launched(.backgroundTask, _) = $0.detail { true } else { false }
+            }
             lines.append(
                 "  \(app): \(count(.launched)) launches (\(background) in the background), "
                     + "\(count(.started)) tasks started, \(count(.completed)) completed, \(count(.expired)) expired, "

@@ -107,7 +107,8 @@ import Testing
         h.handle(.swipeAway(player))
         let effects = h.handle(.locationEvent(player, .enteredRegion("home")))
         #expect(effects.backgroundEvents.map(\.event) == [.location(.enteredRegion("home"))])
-        #expect(effects.records(.delivered).first?.reason.hasPrefix("locationManager(_:didEnterRegion:)") == true)
+        #expect(
+            effects.records(.delivered).first?.reason == "locationManager(_:didEnterRegion:): 10 s in the background")
     }
 
     @Test func locationEventTheAppDoesNotMonitorIsDropped() {

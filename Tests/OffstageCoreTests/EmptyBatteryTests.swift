@@ -25,7 +25,9 @@ import Testing
     @Test func emptyBatteryShutsTheDeviceDownAndEndsEveryApp() {
         var h = harness()
         let effects = h.advance(by: 60)
-        let shutdown = effects.records(.device).filter { $0.reason.hasPrefix("battery empty") }
+        let shutdown = effects.records(.device).filter {
+            $0.reason == "battery empty: the device shuts down until the charger is connected"
+        }
         #expect(shutdown.count == 1)
         let power = h.system.policy.power
         let empty = 36 / (power.baselineWatts + power.screenWatts)

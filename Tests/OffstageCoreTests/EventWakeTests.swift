@@ -131,7 +131,9 @@ struct WakeRun {
     /// A task start the scheduler made (not a simulated launch), or a push or fetch handed to an app.
     static func isWakeWorthy(_ record: Record) -> Bool {
         switch record.kind {
-        case .started: return !record.reason.hasSuffix("simulated launch")
+        case .started:
+            if case .started(_, .simulatedLaunch) = record.detail { return false }
+            return true
         case .delivered: return record.task == "remote-notification" || record.task == "background-fetch"
         default: return false
         }

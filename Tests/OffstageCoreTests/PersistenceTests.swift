@@ -21,7 +21,10 @@ import Testing
         let later = TaskRequest(identifier: "com.example.app.refresh", kind: .appRefresh, earliestBeginDate: 3600)
         let effects = system.restorePending([later], for: Self.app, at: Instant(seconds: 10))
         #expect(system.pendingRequests(of: Self.app) == [later])
-        #expect(effects.records.contains { $0.kind == .submitted && $0.reason.contains("restored") })
+        #expect(
+            effects.records.contains {
+                if case .submitted(_, .restored) = $0.detail { $0.kind == .submitted } else { false }
+            })
         #expect(system.nextDueTime == Instant(seconds: 3600))
         #expect(!effects.contains { if case .launch = $0 { true } else { false } })
     }

@@ -306,7 +306,7 @@ struct PropertyRun {
             switch harness.log[index] {
             case .record(let record) where record.kind == .started:
                 guard let app = record.app, let identifier = record.task else { continue }
-                if record.reason.hasSuffix("simulated launch") {
+                if case .started(_, .simulatedLaunch) = record.detail {
                     simulated.insert("\(app) \(identifier)")
                 } else if let request = submitted[app]?[identifier] {
                     check(request, of: app, at: time, what: "started record")
@@ -370,9 +370,9 @@ struct PropertyRun {
                 guard let app = record.app else { continue }
                 switch record.kind {
                 case .assertionBegan:
-                    if let number = Self.assertionNumber(record.reason) { open.insert(key(app, number)) }
+                    if case .assertionBegan(let number, _) = record.detail { open.insert(key(app, number)) }
                 case .assertionEnded:
-                    if let number = Self.assertionNumber(record.reason) { open.remove(key(app, number)) }
+                    if case .assertionEnded(let number) = record.detail { open.remove(key(app, number)) }
                 case .terminated:
                     open = open.filter { !$0.hasPrefix("\(app)#\(generation[app, default: 0]) ") }
                 default:
@@ -383,11 +383,5 @@ struct PropertyRun {
             }
         }
         return open.sorted()
-    }
-
-    /// The number in "background task N …".
-    static func assertionNumber(_ reason: String) -> Int? {
-        guard reason.hasPrefix("background task ") else { return nil }
-        return Int(reason.dropFirst("background task ".count).prefix { $0.isNumber })
     }
 }

@@ -85,7 +85,7 @@ import Testing
         h.handle(.backgroundPush(feed, payload: "old"))
         h.advance(by: 60)
         let effects = h.handle(.backgroundPush(feed, payload: "new"))
-        #expect(effects.records(.dropped).first?.reason.hasPrefix("coalesced: the held push of") == true)
+        #expect(effects.records(.dropped).first?.detail == .pushCoalesced(arrivedAt: h.now + -60, payload: "old"))
         #expect(h.system.heldPushes().map(\.payload) == ["new"])
         let delivered = h.handle(.setBackgroundAppRefresh(true))
         #expect(pushes(delivered) == ["new"])
@@ -160,7 +160,9 @@ import Testing
         h.handle(.setLowPowerMode(true))
         h.handle(.backgroundPush(feed, payload: "p1"))
         let effects = h.handle(.memoryPressure(bytes: 1))
-        #expect(effects.records(.dropped).first?.reason.hasPrefix("held push (payload \"p1\") discarded") == true)
+        #expect(
+            effects.records(.dropped).first?.detail
+                == .heldPushDiscarded(payload: "p1", because: "the app was terminated (memory pressure (jetsam))"))
         #expect(h.system.heldPushes().isEmpty)
         #expect(pushes(h.handle(.setLowPowerMode(false))).isEmpty)
     }
@@ -201,6 +203,7 @@ import Testing
         #expect(blockers.map(\.until) == [nil, nil, h.now + 3600])
         let deferred = h.log.records(.deferred).last
         #expect(deferred?.task == "remote-notification")
-        #expect(deferred?.reason.contains("pushRateLimit: 3 background pushes woke the app in the last 60 min") == true)
+        #expect(deferred?.detail == .deferred(blockers: blockers))
+        #expect(blockers.last?.reason == "3 background pushes woke the app in the last 60 min (limit 3)")
     }
 }

@@ -45,7 +45,7 @@ import Testing
             duration: 120)
         let completed = records.of(.completed, "com.a", task: "com.a.refresh")
         #expect(completed.count == 1)
-        #expect(completed.first?.reason.hasPrefix("setTaskCompleted(success: false)") == true)
+        #expect(completed.first?.detail == .completed(success: false, seconds: 30))
         #expect(completed.first.map { $0.at.seconds } == 32)
         #expect(records.of(.terminated, "com.a").isEmpty)
     }

@@ -13,33 +13,53 @@ import Testing
 
     @Test func demoShowsEveryMomentOfTheDay() throws {
         let records = try runDemo().records
-        func has(_ kind: RecordKind, _ app: String?, task: String? = nil, _ text: String) -> Bool {
-            records.contains {
-                $0.kind == kind && $0.app?.rawValue == app && $0.task == task && $0.reason.contains(text)
+        func has(_ kind: RecordKind, _ app: String?, task: String? = nil, _ says: (Record) -> Bool) -> Bool {
+            records.contains { $0.kind == kind && $0.app?.rawValue == app && $0.task == task && says($0) }
+        }
+        func completedWell(_ record: Record) -> Bool {
+            if case .completed(success: true, _) = record.detail { true } else { false }
+        }
+        func blockedBy(_ constraint: String) -> (Record) -> Bool {
+            {
+                if case .deferred(let blockers) = $0.detail {
+                    blockers.contains { $0.constraint == constraint }
+                } else {
+                    false
+                }
             }
         }
         // An app switch: ColorFeed leaves the screen for News and is suspended.
-        #expect(has(.suspended, "com.colorfeed.wwdc25", "no outstanding background work"))
-        #expect(has(.user, nil, "lock"))
-        #expect(has(.device, nil, "plugged in"))
+        #expect(has(.suspended, "com.colorfeed.wwdc25") { $0.detail == .suspendedWithoutWork })
+        #expect(has(.user, nil) { $0.reason == "lock" })
+        #expect(has(.device, nil) { $0.reason == "battery 14%, plugged in" })
         // A refresh, run in the background and completed.
-        #expect(has(.completed, "com.colorfeed.wwdc25", task: "com.colorfeed.wwdc25.appRefresh", "success: true"))
+        #expect(has(.completed, "com.colorfeed.wwdc25", task: "com.colorfeed.wwdc25.appRefresh", completedWell))
         // A processing task that waits for the charger, then runs.
-        #expect(has(.deferred, "com.example.photosync", task: "com.example.photosync.upload", "externalPower"))
         #expect(
-            has(.started, "com.example.photosync", task: "com.example.photosync.upload", "all constraints satisfied"))
+            has(.deferred, "com.example.photosync", task: "com.example.photosync.upload", blockedBy("externalPower")))
+        #expect(
+            has(.started, "com.example.photosync", task: "com.example.photosync.upload") {
+                $0.detail == .started(kind: .processing, cause: .allConstraintsSatisfied)
+            })
         // An expiration: the upload needs 25 min, processing gets 10.
-        #expect(has(.expired, "com.example.photosync", task: "com.example.photosync.upload", "600 s runtime"))
+        #expect(
+            has(.expired, "com.example.photosync", task: "com.example.photosync.upload") {
+                $0.detail == .expired(cause: .runtimeUsedUp(seconds: 600))
+            })
         // A force-quit, and the refresh it blocks until the user opens the app again.
-        #expect(has(.terminated, "com.example.news", "swiped away in the app switcher"))
-        #expect(has(.deferred, "com.example.news", task: "com.example.news.refresh", "forceQuit"))
+        #expect(
+            has(.terminated, "com.example.news") { $0.detail == .terminated(from: .inactive, reason: .userForceQuit) })
+        #expect(has(.deferred, "com.example.news", task: "com.example.news.refresh", blockedBy("forceQuit")))
         // Background pushes: one delivered at once, one held by the critical battery and coalesced, the
         // newer delivered on the charger.
-        #expect(has(.deferred, "com.example.photosync", task: "remote-notification", "criticalBattery"))
-        #expect(has(.dropped, "com.example.photosync", task: "remote-notification", "coalesced"))
+        #expect(has(.deferred, "com.example.photosync", task: "remote-notification", blockedBy("criticalBattery")))
+        #expect(
+            has(.dropped, "com.example.photosync", task: "remote-notification") {
+                if case .pushCoalesced = $0.detail { true } else { false }
+            })
         #expect(records.filter { $0.kind == .delivered && $0.app == "com.example.photosync" }.count == 2)
         // ColorFeed's own code ran: the continued-processing export.
-        #expect(has(.completed, "com.colorfeed.wwdc25", task: "com.colorfeed.wwdc25.userTask", "success: true"))
+        #expect(has(.completed, "com.colorfeed.wwdc25", task: "com.colorfeed.wwdc25.userTask", completedWell))
         #expect(!records.contains { $0.kind == .crashed })
     }
 

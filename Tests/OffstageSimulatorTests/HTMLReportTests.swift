@@ -60,14 +60,18 @@ import Testing
     }
 
     @Test func laneStatesMergeAnInstantsDetour() {
-        func state(_ at: Double, _ reason: String) -> Record {
-            Record(at: Instant(seconds: at), app: "com.example.app", kind: .state, reason: reason)
+        let clock = WallClock(epochAtZero: 0)
+        func state(_ at: Double, _ from: AppState, _ to: AppState) -> Record {
+            Record(
+                at: Instant(seconds: at), app: "com.example.app", kind: .state,
+                detail: .stateChanged(from: from, to: to),
+                on: clock)
         }
         let records = [
-            state(10, "not running → inactive"), state(20, "inactive → background"), state(20, "background → inactive"),
+            state(10, .notRunning, .inactive), state(20, .inactive, .background), state(20, .background, .inactive),
             Record(
-                at: Instant(seconds: 30), app: "com.example.app", kind: .suspended,
-                reason: "background → suspended: idle"),
+                at: Instant(seconds: 30), app: "com.example.app", kind: .suspended, detail: .suspendedWithoutWork,
+                on: clock),
         ]
         let states = ReportTimeline.states(records, until: Instant(seconds: 40))
         #expect(states.map(\.state) == [.notRunning, .foreground, .suspended])

@@ -23,7 +23,10 @@ import Testing
                           tasks:
                             com.example.app.refresh: { work: 2m, cpu: 1, bytes: 12MB, onExpiration: ignore }
                     """))
-        #expect(simulation.records.contains { $0.kind == .terminated && $0.reason.contains("watchdog") })
+        #expect(
+            simulation.records.contains {
+                if case .terminated(_, .watchdog) = $0.detail { true } else { false }
+            })
         // 35 s of the 2 minutes: 35 CPU-seconds and 35/120 of the bytes.
         let power = simulation.system.policy.power
         let expected = 35 * power.cpuWattsPerCore + 3.5e6 * power.wifiJoulesPerByte

@@ -23,16 +23,12 @@ public struct RequestWait: Hashable, Sendable {
     /// At the end of a run, for a request still waiting: every blocker in words (empty: eligible or queued).
     public var blockersAtEnd: [String]
 
-    /// The constraints that held it back at some point, in the order they first did. A deferral lists its
-    /// blockers as "name: reason" joined by "; "; reasons may hold "; " too, but names are single words.
+    /// The constraints that held it back at some point, in the order they first did (from each deferral's blockers).
     public var constraints: [String] {
         var names: [String] = []
         for deferral in deferrals {
-            for blocker in deferral.reason.split(separator: "; ") {
-                guard let colon = blocker.firstIndex(of: ":") else { continue }
-                let name = String(blocker[..<colon])
-                if !name.isEmpty, !name.contains(" "), !names.contains(name) { names.append(name) }
-            }
+            guard case .deferred(let blockers) = deferral.detail else { continue }
+            for blocker in blockers where !names.contains(blocker.constraint) { names.append(blocker.constraint) }
         }
         return names
     }
@@ -65,7 +61,7 @@ extension ReportTimeline {
             case .submitted, .replaced:
                 close(key, at: record.at, .replaced)
                 open[key] = RequestWait(
-                    app: app, identifier: identifier, kind: submittedKind(record.reason), submittedAt: record.at,
+                    app: app, identifier: identifier, kind: submittedKind(record), submittedAt: record.at,
                     endedAt: end, outcome: .waiting, deferrals: [], blockersAtEnd: [])
             case .deferred: open[key]?.deferrals.append(record)
             case .started:
@@ -92,12 +88,8 @@ extension ReportTimeline {
         return done.sorted { ($0.submittedAt, $0.app, $0.identifier) < ($1.submittedAt, $1.app, $1.identifier) }
     }
 
-    /// The kind a `submitted` or `replaced` record names ("app refresh request…", "continued-processing request…").
-    static func submittedKind(_ reason: String) -> TaskKind? {
-        TaskKind.allCases.first { kind in
-            [kind.rawValue, kind.rawValue.split(separator: " ").joined(separator: "-")].contains {
-                reason.hasPrefix("\($0) request")
-            }
-        }
+    /// The kind of request a `submitted` or `replaced` record accepted.
+    static func submittedKind(_ record: Record) -> TaskKind? {
+        if case .submitted(let kind, _) = record.detail { kind } else { nil }
     }
 }

@@ -47,15 +47,8 @@ extension ReportTimeline {
     }
 
     /// The state a record puts its app in: `resumed` thaws into the background; a state change, a suspension
-    /// and a termination say "before → after" (the core's wording), of which the after is taken.
+    /// and a termination name the state after them in their detail.
     static func newState(_ record: Record) -> AppState? {
-        switch record.kind {
-        case .resumed: return .background
-        case .state, .suspended, .terminated:
-            guard let arrow = record.reason.firstIndex(of: "→") else { return nil }
-            let after = record.reason[record.reason.index(after: arrow)...].drop { $0 == " " }
-            return AppState(rawValue: String(after.prefix { $0 != ":" }))
-        default: return nil
-        }
+        record.kind == .resumed ? .background : record.detail?.stateAfter
     }
 }
