@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import OffstageCore
 import OffstageProtocol
+import OffstageSimulator
 
 /// `ctl install PATH`: installs (or updates) a `Name.app` bundle folder.
 struct InstallCommand: ParsableCommand {
@@ -76,7 +77,7 @@ struct AppsCommand: ParsableCommand {
             return [
                 app.bundle.rawValue, app.state.rawValue + (app.forceQuit ? " (swiped away)" : ""), process,
                 String(format: "%.2f s CPU", app.cpuSeconds), memory, app.usageTier, "\(app.launches)",
-                "\(Int((app.cooperation * 100).rounded()))%", String(format: "%.1f J", app.energyJoules),
+                Figures.percent(app.cooperation), String(format: "%.1f J", app.energyJoules),
             ]
         }
         return Table.render(

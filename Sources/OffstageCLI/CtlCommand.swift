@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import OffstageCore
-import OffstageDaemon
 import OffstageProtocol
 
 /// `offstage ctl`: drive a running daemon (install, user actions, device, views).
@@ -23,7 +22,7 @@ struct DaemonAddress: ParsableArguments {
     @Option(help: "The daemon's socket (default: $XDG_RUNTIME_DIR/offstage.sock or the state folder's).")
     var socket: String?
 
-    var path: String { socket ?? DaemonConfiguration.standard().socketPath }
+    var path: String { socket ?? DaemonLocation.socketPath() }
 
     /// Sends one command and returns the reply; connection problems and refusals become clear errors.
     func send(_ command: ControlCommand) throws -> ControlReply {
@@ -44,17 +43,17 @@ struct DaemonAddress: ParsableArguments {
 enum Output {
     static func print(_ reply: ControlReply) {
         switch reply {
-        case .ok(let message): Swift.print(message)
+        case .ok(let message): Console.print(message)
         case .records(let records):
             for entry in records {
                 let app = entry.record.app.map { "\($0)  " } ?? ""
                 let task = entry.record.task.map { "[\($0)] " } ?? ""
-                Swift.print("\(entry.time)  \(app)\(entry.record.kind.rawValue): \(task)\(entry.record.reason)")
+                Console.print("\(entry.time)  \(app)\(entry.record.kind.rawValue): \(task)\(entry.record.reason)")
             }
-        case .apps(let apps): Swift.print(AppsCommand.table(apps))
-        case .tasks(let tasks): Swift.print(TasksCommand.table(tasks))
-        case .status(let status): Swift.print(StatusCommand.text(status))
-        case .progress(let tasks): Swift.print(WatchCommand.lines(tasks, selected: nil).joined(separator: "\n"))
+        case .apps(let apps): Console.print(AppsCommand.table(apps))
+        case .tasks(let tasks): Console.print(TasksCommand.table(tasks))
+        case .status(let status): Console.print(StatusCommand.text(status))
+        case .progress(let tasks): Console.print(WatchCommand.lines(tasks, selected: nil).joined(separator: "\n"))
         }
     }
 }

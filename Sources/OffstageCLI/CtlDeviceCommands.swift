@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import OffstageCore
 import OffstageProtocol
+import OffstageSimulator
 
 /// `ctl device set KEY=VALUE…` and `ctl device reset`: override the probes (tests, machines with no battery).
 struct DeviceCommand: ParsableCommand {
@@ -14,6 +15,9 @@ struct DeviceCommand: ParsableCommand {
                 + "thermal=nominal|fair|serious|critical, memory-pressure=BYTES.")
         @OptionGroup var daemon: DaemonAddress
         @Argument(help: "KEY=VALUE pairs.") var pairs: [String]
+
+        /// Bad readings are reported with this command's usage, before the daemon is asked.
+        func validate() throws { _ = try Self.parse(pairs) }
 
         func run() throws {
             Output.print(try daemon.send(.device(overrides: try Self.parse(pairs), reset: false)))
@@ -71,10 +75,12 @@ struct SettingsCommand: ParsableCommand {
     @OptionGroup var daemon: DaemonAddress
     @Argument(help: "KEY=VALUE pairs; none shows the settings.") var pairs: [String] = []
 
+    func validate() throws { _ = try pairs.map(Settings.event) }
+
     func run() throws {
         guard !pairs.isEmpty else {
             guard case .status(let status) = try daemon.send(.status) else { return }
-            return print(Settings.text(status.settings))
+            return Console.print(Settings.text(status.settings))
         }
         for event in try pairs.map(Settings.event) { try daemon.send(event) }
     }
@@ -141,12 +147,12 @@ struct BatteryCommand: ParsableCommand {
             return
         }
         let device = status.device
-        print(
-            "battery \(Int((device.batteryLevel * 100).rounded()))%, \(device.isCharging ? "charging" : "on battery")")
+        Console.print(
+            "battery \(Figures.percent(device.batteryLevel)), \(device.isCharging ? "charging" : "on battery")")
         let rows = apps.sorted { $0.cpuSeconds > $1.cpuSeconds }.map { app in
             [app.bundle.rawValue, String(format: "%.2f s", app.cpuSeconds), app.state.rawValue]
         }
-        if !rows.isEmpty { print(Table.render(header: ["APP", "CPU", "STATE"], rows: rows)) }
+        if !rows.isEmpty { Console.print(Table.render(header: ["APP", "CPU", "STATE"], rows: rows)) }
     }
 }
 
@@ -163,12 +169,12 @@ struct StatusCommand: ParsableCommand {
             status.overrides.network.map { _ in "network" }, status.overrides.thermal.map { _ in "thermal" },
         ].compactMap { $0 }
         var lines = [
-            "offstage daemon, pid \(status.pid), protocol \(status.protocolVersion), up \(Int(status.uptimeSeconds)) s",
+            "offstage daemon, pid \(status.pid), protocol \(status.protocolVersion), up \(Figures.whole(status.uptimeSeconds).map(String.init) ?? "?") s",
             "freezer   \(status.freezer)",
             "socket    \(status.socket)",
             "state     \(status.stateDirectory)",
             "apps      \(status.installedApps) installed, \(status.runningApps) with a process",
-            "device    battery \(Int((device.batteryLevel * 100).rounded()))%\(device.isCharging ? " charging" : ""), "
+            "device    battery \(Figures.percent(device.batteryLevel))\(device.isCharging ? " charging" : ""), "
                 + "network \(device.network.rawValue), thermal \(device.thermalState.rawValue), "
                 + (device.isLocked ? "locked" : "unlocked")
                 + (overridden.isEmpty ? "" : " (overridden: \(overridden.joined(separator: ", ")))"),

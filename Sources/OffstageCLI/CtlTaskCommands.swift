@@ -75,10 +75,17 @@ struct AnswerCommand: ParsableCommand {
     @Argument(help: "Task identifier.") var identifier: String
     @Argument(help: "continue or stop.") var answer: String
 
-    func run() throws {
+    func validate() throws { _ = try choice() }
+
+    private func choice() throws -> SlowTaskAnswer {
         guard let choice = SlowTaskAnswer(rawValue: answer) else {
             throw ValidationError("answer: '\(answer)' is not continue or stop")
         }
+        return choice
+    }
+
+    func run() throws {
+        let choice = try choice()
         try daemon.send(.answerContinuedProcessingQuestion(BundleID(app), identifier: identifier, answer: choice))
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import OffstageCore
 import OffstageProtocol
+import OffstageSimulator
 
 /// `ctl watch`: the system's progress UI for continued-processing tasks, live: a progress bar per task, the
 /// question the system asks about a slow one, the outcome of finished ones. In a terminal the user can pick
@@ -87,11 +88,11 @@ struct WatchCommand: ParsableCommand {
     /// ended, then the system's question if it asks one.
     static func block(_ task: ContinuedProcessingUI) -> [String] {
         let width = 30
-        let filled = min(width, Int(task.fraction * Double(width)))
+        let filled = Figures.filled(task.fraction, of: width)
         let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
         var lines = [
             "\(task.app)  \(task.title)\(task.subtitle.isEmpty ? "" : " — \(task.subtitle)")",
-            "  [\(bar)] \(Int(task.fraction * 100))%  (\(task.progressCompleted)/\(task.progressTotal))"
+            "  [\(bar)] \(Figures.percent(task.fraction))  (\(task.progressCompleted)/\(task.progressTotal))"
                 + (task.outcome.map { "  \($0.rawValue)" } ?? ""),
         ]
         if let question = task.question { lines.append("  ? \(question)  (y: continue, n: stop)") }

@@ -4,28 +4,34 @@ import Foundation
     import Glibc
 #endif
 
-/// `offstage-daemon`, the daemon alone, found beside the running `offstage`: the same daemon without the
-/// simulator, the scenario loader and the rest of the CLI, so less code is mapped for as long as it runs.
+/// `offstage-daemon`, the daemon alone, found beside the running `offstage`: `offstage` itself links no daemon
+/// (no SQLite), so `offstage daemon` is this executable under another name.
 enum DaemonExecutable {
-    /// Replaces this process with `offstage-daemon` given the arguments after `daemon`, if it is installed beside
-    /// this executable (building `offstage` builds it too); returns otherwise.
-    static func replaceThisProcess() {
-        guard let own = executablePath(), let path = besideThis(own) else { return }
-        let arguments = [path] + CommandLine.arguments.drop { $0 != "daemon" }.dropFirst()
-        let argv = arguments.map { strdup($0) } + [nil]
+    /// Replaces this process with `offstage-daemon` from `folder` (by default this executable's) given `arguments`;
+    /// returns only when that fails, with an error that says why and how to build the daemon.
+    static func replaceThisProcess(arguments: [String], folder: String? = nil) -> String {
+        let folder = folder ?? executablePath().map { URL(fileURLWithPath: $0).deletingLastPathComponent().path }
+        let path = (folder ?? ".") + "/offstage-daemon"
+        guard access(path, X_OK) == 0 else { return Self.missing(path) }
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
         execv(path, argv)
-        // Only a failed `execv` returns: the daemon runs in this process instead.
+        let reason = String(cString: strerror(errno))
         for pointer in argv { free(pointer) }
+        return "offstage daemon: cannot run \(path): \(reason)"
+    }
+
+    /// The error when `offstage-daemon` is not beside `offstage`: where it was looked for, and how to build it.
+    static func missing(_ path: String) -> String {
+        """
+        offstage daemon: the daemon is a separate executable, and \(path) is not there (or not executable).
+        Build it with `swift build --product offstage-daemon` (or `swift build`, which builds everything); it \
+        stores its state in SQLite, so it needs the SQLite headers: `sudo apt-get install libsqlite3-dev` \
+        (Debian/Ubuntu).
+        """
     }
 
     /// This process's executable, resolved (`/proc/self/exe`).
     private static func executablePath() -> String? {
         try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-    }
-
-    /// `offstage-daemon` in the folder of `own`, if it is there and executable.
-    private static func besideThis(_ own: String) -> String? {
-        let path = URL(fileURLWithPath: own).deletingLastPathComponent().appendingPathComponent("offstage-daemon").path
-        return access(path, X_OK) == 0 ? path : nil
     }
 }

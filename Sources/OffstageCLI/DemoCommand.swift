@@ -12,9 +12,22 @@ struct DemoCommand: ParsableCommand {
     @Flag(name: .long, help: "Print the demo's scenario (YAML) instead of running it.")
     var printScenario = false
 
+    func validate() throws {
+        let running = [
+            ("--until", options.until != nil), ("--json", options.json != nil), ("--verbose", options.verbose),
+            ("--summary", options.summary), ("--why", options.why != nil), ("--battery", options.battery),
+            ("--html", options.html != nil), ("--trace-events", options.traceEvents != nil),
+        ].filter(\.1).map(\.0)
+        if printScenario, !running.isEmpty {
+            throw ValidationError(
+                "--print-scenario prints the scenario and runs nothing, so \(running.joined(separator: ", ")) "
+                    + "would do nothing: drop one or the other")
+        }
+    }
+
     func run() throws {
         if printScenario {
-            print(DemoScenario.yaml)
+            Console.print(DemoScenario.yaml)
             return
         }
         try options.run(try DemoScenario.load())

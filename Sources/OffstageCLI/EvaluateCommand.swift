@@ -2,23 +2,21 @@ import ArgumentParser
 import Foundation
 import OffstageSimulator
 
-/// `offstage evaluate`: replays a usage trace under several scheduling policies and prints one table;
-/// `offstage evaluate merge` joins the JSON of shards into the same table.
-struct EvaluateCommand: ParsableCommand {
+/// `offstage evaluate --trace FILE [--shard i/n] [--json OUT]`: replays a usage trace under several scheduling
+/// policies and prints one table; `offstage evaluate merge` joins the JSON of shards into the same table.
+/// The options are the command's own (not a default subcommand's), so `offstage evaluate --help` shows them.
+struct EvaluateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "evaluate", abstract: "Measure scheduling policies on a usage trace: freshness against cost.",
-        subcommands: [EvaluateTraceCommand.self, MergeEvaluationsCommand.self],
-        defaultSubcommand: EvaluateTraceCommand.self)
-}
+        commandName: "evaluate",
+        abstract: "Measure scheduling policies on a usage trace: freshness against cost.",
+        discussion: """
+            Replays the trace under Offstage's policy, fixed 15 min and 1 h periods, the literal API and an \
+            oracle. `offstage evaluate merge` joins shards written with --json.
+            """,
+        subcommands: [MergeEvaluationsCommand.self])
 
-/// `offstage evaluate --trace FILE [--shard i/n] [--json OUT]`.
-struct EvaluateTraceCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "run",
-        abstract: "Replay a trace under Offstage's policy, fixed 15 min and 1 h periods, the literal API and an oracle."
-    )
-
-    @Option(help: "The usage trace (CSV; see docs/traces.md).") var trace: String
+    @Option(help: "The usage trace (CSV; see docs/traces.md); `offstage trace generate` makes one.")
+    var trace: String?
     @Option(help: "Evaluate only shard i of n (users i, i+n, i+2n… in the trace's order), e.g. 2/4.")
     var shard: String?
     @Option(help: "Write the raw results as JSON to this file (for `offstage evaluate merge`); - for standard output.")
@@ -35,9 +33,15 @@ struct EvaluateTraceCommand: AsyncParsableCommand {
         return (index - 1, count)
     }
 
-    func validate() throws { _ = try parsedShard() }
+    func validate() throws {
+        _ = try parsedShard()
+        if let json, json != "-" { try OutputFile(option: "--json", path: json).check() }
+    }
 
     func run() async throws {
+        guard let trace else {
+            throw ValidationError("--trace: give the usage trace to evaluate (`offstage trace generate` makes one)")
+        }
         let usage: UsageTrace
         do {
             usage = try TraceLoader.load(contentsOf: trace)
@@ -66,6 +70,7 @@ struct MergeEvaluationsCommand: ParsableCommand {
 
     func validate() throws {
         if files.isEmpty { throw ValidationError("merge: give at least one JSON file") }
+        if let json, json != "-" { try OutputFile(option: "--json", path: json).check() }
     }
 
     func run() throws {
@@ -93,16 +98,12 @@ struct EvaluationOutput {
 
     func write(_ evaluation: Evaluation, seconds: Double? = nil) throws {
         if json == "-" {
-            return print(String(decoding: try evaluation.json(), as: UTF8.self))
+            return Console.print(String(decoding: try evaluation.json(), as: UTF8.self))
         }
-        print(evaluation.table())
-        if let seconds { print("Wall time: \(String(format: "%.1f", seconds)) s") }
+        Console.print(evaluation.table())
+        if let seconds { Console.print("Wall time: \(String(format: "%.1f", seconds)) s") }
         guard let json else { return }
-        do {
-            try evaluation.json().write(to: URL(fileURLWithPath: json))
-        } catch {
-            throw CLIError("--json: cannot write \(json): \(error.localizedDescription)")
-        }
-        print("Results written to \(json)")
+        try OutputFile(option: "--json", path: json).write(try evaluation.json())
+        Console.print("Results written to \(json)")
     }
 }

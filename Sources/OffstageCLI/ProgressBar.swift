@@ -1,4 +1,5 @@
 import Foundation
+import OffstageSimulator
 
 /// A one-line progress bar on standard error, drawn only when it is a terminal.
 /// Long simulations show it (with `--html` too); pipes, files and CI logs stay clean.
@@ -22,9 +23,9 @@ final class ProgressBar: @unchecked Sendable {
     func update(_ fraction: Double) {
         guard enabled else { return }
         let width = 30
-        let filled = Int(fraction * Double(width))
+        let filled = Figures.filled(fraction, of: width)
         let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
-        write("\r\(label) [\(bar)] \(Int(fraction * 100))%")
+        write("\r\(label) [\(bar)] \(Figures.percent(Figures.unit(fraction)))")
         drawn = true
     }
 

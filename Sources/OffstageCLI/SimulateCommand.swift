@@ -14,10 +14,11 @@ struct SimulateCommand: ParsableCommand {
     func run() throws {
         let scenario: Scenario
         do {
-            scenario = try ScenarioLoader.load(contentsOf: file)
+            scenario = try ScenarioLoader.load(contentsOf: file, swiftApps: Set(SwiftAppCatalog.bundled.apps.keys))
         } catch {
             throw CLIError("\(error)")
         }
+        for warning in scenario.warnings { Console.warn("warning: \(warning)") }
         try options.run(scenario)
     }
 }

@@ -26,15 +26,18 @@ struct GenerateTraceCommand: ParsableCommand {
         where !(1...limit).contains(value) {
             throw ValidationError("\(name): expected a whole number from 1 to \(limit), got \(value)")
         }
+        try output.map { OutputFile(option: "-o", path: $0) }?.check()
     }
 
     func run() throws {
         let csv = TraceGenerator.generate(TraceModel(users: users, days: days, apps: apps, seed: seed)).csv()
-        guard let output else { return print(csv, terminator: "") }
-        do {
-            try Data(csv.utf8).write(to: URL(fileURLWithPath: output))
-        } catch {
-            throw CLIError("-o: cannot write \(output): \(error.localizedDescription)")
-        }
+        guard let output else { return Console.print(csv, terminator: "") }
+        try OutputFile(option: "-o", path: output).write(Data(csv.utf8))
+        let rows = csv.utf8.count { $0 == UInt8(ascii: "\n") } - 1
+        Console.print(
+            "Trace written to \(output): \(RunReport.count(users, "user", "users")), "
+                + "\(RunReport.count(days, "day", "days")), \(RunReport.count(apps, "app", "apps")), "
+                + "\(RunReport.count(rows, "event", "events")) "
+                + "(replay it with `offstage evaluate --trace \(output)`)")
     }
 }

@@ -187,9 +187,6 @@ struct AppFields: Sendable {
     var waitsForSharedChange = false
     // MARK: Background pushes, legacy fetch and background modes (§7)
     var backgroundWork = BackgroundWorkState()
-    // MARK: Policy evaluation (traces)
-    /// Launches the host announced for the oracle strategy, oldest first, not yet past or served.
-    var announcedLaunches: [Instant] = []
 
     init(manifest: AppManifest, installIndex: Int, memoryFootprint: Int) {
         self.manifest = manifest

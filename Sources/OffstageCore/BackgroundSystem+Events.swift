@@ -110,8 +110,6 @@ extension BackgroundSystem {
             receivePush(id, payload: payload)
         case .locationEvent(let id, let event):
             receiveLocationEvent(id, event)
-        case .announceLaunch(let id, let time):
-            announceLaunch(id, at: time)
         }
     }
 
@@ -146,7 +144,7 @@ extension SystemEvent {
             .setContinuedProcessing(let id, _), .setMemoryFootprint(let id, _), .processExited(let id, _),
             .resourceUsage(let id, _), .simulateLaunch(let id, _), .simulateExpiration(let id, _),
             .backgroundPush(let id, _), .locationEvent(let id, _), .cancelContinuedProcessingTask(let id, _),
-            .answerContinuedProcessingQuestion(let id, _, _), .announceLaunch(let id, _):
+            .answerContinuedProcessingQuestion(let id, _, _):
             id
         default: nil
         }
@@ -161,7 +159,7 @@ extension SystemEvent {
         case .resourceUsage: .noApp
         case .tick, .setMemoryFootprint, .processExited, .simulateLaunch, .simulateExpiration,
             .swipeAway, .setAppBackgroundAppRefresh, .setContinuedProcessing, .backgroundPush, .locationEvent,
-            .cancelContinuedProcessingTask, .answerContinuedProcessingQuestion, .announceLaunch:
+            .cancelContinuedProcessingTask, .answerContinuedProcessingQuestion:
             .namedApp
         case .setWallClock: .everyApp
         default: .appsSharedChangesConcern

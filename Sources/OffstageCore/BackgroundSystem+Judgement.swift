@@ -45,7 +45,6 @@ extension BackgroundSystem {
     /// predicted time passed, or an hour went by without one.
     mutating func refreshPrediction(_ id: BundleID) {
         guard apps.contains(id) else { return }
-        guard policy.strategy.judges else { return predictAnnouncedLaunch(id) }
         if let cached = apps[id].prediction, now < cached.validUntil { return }
         let launches = apps[id].usage.launches
         if apps[id].predictionBasis?.clock == wallClock {
@@ -110,7 +109,6 @@ extension BackgroundSystem {
         appsWithTasks.insert(apps.position(of: id))
         guard run.request.isDiscretionary, !simulated else { return }
         if !wasAwake { noteMaintenanceWake(for: id, task: run.request.identifier) }
-        if run.request.kind == .appRefresh { serveAnnouncedLaunch(id) }
         let window = policy.judgement.quotaWindow
         apps[id].discretionaryStarts.removeAll { now - $0 >= window }
         apps[id].discretionaryStarts.append(now)

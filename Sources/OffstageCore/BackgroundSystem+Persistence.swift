@@ -72,9 +72,7 @@ extension BackgroundSystem {
             capacity: judgement.dataBudgetCapacity, perDay: judgement.dataBudgetPerDay, at: snapshot.takenAt)
         dataBudget.withdraw(
             dataBudget.capacity - min(snapshot.dataBudgetBalance, dataBudget.capacity), at: snapshot.takenAt)
-        energyMeter.ledger = snapshot.energy
-        energyMeter.integratedUntil = max(now, snapshot.takenAt)
-        energyMeter.radioTail = nil
+        energyMeter = EnergyMeter(restoring: snapshot.energy, from: max(now, snapshot.takenAt))
         wakeUps = snapshot.wakeUps
         reviewEveryApp()
     }

@@ -70,6 +70,7 @@ public struct BackgroundSystem: Sendable {
     public internal(set) var dataBudget: BudgetAccount
     /// Continued-processing progress and UI, CPU priorities and CPU reports (see `Monitors`).
     var monitors = Monitors()
+    /// The energy account (§9): the ledger, the steady draws integrated so far, the radio tail.
     var energyMeter = EnergyMeter()
 
     public init(

@@ -80,11 +80,14 @@ public struct WallClock: Hashable, Sendable, Codable {
         text.write(byte: UInt8(ascii: "Z"))
     }
 
-    /// The timestamp of a year outside 1000–9999, which has no fixed width.
+    /// The timestamp of a year outside 1000–9999: at least four digits (`0001-01-01 00:10:00Z`), a sign before one.
     private func unusualTimestamp(at instant: Instant) -> String {
         let (year, month, day, second) = civil(at: instant)
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(year)-\(two(month))-\(two(day)) \(two(second / 3600)):\(two(second % 3600 / 60)):\(two(second % 60))Z"
+        let digits = String(abs(year))
+        let yearText = (year < 0 ? "-" : "") + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+        return
+            "\(yearText)-\(two(month))-\(two(day)) \(two(second / 3600)):\(two(second % 3600 / 60)):\(two(second % 60))Z"
     }
 
     /// The UTC calendar date and the second of the day at `instant` (civil-from-days).

@@ -70,11 +70,6 @@ public struct Policy: Hashable, Sendable, Codable {
     /// Seconds a significant-location-change or region event keeps the app running in the background.
     public var locationEventRuntime: Double = 10
 
-    // MARK: Policy evaluation (traces)
-    /// Which policy decides when discretionary work runs: Offstage's judgement (the default), or a
-    /// baseline that `offstage evaluate` measures it against.
-    public var strategy: SchedulingStrategy = .judgement
-
     /// Seconds a task of this kind may run before it is expired; nil for continued processing, which
     /// runs until it completes (its progress is watched instead).
     public func runtime(for kind: TaskKind) -> Double? {

@@ -61,10 +61,6 @@ public enum SystemEvent: Hashable, Sendable, Codable {
     case backgroundPush(BundleID, payload: String)
     /// A significant location change or a region crossing, for an app that monitors it.
     case locationEvent(BundleID, LocationEvent)
-    // MARK: Policy evaluation (traces)
-    /// The user will open the app at this instant: the trace's future, which only the oracle strategy
-    /// reads (`SchedulingStrategy.oracle`); a real host never knows it.
-    case announceLaunch(BundleID, at: Instant)
 }
 
 /// What an app's code asks of the system: the calls behind `UIApplication` and `BGTaskScheduler`.

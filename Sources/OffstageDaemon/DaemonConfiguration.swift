@@ -1,5 +1,6 @@
 public import Foundation
 public import OffstageCore
+import OffstageProtocol
 
 /// Everything the daemon is told at start: where it keeps state, where it listens, how it freezes apps,
 /// the policy numbers and its own rhythms. Defaults follow the XDG base directories.
@@ -52,11 +53,9 @@ public struct DaemonConfiguration: Sendable {
     public static func standard(environment: [String: String] = ProcessInfo.processInfo.environment)
         -> DaemonConfiguration
     {
-        let home = environment["HOME"] ?? NSHomeDirectory()
-        let stateHome = environment["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.local/state"
-        let state = stateHome + "/offstage"
-        let runtime = environment["XDG_RUNTIME_DIR"].flatMap { $0.isEmpty ? nil : $0 }
-        return DaemonConfiguration(stateDirectory: state, socketPath: (runtime ?? state) + "/offstage.sock")
+        DaemonConfiguration(
+            stateDirectory: DaemonLocation.stateDirectory(environment: environment),
+            socketPath: DaemonLocation.socketPath(environment: environment))
     }
 }
 

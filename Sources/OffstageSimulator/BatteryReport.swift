@@ -91,7 +91,7 @@ public struct BatteryReport: Sendable {
         let top = values.max() ?? 0
         return String(
             values.map { value in
-                guard top > 0, value > 0 else { return " " }
+                guard top > 0, top.isFinite, value > 0 else { return " " }
                 return bars[min(bars.count - 1, Int(value / top * Double(bars.count - 1)))]
             })
     }

@@ -89,9 +89,8 @@ public struct Evaluation: Hashable, Sendable, Codable {
 
     /// One user's replay under one policy, measured.
     public static func replay(_ user: String, of trace: UsageTrace, under evaluated: EvaluatedPolicy) -> UserOutcome {
-        var policy = Policy.iOS
-        policy.strategy = evaluated.strategy
-        let scenario = TraceReplay.scenario(for: user, in: trace, policy: policy)
+        var scenario = TraceReplay.scenario(for: user, in: trace)
+        scenario.strategy = evaluated.strategy
         // Declarative apps only: the catalog is never consulted, so making the simulation cannot fail.
         let simulation = try! Simulation(scenario: scenario)
         let records = simulation.run()
@@ -187,7 +186,8 @@ public struct Evaluation: Hashable, Sendable, Codable {
             }.joined(separator: "  ")
         }
         var text = [
-            "Evaluation of \(trace): \(users) users, \(Self.fixed(days, 0)) user-days "
+            "Evaluation of \(trace): \(RunReport.count(users, "user", "users")), \(Self.fixed(days, 0)) user-day"
+                + (Self.fixed(days, 0) == "1" ? " " : "s ")
                 + "(fresh: refreshed within \(Int(Self.freshWithin / 60)) min before the launch; per day: per user-day)",
             line(header),
         ]

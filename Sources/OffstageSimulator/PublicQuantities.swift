@@ -6,6 +6,10 @@ public enum ScenarioSyntax {
         Quantities.seconds(text) ?? Quantities.timelineOffset(text)
     }
 
+    /// Seconds since 1970 of a wall-clock time like `2026-11-22 07:00:00Z` (the timeline's notation) or any ISO 8601
+    /// date; nil if it is not one.
+    public static func moment(_ text: String) -> Double? { Quantities.epoch(iso8601: text) }
+
     /// What a duration looks like, for error messages.
     public static let durationHint = Quantities.timeHint
 }

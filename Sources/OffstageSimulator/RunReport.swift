@@ -38,35 +38,15 @@ public struct RunReport: Sendable {
     /// Record kinds the brief timeline leaves out (`--verbose` shows them).
     public static let detailKinds: Set<RecordKind> = [.callback, .register, .assertionBegan, .assertionEnded, .state]
 
-    /// One line per record: day and wall-clock time, app, kind, task and why.
-    public func timeline(verbose: Bool) -> String {
-        let width = max(12, records.compactMap { $0.app?.rawValue.count }.max() ?? 0)
-        return records.filter { verbose || !Self.detailKinds.contains($0.kind) }
-            .map { record in
-                let app = (record.app?.rawValue ?? "system").padding(toLength: width, withPad: " ", startingAt: 0)
-                let kind = record.kind.rawValue.padding(toLength: 16, withPad: " ", startingAt: 0)
-                let task = record.task.map { "[\($0)] " } ?? ""
-                return "\(clock(record.at))  \(app)  \(kind) \(task)\(record.reason)"
-            }
-            .joined(separator: "\n")
+    /// "2026-11-21 07:00:05Z": the scenario's wall clock (UTC) at `instant`, the notation of every time Offstage
+    /// prints (timeline, explanations, the HTML report, the daemon's log) and `--until` accepts.
+    public func clock(_ instant: Instant) -> String {
+        WallClock(epochAtZero: scenario.startEpoch).timestamp(at: instant)
     }
 
-    /// "day 1 07:00:05": the scenario's wall clock (UTC) at `instant`.
-    public func clock(_ instant: Instant) -> String { Self.clock(instant, startEpoch: scenario.startEpoch) }
-
-    /// "day 1 07:00:05" for a run whose instant zero is `startEpoch` on the wall clock (UTC).
-    static func clock(_ instant: Instant, startEpoch: Double) -> String {
-        let epoch = Int((startEpoch + instant.seconds).rounded(.down))
-        let startDay = Int(startEpoch.rounded(.down)).quotientAndRemainder(dividingBy: 86_400).quotient
-        let (day, secondOfDay) = epoch.quotientAndRemainder(dividingBy: 86_400)
-        let (hour, rest) = secondOfDay.quotientAndRemainder(dividingBy: 3600)
-        let (minute, second) = rest.quotientAndRemainder(dividingBy: 60)
-        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "day \(day - startDay + 1) \(two(hour)):\(two(minute)):\(two(second))"
-    }
-
-    /// Per app: launches, tasks and how they ended, assertions, crashes and kills; the judgement (tier,
-    /// runs, content age at each launch, wake-ups, cooperation); then what still waits.
+    /// Per app: opens by the user (cold launches and from memory), background launches, tasks and how they ended,
+    /// suspensions, crashes and terminations; the judgement (tier, runs, content age at the opens, wake-ups,
+    /// cooperation); then what still waits.
     public func summary() -> String {
         var lines = ["Summary of \"\(scenario.name)\" (\(records.count) records)"]
         let apps = scenario.apps.map(\.manifest.bundleIdentifier)
@@ -78,11 +58,17 @@ public struct RunReport: Sendable {
             let background = count(.launched) {
                 if case .launched(.backgroundTask, _) = $0.detail { true } else { false }
             }
+            // Each open by the user records the content's age: a cold launch, or the app back from memory.
+            let opens = count(.contentAge)
+            let cold = count(.launched) - background
             lines.append(
-                "  \(app): \(count(.launched)) launches (\(background) in the background), "
-                    + "\(count(.started)) tasks started, \(count(.completed)) completed, \(count(.expired)) expired, "
-                    + "\(count(.killed)) killed with their app; \(count(.suspended)) suspensions; "
-                    + "\(count(.crashed)) crashes, \(count(.terminated)) terminations")
+                "  \(app): opened \(Self.count(opens, "time", "times")) by the user (\(Self.count(cold, "launch", "launches")), "
+                    + "\(max(0, opens - cold)) from memory), \(Self.count(background, "background launch", "background launches")); "
+                    + "\(Self.count(count(.started), "task", "tasks")) started: \(count(.completed)) completed, "
+                    + "\(count(.expired)) expired, \(count(.killed)) killed with their app; "
+                    + "\(Self.count(count(.suspended), "suspension", "suspensions")); "
+                    + "\(Self.count(count(.crashed), "crash", "crashes")), "
+                    + "\(Self.count(count(.terminated), "termination", "terminations"))")
         }
         lines += judgement()
         if pendingAtEnd.isEmpty {
@@ -105,8 +91,13 @@ public struct RunReport: Sendable {
         return lines.joined(separator: "\n")
     }
 
+    /// "1 launch", "2 launches".
+    public static func count(_ number: Int, _ one: String, _ many: String) -> String {
+        "\(number) \(number == 1 ? one : many)"
+    }
+
     /// The judgement table: per app its tier, user opens, runs by kind, maintenance wakes, background
-    /// energy, cooperation and the content age at each launch (median first); then the wakes in all.
+    /// energy, cooperation and the content's age at the opens, summarized; then the wakes in all.
     func judgement() -> [String] {
         guard !apps.isEmpty else { return [] }
         let width = max(3, apps.map(\.app.rawValue.count).max() ?? 0)
@@ -114,29 +105,38 @@ public struct RunReport: Sendable {
         var lines = [
             "  Judgement:",
             "    \(pad("app", width))  \(pad("tier", 11)) opens  refresh  processing  wakes  bg energy  cooperation  "
-                + "content age at launch",
+                + "content age at open",
         ]
         for facts in apps {
             let mine = records.filter { $0.app == facts.app }
             let ages = mine.filter { $0.kind == .contentAge }.map(\.value)
             func runs(_ kind: TaskKind) -> Int { mine.filter { $0.kind == .started && $0.taskKind == kind }.count }
-            let known = ages.compactMap { $0 }.sorted()
-            let median = known.isEmpty ? "—" : Self.age(known[known.count / 2])
-            let each = ages.map { $0.map(Self.age) ?? "never" }.joined(separator: " ")
             lines.append(
                 "    \(pad(facts.app.rawValue, width))  \(pad(facts.tier.rawValue, 11)) \(pad("\(ages.count)", 6)) "
                     + "\(pad("\(runs(.appRefresh))", 8)) \(pad("\(runs(.processing))", 11)) \(pad("\(facts.wakeUps)", 6)) "
                     + "\(pad(BatteryReport.joules(facts.backgroundJoules), 10)) "
-                    + "\(pad("\(Int((facts.cooperation * 100).rounded()))%", 12)) "
-                    + (ages.isEmpty ? "no launches" : "median \(median): \(each)"))
+                    + "\(pad(Figures.percent(facts.cooperation), 12)) "
+                    + Self.contentAge(ages))
         }
         lines.append("  Maintenance wakes: \(wakeUps) in all")
         return lines
     }
 
-    /// "3m", "1h05m", "2d3h": a content age, short.
+    /// The content's age at the opens in a few words: the median (a never-refreshed open counts as older than
+    /// any), how many opens found it fresh (refreshed at most `Evaluation.freshWithin` before), how many never.
+    static func contentAge(_ ages: [Double?]) -> String {
+        guard !ages.isEmpty else { return "no opens" }
+        let never = ages.filter { $0 == nil }.count
+        guard never < ages.count else { return "never refreshed before an open" }
+        let sorted = ages.map { $0 ?? .infinity }.sorted()
+        let fresh = sorted.filter { $0 <= Evaluation.freshWithin }.count
+        return "median \(age(sorted[(sorted.count - 1) / 2])), fresh at \(fresh) of \(ages.count)"
+            + (never > 0 ? ", never refreshed at \(never)" : "")
+    }
+
+    /// "3m", "1h05m", "2d3h": a content age, short; "never" for an infinite age (content never refreshed).
     static func age(_ seconds: Double) -> String {
-        let minutes = Int((seconds / 60).rounded())
+        guard seconds.isFinite, let minutes = Figures.whole(max(0, seconds) / 60) else { return "never" }
         if minutes < 60 { return "\(minutes)m" }
         let hours = minutes / 60
         if hours < 48 { return "\(hours)h" + (minutes % 60 < 10 ? "0" : "") + "\(minutes % 60)m" }

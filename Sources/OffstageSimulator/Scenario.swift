@@ -12,6 +12,8 @@ public struct Scenario: Sendable {
     /// Wall-clock seconds since 1970 at the start of the simulation.
     public var startEpoch: Double
     public var policy: Policy
+    /// Which policy decides when discretionary work runs: the judgement, or a baseline of the evaluation.
+    public var strategy: SchedulingStrategy = .judgement
     public var device: DeviceState
     public var settings: UserSettings
     public var apps: [ScenarioApp]
@@ -21,6 +23,8 @@ public struct Scenario: Sendable {
     // MARK: Usage traces
     /// Seconds the user's time zone is ahead of UTC: the system reads usage (hour, weekday) in local time.
     public var utcOffset: Double = 0
+    /// What the loader accepted but doubts was meant (a mistyped Info.plist key, an unknown background mode).
+    public var warnings: [ScenarioError] = []
 
     public init(
         name: String, source: String, seed: UInt64 = 1, startEpoch: Double = 1_795_219_200,

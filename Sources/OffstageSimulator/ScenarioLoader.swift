@@ -93,28 +93,39 @@ import Yams
 /// ranges `A..B` for work; sizes `500KB`, `120MB`, `1.5GB` (decimal, plain integers are bytes); fractions
 /// `80%` or 0–1; powers `1.5W`, `40mW`; energies `1J`, `3µJ`; capacities `12Wh`; CPU loads `0.3` or `30%`.
 public enum ScenarioLoader {
-    /// Reads and parses the scenario file at `path`; `plist:` paths are relative to its directory.
-    /// An unreadable file, bad YAML and bad fields all come out as a `ScenarioError`.
-    public static func load(contentsOf path: String) throws(ScenarioError) -> Scenario {
-        guard FileManager.default.fileExists(atPath: path) else {
+    /// Reads and parses the scenario file at `path`; `plist:` paths are relative to its directory. With
+    /// `swiftApps`, the names a host knows, a `code:` naming another is an error at its line.
+    /// An unreadable file, a folder, bad YAML and bad fields all come out as a `ScenarioError`.
+    public static func load(contentsOf path: String, swiftApps: Set<String>? = nil) throws(ScenarioError) -> Scenario {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
             throw ScenarioError(source: path, message: "no such file")
         }
+        guard !isFolder.boolValue else {
+            throw ScenarioError(source: path, message: "is a folder, not a scenario file (a YAML file like demo.yaml)")
+        }
+        // A file handle reads devices and pipes too (`/dev/null` is empty, `<(…)` a pipe).
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw ScenarioError(source: path, message: "cannot read the file (permission denied?)")
+        }
+        defer { try? handle.close() }
         let data: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+            data = try handle.readToEnd() ?? Data()
         } catch {
-            throw ScenarioError(
-                source: path, message: "cannot read the file (\(error.localizedDescription))")
+            throw ScenarioError(source: path, message: "cannot read the file (\(error.localizedDescription))")
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw ScenarioError(source: path, message: "not UTF-8 text")
         }
-        return try parse(yaml: text, source: path)
+        return try parse(yaml: text, source: path, swiftApps: swiftApps)
     }
 
     /// Parses a scenario from YAML text; `source` names it in errors and reports.
     /// When `source` is a path, `plist:` paths are read relative to its directory.
-    public static func parse(yaml: String, source: String) throws(ScenarioError) -> Scenario {
+    public static func parse(yaml: String, source: String, swiftApps: Set<String>? = nil) throws(ScenarioError)
+        -> Scenario
+    {
         let root: Node?
         do {
             root = try Yams.compose(yaml: yaml)
@@ -125,7 +136,10 @@ public enum ScenarioLoader {
             throw ScenarioError(
                 source: source, line: 1, message: "the scenario is empty: it needs at least 'name:'")
         }
-        return try ScenarioReader(source: source).scenario(Field(node: root, path: "", source: source))
+        let reader = ScenarioReader(source: source, swiftApps: swiftApps)
+        var scenario = try reader.scenario(Field(node: root, path: "", source: source))
+        scenario.warnings = reader.warnings.list
+        return scenario
     }
 
     /// What a `Policy` property takes, and where it goes.
@@ -142,7 +156,8 @@ public enum ScenarioLoader {
         case strategy
     }
 
-    /// Every `Policy` property a scenario may set, by its Swift name (a test checks none is missing).
+    /// Every `Policy` property a scenario may set, by its Swift name (a test checks none is missing), and
+    /// `strategy`, the simulator's.
     static var policySettings: [(name: String, setting: PolicySetting)] {
         [
             ("didEnterBackgroundDeadline", .seconds(\.didEnterBackgroundDeadline)),
@@ -260,6 +275,10 @@ public enum ScenarioLoader {
 /// Walks the composed YAML of one scenario and builds its parts, failing at the first bad field.
 private struct ScenarioReader {
     let source: String
+    /// The Swift apps the host knows, when it said (`code:` is checked here, at its line).
+    var swiftApps: Set<String>?
+    /// What is accepted but probably not meant (a mistyped Info.plist key, an unknown background mode).
+    let warnings = ScenarioWarnings()
 
     func scenario(_ root: Field) throws(ScenarioError) -> Scenario {
         let table = try root.table(
@@ -277,7 +296,7 @@ private struct ScenarioReader {
             guard duration > 0 else { throw field.error("must be longer than 0s") }
             scenario.duration = duration
         }
-        if let field = table["policy"] { scenario.policy = try policy(field) }
+        if let field = table["policy"] { (scenario.policy, scenario.strategy) = try policy(field) }
         if let field = table["device"] { try device(field, into: &scenario.device) }
         // idleSince follows the screen: the device is idle only with the screen off (and so locked).
         scenario.device.idleSince = scenario.device.isScreenOn ? nil : .zero
@@ -300,10 +319,12 @@ private struct ScenarioReader {
         return scenario
     }
 
-    func policy(_ field: Field) throws(ScenarioError) -> Policy {
+    /// The `policy:` mapping: the core's policy, and the scheduling strategy (`strategy:`, the simulator's).
+    func policy(_ field: Field) throws(ScenarioError) -> (Policy, SchedulingStrategy) {
         let settings = ScenarioLoader.policySettings
         let table = try field.table(settings.map(\.name), expecting: "a mapping of Policy properties")
         var policy = Policy.iOS
+        var strategy = SchedulingStrategy.judgement
         for entry in table.entries {
             guard let setting = settings.first(where: { $0.name == entry.key })?.setting else { continue }
             let value = entry.value
@@ -323,10 +344,10 @@ private struct ScenarioReader {
             case .power:
                 policy.power = try power(value)
             case .strategy:
-                policy.strategy = try value.quantity(SchedulingStrategy.init(text:), SchedulingStrategy.hint)
+                strategy = try value.quantity(SchedulingStrategy.init(text:), SchedulingStrategy.hint)
             }
         }
-        return policy
+        return (policy, strategy)
     }
 
     /// `policy: power:`: what each thing costs, in watts, joules and seconds.
@@ -488,7 +509,13 @@ extension ScenarioReader {
             if let behaviour = table["behaviour"] {
                 throw behaviour.error("an app has either 'code:' (a Swift app) or 'behaviour:', not both")
             }
-            app.code = try code.string()
+            let name = try code.string()
+            if let known = swiftApps, !known.contains(name) {
+                throw code.error(
+                    "no Swift app named '\(name)' in this host (known: "
+                        + (known.isEmpty ? "none" : known.sorted().joined(separator: ", ")) + ")")
+            }
+            app.code = name
         }
         if let behaviour = table["behaviour"] { app.behaviour = try self.behaviour(behaviour) }
         if let memory = table["memory"] {
@@ -501,12 +528,37 @@ extension ScenarioReader {
     private func manifest(_ field: Field) throws(ScenarioError) -> AppManifest {
         guard case .mapping = field.node else { throw field.expected("a mapping of Info.plist keys") }
         let dictionary = try field.propertyList()
+        checkSpelling(of: dictionary as? [String: Any] ?? [:]) { key, message in
+            (field.locate(key) ?? field).error(message)
+        }
         do {
             return try AppManifest(dictionary: dictionary as? [String: Any] ?? [:], source: source)
         } catch {
             let culprit = error.field.flatMap { field.locate($0) } ?? field
             let path = field.path + (error.field.map { ".\($0)" } ?? "")
             throw ScenarioError(source: source, line: culprit.line, field: path, message: error.message)
+        }
+    }
+
+    /// Warns of a key one typo away from an Info.plist key Offstage reads, and of a background mode iOS does not
+    /// document, each with the nearest valid name: both are accepted and then silently do nothing.
+    /// `warning` makes the warning about a key (a field path like `UIBackgroundModes[0]`) where it was written.
+    private func checkSpelling(of manifest: [String: Any], warning: (String, String) -> ScenarioError) {
+        for key in manifest.keys.sorted() where !AppManifest.readKeys.contains(key) {
+            guard let nearest = Spelling.nearest(to: key, among: AppManifest.readKeys, within: 3) else { continue }
+            warnings.add(
+                warning(key, "unknown Info.plist key '\(key)': did you mean '\(nearest)'? (Offstage ignores '\(key)')"))
+        }
+        let modes = manifest["UIBackgroundModes"] as? [Any] ?? []
+        let known = Set(BackgroundMode.known.map(\.rawValue))
+        for (index, mode) in modes.enumerated() {
+            guard let mode = mode as? String, !known.contains(mode) else { continue }
+            let hint = Spelling.nearest(to: mode, among: known, within: 3).map { "did you mean '\($0)'? " } ?? ""
+            warnings.add(
+                warning(
+                    "UIBackgroundModes[\(index)]",
+                    "unknown background mode '\(mode)': \(hint)(iOS documents \(known.sorted().joined(separator: ", ")))"
+                ))
         }
     }
 
@@ -525,6 +577,9 @@ extension ScenarioReader {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
             throw field.error("cannot read '\(path)' (\(error.localizedDescription))")
+        }
+        if let dictionary = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any] {
+            checkSpelling(of: dictionary) { key, message in ScenarioError(source: path, field: key, message: message) }
         }
         do {
             return try AppManifest(plist: data, source: path)
@@ -931,10 +986,16 @@ private struct Field {
         }
     }
 
-    /// A scalar read by one of the `Quantities` parsers; `hint` says what it looks like.
+    /// A scalar read by one of the `Quantities` parsers; `hint` says what it looks like. A value written well but
+    /// too large (its number read as 1 would do) is called too large, not malformed.
     func quantity<Value>(_ parse: (String) -> Value?, _ hint: String) throws(ScenarioError) -> Value {
-        guard let text = scalarText, let value = parse(text) else { throw expected(hint) }
-        return value
+        guard let text = scalarText else { throw expected(hint) }
+        if let value = parse(text) { return value }
+        let digits = text.trimmingSpaces.prefix { $0.isASCII && ($0.isNumber || $0 == ".") }
+        if let number = Double(digits), number > 1000, parse("1" + text.trimmingSpaces.dropFirst(digits.count)) != nil {
+            throw error("\(got) is too large (expected \(hint))")
+        }
+        throw expected(hint)
     }
 
     /// A scalar that must be one of the options' names.

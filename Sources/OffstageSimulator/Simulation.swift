@@ -14,6 +14,10 @@ public final class Simulation: @unchecked Sendable {
     public private(set) var records: [Record] = []
     /// The battery's level and charger after each step, for the battery curve of reports.
     public private(set) var batteryHistory = BatteryHistory()
+    /// The device's conditions over the run (screen, lock, charger, network, modes, thermal, idle), for reports.
+    public private(set) var deviceHistory = DeviceHistory()
+    /// What each task run used (energy, CPU, bytes), for reports.
+    public private(set) var taskUsage = TaskUsage()
     let catalog: SwiftAppCatalog
     var random: SeededRandom
     private var queue = Heap<Scheduled>()
@@ -49,6 +53,18 @@ public final class Simulation: @unchecked Sendable {
         system = BackgroundSystem(
             policy: scenario.policy, device: device, settings: scenario.settings,
             wallClock: WallClock(epochAtZero: scenario.startEpoch, utcOffset: scenario.utcOffset))
+        if scenario.strategy != .judgement { system.constraints = scenario.strategy.constraints(knowing: launches) }
+    }
+
+    /// The user's launches of each app in the timeline, in time order: the future only the oracle knows.
+    private var launches: [BundleID: [Instant]] {
+        var launches: [BundleID: [Instant]] = [:]
+        for entry in scenario.timeline {
+            if case .system(.open(let id)) = entry.action {
+                launches[id, default: []].append(Instant(seconds: entry.at))
+            }
+        }
+        return launches.mapValues { $0.sorted() }
     }
 
     /// When the run stops by default: one hour after the last timeline entry.
@@ -67,7 +83,7 @@ public final class Simulation: @unchecked Sendable {
             }
         }
         for entry in scenario.timeline { schedule(at: Instant(seconds: entry.at), .timeline(entry)) }
-        sampleBattery()
+        sampleDevice()
         startDriver { $0.drive() }
         finished.wait()
         return records
@@ -89,7 +105,7 @@ public final class Simulation: @unchecked Sendable {
             now = end
             perform(system.handle(.tick, at: end))
         }
-        sampleBattery()
+        sampleDevice()
         batteryHistory.finish()
         finished.signal()
     }
@@ -106,7 +122,7 @@ public final class Simulation: @unchecked Sendable {
 
     /// Notes the battery and the progress after a step of the loop.
     private func noteStep() {
-        sampleBattery()
+        sampleDevice()
         let percent = Int(now.seconds / max(end.seconds, 1) * 100)
         if percent != reportedPercent, let progress {
             reportedPercent = percent
@@ -131,8 +147,10 @@ public final class Simulation: @unchecked Sendable {
         drive()
     }
 
-    /// Notes the battery as the system's last entry point left it (steps that only run app code change nothing).
-    private func sampleBattery() {
+    /// Notes the battery and the device's conditions as the system's last entry point left them (steps that only run
+    /// app code change nothing).
+    private func sampleDevice() {
+        deviceHistory.observe(system)
         batteryHistory.observe(
             BatteryHistory.Sample(
                 at: system.now, level: system.device.batteryLevel, isCharging: system.device.isCharging))
@@ -318,7 +336,12 @@ public final class Simulation: @unchecked Sendable {
     /// in order, so records kept as they come are in the same order, without passing through the queue.
     private func enqueue(_ effects: [Effect]) {
         for effect in effects {
-            if case .record(let record) = effect { records.append(record) } else { pendingEffects.append(effect) }
+            if case .record(let record) = effect {
+                records.append(record)
+                taskUsage.note(record, in: system)
+            } else {
+                pendingEffects.append(effect)
+            }
         }
     }
 

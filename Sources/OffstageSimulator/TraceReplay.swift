@@ -13,7 +13,7 @@ public enum TraceReplay {
     public static func refreshIdentifier(of app: BundleID) -> String { app.rawValue + ".refresh" }
 
     /// The scenario that replays `user`'s rows of `trace` under `policy`, from the local midnight before
-    /// their first row to the local midnight after their last. The oracle strategy is told every launch ahead.
+    /// their first row to the local midnight after their last.
     public static func scenario(for user: String, in trace: UsageTrace, policy: Policy = .iOS) -> Scenario {
         let rows = trace.events(of: user)
         let first = rows.first!
@@ -33,14 +33,6 @@ public enum TraceReplay {
         scenario.device.isCharging = first.charging ?? false
         scenario.device.network = first.network ?? scenario.device.network
         var timeline: [TimelineEntry] = []
-        if case .oracle = policy.strategy {
-            for row in rows where row.kind == .opened {
-                timeline.append(
-                    TimelineEntry(
-                        at: 0, action: .system(.announceLaunch(row.app, at: Instant(seconds: row.epoch - start))),
-                        line: row.line))
-            }
-        }
         for row in rows {
             let at = row.epoch - start
             var events: [SystemEvent] = []

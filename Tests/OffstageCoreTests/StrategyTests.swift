@@ -1,21 +1,23 @@
+import OffstageSimulator
 import Testing
 
 @testable import OffstageCore
 
-/// The baselines of policy evaluation (`Policy.strategy`): the literal reading of the API, a fixed
-/// period and the oracle, against Offstage's judgement.
+/// The baselines of policy evaluation (`SchedulingStrategy`, the simulator's): the literal reading of the
+/// API, a fixed period and the oracle, as sets of constraints the core is given, against Offstage's judgement.
 @Suite struct StrategyTests {
     let feed = Fixture.feed
     let day = 86_400.0
 
-    func harness(_ strategy: SchedulingStrategy) -> CoreHarness {
-        var policy = Policy.iOS
-        policy.strategy = strategy
+    /// A harness whose core applies `strategy`'s constraints; the oracle knows the user's `launches` of the feed.
+    func harness(_ strategy: SchedulingStrategy, launches: [Double] = []) -> CoreHarness {
         var device = DeviceState()
         device.isScreenOn = false
         device.isLocked = true
         device.idleSince = .zero
-        return CoreHarness(policy: policy, device: device, apps: [Fixture.manifest(feed)])
+        var h = CoreHarness(policy: .iOS, device: device, apps: [Fixture.manifest(feed)])
+        h.useConstraints(strategy.constraints(knowing: [feed: launches.map { Instant(seconds: $0) }]))
+        return h
     }
 
     /// The user opens the app and leaves it; it submits a refresh `after` seconds ahead.
@@ -69,10 +71,9 @@ import Testing
     }
 
     @Test func oracleRefreshesJustBeforeEachAnnouncedLaunch() {
-        var h = harness(.oracle(lead: 60))
-        openAndSubmit(&h, after: 6 * 3600)
         let launches: [Double] = [3 * 3600, 5 * 3600 + 17 * 60]
-        for launch in launches { h.handle(.announceLaunch(feed, at: Instant(seconds: launch))) }
+        var h = harness(.oracle(lead: 60), launches: launches)
+        openAndSubmit(&h, after: 6 * 3600)
         for launch in launches {
             let starts = runRefreshes(&h, for: Instant(seconds: launch) - h.now, after: 6 * 3600)
             #expect(starts == [Instant(seconds: launch - 60)])
@@ -88,10 +89,14 @@ import Testing
         #expect(blocker == ["oracle"])
     }
 
-    @Test func judgementIgnoresAnnouncedLaunches() {
-        var h = harness(.judgement)
+    @Test func judgementIsTheStandardConstraintsWithNoBaselineTiming() {
+        let names = SchedulingStrategy.judgement.constraints(knowing: [feed: [Instant(seconds: 3 * 3600)]]).map(\.name)
+        #expect(names == [any Constraint].standard.map(\.name))
+        #expect(!names.contains("oracle") && !names.contains("fixedPeriod"))
+        let literal = SchedulingStrategy.literal.constraints(knowing: [:]).map(\.name)
+        #expect(literal.contains("earliestBeginDate") && !literal.contains("quota") && !literal.contains("coalescing"))
+        var h = harness(.judgement, launches: [3 * 3600])
         openAndSubmit(&h, after: 600)
-        h.handle(.announceLaunch(feed, at: Instant(seconds: 3 * 3600)))
         h.advance(by: 900)
         #expect(h.log.startedTasks.count == 1)
     }

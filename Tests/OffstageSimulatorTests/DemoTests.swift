@@ -80,10 +80,12 @@ import Testing
     @Test func timelineShowsWallClockAppKindTaskAndWhy() throws {
         let report = try runDemo()
         let lines = report.timeline(verbose: false).split(separator: "\n")
-        #expect(lines.contains { $0.hasPrefix("day 1 07:00:05  com.colorfeed.wwdc25") && $0.contains("launched") })
+        #expect(
+            lines.contains { $0.hasPrefix("2026-11-21 07:00:05Z  com.colorfeed.wwdc25") && $0.contains("launched") })
         #expect(report.timeline(verbose: true).contains("applicationDidEnterBackground(_:)"))
         #expect(!report.timeline(verbose: false).contains("applicationDidEnterBackground(_:)"))
-        #expect(report.summary().contains("com.example.photosync: 1 launches"))
+        #expect(
+            report.summary().contains("com.example.photosync: opened 2 times by the user (1 launch, 1 from memory)"))
     }
 
     @Test func unknownSwiftAppIsAnErrorNamingTheField() throws {

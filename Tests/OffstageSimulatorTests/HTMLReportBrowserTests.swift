@@ -8,7 +8,7 @@ import Testing
 /// The demo's HTML report in a real browser: headless Chromium lays it out, and every plot has a size on
 /// screen. Skipped where Chromium is not installed (`.ci/run` installs it).
 @Suite struct HTMLReportBrowserTests {
-    static let plots = ["plot-states", "plot-tasks", "plot-events", "plot-battery", "plot-energy"]
+    static let plots = ["plot-states", "plot-tasks", "plot-device", "plot-events", "plot-battery", "plot-energy"]
 
     @Test(
         .enabled(
@@ -22,26 +22,15 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let page = try HTMLReportTests.demo().html.html()
 
-        // The page with a probe that writes each plot's rendered box into the DOM, which --dump-dom prints.
-        let probe = """
-            <script>
-            const boxes = [...document.querySelectorAll('svg.plot')].map(svg => {
-              const box = svg.getBoundingClientRect();
-              return svg.id + ' ' + Math.round(box.width) + ' ' + Math.round(box.height);
-            });
-            const out = document.createElement('pre');
-            out.id = 'rendered-sizes';
-            out.textContent = boxes.join('\\n');
-            document.body.appendChild(out);
-            </script>
-            </body>
-            """
-        let probed = directory.appendingPathComponent("probed.html")
-        try Data(page.replacingOccurrences(of: "</body>", with: probe).utf8).write(to: probed)
-        let dom = try Chromium.run(chromium, ["--dump-dom", probed.absoluteString], in: directory)
-        let sizes = try #require(
-            dom.components(separatedBy: "<pre id=\"rendered-sizes\">").dropFirst().first?
-                .components(separatedBy: "</pre>").first)
+        // Each plot's rendered box.
+        let sizes = try Chromium.probe(
+            chromium, page: page,
+            lines: """
+                [...document.querySelectorAll('svg.plot')].map(svg => {
+                  const box = svg.getBoundingClientRect();
+                  return svg.id + ' ' + Math.round(box.width) + ' ' + Math.round(box.height);
+                })
+                """, in: directory)
         var rendered: [String: (width: Int, height: Int)] = [:]
         for line in sizes.split(separator: "\n") {
             let parts = line.split(separator: " ")
@@ -71,6 +60,82 @@ import Testing
     }
 }
 
+extension HTMLReportBrowserTests {
+    /// What a person looks at to answer "why did my task wait?", as Chromium lays it out: the device lanes each
+    /// labelled, in the left margin, one below the other; the plots stacked without overlapping; every task
+    /// bar's link leading to a row of the request table.
+    @Test(
+        .enabled(if: Chromium.path != nil, "Chromium is not installed: skipped"), .timeLimit(.minutes(3)))
+    func deviceLanesAreLabelledAndNothingOverlapsInChromium() throws {
+        let chromium = try #require(Chromium.path)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("offstage-browser-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let page = try HTMLReportTests.demo().html.html()
+        let text = try Chromium.probe(
+            chromium, page: page,
+            lines: """
+                (() => {
+                const lines = [];
+                const box = e => { const b = e.getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom].map(Math.round).join(' '); };
+                for (const svg of document.querySelectorAll('svg.plot')) lines.push('plot ' + svg.id + ' ' + box(svg));
+                const device = document.getElementById('plot-device');
+                for (const text of device.querySelectorAll('text[text-anchor="end"]')) lines.push('label ' + box(text) + ' ' + [...text.childNodes].filter(n => n.nodeType === 3).map(n => n.textContent).join(''));
+                for (const rect of device.querySelectorAll('rect')) lines.push('lane ' + box(rect));
+                const links = [...document.querySelectorAll('#plot-tasks a')];
+                const broken = links.filter(a => !document.getElementById(a.getAttribute('href').slice(1)));
+                lines.push('links ' + links.length + ' ' + broken.length);
+                lines.push('groups ' + document.querySelectorAll('#requests tr.group').length);
+                return lines;
+                })()
+                """, in: directory)
+        typealias Box = (left: Int, top: Int, right: Int, bottom: Int)
+        func box(_ parts: ArraySlice<Substring>) -> Box? {
+            let numbers = parts.prefix(4).compactMap { Int($0) }
+            return numbers.count == 4 ? (numbers[0], numbers[1], numbers[2], numbers[3]) : nil
+        }
+        var plots: [(String, Box)] = []
+        var labels: [(String, Box)] = []
+        var lanes: [Box] = []
+        var links = (count: 0, broken: -1)
+        var groups = 0
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: " ")
+            switch parts.first {
+            case "plot": if let b = box(parts.dropFirst(2)) { plots.append((String(parts[1]), b)) }
+            case "label":
+                if let b = box(parts.dropFirst()) { labels.append((parts.dropFirst(5).joined(separator: " "), b)) }
+            case "lane": if let b = box(parts.dropFirst()) { lanes.append(b) }
+            case "links": links = (Int(parts[1]) ?? 0, Int(parts[2]) ?? -1)
+            case "groups": groups = Int(parts[1]) ?? 0
+            default: break
+            }
+        }
+        // Every plot on the page, each below the one before: none overlaps another.
+        #expect(Set(plots.map(\.0)).isSuperset(of: Self.plots))
+        for (upper, lower) in zip(plots, plots.dropFirst()) {
+            #expect(upper.1.bottom <= lower.1.top, "\(upper.0) overlaps \(lower.0)")
+        }
+        // The device lanes, each labelled in the margin, labels one below the other, left of the lanes.
+        let names = [
+            "screen and lock", "idle window", "charger", "network", "Low Power Mode", "Low Data Mode", "thermal state",
+        ]
+        #expect(labels.map(\.0) == names)
+        for (upper, lower) in zip(labels, labels.dropFirst()) {
+            #expect(upper.1.bottom <= lower.1.top, "the labels \(upper.0) and \(lower.0) overlap")
+        }
+        let laneLeft = lanes.map(\.left).min() ?? 0
+        #expect(labels.allSatisfy { $0.1.right <= laneLeft && $0.1.right > $0.1.left }, "a label runs into the lanes")
+        // Lane rectangles sit in rows that do not overlap: any two either share their row or are apart.
+        let rows = Set(lanes.map { [$0.top, $0.bottom] }).sorted { $0[0] < $1[0] }
+        #expect(rows.count == names.count, "\(rows)")
+        for (upper, lower) in zip(rows, rows.dropFirst()) { #expect(upper[1] <= lower[0]) }
+        // Task bars link to request rows, and the rows are grouped by app.
+        #expect(links.count > 5 && links.broken == 0, "\(links)")
+        #expect(groups == 3)
+    }
+}
+
 /// Headless Chromium for the browser test: where it is, and one bounded run of it.
 enum Chromium {
     /// The first of chromium, chromium-browser or google-chrome on PATH; nil if none.
@@ -87,6 +152,28 @@ enum Chromium {
 
     struct Failure: Error, CustomStringConvertible {
         var description: String
+    }
+
+    /// The lines the JavaScript expression `lines` (an array of strings) gives once Chromium has laid out `page`:
+    /// a script appended to the page writes them into the DOM, which `--dump-dom` prints.
+    static func probe(_ path: String, page: String, lines: String, in directory: URL) throws -> String {
+        let script = """
+            <script>
+            const probed = document.createElement('pre');
+            probed.id = 'probe';
+            probed.textContent = (\(lines)).join('\\n');
+            document.body.appendChild(probed);
+            </script>
+            </body>
+            """
+        let file = directory.appendingPathComponent("probed-\(UUID()).html")
+        try Data(page.replacingOccurrences(of: "</body>", with: script).utf8).write(to: file)
+        let dom = try run(path, ["--dump-dom", file.absoluteString], in: directory)
+        guard
+            let text = dom.components(separatedBy: "<pre id=\"probe\">").dropFirst().first?
+                .components(separatedBy: "</pre>").first
+        else { throw Failure(description: "the probe wrote nothing: \(dom.prefix(200))") }
+        return text
     }
 
     /// Runs headless Chromium with `arguments` (its own profile in `directory`) and returns what it printed;

@@ -178,13 +178,18 @@ import Testing
 
     @Test func htmlIsSelfContainedWithEverySizedPlot() throws {
         let page = try Self.demo().html.html()
-        for id in ["plot-states", "plot-tasks", "plot-events", "plot-battery", "plot-energy", "requests"] {
+        for id in [
+            "plot-states", "plot-tasks", "plot-device", "plot-events", "plot-battery", "plot-energy", "requests",
+        ] {
             #expect(page.contains("id=\"\(id)\""), "missing \(id)")
         }
         #expect(!page.contains("http://") && !page.contains("https://"))
-        for external in ["<script", "<link", "src=", "href=", "@import", "url("] { #expect(!page.contains(external)) }
+        for external in ["<script", "<link", "src=", "@import", "url("] { #expect(!page.contains(external)) }
+        // The only links are to rows of the page itself.
+        let links = page.components(separatedBy: "href=\"").dropFirst()
+        #expect(!links.isEmpty && links.allSatisfy { $0.hasPrefix("#") })
         let svgs = Self.svgs(in: page)
-        #expect(svgs.count == 5)
+        #expect(svgs.count == 6)
         for svg in svgs {
             #expect(
                 svg.contains(" width=\"1200\"") && svg.contains(" height=\"") && svg.contains("viewBox=\"0 0 1200 "))
@@ -212,17 +217,13 @@ import Testing
         #expect(!page.contains("<script>"))
     }
 
-    @Test func htmlOptionWritesTheReport() throws {
+    @Test func htmlOptionWritesTheReport() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("offstage-\(UUID()).html").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let (simulation, report) = try Self.leavingApp()
-        try RunOptions.writeHTML(report, of: simulation, to: path)
+        let outcome = await CLI.run(["demo", "--until", "2h", "--summary", "--html", path])
+        #expect(outcome.error == nil && outcome.output.hasSuffix("HTML report written to \(path)\n"))
         let page = try String(contentsOfFile: path, encoding: .utf8)
         #expect(page.hasPrefix("<!DOCTYPE html>") && page.contains("id=\"plot-battery\""))
-        let error = #expect(throws: CLIError.self) {
-            try RunOptions.writeHTML(report, of: simulation, to: "/nonexistent/dir/report.html")
-        }
-        #expect(error?.description.hasPrefix("--html: cannot write /nonexistent/dir/report.html") == true)
     }
 
     @Test func progressBarIsSilentWhenNotATerminal() {

@@ -291,7 +291,7 @@ import Testing
 
     @Test func policyTableCoversEveryPolicyProperty() {
         let properties = Set(Mirror(reflecting: Policy.iOS).children.compactMap(\.label)).subtracting(["judgement"])
-            .union(Mirror(reflecting: Policy.iOS.judgement).children.compactMap(\.label))
+            .union(Mirror(reflecting: Policy.iOS.judgement).children.compactMap(\.label)).union(["strategy"])
         #expect(Set(ScenarioLoader.policySettings.map(\.name)) == properties)
     }
 

@@ -92,8 +92,6 @@ extension Array where Element == any Constraint {
             DeviceIdleConstraint(), ForceQuitConstraint(), ForegroundConstraint(), NotAlreadyRunningConstraint(),
             UsageTierConstraint(), QuotaConstraint(), LaunchPredictionConstraint(), EnergyBudgetConstraint(),
             CellularDataBudgetConstraint(), CoalescingConstraint(),
-            // Policy evaluation: the baselines' own timing (satisfied under Offstage's judgement).
-            FixedPeriodConstraint(), AnnouncedLaunchConstraint(),
         ]
     }
 
@@ -160,7 +158,7 @@ extension Array where Element == Blocker {
 
 extension TaskRequest {
     /// Refresh and processing: the discretionary work the scheduler decides on.
-    var isDiscretionary: Bool { kind != .continuedProcessing }
+    public var isDiscretionary: Bool { kind != .continuedProcessing }
 }
 
 /// A policy held once and shared by reference: the system's current policy, which every constraint

@@ -5,7 +5,7 @@ public struct UsageTierConstraint: Constraint {
     public var liftsOnSharedChange: Bool { false }
     public func applies(to request: TaskRequest) -> Bool { request.isDiscretionary }
     public func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict {
-        guard context.policy.strategy.judges, context.judgement.tier == .never else { return .satisfied }
+        guard context.judgement.tier == .never else { return .satisfied }
         let days = Int((context.policy.judgement.rareWithin / 86_400).rounded())
         return .blocked(reason: "the app has not been used for \(days) days (tier never)", until: nil)
     }
@@ -20,7 +20,7 @@ public struct QuotaConstraint: Constraint {
     public func applies(to request: TaskRequest) -> Bool { request.isDiscretionary }
     public func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict {
         let usage = context.judgement
-        guard context.policy.strategy.judges, usage.tier != .never, usage.runsInWindow >= usage.quota else {
+        guard usage.tier != .never, usage.runsInWindow >= usage.quota else {
             return .satisfied
         }
         let hours = Int((context.policy.judgement.quotaWindow / 3600).rounded())
@@ -38,7 +38,7 @@ public struct LaunchPredictionConstraint: Constraint {
     public var liftsOnSharedChange: Bool { false }
     public func applies(to request: TaskRequest) -> Bool { request.kind == .appRefresh }
     public func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict {
-        guard context.policy.strategy.judges, let launch = context.judgement.predictedLaunch else { return .satisfied }
+        guard let launch = context.judgement.predictedLaunch else { return .satisfied }
         let opens = launch + (-context.policy.judgement.refreshLead)
         guard context.now < opens else { return .satisfied }
         let minutes = Int((context.policy.judgement.refreshLead / 60).rounded())
@@ -53,7 +53,7 @@ public struct EnergyBudgetConstraint: Constraint {
     public var name: String { "energyBudget" }
     public func applies(to request: TaskRequest) -> Bool { request.isDiscretionary }
     public func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict {
-        guard context.policy.strategy.judges, !context.device.isCharging else { return .satisfied }
+        guard !context.device.isCharging else { return .satisfied }
         let need = request.energyReservation(context.policy.judgement)
         let budget = context.judgement.energyBudget
         let left = budget.balance(at: context.now)
@@ -70,7 +70,7 @@ public struct CellularDataBudgetConstraint: Constraint {
     public var name: String { "cellularBudget" }
     public func applies(to request: TaskRequest) -> Bool { request.isDiscretionary }
     public func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict {
-        guard context.policy.strategy.judges, context.device.network == .cellular, !context.device.isCharging else {
+        guard context.device.network == .cellular, !context.device.isCharging else {
             return .satisfied
         }
         let need = context.policy.judgement.dataReservation
@@ -105,7 +105,7 @@ public struct CoalescingConstraint: Constraint {
     /// coalesces; nil when coalescing does not hold work back.
     private func lastMaintenanceWake(in context: ConstraintContext) -> Instant? {
         let grid = context.policy.judgement.maintenanceInterval
-        guard context.policy.strategy.judges, !context.judgement.deviceAwake, grid > 0 else { return nil }
+        guard !context.judgement.deviceAwake, grid > 0 else { return nil }
         return Instant(seconds: (context.now.seconds / grid).rounded(.down) * grid)
     }
 }

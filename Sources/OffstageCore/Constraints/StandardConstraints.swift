@@ -5,7 +5,6 @@ public struct EarliestBeginDateConstraint: Constraint {
     public var liftsOnSharedChange: Bool { false }
     public func applies(to request: TaskRequest) -> Bool { request.isDiscretionary && request.earliestBeginDate != nil }
     public func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict {
-        guard context.policy.strategy.honoursEarliestBeginDate else { return .satisfied }
         let begin = context.wallClock.instant(forEpoch: request.earliestBeginDate ?? 0)
         return context.now >= begin ? .satisfied : .blocked(reason: "earliest begin date not reached", until: begin)
     }

@@ -22,8 +22,8 @@ enum AppStateSight: Sendable {
 }
 
 /// A constraint whose verdicts, interruptions and turning times read of the app's state at most
-/// `AppState.isForeground`. Only constraints checked to do so conform; any other makes the sight whole.
-protocol SeesOnlyWhetherForeground: Constraint {}
+/// `AppState.isForeground`. Only constraints checked to do so conform (a host's too); any other makes the sight whole.
+public protocol SeesOnlyWhetherForeground: Constraint {}
 
 extension EarliestBeginDateConstraint: SeesOnlyWhetherForeground {}
 extension BackgroundAppRefreshConstraint: SeesOnlyWhetherForeground {}
@@ -42,5 +42,3 @@ extension LaunchPredictionConstraint: SeesOnlyWhetherForeground {}
 extension EnergyBudgetConstraint: SeesOnlyWhetherForeground {}
 extension CellularDataBudgetConstraint: SeesOnlyWhetherForeground {}
 extension CoalescingConstraint: SeesOnlyWhetherForeground {}
-extension FixedPeriodConstraint: SeesOnlyWhetherForeground {}
-extension AnnouncedLaunchConstraint: SeesOnlyWhetherForeground {}

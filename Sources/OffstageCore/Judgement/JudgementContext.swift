@@ -14,7 +14,7 @@ public struct JudgementContext: Hashable, Sendable {
     public var dataBudget: BudgetAccount
     /// The screen is on, the charger is plugged in, or a task is running: work costs no extra wake-up.
     public var deviceAwake: Bool
-    // MARK: Policy evaluation (traces)
-    /// When the app's latest discretionary run started, within the quota window (the fixed-period baseline).
+    /// When the app's latest discretionary run started, within the quota window (for a host's constraint:
+    /// the evaluation's fixed-period and oracle baselines).
     public var lastRunStarted: Instant?
 }

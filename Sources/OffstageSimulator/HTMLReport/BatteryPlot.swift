@@ -19,7 +19,7 @@ struct BatteryPlot {
             id: Self.id, width: TimeAxis.drawingWidth, height: bottom + 26,
             label: "Battery level over the run, charging periods shaded")
         func y(_ level: Double) -> Double { bottom - min(1, max(0, level)) * Self.plotHeight }
-        for span in timeline.charging {
+        for span in timeline.charging where span.end >= axis.start && span.start <= axis.end {
             let x = axis.x(span.start)
             svg.rect(
                 x: x, y: top, width: max(1, axis.x(span.end) - x), height: Self.plotHeight, fill: Palette.charging,
@@ -38,10 +38,28 @@ struct BatteryPlot {
                 x1: axis.left, y1: y(criticalLevel), x2: axis.left + axis.width, y2: y(criticalLevel),
                 stroke: Palette.critical, dashed: true)
         }
-        let points = Self.thinned(timeline.battery, on: axis).map { (x: axis.x($0.at), y: y($0.level)) }
+        let points = Self.thinned(Self.window(timeline.battery, on: axis), on: axis).map {
+            (x: axis.x($0.at), y: y($0.level))
+        }
         let last = timeline.battery.last.map { " (\(Int(($0.level * 100).rounded()))% at the end)" } ?? ""
         svg.path(points, fill: nil, stroke: Palette.battery, title: "battery level\(last)")
+        // The scenario's own battery changes: where the curve jumps by design, not by use.
+        for set in timeline.scenarioBattery where axis.start <= set.at && set.at <= axis.end {
+            let x = axis.x(set.at)
+            svg.line(x1: x, y1: top, x2: x, y2: bottom, stroke: Palette.scenarioBattery, dashed: true)
+            svg.text(
+                "set \(Figures.percent(set.level))", x: x + 3, y: top + 10, size: 10, fill: Palette.scenarioBattery,
+                title: "\(axis.moment(set.at)) the scenario sets the battery to \(Figures.percent(set.level))")
+        }
         return svg
+    }
+
+    /// The samples inside the axis's window, with the last one before it and the first after it, so the curve
+    /// reaches both edges.
+    static func window(_ samples: [BatteryHistory.Sample], on axis: TimeAxis) -> [BatteryHistory.Sample] {
+        let first = samples.lastIndex { $0.at <= axis.start } ?? 0
+        let last = samples.firstIndex { $0.at >= axis.end } ?? samples.count - 1
+        return first <= last ? Array(samples[first...last]) : []
     }
 
     /// The samples a curve needs at this width: all of them when few, else per pixel column the first, lowest,
@@ -74,6 +92,7 @@ struct BatteryPlot {
         [
             (color: Palette.battery, name: "battery level"),
             (color: Palette.charging, name: "on the charger"),
+            (color: Palette.scenarioBattery, name: "set by the scenario"),
             (color: Palette.critical, name: "critical level (only essential work runs below it)"),
         ]
     }

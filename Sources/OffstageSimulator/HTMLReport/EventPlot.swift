@@ -45,14 +45,20 @@ struct EventPlot {
         for mark in PixelColumns.marks(wakes.map(\.at), on: axis) {
             let wake = wakes[mark.index]
             let x = axis.x(wake.at)
-            let who = wake.app.map { "\($0): " } ?? ""
-            svg.path(
-                [
-                    (x, y + 2), (x + 4, y + Self.rowHeight / 2), (x, y + Self.rowHeight - 2),
-                    (x - 4, y + Self.rowHeight / 2),
-                ],
-                fill: Palette.wake, stroke: nil,
-                title: "\(axis.moment(wake.at)) \(who)\(wake.detail)" + more(mark.count))
+            let served = [wake.app?.rawValue, wake.task.map { "[\($0)]" }].compactMap { $0 }.joined(separator: " ")
+            let row = wake.app.flatMap { app in
+                wake.task.flatMap { timeline.requestIndex(app: app, identifier: $0, startedAt: wake.at) }
+            }
+            svg.link(to: row.map(RequestTable.rowID) ?? RequestTable.id) { svg in
+                svg.path(
+                    [
+                        (x, y + 2), (x + 4, y + Self.rowHeight / 2), (x, y + Self.rowHeight - 2),
+                        (x - 4, y + Self.rowHeight / 2),
+                    ],
+                    fill: Palette.wake, stroke: nil,
+                    title: "\(axis.moment(wake.at)) \(wake.detail)"
+                        + (served.isEmpty ? "" : ", served \(served)") + more(mark.count))
+            }
         }
     }
 

@@ -1,4 +1,4 @@
-import OffstageCore
+public import OffstageCore
 
 /// The report a developer opens after a run: one self-contained HTML page (inline CSS and SVG, no script, no
 /// network) in the spirit of Android's Battery Historian — app state lanes, task runs, wake-ups and pushes,
@@ -7,15 +7,21 @@ public struct HTMLReport: Sendable {
     public var report: RunReport
     public var timeline: ReportTimeline
     public var battery: BatteryReport
+    /// Whether the time axis shows a window of the run (`--from`/`--to`) rather than all of it.
+    public var isWindow = false
 
-    /// The report of a finished simulation (`report` is what `Simulation.report` returned).
-    public init(report: RunReport, simulation: Simulation) {
+    /// The report of a finished simulation (`report` is what `Simulation.report` returned); `from` and `to` show
+    /// a window of a long run (clamped to the run).
+    public init(report: RunReport, simulation: Simulation, from: Instant? = nil, to: Instant? = nil) {
         let battery = BatteryReport(system: simulation.system)
-        self.init(
-            report: report,
-            timeline: ReportTimeline(
-                report: report, end: simulation.now, battery: simulation.batteryHistory.samples, energy: battery),
-            battery: battery)
+        let end = min(to ?? simulation.now, simulation.now)
+        var timeline = ReportTimeline(
+            report: report, start: min(max(from ?? .zero, .zero), end), end: end,
+            battery: simulation.batteryHistory.samples, energy: battery)
+        timeline.device = simulation.deviceHistory.readings
+        timeline.attach(simulation.taskUsage)
+        self.init(report: report, timeline: timeline, battery: battery)
+        isWindow = timeline.start > .zero || timeline.end < simulation.now
     }
 
     public init(report: RunReport, timeline: ReportTimeline, battery: BatteryReport) {
@@ -37,6 +43,14 @@ public struct HTMLReport: Sendable {
                 "Background tasks", "Each task run from its start to its end; the system's expirations and kills.",
                 TaskPlot.legend, TaskPlot(timeline: timeline, axis: axis).svg.markup),
             section(
+                "Device", "What the scheduler's constraints read: a deferral's blockers lift where these lanes change.",
+                DevicePlot.legend,
+                DevicePlot(
+                    timeline: timeline, axis: axis,
+                    lanes: DeviceLanes(
+                        readings: timeline.device, end: timeline.end, idleDelay: scenario.policy.deviceIdleDelay)
+                ).svg.markup),
+            section(
                 "Wake-ups and pushes",
                 "When the system woke the sleeping device for background work, and each app's background pushes.",
                 EventPlot.legend, EventPlot(timeline: timeline, axis: axis).svg.markup),
@@ -45,7 +59,9 @@ public struct HTMLReport: Sendable {
                 BatteryPlot(timeline: timeline, axis: axis, criticalLevel: scenario.policy.criticalBatteryLevel).svg
                     .markup),
             section(
-                "Energy per app", "Every joule of the run, by who used it, on screen or in the background.",
+                "Energy per app",
+                "Every joule of the run, by who used it, on screen or in the background"
+                    + (isWindow ? " (the whole run, not only the window)." : "."),
                 EnergyPlot.legend, EnergyPlot(timeline: timeline, battery: battery).svg.markup),
             section(
                 "Task requests", "Every request submitted, how long it waited, and why.", [],
@@ -53,7 +69,7 @@ public struct HTMLReport: Sendable {
         ]
         let facts = [
             ("scenario", scenario.name), ("source", scenario.source), ("seed", "\(scenario.seed)"),
-            ("from", axis.moment(timeline.start) + " (" + timeline.clock.timestamp(at: timeline.start) + ")"),
+            ("from", axis.moment(timeline.start)),
             ("to", axis.moment(timeline.end)), ("records", "\(report.records.count)"),
             ("maintenance wakes", "\(report.wakeUps)"),
             ("battery at the end", battery.percent(battery.level, digits: 0)),
@@ -111,6 +127,8 @@ public struct HTMLReport: Sendable {
         th, td { border-bottom: 1px solid #ddd; padding: 4px 6px; text-align: left; vertical-align: top; }
         th { background: #f5f5f5; }
         tr.waiting td { background: #fff8e1; }
+        tr.group th { background: #e8eaf6; font-size: 13px; }
+        tr:target td { outline: 2px solid #5d4037; }
         .tag { display: inline-block; background: #eceff1; border-radius: 3px; padding: 0 4px; margin: 1px 0; \
         font-family: ui-monospace, monospace; }
         .note { color: #888; }

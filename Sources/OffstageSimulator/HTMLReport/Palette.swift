@@ -33,8 +33,27 @@ enum Palette {
     static let battery = "#1b5e20"
     static let charging = "#c8e6c9"
     static let critical = "#d32f2f"
+    static let scenarioBattery = "#6d4c41"
     static let foregroundEnergy = "#3949ab"
     static let backgroundEnergy = "#fb8c00"
+
+    /// The device lanes' colours: a condition that blocks work stands out; the usual one is pale.
+    enum Device {
+        static let inUse = "#2e7d32"
+        static let screenOnLocked = "#a5d6a7"
+        static let notYetIdle = "#ce93d8"
+        static let idle = "#6a1b9a"
+        static let onCharger = "#43a047"
+        static let wifi = "#1e88e5"
+        static let cellular = "#fb8c00"
+        static let noNetwork = "#d32f2f"
+        static let lowPowerMode = "#fdd835"
+        static let lowDataMode = "#ffb74d"
+        static let thermalFair = "#ffe082"
+        static let thermalSerious = "#ff8a65"
+        static let thermalCritical = "#c62828"
+        static let off = "#eceff1"
+    }
 }
 
 /// A lane's name for the left margin: long bundle identifiers lose their middle, not their ends.

@@ -17,7 +17,7 @@ struct PixelColumns {
     static func runs(_ spans: [(start: Instant, end: Instant)], on axis: TimeAxis, rank: (Int) -> Int) -> [Run] {
         let count = Int(axis.width)
         var winner = [Int](repeating: -1, count: count)
-        for (index, span) in spans.enumerated() {
+        for (index, span) in spans.enumerated() where span.end >= axis.start && span.start <= axis.end {
             let first = axis.column(span.start)
             let last = max(first, Int((axis.x(span.end) - axis.left).rounded(.up)) - 1)
             for column in first...min(last, count - 1) {
@@ -40,7 +40,7 @@ struct PixelColumns {
     static func marks(_ instants: [Instant], on axis: TimeAxis) -> [(index: Int, count: Int)] {
         var firstIn: [Int: Int] = [:]
         var counts: [Int: Int] = [:]
-        for (index, instant) in instants.enumerated() {
+        for (index, instant) in instants.enumerated() where axis.start <= instant && instant <= axis.end {
             let column = axis.column(instant)
             if firstIn[column] == nil { firstIn[column] = index }
             counts[column, default: 0] += 1

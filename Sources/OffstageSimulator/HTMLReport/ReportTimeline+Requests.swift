@@ -35,6 +35,22 @@ public struct RequestWait: Hashable, Sendable {
 
     /// Seconds from submission to the end of the wait.
     public var waited: Double { endedAt - submittedAt }
+
+    /// The request's earliest begin date, as the `earliestBeginDate` blockers of its deferrals name it; nil when
+    /// that constraint never held it back (no date, or one already past at submission).
+    public var earliestBegin: Instant? {
+        let name = EarliestBeginDateConstraint().name
+        return deferrals.compactMap { deferral -> Instant? in
+            guard case .deferred(let blockers) = deferral.detail else { return nil }
+            return blockers.first { $0.constraint == name }?.until
+        }.last
+    }
+
+    /// Seconds the wait went on beyond the earliest begin date (or beyond the submission, with none): the part the
+    /// system chose, not the app; 0 for a wait that ended (replaced, cancelled) before that date.
+    public var delayedBeyondEarliestBegin: Double {
+        max(0, endedAt - max(submittedAt, earliestBegin ?? submittedAt))
+    }
 }
 
 extension ReportTimeline {

@@ -17,6 +17,18 @@ public struct TaskBar: Hashable, Sendable {
     public var end: Instant
     public var expiredAt: Instant?
     public var outcome: Outcome
+    /// What the app used while the task ran (energy, CPU, bytes), once it ended.
+    public var usage: TaskUsage.Meters? = nil
+}
+
+extension TaskUsage.Meters {
+    /// "4.2 J, 1.3 s CPU, 120 kB".
+    var text: String {
+        let kilobytes = Double(bytes) / 1000
+        let size =
+            kilobytes >= 1000 ? "\(BatteryReport.number(kilobytes / 1000)) MB" : "\(BatteryReport.number(kilobytes)) kB"
+        return "\(BatteryReport.joules(joules)), \(BatteryReport.number(cpuSeconds)) s CPU, \(size)"
+    }
 }
 
 extension ReportTimeline {

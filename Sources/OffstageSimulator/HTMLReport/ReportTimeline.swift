@@ -20,6 +20,10 @@ public struct ReportTimeline: Sendable {
     public var energy: [BatteryReport.Row]
     /// Every request that was submitted, and how long and why it waited.
     public var requests: [RequestWait]
+    /// The device's conditions as the constraints read them, one reading per change.
+    public var device: [DeviceHistory.Reading] = []
+    /// The scenario's own battery levels (its `battery` timeline entries): where the curve jumps by design.
+    public var scenarioBattery: [(at: Instant, level: Double)] = []
 
     /// A stretch of time.
     public struct Span: Hashable, Sendable {
@@ -27,11 +31,12 @@ public struct ReportTimeline: Sendable {
         public var end: Instant
     }
 
-    /// A moment worth a mark, with the words of its record.
+    /// A moment worth a mark, with the words of its record (and the task it concerns, if any).
     public struct Mark: Hashable, Sendable {
         public var at: Instant
         public var app: BundleID?
         public var detail: String
+        public var task: String? = nil
     }
 
     /// What an app lane shows: the life-cycle state, its task runs, its background pushes.
@@ -43,9 +48,12 @@ public struct ReportTimeline: Sendable {
     }
 
     /// Builds the timeline of a run that ended at `end`, from its report, the battery samples and the
-    /// Battery view of its end (the energy ledger).
-    public init(report: RunReport, end: Instant, battery: [BatteryHistory.Sample], energy: BatteryReport) {
-        start = .zero
+    /// Battery view of its end (the energy ledger); `start` later than zero shows a window of a long run.
+    public init(
+        report: RunReport, start: Instant = .zero, end: Instant, battery: [BatteryHistory.Sample],
+        energy: BatteryReport
+    ) {
+        self.start = start
         self.end = end
         clock = WallClock(epochAtZero: report.scenario.startEpoch)
         let records = report.records
@@ -56,11 +64,43 @@ public struct ReportTimeline: Sendable {
                 app: app, states: Self.states(mine, until: end), runs: Self.runs(mine, until: end),
                 pushes: Self.pushes(mine, until: end))
         }
-        wakes = records.filter { $0.kind == .wake }.map { Mark(at: $0.at, app: $0.app, detail: $0.reason) }
+        wakes = records.filter { $0.kind == .wake }.map {
+            Mark(at: $0.at, app: $0.app, detail: $0.reason, task: $0.task)
+        }
         self.battery = Self.chargingCurves(battery, model: energy.battery)
         charging = Self.charging(battery, until: end)
         self.energy = energy.rows(energy.ledger.totals)
-        requests = Self.requests(report, until: end)
+        requests = Self.requests(report, until: end).filter { $0.endedAt >= start && $0.submittedAt <= end }
+        scenarioBattery = report.scenario.timeline.compactMap { entry in
+            guard case .system(.setBattery(let level, _)) = entry.action else { return nil }
+            return (Instant(seconds: entry.at), level)
+        }
+    }
+
+    /// The index in `requests` of the request whose wait ended when `app`'s task `identifier` started at `start`:
+    /// the row a task bar or a wake links to.
+    func requestIndex(app: BundleID, identifier: String, startedAt start: Instant) -> Int? {
+        requests.firstIndex {
+            $0.app == app && $0.identifier == identifier && $0.outcome == .started && $0.endedAt == start
+        }
+    }
+
+    /// Gives each finished task run what it used, from the simulator's meters.
+    mutating func attach(_ usage: TaskUsage) {
+        for lane in apps.indices {
+            for run in apps[lane].runs.indices {
+                let bar = apps[lane].runs[run]
+                apps[lane].runs[run].usage = usage.usage(of: apps[lane].app, task: bar.identifier, startedAt: bar.start)
+            }
+        }
+    }
+
+    /// The task run that ended `wait` by starting, if it did.
+    func run(startedBy wait: RequestWait) -> TaskBar? {
+        guard wait.outcome == .started else { return nil }
+        return apps.first { $0.app == wait.app }?.runs.first {
+            $0.identifier == wait.identifier && $0.start == wait.endedAt
+        }
     }
 
     /// Seconds between the points added to follow the charger's curve.

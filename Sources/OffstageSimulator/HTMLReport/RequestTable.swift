@@ -11,23 +11,44 @@ struct RequestTable {
     let timeline: ReportTimeline
     let axis: TimeAxis
 
+    /// The id of the table row of `timeline.requests[index]`, which task bars and wakes link to.
+    static func rowID(_ index: Int) -> String { "request-\(index)" }
+
     var markup: String {
         guard !timeline.requests.isEmpty else {
             return "<p id=\"\(Self.id)\" class=\"note\">No task request was submitted in this run.</p>"
         }
+        let header = [
+            "request", "kind", "submitted", "waited", "beyond its earliest begin date", "outcome", "the run used",
+            "why it waited",
+        ]
         var rows: [String] = []
-        for wait in timeline.requests {
-            let cells = [
-                escapeHTML(wait.app.rawValue), "<code>\(escapeHTML(wait.identifier))</code>",
-                escapeHTML(Palette.name(wait.kind)), escapeHTML(axis.moment(wait.submittedAt)),
-                escapeHTML(Self.duration(wait.waited)), outcome(wait), why(wait),
-            ]
-            rows.append("<tr class=\"\(wait.outcome.rawValue)\">" + cells.map { "<td>\($0)</td>" }.joined() + "</tr>")
+        // Grouped by app, in the scenario's order; within an app, by submission.
+        let order = timeline.apps.map(\.app)
+        let groups = Dictionary(grouping: timeline.requests.indices) { timeline.requests[$0].app }
+        for app in order + groups.keys.filter({ !order.contains($0) }).sorted() {
+            guard let indices = groups[app] else { continue }
+            let waiting = indices.filter { timeline.requests[$0].outcome == .waiting }.count
+            rows.append(
+                "<tr class=\"group\"><th colspan=\"\(header.count)\">\(escapeHTML(app.rawValue)): "
+                    + "\(indices.count) request\(indices.count == 1 ? "" : "s")"
+                    + (waiting > 0 ? ", \(waiting) still waiting at the end" : "") + "</th></tr>")
+            for index in indices {
+                let wait = timeline.requests[index]
+                let cells = [
+                    "<code>\(escapeHTML(wait.identifier))</code>", escapeHTML(Palette.name(wait.kind)),
+                    escapeHTML(axis.moment(wait.submittedAt)), escapeHTML(Self.duration(wait.waited)),
+                    escapeHTML(Self.duration(wait.delayedBeyondEarliestBegin)), outcome(wait),
+                    escapeHTML(timeline.run(startedBy: wait)?.usage?.text ?? ""), why(wait),
+                ]
+                rows.append(
+                    "<tr id=\"\(Self.rowID(index))\" class=\"\(wait.outcome.rawValue)\">"
+                        + cells.map { "<td>\($0)</td>" }.joined() + "</tr>")
+            }
         }
-        let header = ["app", "request", "kind", "submitted", "waited", "outcome", "why it waited"]
-            .map { "<th>\($0)</th>" }.joined()
-        return "<table id=\"\(Self.id)\"><thead><tr>\(header)</tr></thead><tbody>\n" + rows.joined(separator: "\n")
-            + "\n</tbody></table>"
+        let headings = header.map { "<th>\($0)</th>" }.joined()
+        return "<table id=\"\(Self.id)\"><thead><tr>\(headings)</tr></thead><tbody>\n"
+            + rows.joined(separator: "\n") + "\n</tbody></table>"
     }
 
     /// How the wait ended, and when.

@@ -84,6 +84,14 @@ struct SVG {
         body.append("<text \(attributes)>\(tooltip)\(escapeHTML(content))</text>")
     }
 
+    /// The elements `draw` adds, as a link to `anchor` (an element's id on the page): a click on the mark goes to
+    /// its row in the table.
+    mutating func link(to anchor: String, _ draw: (inout SVG) -> Void) {
+        body.append("<a href=\"#\(escapeHTML(anchor))\">")
+        draw(&self)
+        body.append("</a>")
+    }
+
     /// An element with its attributes (already escaped) and an optional tooltip.
     private mutating func element(_ name: String, _ attributes: String, title: String?) {
         if let title {

@@ -20,9 +20,21 @@ struct TaskPlot {
             let spans = lane.runs.map { (start: $0.start, end: $0.end) }
             for run in PixelColumns.runs(spans, on: axis, rank: { _ in 0 }) {
                 let bar = lane.runs[run.index]
-                svg.rect(
-                    x: axis.left + Double(run.from), y: y + 2, width: max(2, Double(run.to - run.from)),
-                    height: Self.rowHeight - 4, fill: Palette.color(bar.kind), title: describe(bar))
+                let row = timeline.requestIndex(app: lane.app, identifier: bar.identifier, startedAt: bar.start)
+                svg.link(to: row.map(RequestTable.rowID) ?? RequestTable.id) { svg in
+                    svg.rect(
+                        x: axis.left + Double(run.from), y: y + 2, width: max(2, Double(run.to - run.from)),
+                        height: Self.rowHeight - 4, fill: Palette.color(bar.kind), title: describe(bar))
+                }
+            }
+            // The maintenance wakes this app's tasks were started in: which app each wake served.
+            let served = timeline.wakes.filter { $0.app == lane.app }
+            for mark in PixelColumns.marks(served.map(\.at), on: axis) {
+                let wake = served[mark.index]
+                let x = axis.x(wake.at)
+                svg.path(
+                    [(x, y - 5), (x + 3, y - 1), (x, y + 3), (x - 3, y - 1)], fill: Palette.wake, stroke: nil,
+                    title: "\(axis.moment(wake.at)) \(wake.detail), for \(wake.task ?? "this app")" + more(mark.count))
             }
             let expired = lane.runs.filter { $0.expiredAt != nil }
             for mark in PixelColumns.marks(expired.map { $0.expiredAt! }, on: axis) {
@@ -51,6 +63,7 @@ struct TaskPlot {
         case .killed: text += ", killed \(axis.moment(bar.end))"
         case .running: text += ", still running at the end"
         }
+        if let usage = bar.usage { text += "; used \(usage.text)" }
         return text
     }
 

@@ -37,10 +37,21 @@ struct TimeAxis {
         14 * 86_400, 30 * 86_400,
     ]
 
-    /// Ticks at multiples of the smallest round step that gives at most 12 of them, on the wall clock (UTC).
-    var ticks: [Instant] {
-        let span = end - start
-        let step = Self.steps.first { span / $0 <= 12 } ?? Self.steps.last!
+    /// The labelled ticks' step: the smallest round step that gives at most 12 of them.
+    var step: Double { Self.steps.first { (end - start) / $0 <= 12 } ?? Self.steps.last! }
+
+    /// Ticks at multiples of the labelled step, on the wall clock (UTC).
+    var ticks: [Instant] { ticks(every: step) }
+
+    /// Unlabelled ticks every hour when the labelled ones are further apart and an hour is at least 4 pixels
+    /// wide (runs up to about 10 days): on a multi-day axis, the hour of a mark can still be read.
+    var hourTicks: [Instant] {
+        guard step > 3600, width / ((end - start) / 3600) >= 4 else { return [] }
+        return ticks(every: 3600)
+    }
+
+    /// Ticks at every multiple of `step` seconds of the wall clock between the start and the end.
+    private func ticks(every step: Double) -> [Instant] {
         let epoch = clock.epoch(at: start)
         var tick = (epoch / step).rounded(.up) * step
         var result: [Instant] = []
@@ -51,19 +62,22 @@ struct TimeAxis {
         return result
     }
 
-    /// A tick's label: "day 2" at midnight, else the time of day "07:00".
+    /// A tick's label: the date "2026-11-22" at midnight, else the time of day "07:00" (the timeline's notation).
     func label(_ instant: Instant) -> String {
-        let parts = moment(instant).split(separator: " ")
-        let time = String(parts[2].prefix(5))
-        return time == "00:00" ? "day \(parts[1])" : time
+        let stamp = moment(instant)
+        let time = String(stamp.dropFirst(11).prefix(5))
+        return time == "00:00" ? String(stamp.prefix(10)) : time
     }
 
-    /// "day 1 07:04:00": an instant for tooltips, on the scenario's clock (UTC), as the text timeline shows it.
-    func moment(_ instant: Instant) -> String { RunReport.clock(instant, startEpoch: clock.epochAtZero) }
+    /// "2026-11-21 07:04:00Z": an instant for tooltips, on the scenario's clock (UTC), as the text timeline shows it.
+    func moment(_ instant: Instant) -> String { clock.timestamp(at: instant) }
 
     /// Vertical grid lines at the ticks over `top ..< bottom`, and their labels below `bottom`.
     func draw(on svg: inout SVG, top: Double, bottom: Double) {
         svg.line(x1: left, y1: bottom, x2: left + width, y2: bottom, stroke: "#999")
+        for tick in hourTicks {
+            svg.line(x1: x(tick), y1: bottom, x2: x(tick), y2: bottom + 3, stroke: "#bbb")
+        }
         for tick in ticks {
             let x = x(tick)
             svg.line(x1: x, y1: top, x2: x, y2: bottom, stroke: "#e3e3e3")

@@ -8,47 +8,27 @@ extension BackgroundSystem {
     /// Charges the steady draws of the time since the last integration, as the device was during it.
     /// `begin(at:)` calls it first thing, before the event changes anything.
     mutating func advanceEnergy(to time: Instant) {
-        let start = energyMeter.integratedUntil
-        guard time > start else { return }
-        energyMeter.integratedUntil = time
+        let screen = device.isScreenOn ? foregroundApp.map(EnergyConsumer.app) ?? .system : nil
         // A device shut down by an empty battery draws nothing (it starts up as soon as it charges).
-        guard !device.isShutDown else { return updateBattery(drained: 0, charging: time - start) }
-        let power = policy.power
-        var joules = energyMeter.ledger.charge(
-            watts: power.baselineWatts, from: start, to: time, to: .system, background: true)
-        if device.isScreenOn {
-            let consumer = foregroundApp.map(EnergyConsumer.app) ?? .system
-            joules += energyMeter.ledger.charge(
-                watts: power.screenWatts, from: start, to: time, to: consumer, background: false)
-        }
-        if let tail = energyMeter.radioTail {
-            joules += energyMeter.ledger.charge(
-                watts: power.cellularTailWatts, from: start, to: min(time, tail.until), to: tail.consumer,
-                background: tail.background)
-            if tail.until <= time { energyMeter.radioTail = nil }
-        }
-        updateBattery(drained: joules, charging: time - start)
+        guard
+            let drawn = energyMeter.integrate(
+                to: time, power: policy.power, screen: screen, drawing: !device.isShutDown)
+        else { return }
+        updateBattery(drained: drawn.joules, charging: drawn.seconds)
     }
 
     /// Charges what an app's process used (a host's report) to the app, as foreground or background work by
     /// its state now; cellular bytes (re)start the radio's tail, charged to this app from now on.
     mutating func chargeEnergy(of usage: ResourceUsage, to id: BundleID) {
         let background = !(apps.lookUp(id)?.state.isForeground ?? false)
-        let joules = policy.power.joules(of: usage)
-        energyMeter.ledger.charge(joules, to: .app(id), background: background, at: now)
-        if usage.cellularBytes > 0 {
-            energyMeter.radioTail = EnergyMeter.RadioTail(
-                consumer: .app(id), background: background, until: now + policy.power.cellularTailSeconds)
-        }
+        let joules = energyMeter.charge(usage, of: id, background: background, at: now, power: policy.power)
         updateBattery(drained: joules, charging: 0)
     }
 
     /// Charges one wake-up of the device from sleep to the app it was woken for (as background work), or to
     /// the system for its own maintenance. The scheduler calls it each time it wakes the device.
     mutating func chargeWakeUp(for app: BundleID?) {
-        let joules = policy.power.wakeUpJoules
-        energyMeter.ledger.charge(joules, to: app.map(EnergyConsumer.app) ?? .system, background: true, at: now)
-        updateBattery(drained: joules, charging: 0)
+        updateBattery(drained: energyMeter.chargeWakeUp(for: app, at: now, power: policy.power), charging: 0)
     }
 
     /// When a simulated battery off the charger falls below the critical level at the present draw (the
@@ -64,11 +44,7 @@ extension BackgroundSystem {
     }
 
     /// The device's steady draw now: the baseline, the screen if it is on, the cellular radio's tail if it runs.
-    var steadyWatts: Double {
-        let power = policy.power
-        let tail = (energyMeter.radioTail?.until ?? now) > now ? power.cellularTailWatts : 0
-        return power.baselineWatts + (device.isScreenOn ? power.screenWatts : 0) + tail
-    }
+    var steadyWatts: Double { energyMeter.steadyWatts(at: now, power: policy.power, screenOn: device.isScreenOn) }
 
     /// The charger was plugged in or out: the battery keeps its level (a simulated one goes on from it).
     mutating func setCharging(_ charging: Bool) {

@@ -7,19 +7,8 @@ extension BackgroundSystem {
     /// Adds a host's report to the app's sliding window and kills the app if its average is over the limit.
     /// The monitor judges a full window only: it must have watched the app for `backgroundCPUWindow`.
     mutating func monitorCPU(_ id: BundleID, _ usage: ResourceUsage) {
-        guard apps.contains(id), cpuMonitorWatches(id) else {
-            monitors.cpuWindows[id] = nil
-            return
-        }
-        let interval = max(0, usage.interval)
-        let report = CPUWindow.Report(end: now, interval: interval, cpuSeconds: max(0, usage.cpuSeconds))
-        let windowStart = now + (-policy.backgroundCPUWindow)
-        var window = monitors.cpuWindows[id] ?? CPUWindow(since: now + (-interval))
-        window.reports.append(report)
-        window.reports.removeAll { $0.end <= windowStart }
-        monitors.cpuWindows[id] = window
-        guard window.since <= windowStart else { return }
-        let used = window.reports.reduce(0) { $0 + $1.cpuSeconds(after: windowStart) }
+        guard apps.contains(id), cpuMonitorWatches(id) else { return monitors.cpu.forget(id) }
+        guard let used = monitors.cpu.add(usage, of: id, at: now, window: policy.backgroundCPUWindow) else { return }
         let average = used / policy.backgroundCPUWindow
         guard average > policy.backgroundCPULimit else { return }
         let seconds = Int(policy.backgroundCPUWindow)
@@ -28,7 +17,7 @@ extension BackgroundSystem {
             reason: "cpu usage: \(oneDecimal(used)) seconds cpu time over \(seconds) seconds "
                 + "(\(percent(average))% cpu average), exceeding limit of \(percent(policy.backgroundCPULimit))% cpu "
                 + "over \(seconds) seconds")
-        monitors.cpuWindows[id] = nil
+        monitors.cpu.forget(id)
         terminate(id, .resourceLimit("cpu resource limit exceeded"))
     }
 
@@ -45,7 +34,7 @@ extension BackgroundSystem {
     mutating func resetIdleCPUWindows(_ ids: AppSet) {
         for position in ids {
             let id = apps.id(at: position)
-            if monitors.cpuWindows[id] != nil && !cpuMonitorWatches(id) { monitors.cpuWindows[id] = nil }
+            if monitors.cpu.watches(id) && !cpuMonitorWatches(id) { monitors.cpu.forget(id) }
         }
     }
 

@@ -1,0 +1,94 @@
+/// What the system's monitors remember between entry points: the progress of continued-processing tasks
+/// and their UI, the CPU priorities last sent to hosts (`CPUPriorities`), and recent CPU reports of
+/// background apps (`CPUMonitor`).
+struct Monitors: Sendable {
+    /// Running continued-processing tasks whose UI is shown, by task ID.
+    var progress: [Int: ProgressWatch] = [:]
+    /// Progress UIs showing an outcome until they dismiss themselves, oldest first.
+    var finishedUI: [ContinuedProcessingUI] = []
+    var cpuPriorities = CPUPriorities()
+    var cpu = CPUMonitor()
+}
+
+/// The CPU priority last sent to hosts for each app whose process may use the CPU (foreground first, §5).
+struct CPUPriorities: Sendable {
+    private var sent: [BundleID: CPUPriority] = [:]
+
+    /// The priority last sent for `app`; nil while it uses no CPU.
+    func priority(of app: BundleID) -> CPUPriority? { sent[app] }
+
+    /// Keeps `priority` (nil: the app uses no CPU) as the app's; whether it differs from the one kept before.
+    mutating func update(_ app: BundleID, to priority: CPUPriority?) -> Bool {
+        guard sent[app] != priority else { return false }
+        sent[app] = priority
+        return true
+    }
+}
+
+/// The CPU monitor's sliding windows of host reports (resource limits, §5): it remembers each watched
+/// background app's recent reports and answers its average over a full window.
+struct CPUMonitor: Sendable {
+    private var windows: [BundleID: CPUWindow] = [:]
+
+    /// Whether the monitor keeps a window for `app`.
+    func watches(_ app: BundleID) -> Bool { windows[app] != nil }
+
+    /// Forgets the app's window: the monitor starts afresh when it watches the app again.
+    mutating func forget(_ app: BundleID) { windows[app] = nil }
+
+    /// Adds a report of `usage` ending at `now` to the app's window of `length` seconds; once the monitor has
+    /// watched the app for a whole window, the CPU seconds used in it. A new window starts at the report's start.
+    mutating func add(_ usage: ResourceUsage, of app: BundleID, at now: Instant, window length: Double) -> Double? {
+        let interval = max(0, usage.interval)
+        let report = CPUWindow.Report(end: now, interval: interval, cpuSeconds: max(0, usage.cpuSeconds))
+        let windowStart = now + (-length)
+        var window = windows[app] ?? CPUWindow(since: now + (-interval))
+        window.reports.append(report)
+        window.reports.removeAll { $0.end <= windowStart }
+        windows[app] = window
+        guard window.since <= windowStart else { return nil }
+        return window.reports.reduce(0) { $0 + $1.cpuSeconds(after: windowStart) }
+    }
+}
+
+/// One running continued-processing task as the progress monitor follows it.
+struct ProgressWatch: Sendable {
+    /// The task as the monitor last saw it (kept to show its outcome if it dies with its app).
+    var run: TaskRun
+    /// When the progress last moved, or the task was handed to the app; nil until it is handed over.
+    var movedAt: Instant?
+    /// The user tapped cancel in the UI.
+    var cancelledByUser = false
+    var question: Question = .notAsked
+
+    /// Where the system's "continue?" question stands.
+    enum Question: Sendable, Equatable {
+        case notAsked
+        /// Asked with this text; waiting for the user.
+        case asked(String)
+        /// The user answered: never asked again.
+        case answered
+    }
+}
+
+/// The CPU reports of one background app since the monitor started watching it, recent ones only.
+private struct CPUWindow: Sendable {
+    /// CPU time a host reported over an interval ending at `end`.
+    struct Report: Sendable {
+        var end: Instant
+        var interval: Double
+        var cpuSeconds: Double
+
+        /// The CPU seconds of this report that fall after `start`, assuming an even use over its interval.
+        func cpuSeconds(after start: Instant) -> Double {
+            guard end > start else { return 0 }
+            guard interval > 0 else { return cpuSeconds }
+            return cpuSeconds * min(1, (end - start) / interval)
+        }
+    }
+
+    /// The start of the first report since the monitor began watching: it judges only a full window.
+    var since: Instant
+    /// Reports that end inside the window, oldest first.
+    var reports: [Report] = []
+}

@@ -1,0 +1,78 @@
+public import OffstageCore
+
+/// Which policy decides when discretionary work runs: Offstage's judgement, or one of the baselines a policy
+/// is measured against (`offstage evaluate`). The core knows none of them: each is the set of constraints it
+/// is given (`constraints(knowing:)`), the standard ones less what the baseline leaves out, plus its timing.
+public enum SchedulingStrategy: Hashable, Sendable, Codable {
+    /// Offstage's policy: every constraint of §5, the judgement included (usage tier, quota, launch
+    /// prediction, budgets, coalescing).
+    case judgement
+    /// A literal reading of the API: a request runs as soon as its `earliestBeginDate` passes and the
+    /// conditions allow (power, network, thermal, settings…), with none of the judgement.
+    case literal
+    /// A fixed period, like Android's WorkManager: an app's discretionary work runs at most once per
+    /// `seconds` (the first run as soon as the conditions allow), whatever `earliestBeginDate` asks.
+    case fixedPeriod(seconds: Double)
+    /// The oracle, the limit no real policy can beat: a refresh runs `lead` seconds before each launch of
+    /// the user's future (the scenario's timeline), whatever `earliestBeginDate` asks.
+    case oracle(lead: Double)
+
+    /// The judgement's constraints, which only `judgement` applies.
+    static let judgementConstraints: Set<String> = Set(
+        ([
+            UsageTierConstraint(), QuotaConstraint(), LaunchPredictionConstraint(), EnergyBudgetConstraint(),
+            CellularDataBudgetConstraint(), CoalescingConstraint(),
+        ] as [any Constraint]).map(\.name))
+
+    /// The constraints the core applies under this strategy, in `explain`'s order; `launches` are the
+    /// user's launches of each app ahead, in time order, which only the oracle reads.
+    public func constraints(knowing launches: [BundleID: [Instant]]) -> [any Constraint] {
+        let standard = [any Constraint].standard
+        let conditions = standard.filter { !Self.judgementConstraints.contains($0.name) }
+        let timeless = conditions.filter { $0.name != EarliestBeginDateConstraint().name }
+        switch self {
+        case .judgement: return standard
+        case .literal: return conditions
+        case .fixedPeriod(let seconds): return timeless + [FixedPeriodConstraint(period: seconds)]
+        case .oracle(let lead): return timeless + [AnnouncedLaunchConstraint(lead: lead, launches: launches)]
+        }
+    }
+}
+
+/// The fixed-period baseline's timing: an app's discretionary work starts at most once per period,
+/// counted from its previous run; the first run needs only the conditions.
+struct FixedPeriodConstraint: Constraint, SeesOnlyWhetherForeground {
+    let period: Double
+    var name: String { "fixedPeriod" }
+    var liftsOnSharedChange: Bool { false }
+    func applies(to request: TaskRequest) -> Bool { request.isDiscretionary }
+    func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict {
+        guard let last = context.judgement.lastRunStarted else { return .satisfied }
+        let next = last + period
+        guard context.now < next else { return .satisfied }
+        let minutes = Int((period / 60).rounded())
+        return .blocked(reason: "runs once every \(minutes) min (fixed period)", until: next)
+    }
+}
+
+/// The oracle's timing: a refresh runs in the `lead` before the user's next launch not yet served (one
+/// no refresh started within the lead before); with no launch ahead it waits.
+struct AnnouncedLaunchConstraint: Constraint, SeesOnlyWhetherForeground {
+    let lead: Double
+    /// Each app's launches, in time order.
+    let launches: [BundleID: [Instant]]
+    var name: String { "oracle" }
+    var liftsOnSharedChange: Bool { false }
+    func applies(to request: TaskRequest) -> Bool { request.kind == .appRefresh }
+    func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict {
+        // A refresh started at `served` serves every launch up to `served + lead`.
+        let served = context.judgement.lastRunStarted.map { $0 + lead }
+        let ahead = launches[context.app]?.first { launch in
+            launch >= context.now && (served.map { launch > $0 } ?? true)
+        }
+        guard let launch = ahead else { return .blocked(reason: "no launch announced ahead (oracle)", until: nil) }
+        let opens = launch + (-lead)
+        guard context.now < opens else { return .satisfied }
+        return .blocked(reason: "runs just before the user's announced next launch (oracle)", until: opens)
+    }
+}
