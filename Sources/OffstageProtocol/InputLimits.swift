@@ -148,8 +148,6 @@ extension SystemEvent {
             }
             try checkCount(usage.wifiBytes, in: InputLimits.reportBytes, what: what, field: "wifiBytes")
             try checkCount(usage.cellularBytes, in: InputLimits.reportBytes, what: what, field: "cellularBytes")
-        case .announceLaunch(_, let at):
-            try checkNumber(at.seconds, in: InputLimits.dateRange, what: what, field: "at", unit: "seconds")
         case .backgroundPush(_, let payload):
             try checkLength(payload, InputLimits.pushPayloadBytes, what: what, field: "payload")
         case .simulateLaunch(_, let identifier), .simulateExpiration(_, let identifier),

@@ -298,7 +298,6 @@ def run_control_extremes(path, bundle):
             {"event": {"event": {"setBattery": {"level": x, "charging": False}}}},
             {"event": {"event": {"memoryPressure": {"bytes": x}}}},
             {"event": {"event": {"setMemoryFootprint": {"_0": bundle, "bytes": x}}}},
-            {"event": {"event": {"announceLaunch": {"_0": bundle, "at": x}}}},
             {"event": {"event": {"setWallClock": {"_0": {"epochAtZero": x, "utcOffset": 0}}}}},
             {"event": {"event": {"resourceUsage": {"_0": bundle, "_1": {
                 "cpuSeconds": x, "gpuSeconds": x, "wifiBytes": x, "cellularBytes": x, "interval": x}}}}},
