@@ -174,7 +174,7 @@ extension Daemon {
                 }
             case .failure(let failure, let fatal):
                 logger.warning("bad frame", metadata: ["pid": "\(connection.pid)", "error": "\(failure)"])
-                send(.error(id: nil, message: failure.description), to: connection)
+                send(.error(id: fatal ? nil : connection.buffer.failedID, message: failure.description), to: connection)
                 if fatal {
                     connection.closeAfterWrite = true
                     flush(connection)

@@ -248,6 +248,13 @@ import Testing
         #expect(try daemon.python(["why"]).first?.contains("\"records\"") == true)
     }
 
+    @Test func aFrameThatCannotBeDecodedIsAnsweredWithItsID() throws {
+        let daemon = try DaemonHarness(freezer: defaultFreezer)
+        // An integer past Int64 in a call: the frame is read but cannot be decoded; its error names id 7.
+        let answer = try #require(try daemon.python(["bad-with-id"]).first)
+        #expect(answer.contains("\"id\": 7") && answer.contains("malformed"))
+    }
+
     // MARK: A kill during a launch (item 8)
 
     @Test func anAppWhoseLaunchAKillInterruptedIsEndedNotHalfAdopted() throws {

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A tiny Offstage client in Python: proof that another language can speak the daemon's protocol
 (docs/protocol.md). As a control client:  client.py SOCKET COMMAND [ARG] [--uid N]
-  status | why | open BUNDLE | call-as-stranger BUNDLE | garbage | oversized | truncated | version2 | extremes BUNDLE
+  status | why | open BUNDLE | call-as-stranger BUNDLE | garbage | bad-with-id | oversized | truncated | version2 | extremes BUNDLE
 prints each reply as one JSON line. Launched by the daemon with the behaviour `extremes` or `torture` in its
 Info.plist's OffstageTestBehaviours, it sends extreme numbers, or submits and cancels without end. Launched by the daemon as an app (OFFSTAGE_SOCKET set, no arguments),
 it asks for its state, tries to submit for another bundle, and answers its life-cycle callbacks;
@@ -80,6 +80,8 @@ def run_control(path, command, arg):
         sock.sendall(frame({"id": 1, "body": {"call": {"call": call, "bundle": arg}}}))
     elif command == "garbage":
         sock.sendall(struct.pack(">I", 9) + b"not json!")
+    elif command == "bad-with-id":
+        sock.sendall(frame({"id": 7, "body": {"call": {"call": {"endBackgroundTask": {"_0": 2**64}}}}}))
     elif command == "version2":
         body = json.dumps({"version": 2, "payload": {}}).encode()
         sock.sendall(struct.pack(">I", len(body)) + body)
