@@ -151,10 +151,10 @@ import Testing
         return Dictionary(uniqueKeysWithValues: rows.map { ($0[0], Double($0[1])) })
     }
 
-    func storedLowDataMode(_ daemon: DaemonHarness) throws -> Bool? {
+    func storedLowDataMode(_ daemon: DaemonHarness) throws -> Bool {
         let rows = try daemon.query(
             "SELECT json_extract(value, '$.lowDataMode') FROM setting WHERE key = 'userSettings'")
-        return rows.first.map { $0[0] == "1" }
+        return rows.first.map { $0[0] == "1" } ?? false  // no row yet: the default settings (Low Data Mode off)
     }
 
     // MARK: Identity (items 3 and 4)
