@@ -70,6 +70,11 @@ public struct Policy: Hashable, Sendable, Codable {
     /// Seconds a significant-location-change or region event keeps the app running in the background.
     public var locationEventRuntime: Double = 10
 
+    // MARK: Rate limiting and the factors by kind of work (issue 16, items 6, 7, 10)
+    /// Seconds the system leaves between two discretionary launches (refresh and processing tasks) of one
+    /// app: iOS spaces such work but publishes no figure; this default is ours (see BENCHMARKS.md).
+    public var discretionaryRateLimit: Double = 10 * 60
+
     /// Seconds a task of this kind may run before it is expired; nil for continued processing, which
     /// runs until it completes (its progress is watched instead).
     public func runtime(for kind: TaskKind) -> Double? {

@@ -46,6 +46,23 @@ public struct LaunchPredictionConstraint: Constraint {
     }
 }
 
+/// Rate limiting: the system spaces an app's discretionary launches, `discretionaryRateLimit` apart, so
+/// a request resubmitted at once (no `earliestBeginDate`, or from its own handler) does not run back to back.
+public struct RateLimitConstraint: Constraint {
+    public init() {}
+    public var name: String { "rateLimit" }
+    public var liftsOnSharedChange: Bool { false }
+    public func applies(to request: TaskRequest) -> Bool { request.isDiscretionary }
+    public func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict {
+        let spacing = context.policy.discretionaryRateLimit
+        guard let last = context.judgement.lastRunStarted, context.now < last + spacing else { return .satisfied }
+        let ago = context.now - last
+        return .blocked(
+            reason: "the app's last background launch was \(ago < 60 ? "\(Int(ago)) s" : minutes(ago)) ago; "
+                + "launches are \(minutes(spacing)) apart", until: last + spacing)
+    }
+}
+
 /// Energy budget: discretionary work draws on a system-wide budget that refills through the day;
 /// a run needs its reservation in the budget. Unlimited on the charger.
 public struct EnergyBudgetConstraint: Constraint {
