@@ -80,3 +80,54 @@ import Testing
             status.blockers.first?.reason == "the app's last background launch was 0 s ago; launches are 10 min apart")
     }
 }
+
+/// Item 6: which factors apply to which kind of work (WWDC20 "Background execution demystified").
+@Suite struct WorkFactorTableTests {
+    let feed = Fixture.feed
+
+    /// A policy whose energy budget is empty and never refills: every run that needs it waits.
+    var spentEnergy: Policy {
+        var policy = Fixture.unspaced
+        policy.judgement.energyBudgetCapacity = 0
+        policy.judgement.energyBudgetPerDay = 0
+        return policy
+    }
+
+    @Test func backgroundPushWaitsWhileTheEnergyBudgetIsSpent() {
+        let manifest = Fixture.manifest(feed, modes: [.fetch, .processing, .remoteNotification])
+        var h = CoreHarness(policy: spentEnergy, device: DeviceState(), settings: UserSettings(), apps: [manifest])
+        h.launchAndSuspend(feed)
+        #expect(h.handle(.backgroundPush(feed, payload: "p1")).backgroundEvents.isEmpty)
+        #expect(h.system.heldPushes().first?.blockers.map(\.constraint) == ["energyBudget"])
+        h.handle(.setCharging(true))
+        #expect(h.system.heldPushes().isEmpty)
+    }
+
+    @Test func processingIsNotHeldByTheEnergyBudget() {
+        var h = Fixture.harness(policy: spentEnergy)
+        h.open(feed)
+        h.submit(Fixture.processingRequest(feed), from: feed)
+        h.submit(Fixture.refreshRequest(feed), from: feed)
+        h.lockUntilIdle()
+        #expect(h.task(Fixture.processing(feed), of: feed) != nil)
+        #expect(h.task(Fixture.refresh(feed), of: feed) == nil)
+        #expect(h.system.explain().first { $0.phase == .pending }?.blockers.map(\.constraint) == ["energyBudget"])
+    }
+
+    @Test func legacyFetchFollowsTheQuotaAndTheRateLimitLikeRefresh() {
+        var h = CoreHarness(apps: [AppManifest(bundleIdentifier: feed, backgroundModes: [.fetch])])
+        h.open(feed)
+        h.call(.setMinimumBackgroundFetchInterval(0), from: feed)
+        h.handle(.home)
+        for _ in 0..<(2 * 24 * 4) {  // the user opens the app every 15 minutes for two days
+            h.advance(by: 15 * 60 - 60)
+            h.open(feed)
+            h.advance(by: 60)
+            h.handle(.home)
+        }
+        let fetches = h.log.records(.delivered).filter { $0.task == BackgroundSystem.fetchLabel }.count
+        let quota = UsageTier.active.quota(h.system.policy.judgement)
+        #expect(fetches > 0)
+        #expect(fetches <= 2 * quota + 1)
+    }
+}

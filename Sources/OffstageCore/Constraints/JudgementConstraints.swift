@@ -63,12 +63,13 @@ public struct RateLimitConstraint: Constraint {
     }
 }
 
-/// Energy budget: discretionary work draws on a system-wide budget that refills through the day;
-/// a run needs its reservation in the budget. Unlimited on the charger.
+/// Energy budget: refresh (and pushes and fetches, judged as refresh) draws on a system-wide budget that
+/// refills through the day; a run needs its reservation in it. Unlimited on the charger. Processing is
+/// not held by it (WWDC20): it waits for an idle device instead.
 public struct EnergyBudgetConstraint: Constraint {
     public init() {}
     public var name: String { "energyBudget" }
-    public func applies(to request: TaskRequest) -> Bool { request.isDiscretionary }
+    public func applies(to request: TaskRequest) -> Bool { request.kind == .appRefresh }
     public func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict {
         guard !context.device.isCharging else { return .satisfied }
         let need = request.energyReservation(context.policy.judgement)
