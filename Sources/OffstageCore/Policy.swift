@@ -74,12 +74,15 @@ public struct Policy: Hashable, Sendable, Codable {
     /// Seconds the system leaves between two discretionary launches (refresh and processing tasks) of one
     /// app: iOS spaces such work but publishes no figure; this default is ours (see BENCHMARKS.md).
     public var discretionaryRateLimit: Double = 10 * 60
+    /// Seconds after which refresh tasks are expired instead of `refreshRuntime`, as seen in the field (2–5 s),
+    /// so an app can test that it survives it; 0, the default, turns it off.
+    public var refreshEarlyExpiry: Double = 0
 
     /// Seconds a task of this kind may run before it is expired; nil for continued processing, which
     /// runs until it completes (its progress is watched instead).
     public func runtime(for kind: TaskKind) -> Double? {
         switch kind {
-        case .appRefresh: refreshRuntime
+        case .appRefresh: refreshEarlyExpiry > 0 ? min(refreshEarlyExpiry, refreshRuntime) : refreshRuntime
         case .processing: processingRuntime
         case .continuedProcessing: nil
         }

@@ -190,6 +190,8 @@ public enum ScenarioLoader {
             ("slowBackgroundFetch", .seconds(\.slowBackgroundFetch)),
             ("maxBackgroundFetchBackoff", .count(\.maxBackgroundFetchBackoff)),
             ("locationEventRuntime", .seconds(\.locationEventRuntime)),
+            ("discretionaryRateLimit", .seconds(\.discretionaryRateLimit)),
+            ("refreshEarlyExpiry", .seconds(\.refreshEarlyExpiry)),
             ("strategy", .strategy),
         ] + judgementSettings
     }

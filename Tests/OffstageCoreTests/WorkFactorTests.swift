@@ -81,6 +81,26 @@ import Testing
     }
 }
 
+/// Item 10: the field's early expiry of refresh tasks, an option off by default.
+@Suite struct EarlyExpiryTests {
+    let feed = Fixture.feed
+
+    @Test func refreshTasksAreExpiredEarlyWhenThePolicyAsksAsInTheField() throws {
+        var policy = Policy.iOS
+        #expect(policy.runtime(for: .appRefresh) == 30)  // off by default
+        policy.refreshEarlyExpiry = 3
+        var h = Fixture.harness(policy: policy)
+        h.open(feed)
+        h.submit(Fixture.refreshRequest(feed), from: feed)
+        h.handle(.home)
+        let run = try #require(h.task(Fixture.refresh(feed), of: feed))
+        #expect(run.expiresAt == run.startedAt + 3)
+        h.advance(by: 3)
+        #expect(h.log.records(.expired).map(\.reason) == ["its 3 s runtime is used up"])
+        #expect(policy.runtime(for: .processing) == policy.processingRuntime)
+    }
+}
+
 /// Item 6: which factors apply to which kind of work (WWDC20 "Background execution demystified").
 @Suite struct WorkFactorTableTests {
     let feed = Fixture.feed
