@@ -93,6 +93,24 @@ import Testing
         #expect(records.allSatisfy { $0.kind != .crashed })
     }
 
+    @Test func anEmptyChargingCellChangesNothing() throws {
+        // The charger goes on at 12:00; the battery level at 13:00 leaves its cell empty, so it stays on.
+        let trace = try TraceLoader.parse(
+            csv: """
+                user,timestamp,app,event,battery,charging
+                ann,2026-11-23T07:30:00Z,com.example.news,opened,50,false
+                ann,2026-11-23T07:35:00Z,com.example.news,closed,,
+                ann,2026-11-23T12:00:00Z,com.example.news,opened,,true
+                ann,2026-11-23T12:05:00Z,com.example.news,closed,,
+                ann,2026-11-23T13:00:00Z,com.example.news,opened,60,
+                """, source: "trace.csv")
+        let batteryEvents = TraceReplay.scenario(for: "ann", in: trace).timeline.compactMap { entry in
+            if case .system(.setBattery(let level, let charging)) = entry.action { (level, charging) } else { nil }
+        }
+        #expect(batteryEvents.map(\.0) == [0.5, 0.6])
+        #expect(batteryEvents.map(\.1) == [false, true])
+    }
+
     @Test func csvRoundTripsThroughTheLoader() throws {
         let trace = TraceGenerator.generate(TraceModel(users: 2, days: 2, apps: 4, seed: 3))
         let again = try TraceLoader.parse(csv: trace.csv(), source: "x")
