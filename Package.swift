@@ -59,15 +59,18 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(name: "OffstageProtocol", dependencies: ["OffstageCore"], swiftSettings: strictSettings),
+        // libdispatch's enqueue and wait functions and libc's clocks, interposed in every executable that links
+        // OffstageKit: on a thread running a simulated app they hand its queued work and clock reads to the host.
+        .target(name: "OffstageAppExecution"),
         .target(
             name: "OffstageKit",
-            dependencies: ["OffstageCore", "OffstageProtocol"],
+            dependencies: ["OffstageCore", "OffstageProtocol", "OffstageAppExecution"],
             swiftSettings: strictSettings
         ),
         .target(
             name: "OffstageSimulator",
             dependencies: [
-                "OffstageCore", "OffstageKit",
+                "OffstageCore", "OffstageKit", "OffstageAppExecution",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "HeapModule", package: "swift-collections"),
             ],
@@ -134,7 +137,7 @@ let package = Package(
         .executableTarget(name: "offstage", dependencies: ["OffstageCLI"], swiftSettings: strictSettings),
         .executableTarget(
             name: "scheduler-benchmarks",
-            dependencies: ["OffstageCore", "OffstageSimulator"],
+            dependencies: ["OffstageCore", "OffstageSimulator", "OffstageKit"],
             path: "Benchmarks/SchedulerBenchmarks",
             swiftSettings: strictSettings
         ),
@@ -169,6 +172,12 @@ let package = Package(
             name: "OffstageBenchmarks",
             dependencies: ["OffstageProtocol", "OffstageCore"],
             path: "Benchmarks/DaemonBenchmarks",
+            swiftSettings: strictSettings
+        ),
+        // Real iOS background code (async/await, Dispatch, OperationQueue…) run in the simulator.
+        .testTarget(
+            name: "RealCodeTests",
+            dependencies: ["OffstageKit", "OffstageSimulator", "OffstageCore", "ColorFeed"],
             swiftSettings: strictSettings
         ),
         .testTarget(

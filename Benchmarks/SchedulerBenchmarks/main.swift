@@ -1,5 +1,6 @@
 // Scheduler benchmarks (not tests): a simulated year of a 50-app device, and the cost of one scheduling
-// decision as the number of pending requests grows. Run: swift run -c release scheduler-benchmarks [DAYS]
+// decision as the number of pending requests grows; and a month of 10 async apps (AsyncApps.swift).
+// Run: swift run -c release scheduler-benchmarks [DAYS | async [DAYS]]
 import Foundation
 import OffstageCore
 import OffstageSimulator
@@ -142,8 +143,12 @@ func benchmarkDecisions() {
     }
 }
 
-// `scheduler-benchmarks DAYS` runs only the device simulation, for DAYS days.
-if let days = CommandLine.arguments.dropFirst().first.flatMap({ Int($0) }) {
+// `scheduler-benchmarks DAYS` runs only the device simulation, for DAYS days; `scheduler-benchmarks async [DAYS]`
+// only the async apps (30 days by default).
+let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "async" {
+    try benchmarkAsyncApps(days: arguments.dropFirst().first.flatMap { Int($0) } ?? 30)
+} else if let days = arguments.first.flatMap({ Int($0) }) {
     try benchmarkYear(days: days)
 } else {
     try benchmarkYear(days: 365)

@@ -19,7 +19,7 @@ public final class AppRuntime: @unchecked Sendable {
     /// What app code and the system's effects change, from any thread.
     private struct Registry {
         var delegate: (any UIApplicationDelegate)?
-        var launchHandlers: [String: (BGTask) -> Void] = [:]
+        var launchHandlers: [String: LaunchHandler] = [:]
         var tasks: [Int: BGTask] = [:]
         var assertionHandlers: [Int: () -> Void] = [:]
         /// The options this launch's callbacks receive (nil: launched by the user or for a task).
@@ -42,8 +42,14 @@ public final class AppRuntime: @unchecked Sendable {
 
     var delegate: (any UIApplicationDelegate)? { registry.value.delegate }
 
-    func setLaunchHandler(_ handler: @escaping (BGTask) -> Void, for identifier: String) {
-        registry.withValue { $0.launchHandlers[identifier] = handler }
+    /// A registered launch handler and the queue it asked to run on (nil: the system's background queue).
+    struct LaunchHandler {
+        var queue: DispatchQueue?
+        var handler: (BGTask) -> Void
+    }
+
+    func setLaunchHandler(_ handler: @escaping (BGTask) -> Void, on queue: DispatchQueue?, for identifier: String) {
+        registry.withValue { $0.launchHandlers[identifier] = LaunchHandler(queue: queue, handler: handler) }
     }
 
     func setAssertionHandler(_ handler: (() -> Void)?, for identifier: Int) {
@@ -152,27 +158,36 @@ public final class AppRuntime: @unchecked Sendable {
         ["aps": ["content-available": 1], "payload": payload]
     }
 
-    /// Calls the launch handler registered for the task's identifier with a new `BGTask`.
+    /// Calls the launch handler registered for the task's identifier with a new `BGTask`, on the queue it was
+    /// registered with (`using:`), or here, on the host's background queue, when it gave none.
     public func startTask(_ run: TaskRun) {
-        let task = BGTask.make(for: run, runtime: self)
-        let handler = registry.withValue { registry in
-            registry.tasks[run.id] = task
-            return registry.launchHandlers[run.request.identifier]
-        }
-        guard let handler else {
+        let registered = registry.withValue { $0.launchHandlers[run.request.identifier] }
+        guard let registered else {
             link.crash("No launch handler registered for task with identifier \(run.request.identifier)")
         }
-        handler(task)
+        let task = BGTask.make(for: run, runtime: self, queue: registered.queue)
+        registry.withValue { $0.tasks[run.id] = task }
+        Self.run(on: registered.queue) { registered.handler(task) }
     }
 
-    /// Calls the task's expiration handler; with none set, the task is completed unsuccessfully.
+    /// Calls the task's expiration handler on its launch handler's queue; with none set, the task is completed
+    /// unsuccessfully.
     public func expireTask(_ taskID: Int) {
         guard let task = registry.withValue({ $0.tasks[taskID] }) else { return }
-        if let handler = task.takeExpirationHandler() {
-            handler()
-        } else {
-            task.setTaskCompleted(success: false)
+        Self.run(on: task.queue) {
+            if let handler = task.takeExpirationHandler() {
+                handler()
+            } else {
+                task.setTaskCompleted(success: false)
+            }
         }
+    }
+
+    /// Runs `work` on `queue`, or at once on the calling thread (the host's background queue) when nil.
+    private static func run(on queue: DispatchQueue?, _ work: @escaping () -> Void) {
+        guard let queue else { return work() }
+        nonisolated(unsafe) let work = work
+        queue.async { work() }
     }
 
     /// Calls the expiration handlers of these `beginBackgroundTask` assertions.

@@ -11,7 +11,10 @@ open class BGTask: NSObject, @unchecked Sendable {
         set { guarded.withValue { $0.expirationHandler = newValue } }
     }
     let taskID: Int
-    unowned let runtime: AppRuntime
+    /// The queue the launch handler asked for (nil: the host's background queue); expiration runs there too.
+    let queue: DispatchQueue?
+    /// The app's runtime; nil once its process ended (a late `setTaskCompleted` then does nothing).
+    weak var runtime: AppRuntime?
     /// The expiration handler and whether the task was completed: the handler's queue, the work's thread and
     /// the system's expiration may touch them at once.
     private let guarded = LockedValue<(expirationHandler: (() -> Void)?, completed: Bool)>((nil, false))
@@ -19,10 +22,11 @@ open class BGTask: NSObject, @unchecked Sendable {
     /// Whether `setTaskCompleted(success:)` was called.
     var completed: Bool { guarded.value.completed }
 
-    init(identifier: String, taskID: Int, runtime: AppRuntime) {
+    init(identifier: String, taskID: Int, runtime: AppRuntime, queue: DispatchQueue?) {
         self.identifier = identifier
         self.taskID = taskID
         self.runtime = runtime
+        self.queue = queue
         super.init()
     }
 
@@ -33,7 +37,7 @@ open class BGTask: NSObject, @unchecked Sendable {
             defer { state.completed = true }
             return !state.completed
         }
-        guard first else { return }
+        guard first, let runtime else { return }
         runtime.send(.setTaskCompleted(taskID: taskID, success: success))
         runtime.forgetTask(taskID)
     }
@@ -47,14 +51,14 @@ open class BGTask: NSObject, @unchecked Sendable {
     }
 
     /// The `BGTask` subclass for the run's kind.
-    static func make(for run: TaskRun, runtime: AppRuntime) -> BGTask {
+    static func make(for run: TaskRun, runtime: AppRuntime, queue: DispatchQueue?) -> BGTask {
         let name = run.request.identifier
         switch run.request.kind {
-        case .appRefresh: return BGAppRefreshTask(identifier: name, taskID: run.id, runtime: runtime)
-        case .processing: return BGProcessingTask(identifier: name, taskID: run.id, runtime: runtime)
+        case .appRefresh: return BGAppRefreshTask(identifier: name, taskID: run.id, runtime: runtime, queue: queue)
+        case .processing: return BGProcessingTask(identifier: name, taskID: run.id, runtime: runtime, queue: queue)
         case .continuedProcessing:
             return BGContinuedProcessingTask(
-                identifier: name, taskID: run.id, runtime: runtime, title: run.request.title,
+                identifier: name, taskID: run.id, runtime: runtime, queue: queue, title: run.request.title,
                 subtitle: run.request.subtitle)
         }
     }
@@ -75,21 +79,23 @@ open class BGContinuedProcessingTask: BGTask, ProgressReporting, @unchecked Send
     /// Report progress here; the system watches it.
     public let progress: Progress
 
-    init(identifier: String, taskID: Int, runtime: AppRuntime, title: String, subtitle: String) {
+    init(
+        identifier: String, taskID: Int, runtime: AppRuntime, queue: DispatchQueue?, title: String, subtitle: String
+    ) {
         texts = LockedValue((title, subtitle))
         let progress = ReportedProgress(parent: nil, userInfo: nil)
         self.progress = progress
-        super.init(identifier: identifier, taskID: taskID, runtime: runtime)
-        progress.report = { [unowned self] (completed: Int64, total: Int64) in
-            guard !self.completed else { return }
-            self.runtime.send(.reportProgress(taskID: self.taskID, completed: completed, total: total))
+        super.init(identifier: identifier, taskID: taskID, runtime: runtime, queue: queue)
+        progress.report = { [weak self] (completed: Int64, total: Int64) in
+            guard let self, !self.completed else { return }
+            self.runtime?.send(.reportProgress(taskID: self.taskID, completed: completed, total: total))
         }
     }
 
     /// Changes what the system UI shows.
     open func updateTitle(_ title: String, subtitle: String) {
         texts.value = (title, subtitle)
-        runtime.send(.updateTitle(taskID: taskID, title: title, subtitle: subtitle))
+        runtime?.send(.updateTitle(taskID: taskID, title: title, subtitle: subtitle))
     }
 }
 

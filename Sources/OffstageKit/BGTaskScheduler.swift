@@ -21,15 +21,15 @@ public final class BGTaskScheduler: @unchecked Sendable {
     }
 
     /// Registers the launch handler for an identifier; `false` when the identifier is not permitted.
-    /// Breaking the rules (twice, or after launch) crashes the app with iOS's message. The handler
-    /// runs on the app's thread in the simulator whatever `queue` says.
+    /// Breaking the rules (twice, or after launch) crashes the app with iOS's message. The handler and the
+    /// task's expiration handler run on `queue`, or on a background queue when it is nil, as on iOS.
     @discardableResult
     public func register(
         forTaskWithIdentifier identifier: String, using queue: DispatchQueue?,
         launchHandler: @escaping (BGTask) -> Void
     ) -> Bool {
         guard case .registered(true) = runtime.send(.register(identifier: identifier)) else { return false }
-        runtime.setLaunchHandler(launchHandler, for: identifier)
+        runtime.setLaunchHandler(launchHandler, on: queue, for: identifier)
         return true
     }
 

@@ -37,7 +37,9 @@ public enum OffstageApplication {
         }
         reader.name = "offstage-link"
         reader.start()
-        dispatchMain()
+        // The main thread serves the main queue through its run loop, as UIKit's does: `dispatchMain()` would
+        // end the main thread and serve the queue from another, so `Thread.isMainThread` would be false there.
+        while true { RunLoop.main.run() }
     }
 
     /// Carries out a message that is not an answer: effects and user actions run on the main queue (delegate

@@ -9,7 +9,8 @@ final class AppThread: @unchecked Sendable {
     enum Report {
         /// The block returned.
         case finished
-        /// The code is waiting for virtual time to reach this instant (`OffstageClock.sleep`).
+        /// The code is waiting for virtual time to reach this instant (`OffstageClock.sleep`, a wait with a
+        /// timeout; an infinite instant for a wait without one).
         case parked(until: Instant)
         /// The code crashed or was ended: it never runs again.
         case ended
@@ -21,16 +22,24 @@ final class AppThread: @unchecked Sendable {
         case exit
     }
 
-    private let toApp = DispatchSemaphore(value: 0)
-    private let toHost = DispatchSemaphore(value: 0)
+    private let toApp = Baton()
+    private let toHost = Baton()
     private var instruction: Instruction?
     private var report: Report = .finished
     /// When the parked code wants to go on; nil while the thread is idle.
     private(set) var parkedUntil: Instant?
     private(set) var isEnded = false
+    /// What the parked code waits for besides its deadline (a semaphore, a group), tried at each step of the app;
+    /// it takes what it waits for when it succeeds.
+    private var condition: (() -> Bool)?
+    /// Whether the last wait ended because its condition succeeded (not its deadline).
+    private(set) var conditionMet = false
 
-    /// Adopts the calling thread, whose app code parks until `deadline` (see `waitForResume`).
-    init(parkedUntil deadline: Instant) { parkedUntil = deadline }
+    /// Adopts the calling thread, whose app code parks until `deadline` or `condition` (see `waitForResume`).
+    init(parkedUntil deadline: Instant, condition: (() -> Bool)?) {
+        parkedUntil = deadline
+        self.condition = condition
+    }
 
     // MARK: The driver's side
 
@@ -43,9 +52,20 @@ final class AppThread: @unchecked Sendable {
         return handOver(.run(block))
     }
 
-    /// Lets the parked code go on once virtual time has reached its deadline.
+    /// Whether the parked code can go on at `now`: its deadline passed or its condition succeeded.
+    func isReady(at now: Instant) -> Bool {
+        guard let deadline = parkedUntil else { return false }
+        if let condition, condition() {
+            conditionMet = true
+            return true
+        }
+        return deadline <= now
+    }
+
+    /// Lets the parked code go on once it is ready.
     func resume() -> Report {
         parkedUntil = nil
+        condition = nil
         return handOver(.resume)
     }
 
@@ -76,11 +96,15 @@ final class AppThread: @unchecked Sendable {
         repeat { toApp.wait() } while !isResume
     }
 
-    /// Parks the app's code, running on this thread for the driver, until the driver resumes it.
-    func park(until deadline: Instant) {
+    /// Parks the app's code, running on this thread for the driver, until the driver resumes it; true when
+    /// `condition` succeeded before the deadline.
+    func park(until deadline: Instant, condition: (() -> Bool)?) -> Bool {
+        self.condition = condition
+        conditionMet = false
         report = .parked(until: deadline)
         toHost.signal()
         waitForResume()
+        return conditionMet
     }
 
     private var isResume: Bool { if case .resume = instruction { true } else { false } }
@@ -119,8 +143,30 @@ final class AppThread: @unchecked Sendable {
 
     /// Blocks the calling thread for good: the thread of code that crashed or can no longer return.
     static func blockForever() -> Never {
-        let never = DispatchSemaphore(value: 0)
+        let never = Baton()
         while true { never.wait() }
+    }
+}
+
+/// A counting signal between the driver and an app's thread. Not a `DispatchSemaphore`: on a thread running app
+/// code, libdispatch's waits are the app's and go to the simulation (see `AppHost`); the simulator's own
+/// hand-overs must not.
+final class Baton: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var count = 0
+
+    func signal() {
+        condition.lock()
+        count += 1
+        condition.signal()
+        condition.unlock()
+    }
+
+    func wait() {
+        condition.lock()
+        while count == 0 { condition.wait() }
+        count -= 1
+        condition.unlock()
     }
 }
 

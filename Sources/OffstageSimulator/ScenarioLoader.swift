@@ -528,7 +528,9 @@ extension ScenarioReader {
     private func manifest(_ field: Field) throws(ScenarioError) -> AppManifest {
         guard case .mapping = field.node else { throw field.expected("a mapping of Info.plist keys") }
         let dictionary = try field.propertyList()
-        checkSpelling(of: dictionary as? [String: Any] ?? [:], in: field)
+        checkSpelling(of: dictionary as? [String: Any] ?? [:]) { key, message in
+            (field.locate(key) ?? field).error(message)
+        }
         do {
             return try AppManifest(dictionary: dictionary as? [String: Any] ?? [:], source: source)
         } catch {
@@ -540,12 +542,12 @@ extension ScenarioReader {
 
     /// Warns of a key one typo away from an Info.plist key Offstage reads, and of a background mode iOS does not
     /// document, each with the nearest valid name: both are accepted and then silently do nothing.
-    private func checkSpelling(of manifest: [String: Any], in field: Field) {
+    /// `warning` makes the warning about a key (a field path like `UIBackgroundModes[0]`) where it was written.
+    private func checkSpelling(of manifest: [String: Any], warning: (String, String) -> ScenarioError) {
         for key in manifest.keys.sorted() where !AppManifest.readKeys.contains(key) {
             guard let nearest = Spelling.nearest(to: key, among: AppManifest.readKeys, within: 3) else { continue }
             warnings.add(
-                (field.locate(key) ?? field).error(
-                    "unknown Info.plist key '\(key)': did you mean '\(nearest)'? (Offstage ignores '\(key)')"))
+                warning(key, "unknown Info.plist key '\(key)': did you mean '\(nearest)'? (Offstage ignores '\(key)')"))
         }
         let modes = manifest["UIBackgroundModes"] as? [Any] ?? []
         let known = Set(BackgroundMode.known.map(\.rawValue))
@@ -553,7 +555,8 @@ extension ScenarioReader {
             guard let mode = mode as? String, !known.contains(mode) else { continue }
             let hint = Spelling.nearest(to: mode, among: known, within: 3).map { "did you mean '\($0)'? " } ?? ""
             warnings.add(
-                (field.locate("UIBackgroundModes[\(index)]") ?? field).error(
+                warning(
+                    "UIBackgroundModes[\(index)]",
                     "unknown background mode '\(mode)': \(hint)(iOS documents \(known.sorted().joined(separator: ", ")))"
                 ))
         }
@@ -574,6 +577,9 @@ extension ScenarioReader {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
             throw field.error("cannot read '\(path)' (\(error.localizedDescription))")
+        }
+        if let dictionary = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any] {
+            checkSpelling(of: dictionary) { key, message in ScenarioError(source: path, field: key, message: message) }
         }
         do {
             return try AppManifest(plist: data, source: path)

@@ -18,16 +18,47 @@ final class SimulatedProcess: @unchecked Sendable {
     var isSuspended = false
     /// Work that fell due while suspended, run on resume.
     var deferred: [() -> Void] = []
+    /// Where the app's queued work and clock reads go while its code runs.
+    let host: AppHost
+    /// Pieces of work the app queued to run at once that have not run yet.
+    private(set) var immediateWork = 0
+    /// Work the app queued, by ticket (in the order it was queued), until it runs.
+    private var queuedWork: [Int: (work: QueuedWork, at: Instant, immediate: Bool)] = [:]
+    private var nextTicket = 0
+    /// Callback returns waiting for that work (see `Simulation.appCall`).
+    var heldReturns: [AppCall] = []
 
     init(
         app: BundleID, generation: Int, simulation: Simulation, makeDelegate: @escaping () -> any UIApplicationDelegate
     ) {
         self.app = app
         self.generation = generation
+        host = AppHost(simulation: simulation, app: app, generation: generation)
         let link = SimulatorLink(simulation: simulation, app: app, generation: generation)
         let runtime = AppRuntime(bundleIdentifier: app, link: link, makeDelegate: makeDelegate)
         self.runtime = runtime
         link.process = self
+    }
+
+    /// Keeps work the app queued to run at `at` (`immediate`: at once) and returns its ticket.
+    func keep(_ work: QueuedWork, at: Instant, immediate: Bool) -> Int {
+        nextTicket += 1
+        queuedWork[nextTicket] = (work, at, immediate)
+        if immediate { immediateWork += 1 }
+        return nextTicket
+    }
+
+    /// The work of a ticket, taken to run now; nil if it already ran.
+    func takeQueuedWork(_ ticket: Int) -> QueuedWork? {
+        guard let kept = queuedWork.removeValue(forKey: ticket) else { return nil }
+        if kept.immediate { immediateWork -= 1 }
+        return kept.work
+    }
+
+    /// The work queued on `queue` and due by `now`, taken to run now, in the order it was queued.
+    func takeDueWork(on queue: UnsafeMutableRawPointer, at now: Instant) -> [QueuedWork] {
+        let tickets = queuedWork.filter { $0.value.work.queue == queue && $0.value.at <= now }.keys.sorted()
+        return tickets.compactMap(takeQueuedWork)
     }
 
     /// An idle thread of the app's for new work, if its parked code left one.
@@ -64,13 +95,7 @@ final class SimulatorLink: SystemLink, @unchecked Sendable {
     }
 
     func sleep(seconds: Double) {
-        guard let process else { return }
-        let deadline = simulation.now + max(0, seconds)
-        if let thread = process.currentThread {
-            thread.park(until: deadline)
-        } else if let block = process.inlineBlock {
-            simulation.park(block, of: process, until: deadline)
-        }
+        _ = simulation.parkAppCode(of: app, until: simulation.now + max(0, seconds), condition: nil)
     }
 
     func after(seconds: Double, _ work: @escaping @Sendable () -> Void) {

@@ -1,5 +1,6 @@
 import Foundation
 import HeapModule
+import OffstageAppExecution
 public import OffstageCore
 import OffstageKit
 
@@ -34,6 +35,8 @@ public final class Simulation: @unchecked Sendable {
     private var finished = DispatchSemaphore(value: 0)
     /// The app runtime bound to the current driver thread, so inline code finds its `UIApplication`.
     private var runtimeOnDriver: AppRuntime?
+    /// Work apps started outside their queues (`OffstageExternalWork`): virtual time waits for it.
+    let externalWork = ExternalWork()
 
     /// Prepares a run; every `code:` app must be in the catalog.
     public init(scenario: Scenario, catalog: SwiftAppCatalog = SwiftAppCatalog()) throws(ScenarioError) {
@@ -92,7 +95,7 @@ public final class Simulation: @unchecked Sendable {
     /// The loop, on the driver thread: steps until the end, makes the final tick, then signals the caller.
     private func drive() {
         if !finalTickDone {
-            while let next = earliest(queue.min?.at, systemDueTime), next <= end {
+            while let next = nextStepTime(), next <= end {
                 now = max(now, next)
                 if let top = queue.min, top.at <= next {
                     execute(queue.removeMin().action)
@@ -108,6 +111,15 @@ public final class Simulation: @unchecked Sendable {
         sampleDevice()
         batteryHistory.finish()
         finished.signal()
+    }
+
+    /// When the loop's next step is: first, virtual time waits for the apps' external work under way, whose
+    /// results are queued on their apps.
+    private func nextStepTime() -> Instant? {
+        for result in externalWork.takeResultsWhenNoneUnderWay() {
+            enqueue(result.work, after: result.delay, app: result.app, generation: result.generation)
+        }
+        return earliest(queue.min?.at, systemDueTime)
     }
 
     /// The system's next due time, read where the system lies: reading a computed property of the stored
@@ -141,6 +153,7 @@ public final class Simulation: @unchecked Sendable {
 
     /// Goes on with the step the previous driver was in when app code took its thread, then with the loop.
     private func takeOver(after process: SimulatedProcess) {
+        releaseHeldReturns(of: process)
         runDeferred(process)
         drain()
         if !finalTickDone { noteStep() }
@@ -177,6 +190,9 @@ public final class Simulation: @unchecked Sendable {
         case wake(BundleID, generation: Int)
         /// Run work an app scheduled with `OffstageClock.after`.
         case appWork(BundleID, generation: Int, @Sendable () -> Void)
+        /// Run work an app queued with libdispatch (Dispatch, OperationQueue, Swift concurrency), kept by its
+        /// process under this ticket, unless a `sync` on its queue ran it first.
+        case queued(BundleID, generation: Int, ticket: Int)
     }
 
     struct Scheduled: Comparable {
@@ -211,8 +227,44 @@ public final class Simulation: @unchecked Sendable {
         case .appWork(let app, let generation, let work):
             guard let process = processes[app], process.generation == generation else { return }
             runOnApp(process) { work() }
+        case .queued(let app, let generation, let ticket):
+            guard let process = processes[app], process.generation == generation,
+                let pending = process.takeQueuedWork(ticket)
+            else { return }
+            runOnApp(process, on: pending.queue) { pending.run() }
+            releaseHeldReturns(of: process)
         }
         drain()
+    }
+
+    /// Work an app's code queued: it runs `delay` seconds from now, after the work already due then, unless the
+    /// process has ended (its work is dropped with it).
+    func enqueue(_ work: QueuedWork, after delay: Double, app: BundleID, generation: Int) {
+        guard let process = processes[app], process.generation == generation else { return }
+        let at = now + max(0, delay)
+        let ticket = process.keep(work, at: at, immediate: delay <= 0)
+        schedule(at: at, .queued(app, generation: generation, ticket: ticket))
+    }
+
+    /// A `sync` on `queue` from the app's code: the work queued on it that is due now runs first, in order, on
+    /// the calling thread, as a serial queue would run it before the `sync` block.
+    func runDueWork(of app: BundleID, on queue: UnsafeMutableRawPointer) {
+        guard let process = processes[app] else { return }
+        let previous = offstage_current_queue()
+        for work in process.takeDueWork(on: queue, at: now) {
+            process.host.enter(on: work.queue)
+            work.run()
+        }
+        process.host.enter(on: previous)
+    }
+
+    /// Once the work the app queued to run at once has all started (and has returned or waits), tells the system
+    /// of the callbacks that returned meanwhile.
+    private func releaseHeldReturns(of process: SimulatedProcess) {
+        guard process.immediateWork == 0, !process.heldReturns.isEmpty, isLive(process) else { return }
+        let held = process.heldReturns
+        process.heldReturns = []
+        for call in held { enqueue(system.call(call, from: process.app, at: now).1) }
     }
 
     private func tap(_ app: BundleID, _ control: String) {
@@ -227,8 +279,14 @@ public final class Simulation: @unchecked Sendable {
 
     // MARK: App code
 
-    /// An app's call into the system, made on the app's thread while the loop waits.
+    /// An app's call into the system, made on the app's thread while the loop waits. A callback's return waits
+    /// until the work the app queued to run at once has run: an app that leaves the screen is suspended after
+    /// the work it started for that moment, as a real process runs on for the moments before it is frozen.
     func appCall(_ call: AppCall, from app: BundleID) -> AppCallResult {
+        if case .returned = call, let process = processes[app], process.immediateWork > 0 {
+            process.heldReturns.append(call)
+            return .ok
+        }
         let (result, effects) = system.call(call, from: app, at: now)
         enqueue(effects)
         return result
@@ -243,20 +301,42 @@ public final class Simulation: @unchecked Sendable {
         enqueue(system.handle(.resourceUsage(app, usage), at: now))
     }
 
-    /// Runs `work` as the app's code now (inline, or on an idle thread its parked code left), or when the app
-    /// is resumed if it is suspended.
-    private func runOnApp(_ process: SimulatedProcess, _ work: @escaping () -> Void) {
+    /// Runs `work` as the app's code on `queue` (the main queue unless said) now, inline or on an idle thread its
+    /// parked code left, or when the app is resumed if it is suspended.
+    private func runOnApp(
+        _ process: SimulatedProcess, on queue: UnsafeMutableRawPointer? = QueuedWork.mainQueue,
+        _ work: @escaping () -> Void
+    ) {
         guard isLive(process) else { return }
+        let host = process.host
+        let work = {
+            host.enter(on: queue)
+            work()
+            host.leave()
+        }
         if process.isSuspended {
             process.deferred.append(work)
             return
         }
+        setClocks(of: process)
         if let idle = process.idleThread {
             step(process, on: idle) { $0.run(work) }
         } else {
             runInline(process, work)
         }
         resumeOverdue(process)
+    }
+
+    /// Brings the clocks the app's code reads to now.
+    private func setClocks(of process: SimulatedProcess) {
+        process.host.setClocks(uptime: now, wallSeconds: system.wallClock.epoch(at: now))
+    }
+
+    /// Queues the group notifications of the app whose groups emptied.
+    private func notifyEmptiedGroups(of process: SimulatedProcess) {
+        for work in process.host.takeReadyNotifications() {
+            enqueue(work, after: 0, app: process.app, generation: process.generation)
+        }
     }
 
     /// Runs `work` on the driver's thread. If the code parks, this thread stays with it and returns here
@@ -273,16 +353,38 @@ public final class Simulation: @unchecked Sendable {
         process.inlineBlock = nil
     }
 
-    /// Inline code parks until `deadline`: its thread becomes the app's, a new driver goes on with the loop,
-    /// and the code goes on when a driver resumes it.
-    func park(_ block: InlineBlock, of process: SimulatedProcess, until deadline: Instant) {
-        let thread = AppThread(parkedUntil: deadline)
+    /// The app's running code waits until `deadline` (nil: none) or until `condition` succeeds, while the
+    /// simulation goes on; true when the condition succeeded. Outside the app's code it returns false at once.
+    func parkAppCode(of app: BundleID, until deadline: Instant?, condition: (() -> Bool)?) -> Bool {
+        guard let process = processes[app] else { return false }
+        let until = deadline ?? Instant(seconds: .infinity)
+        if let thread = process.currentThread {
+            return thread.park(until: until, condition: condition)
+        } else if let block = process.inlineBlock {
+            return park(block, of: process, until: until, condition: condition)
+        }
+        return false
+    }
+
+    /// Inline code parks until `deadline` or `condition`: its thread becomes the app's, a new driver goes on
+    /// with the loop, and the code goes on when a driver resumes it.
+    private func park(
+        _ block: InlineBlock, of process: SimulatedProcess, until deadline: Instant, condition: (() -> Bool)?
+    ) -> Bool {
+        let thread = AppThread(parkedUntil: deadline, condition: condition)
         block.adopted = thread
         process.inlineBlock = nil
         process.threads.append(thread)
-        schedule(at: deadline, .wake(process.app, generation: process.generation))
+        wake(process, at: deadline)
         startDriver { $0.takeOver(after: process) }
         thread.waitForResume()
+        return thread.conditionMet
+    }
+
+    /// Schedules a wake-up of the process's parked code at `deadline`, unless it waits without one.
+    private func wake(_ process: SimulatedProcess, at deadline: Instant) {
+        guard deadline.seconds.isFinite else { return }
+        schedule(at: deadline, .wake(process.app, generation: process.generation))
     }
 
     /// The process's inline code crashed: its thread is left blocked for good and a new driver goes on.
@@ -301,25 +403,29 @@ public final class Simulation: @unchecked Sendable {
         resumeOverdue(process)
     }
 
-    /// Lets the app's parked code go on wherever its deadline has passed, oldest thread first.
+    /// Lets the app's parked code go on wherever its deadline has passed or what it waits for came, oldest
+    /// thread first; then queues the notifications of groups that emptied.
     private func resumeOverdue(_ process: SimulatedProcess) {
         var index = 0
         while index < process.threads.count, isLive(process), !process.isSuspended {
             let thread = process.threads[index]
-            if let deadline = thread.parkedUntil, deadline <= now {
+            if thread.isReady(at: now) {
                 step(process, on: thread) { $0.resume() }
+                index = 0
             } else {
                 index += 1
             }
         }
+        if isLive(process) { notifyEmptiedGroups(of: process) }
     }
 
     /// Hands control to one of the app's threads until it hands back; parked code gets a wake-up.
     private func step(_ process: SimulatedProcess, on thread: AppThread, _ handOver: (AppThread) -> AppThread.Report) {
+        setClocks(of: process)
         process.currentThread = thread
         let report = handOver(thread)
         process.currentThread = nil
-        if case .parked(let until) = report { schedule(at: until, .wake(process.app, generation: process.generation)) }
+        if case .parked(let until) = report { wake(process, at: until) }
     }
 
     /// Whether the process is the app's current one and its code has not crashed.
@@ -357,9 +463,13 @@ public final class Simulation: @unchecked Sendable {
             case .deliver(let app, let callback, let token):
                 withProcess(app) { process in runOnApp(process) { process.runtime.deliver(callback, token: token) } }
             case .startTask(let app, let run):
-                withProcess(app) { process in runOnApp(process) { process.runtime.startTask(run) } }
+                withProcess(app) { process in
+                    runOnApp(process, on: Self.backgroundQueue) { process.runtime.startTask(run) }
+                }
             case .expireTask(let app, let taskID):
-                withProcess(app) { process in runOnApp(process) { process.runtime.expireTask(taskID) } }
+                withProcess(app) { process in
+                    runOnApp(process, on: Self.backgroundQueue) { process.runtime.expireTask(taskID) }
+                }
             case .expireBackgroundTasks(let app, let ids):
                 withProcess(app) { process in runOnApp(process) { process.runtime.expireBackgroundTasks(ids) } }
             case .suspend(let app):
@@ -402,6 +512,9 @@ public final class Simulation: @unchecked Sendable {
         perform(
             system.handle(.answerContinuedProcessingQuestion(app, identifier: identifier, answer: .proceed), at: now))
     }
+
+    /// The queue the system's task launches and expirations arrive on when the app named none (`using: nil`).
+    nonisolated(unsafe) private static let backgroundQueue = offstage_background_queue()
 
     /// The app's process ended: the system measured it up to its end, so work cut short is charged for its
     /// share done; then its threads are let go.

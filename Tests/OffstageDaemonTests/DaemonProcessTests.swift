@@ -79,6 +79,21 @@ let defaultFreezer = testableFreezers[0]
             })
     }
 
+    /// A real app process that registered its launch handler `using: .main` sees it run on its main thread.
+    @Test func launchHandlerRegisteredUsingMainRunsOnTheMainThread() throws {
+        let daemon = try DaemonHarness(freezer: defaultFreezer)
+        try daemon.install("test.onmain", behaviours: ["onmain"], permitted: ["test.onmain.onmain"])
+        _ = try daemon.openAndWait("test.onmain")
+        try daemon.send(.home)
+        try daemon.waitUntil("the task registered using .main ran") {
+            daemon.events("test.onmain").contains { $0.hasPrefix("onmain started") }
+        }
+        #expect(daemon.events("test.onmain").contains("onmain started, main thread: true"))
+        try daemon.waitUntil("the task completed") {
+            try daemon.decisions("test.onmain").contains { $0.hasPrefix("completed: setTaskCompleted(success: true)") }
+        }
+    }
+
     /// Installs and opens `test.stuck`, sends it home so its task starts, expires the task, and waits until
     /// the app, which ignores its expiration, is killed.
     func runStuckAppUntilKilled(_ daemon: DaemonHarness) throws {

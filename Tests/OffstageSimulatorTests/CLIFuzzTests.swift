@@ -113,7 +113,7 @@ struct FuzzFiles {
         ]
         outputs = [
             folder.appendingPathComponent("out.json").path, folder.appendingPathComponent("out.html").path,
-            "/nonexistent/dir/out", folder.path, "-",
+            "/nonexistent/dir/out", folder.path,
         ]
     }
 
@@ -166,7 +166,8 @@ enum FuzzCommand {
             // Mostly the small odd traces (one row, a header, nothing), which cost little to replay.
             var arguments = ["evaluate", "--trace", pick(chance(60) ? Array(files.traces.prefix(3)) : files.traces)]
             if chance(30) { arguments += ["--shard", pick(["1/2", "2/2", "0/2", "3/2", "x", "1/0"])] }
-            if chance(30) { arguments += ["--json", pick(files.outputs)] }
+            // `-`: the JSON on standard output instead of the table (only evaluate reads it so).
+            if chance(30) { arguments += ["--json", pick(files.outputs + ["-"])] }
             return arguments
         case 6:
             return ["evaluate", "merge"] + (0..<Int(random.next() % 3)).map { _ in pick(files.evaluations) }

@@ -173,6 +173,26 @@ import Testing
             ) == true)
     }
 
+    @Test func mistypedKeysInAnInfoPlistFileAreWarnedNamingThatFile() async throws {
+        let folder = try CLI.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let plist = folder.appendingPathComponent("Info.plist").path
+        let keys: [String: Any] = [
+            "CFBundleIdentifier": "a.b", "BGTaskSchedulerPermitedIdentifiers": ["a.b.refresh"],
+        ]
+        try PropertyListSerialization.data(fromPropertyList: keys, format: .xml, options: 0).write(
+            to: URL(fileURLWithPath: plist))
+        let file = folder.appendingPathComponent("s.yaml").path
+        try "name: x\nduration: 1h\napps:\n  - plist: Info.plist\n".write(
+            toFile: file, atomically: true, encoding: .utf8)
+        let outcome = await CLI.run(["simulate", file, "--summary"])
+        #expect(
+            outcome.warnings
+                == "warning: \(plist): field 'BGTaskSchedulerPermitedIdentifiers': unknown Info.plist key "
+                + "'BGTaskSchedulerPermitedIdentifiers': did you mean 'BGTaskSchedulerPermittedIdentifiers'? "
+                + "(Offstage ignores 'BGTaskSchedulerPermitedIdentifiers')\n")
+    }
+
     @Test func untilZeroIsCalledTooShortNotMalformed() async {
         let outcome = await CLI.run(["demo", "--until", "0s"])
         #expect(outcome.error?.hasPrefix("Error: --until: \"0s\" would end the run where it starts") == true)

@@ -91,6 +91,7 @@ import Testing
         #expect(page.contains("<dt>from</dt><dd>2026-11-21 06:00:00Z</dd><dt>to</dt><dd>2026-11-21 10:00:00Z</dd>"))
         // Nothing after the window: not the pushes of 19:00, nor the requests submitted then.
         #expect(!page.contains("2026-11-21 19:00:00Z"))
+        #expect(page.contains("(the whole run, not only the window)."))
         let lonely = await CLI.run(["demo", "--from", "6h"])
         #expect(lonely.error?.hasPrefix("Error: --from chooses the window of the HTML report: add --html FILE") == true)
         let empty = await CLI.run(["demo", "--html", path, "--from", "6h", "--to", "5h"])

@@ -44,6 +44,14 @@ final class TestDelegate: UIResponder, UIApplicationDelegate, @unchecked Sendabl
             task.expirationHandler = { note("stuck ignores its expiration") }
             while true { Thread.sleep(forTimeInterval: 60) }
         }
+        if behaviours.contains("onmain") {
+            // Registered `using: .main`: the handler and its expiration run on the main thread, as on iOS.
+            BGTaskScheduler.shared.register(forTaskWithIdentifier: "\(bundle).onmain", using: .main) { task in
+                dispatchPrecondition(condition: .onQueue(.main))
+                MainActor.assumeIsolated { note("onmain started, main thread: \(Thread.isMainThread)") }
+                task.setTaskCompleted(success: true)
+            }
+        }
         if behaviours.contains("spin") {
             Thread.detachNewThread {
                 var counter = 0
@@ -82,7 +90,7 @@ final class TestDelegate: UIResponder, UIApplicationDelegate, @unchecked Sendabl
 
     func applicationDidEnterBackground(_ application: UIApplication) {
         note("entered background")
-        for kind in ["refresh", "stuck", "later"] where behaviours.contains(kind) {
+        for kind in ["refresh", "stuck", "later", "onmain"] where behaviours.contains(kind) {
             let request = BGAppRefreshTaskRequest(identifier: "\(bundle).\(kind == "later" ? "refresh" : kind)")
             if kind == "later" { request.earliestBeginDate = Date(timeIntervalSinceNow: 3600) }
             do {

@@ -7,6 +7,8 @@ public struct HTMLReport: Sendable {
     public var report: RunReport
     public var timeline: ReportTimeline
     public var battery: BatteryReport
+    /// Whether the time axis shows a window of the run (`--from`/`--to`) rather than all of it.
+    public var isWindow = false
 
     /// The report of a finished simulation (`report` is what `Simulation.report` returned); `from` and `to` show
     /// a window of a long run (clamped to the run).
@@ -19,6 +21,7 @@ public struct HTMLReport: Sendable {
         timeline.device = simulation.deviceHistory.readings
         timeline.attach(simulation.taskUsage)
         self.init(report: report, timeline: timeline, battery: battery)
+        isWindow = timeline.start > .zero || timeline.end < simulation.now
     }
 
     public init(report: RunReport, timeline: ReportTimeline, battery: BatteryReport) {
@@ -56,7 +59,9 @@ public struct HTMLReport: Sendable {
                 BatteryPlot(timeline: timeline, axis: axis, criticalLevel: scenario.policy.criticalBatteryLevel).svg
                     .markup),
             section(
-                "Energy per app", "Every joule of the run, by who used it, on screen or in the background.",
+                "Energy per app",
+                "Every joule of the run, by who used it, on screen or in the background"
+                    + (isWindow ? " (the whole run, not only the window)." : "."),
                 EnergyPlot.legend, EnergyPlot(timeline: timeline, battery: battery).svg.markup),
             section(
                 "Task requests", "Every request submitted, how long it waited, and why.", [],

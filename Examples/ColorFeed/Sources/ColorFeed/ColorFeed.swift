@@ -10,6 +10,9 @@ public enum ColorFeed {
     /// Makes the app's delegate for a new launch.
     public static func makeDelegate() -> any UIApplicationDelegate { AppDelegate() }
 
+    /// Makes the delegate of the 2019 sample's OperationQueue style (same identifiers, same Info.plist).
+    public static func makeOperationsDelegate() -> any UIApplicationDelegate { OperationsAppDelegate() }
+
     /// ColorFeed's Info.plist (XML), as a real iOS project ships it.
     public static var infoPlist: [UInt8] { PackageResources.ColorFeed_Info_plist }
 }

@@ -1,0 +1,422 @@
+// libdispatch's enqueue, wait and assert functions and libc's clocks, defined in the executable so that they
+// come before the shared libraries' (ELF symbol interposition). See OffstageAppExecution.h.
+#define _GNU_SOURCE
+#include "OffstageAppExecution.h"
+
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+typedef void *queue_t;
+typedef void *group_t;
+typedef void *semaphore_t;
+/// A block (the Blocks ABI's layout): called through its `invoke` function, copied and released by the runtime.
+typedef struct block_layout {
+    void *isa;
+    int flags;
+    int reserved;
+    void (*invoke)(struct block_layout *);
+} *block_t;
+extern void *_Block_copy(const void *);
+extern void _Block_release(const void *);
+typedef void (*function_t)(void *);
+typedef uint64_t dispatch_time_value;
+
+static _Thread_local offstage_host *current_host;
+static _Thread_local void *current_queue;
+
+extern struct dispatch_queue_s _dispatch_main_q;
+
+void offstage_enter(offstage_host *host, void *queue) {
+    current_host = host;
+    current_queue = queue;
+}
+void offstage_leave(void) {
+    current_host = NULL;
+    current_queue = NULL;
+}
+offstage_host *offstage_current_host(void) { return current_host; }
+void *offstage_current_queue(void) { return current_queue; }
+void *offstage_main_queue(void) { return &_dispatch_main_q; }
+
+void *offstage_background_queue(void) {
+    static void *queue;
+    if (!queue) {
+        void *(*get_global)(long, unsigned long) = (void *(*)(long, unsigned long))dlsym(
+            RTLD_DEFAULT, "dispatch_get_global_queue");
+        queue = get_global(0, 0);
+    }
+    return queue;
+}
+
+// MARK: The real functions, found once at load
+
+static void (*real_async)(queue_t, block_t);
+static void (*real_async_f)(queue_t, void *, function_t);
+static void (*real_barrier_async)(queue_t, block_t);
+static void (*real_barrier_async_f)(queue_t, void *, function_t);
+static void (*real_after)(dispatch_time_value, queue_t, block_t);
+static void (*real_after_f)(dispatch_time_value, queue_t, void *, function_t);
+static void (*real_group_async)(group_t, queue_t, block_t);
+static void (*real_group_async_f)(group_t, queue_t, void *, function_t);
+static void (*real_group_notify)(group_t, queue_t, block_t);
+static void (*real_group_notify_f)(group_t, queue_t, void *, function_t);
+static void (*real_group_enter)(group_t);
+static void (*real_group_leave)(group_t);
+static long (*real_group_wait)(group_t, dispatch_time_value);
+static void (*real_sync)(queue_t, block_t);
+static void (*real_sync_f)(queue_t, void *, function_t);
+static void (*real_barrier_sync)(queue_t, block_t);
+static void (*real_barrier_sync_f)(queue_t, void *, function_t);
+static long (*real_semaphore_wait)(semaphore_t, dispatch_time_value);
+static void (*real_apply)(size_t, queue_t, block_t);
+static void (*real_apply_f)(size_t, queue_t, void *, void (*)(void *, size_t));
+static void (*real_assert_queue)(queue_t);
+static int (*real_clock_gettime)(clockid_t, struct timespec *);
+static int (*real_gettimeofday)(struct timeval *, void *);
+static time_t (*real_time)(time_t *);
+static int (*real_nanosleep)(const struct timespec *, struct timespec *);
+static int (*real_clock_nanosleep)(clockid_t, int, const struct timespec *, struct timespec *);
+
+#define FIND(name) real_##name = (__typeof__(real_##name))dlsym(RTLD_NEXT, "dispatch_" #name)
+
+__attribute__((constructor)) static void find_real_functions(void) {
+    FIND(async);
+    FIND(async_f);
+    FIND(barrier_async);
+    FIND(barrier_async_f);
+    FIND(after);
+    FIND(after_f);
+    FIND(group_async);
+    FIND(group_async_f);
+    FIND(group_notify);
+    FIND(group_notify_f);
+    FIND(group_enter);
+    FIND(group_leave);
+    FIND(group_wait);
+    FIND(sync);
+    FIND(sync_f);
+    FIND(barrier_sync);
+    FIND(barrier_sync_f);
+    FIND(apply);
+    FIND(apply_f);
+    real_semaphore_wait = (__typeof__(real_semaphore_wait))dlsym(RTLD_NEXT, "dispatch_semaphore_wait");
+    real_assert_queue = (__typeof__(real_assert_queue))dlsym(RTLD_NEXT, "dispatch_assert_queue");
+    real_clock_gettime = (__typeof__(real_clock_gettime))dlsym(RTLD_NEXT, "clock_gettime");
+    real_gettimeofday = (__typeof__(real_gettimeofday))dlsym(RTLD_NEXT, "gettimeofday");
+    real_time = (__typeof__(real_time))dlsym(RTLD_NEXT, "time");
+    real_nanosleep = (__typeof__(real_nanosleep))dlsym(RTLD_NEXT, "nanosleep");
+    real_clock_nanosleep = (__typeof__(real_clock_nanosleep))dlsym(RTLD_NEXT, "clock_nanosleep");
+}
+
+// MARK: Blocks as functions
+
+static void call_block(void *block) { ((block_t)block)->invoke(block); }
+
+static void run_block(void *block) {
+    call_block(block);
+    _Block_release(block);
+}
+
+/// Work that leaves a group once done (dispatch_group_async).
+typedef struct {
+    group_t group;
+    void *context;
+    function_t function;
+} group_work;
+
+static void run_group_work(void *pointer) {
+    group_work work = *(group_work *)pointer;
+    free(pointer);
+    work.function(work.context);
+    real_group_leave(work.group);
+}
+
+// MARK: Time
+
+// libdispatch's encoding of dispatch_time_t on Linux: below bit 63, the uptime clock; bit 63 alone, the
+// monotonic clock; bits 63 and 62, the wall clock; all in nanoseconds.
+#define TIME_CLOCK_MASK (1ULL << 63)
+#define TIME_WALL_MASK (1ULL << 62)
+
+/// Nanoseconds of the host's time from now to `when`; negative for "never".
+static int64_t delay_until(offstage_host *host, dispatch_time_value when) {
+    if (when == 0) return 0;
+    if (when == ~0ULL) return -1;
+    int64_t target, now;
+    if (when & TIME_CLOCK_MASK) {
+        if (when & TIME_WALL_MASK) {
+            target = (int64_t)(when & ~(TIME_CLOCK_MASK | TIME_WALL_MASK));
+            now = host->wall_ns;
+        } else {
+            target = (int64_t)(when & ~TIME_CLOCK_MASK);
+            now = host->uptime_ns;
+        }
+    } else {
+        target = (int64_t)when;
+        now = host->uptime_ns;
+    }
+    return target > now ? target - now : 0;
+}
+
+static int clock_is_wall(clockid_t clock) {
+    return clock == CLOCK_REALTIME || clock == CLOCK_REALTIME_COARSE || clock == CLOCK_TAI;
+}
+
+static int clock_is_monotonic(clockid_t clock) {
+    return clock == CLOCK_MONOTONIC || clock == CLOCK_MONOTONIC_RAW || clock == CLOCK_MONOTONIC_COARSE
+        || clock == CLOCK_BOOTTIME;
+}
+
+int clock_gettime(clockid_t clock, struct timespec *time) {
+    offstage_host *host = current_host;
+    if (host && (clock_is_wall(clock) || clock_is_monotonic(clock))) {
+        int64_t ns = clock_is_wall(clock) ? host->wall_ns : host->uptime_ns;
+        time->tv_sec = ns / 1000000000;
+        time->tv_nsec = ns % 1000000000;
+        return 0;
+    }
+    return real_clock_gettime(clock, time);
+}
+
+int gettimeofday(struct timeval *restrict time, void *restrict zone) {
+    offstage_host *host = current_host;
+    if (host) {
+        time->tv_sec = host->wall_ns / 1000000000;
+        time->tv_usec = (host->wall_ns % 1000000000) / 1000;
+        return 0;
+    }
+    return real_gettimeofday(time, zone);
+}
+
+time_t time(time_t *result) {
+    offstage_host *host = current_host;
+    if (!host) return real_time(result);
+    time_t seconds = (time_t)(host->wall_ns / 1000000000);
+    if (result) *result = seconds;
+    return seconds;
+}
+
+// MARK: Enqueueing
+
+static void enqueue(offstage_host *host, queue_t queue, int64_t delay, void *context, function_t function) {
+    host->enqueue(host->owner, queue, delay, context, function);
+}
+
+void dispatch_async(queue_t queue, block_t block) {
+    offstage_host *host = current_host;
+    if (!host) return real_async(queue, block);
+    enqueue(host, queue, 0, _Block_copy(block), run_block);
+}
+
+void dispatch_async_f(queue_t queue, void *context, function_t function) {
+    offstage_host *host = current_host;
+    if (!host) return real_async_f(queue, context, function);
+    enqueue(host, queue, 0, context, function);
+}
+
+void dispatch_barrier_async(queue_t queue, block_t block) {
+    offstage_host *host = current_host;
+    if (!host) return real_barrier_async(queue, block);
+    enqueue(host, queue, 0, _Block_copy(block), run_block);
+}
+
+void dispatch_barrier_async_f(queue_t queue, void *context, function_t function) {
+    offstage_host *host = current_host;
+    if (!host) return real_barrier_async_f(queue, context, function);
+    enqueue(host, queue, 0, context, function);
+}
+
+void dispatch_after(dispatch_time_value when, queue_t queue, block_t block) {
+    offstage_host *host = current_host;
+    if (!host) return real_after(when, queue, block);
+    int64_t delay = delay_until(host, when);
+    if (delay >= 0) enqueue(host, queue, delay, _Block_copy(block), run_block);
+}
+
+void dispatch_after_f(dispatch_time_value when, queue_t queue, void *context, function_t function) {
+    offstage_host *host = current_host;
+    if (!host) return real_after_f(when, queue, context, function);
+    int64_t delay = delay_until(host, when);
+    if (delay >= 0) enqueue(host, queue, delay, context, function);
+}
+
+void dispatch_group_async_f(group_t group, queue_t queue, void *context, function_t function) {
+    offstage_host *host = current_host;
+    if (!host) return real_group_async_f(group, queue, context, function);
+    group_work *work = malloc(sizeof(group_work));
+    *work = (group_work){group, context, function};
+    real_group_enter(group);
+    enqueue(host, queue, 0, work, run_group_work);
+}
+
+void dispatch_group_async(group_t group, queue_t queue, block_t block) {
+    if (!current_host) return real_group_async(group, queue, block);
+    dispatch_group_async_f(group, queue, _Block_copy(block), run_block);
+}
+
+void dispatch_group_notify_f(group_t group, queue_t queue, void *context, function_t function) {
+    offstage_host *host = current_host;
+    if (!host) return real_group_notify_f(group, queue, context, function);
+    host->notify(host->owner, group, queue, context, function);
+}
+
+void dispatch_group_notify(group_t group, queue_t queue, block_t block) {
+    if (!current_host) return real_group_notify(group, queue, block);
+    dispatch_group_notify_f(group, queue, _Block_copy(block), run_block);
+}
+
+// MARK: Capturing a queue
+
+/// What a capture saw: the first piece of work queued while it ran.
+typedef struct {
+    void *queue;
+    function_t function;
+    void *argument;
+} captured_work;
+
+static void capture_enqueue(void *owner, void *queue, int64_t delay, void *context, function_t function) {
+    (void)delay;
+    captured_work *captured = owner;
+    if (captured->queue) return;
+    *captured = (captured_work){queue, function, context};
+}
+
+void offstage_capture_dispatch(
+    void *context, void (*body)(void *), void **queue, void (**function)(void *), void **argument) {
+    captured_work captured = {NULL, NULL, NULL};
+    offstage_host capturing = {.owner = &captured, .enqueue = capture_enqueue};
+    offstage_host *previous_host = current_host;
+    void *previous_queue = current_queue;
+    current_host = &capturing;
+    body(context);
+    current_host = previous_host;
+    current_queue = previous_queue;
+    *queue = captured.queue;
+    *function = captured.function;
+    *argument = captured.argument;
+}
+
+// MARK: Running in place and waiting
+
+/// Runs `function(context)` now, on this thread, as work of `queue`, after the work queued on it before.
+static void run_as(queue_t queue, void *context, function_t function) {
+    current_host->run_due(current_host->owner, queue);
+    void *previous = current_queue;
+    current_queue = queue;
+    function(context);
+    current_queue = previous;
+}
+
+void dispatch_sync(queue_t queue, block_t block) {
+    if (!current_host) return real_sync(queue, block);
+    run_as(queue, block, call_block);
+}
+
+void dispatch_sync_f(queue_t queue, void *context, function_t function) {
+    if (!current_host) return real_sync_f(queue, context, function);
+    run_as(queue, context, function);
+}
+
+void dispatch_barrier_sync(queue_t queue, block_t block) {
+    if (!current_host) return real_barrier_sync(queue, block);
+    run_as(queue, block, call_block);
+}
+
+void dispatch_barrier_sync_f(queue_t queue, void *context, function_t function) {
+    if (!current_host) return real_barrier_sync_f(queue, context, function);
+    run_as(queue, context, function);
+}
+
+/// `DispatchQueue.concurrentPerform`: the iterations run in place, one after another, in order (one of the
+/// orders libdispatch could choose), so each runs as the app's code.
+void dispatch_apply_f(size_t iterations, queue_t queue, void *context, void (*function)(void *, size_t)) {
+    if (!current_host) return real_apply_f(iterations, queue, context, function);
+    for (size_t index = 0; index < iterations; index++) function(context, index);
+}
+
+static void call_apply_block(void *block, size_t index) {
+    ((void (*)(block_t, size_t))((block_t)block)->invoke)(block, index);
+}
+
+void dispatch_apply(size_t iterations, queue_t queue, block_t block) {
+    if (!current_host) return real_apply(iterations, queue, block);
+    dispatch_apply_f(iterations, queue, block, call_apply_block);
+}
+
+long offstage_try_wait(int kind, void *object) {
+    switch (kind) {
+    case OFFSTAGE_WAIT_SEMAPHORE: return real_semaphore_wait(object, 0);
+    case OFFSTAGE_WAIT_GROUP: return real_group_wait(object, 0);
+    default: return 1;
+    }
+}
+
+// MARK: Sleeping (Thread.sleep, usleep, sleep)
+
+static int64_t timespec_ns(const struct timespec *time) {
+    return (int64_t)time->tv_sec * 1000000000 + time->tv_nsec;
+}
+
+/// Parks the app's thread for `ns` of the host's time.
+static void sleep_for(offstage_host *host, int64_t ns) {
+    if (ns > 0) host->wait(host->owner, OFFSTAGE_WAIT_TIME, host, ns);
+}
+
+int nanosleep(const struct timespec *duration, struct timespec *remaining) {
+    offstage_host *host = current_host;
+    if (!host) return real_nanosleep(duration, remaining);
+    sleep_for(host, timespec_ns(duration));
+    if (remaining) *remaining = (struct timespec){0, 0};
+    return 0;
+}
+
+int clock_nanosleep(clockid_t clock, int flags, const struct timespec *time, struct timespec *remaining) {
+    offstage_host *host = current_host;
+    if (!host || !(clock_is_wall(clock) || clock_is_monotonic(clock)))
+        return real_clock_nanosleep(clock, flags, time, remaining);
+    int64_t ns = timespec_ns(time);
+    if (flags & TIMER_ABSTIME) ns -= clock_is_wall(clock) ? host->wall_ns : host->uptime_ns;
+    sleep_for(host, ns);
+    if (remaining) *remaining = (struct timespec){0, 0};
+    return 0;
+}
+
+int usleep(useconds_t microseconds) {
+    offstage_host *host = current_host;
+    if (!host) return nanosleep(&(struct timespec){microseconds / 1000000, (microseconds % 1000000) * 1000}, NULL);
+    sleep_for(host, (int64_t)microseconds * 1000);
+    return 0;
+}
+
+unsigned int sleep(unsigned int seconds) {
+    offstage_host *host = current_host;
+    if (!host) return real_nanosleep(&(struct timespec){seconds, 0}, NULL) == 0 ? 0 : seconds;
+    sleep_for(host, (int64_t)seconds * 1000000000);
+    return 0;
+}
+
+static long wait_for(int kind, void *object, dispatch_time_value timeout) {
+    offstage_host *host = current_host;
+    if (offstage_try_wait(kind, object) == 0) return 0;
+    int64_t delay = delay_until(host, timeout);
+    if (delay == 0) return 1;
+    return host->wait(host->owner, kind, object, delay);
+}
+
+long dispatch_semaphore_wait(semaphore_t semaphore, dispatch_time_value timeout) {
+    if (!current_host) return real_semaphore_wait(semaphore, timeout);
+    return wait_for(OFFSTAGE_WAIT_SEMAPHORE, semaphore, timeout);
+}
+
+long dispatch_group_wait(group_t group, dispatch_time_value timeout) {
+    if (!current_host) return real_group_wait(group, timeout);
+    return wait_for(OFFSTAGE_WAIT_GROUP, group, timeout);
+}
+
+void dispatch_assert_queue(queue_t queue) {
+    if (current_host && queue == current_queue) return;
+    real_assert_queue(queue);
+}

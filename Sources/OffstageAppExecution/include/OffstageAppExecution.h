@@ -1,0 +1,66 @@
+// The interposition points through which a host runs an app's queued work in its own time.
+// OffstageKit's executables define libdispatch's enqueue and wait functions and libc's clocks; on a thread
+// where a host has entered an app (offstage_enter), they hand the app's work and clock reads to the host,
+// and everywhere else they forward to the real libdispatch and libc, so other code in the process is untouched.
+#ifndef OFFSTAGE_APP_EXECUTION_H
+#define OFFSTAGE_APP_EXECUTION_H
+
+#include <stdint.h>
+
+/// What a host provides for one app: where its queued work goes, how a waiting thread parks, its clocks.
+typedef struct offstage_host {
+    /// The host's object, passed back to the callbacks (not retained).
+    void *_Nonnull owner;
+    /// Takes work the app queued: run `function(context)` on `queue` after `delay_ns` of the host's time
+    /// (never when negative). `queue` is the libdispatch queue the app named.
+    void (*_Nonnull enqueue)(
+        void *_Nonnull owner, void *_Nonnull queue, int64_t delay_ns, void *_Nullable context,
+        void (*_Nonnull function)(void *_Nullable));
+    /// Watches a dispatch group: run `function(context)` on `queue` once the group is empty.
+    void (*_Nonnull notify)(
+        void *_Nonnull owner, void *_Nonnull group, void *_Nonnull queue, void *_Nullable context,
+        void (*_Nonnull function)(void *_Nullable));
+    /// Before a `dispatch_sync` on `queue` runs in place: runs, on the calling thread, the work queued on
+    /// `queue` that is due now, in order (a serial queue runs it first).
+    void (*_Nonnull run_due)(void *_Nonnull owner, void *_Nonnull queue);
+    /// Parks the calling thread until `offstage_try_wait(kind, object)` succeeds or `timeout_ns` of the host's
+    /// time pass (never, when negative); returns 0 when it succeeded, nonzero on timeout.
+    long (*_Nonnull wait)(void *_Nonnull owner, int kind, void *_Nonnull object, int64_t timeout_ns);
+    /// Notes work the app's code started outside the host's threads (a network transfer on URLSession's
+    /// thread); returns its number. The host's time stands still until every such piece has finished.
+    int64_t (*_Nonnull begin_external)(void *_Nonnull owner);
+    /// Ends external work `number`, from any thread: run `function(context)` on `queue` after `delay_ns`.
+    void (*_Nonnull finish_external)(
+        void *_Nonnull owner, int64_t number, void *_Nonnull queue, int64_t delay_ns, void *_Nullable context,
+        void (*_Nonnull function)(void *_Nullable));
+    /// The host's monotonic clock and wall clock now, in nanoseconds (kept current by the host).
+    int64_t uptime_ns;
+    int64_t wall_ns;
+} offstage_host;
+
+/// What a thread is waiting on in `wait`.
+/// (`OFFSTAGE_WAIT_TIME`: nothing but time, a `nanosleep`; `object` is then the host.)
+enum { OFFSTAGE_WAIT_SEMAPHORE = 1, OFFSTAGE_WAIT_GROUP = 2, OFFSTAGE_WAIT_TIME = 3 };
+
+/// Marks the calling thread as running the app of `host`, on `queue` (a libdispatch queue, or NULL).
+void offstage_enter(offstage_host *_Nonnull host, void *_Nullable queue);
+/// The thread no longer runs app code.
+void offstage_leave(void);
+/// The host of the app running on this thread, or NULL.
+offstage_host *_Nullable offstage_current_host(void);
+/// The queue whose work runs on this thread, or NULL.
+void *_Nullable offstage_current_queue(void);
+/// libdispatch's main queue.
+void *_Nonnull offstage_main_queue(void);
+/// libdispatch's global queue of default quality of service (a background queue).
+void *_Nonnull offstage_background_queue(void);
+/// Runs `body(context)` with the dispatch calls it makes captured instead of run: the first call's queue,
+/// function and argument are stored in `*queue`, `*function`, `*argument` (NULL queue when none was made).
+/// Lets code name a libdispatch queue by the Dispatch object it holds (`queue.async { … }` inside `body`).
+void offstage_capture_dispatch(
+    void *_Nullable context, void (*_Nonnull body)(void *_Nullable), void *_Nullable *_Nonnull queue,
+    void (*_Nullable *_Nonnull function)(void *_Nullable), void *_Nullable *_Nonnull argument);
+/// Tries, without waiting, what `wait` waits for; 0 when it succeeded (a semaphore's count is then taken).
+long offstage_try_wait(int kind, void *_Nonnull object);
+
+#endif

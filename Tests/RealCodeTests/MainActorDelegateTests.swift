@@ -1,0 +1,94 @@
+import Foundation
+import OffstageCore
+import OffstageKit
+import OffstageSimulator
+import Testing
+
+/// A `@MainActor` app delegate, as Swift 6 apps write it: it registers its refresh `using: .main`, hops into the
+/// main actor with `MainActor.assumeIsolated`, and starts `Task { @MainActor in … }` for the work.
+@MainActor final class MainActorRefreshDelegate: UIResponder, @preconcurrency UIApplicationDelegate {
+    nonisolated static let refresh = "com.example.mainactor.refresh"
+    let fetchSeconds: Double
+    let sightings: Sightings
+    var lastRefresh: Date?
+
+    /// Made by the system when it launches the app (UIKit makes the delegate from `UIApplicationMain`).
+    nonisolated init(fetchSeconds: Double, sightings: Sightings) {
+        self.fetchSeconds = fetchSeconds
+        self.sightings = sightings
+    }
+
+    func application(
+        _ application: UIApplication,
+        didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?
+    ) -> Bool {
+        BGTaskScheduler.shared.register(forTaskWithIdentifier: Self.refresh, using: .main) { task in
+            MainActor.assumeIsolated { self.handleAppRefresh(task: task as! BGAppRefreshTask) }
+        }
+        return true
+    }
+
+    func applicationDidEnterBackground(_ application: UIApplication) {
+        submitAppRefresh(Self.refresh, after: 15 * 60)
+    }
+
+    func handleAppRefresh(task: BGAppRefreshTask) {
+        let work = Task { @MainActor in
+            do {
+                try await Task.sleep(for: .seconds(fetchSeconds))
+                lastRefresh = Date()
+                sightings.note("refreshed at \(lastRefresh!.timeIntervalSince1970), main queue: \(onMainQueue())")
+                task.setTaskCompleted(success: true)
+            } catch {
+                sightings.note("cancelled, main queue: \(onMainQueue())")
+                task.setTaskCompleted(success: false)
+            }
+        }
+        task.expirationHandler = {
+            MainActor.assumeIsolated { self.sightings.note("expiring, main queue: \(onMainQueue())") }
+            work.cancel()
+        }
+    }
+}
+
+/// Whether the calling code runs on the main queue (`dispatchPrecondition` would trap otherwise).
+func onMainQueue() -> Bool {
+    dispatchPrecondition(condition: .onQueue(.main))
+    return true
+}
+
+@Suite struct MainActorDelegateTests {
+    let app = "com.example.mainactor"
+
+    func scenario(fetchSeconds: Double, sightings: Sightings) -> RealCodeRun {
+        .launchingTask(
+            MainActorRefreshDelegate.refresh, of: manifest(app, identifiers: [MainActorRefreshDelegate.refresh]),
+            duration: 400
+        ) { @Sendable in MainActorRefreshDelegate(fetchSeconds: fetchSeconds, sightings: sightings) }
+    }
+
+    @Test func mainActorDelegateRefreshesOnTheMainQueue() throws {
+        let sightings = Sightings()
+        let simulation = try scenario(fetchSeconds: 6, sightings: sightings).simulation()
+        let records = simulation.run()
+        let refresh = MainActorRefreshDelegate.refresh
+        #expect(records.of(.completed, app, task: refresh).map(\.at.seconds) == [106])
+        let epoch = simulation.system.wallClock.epoch(at: Instant(seconds: 106))
+        #expect(sightings.lines == ["refreshed at \(epoch), main queue: true"])
+    }
+
+    @Test func mainActorDelegateRefreshExpiresWithItsHandlerOnTheMainQueue() throws {
+        let sightings = Sightings()
+        let records = try scenario(fetchSeconds: 120, sightings: sightings).run()
+        let refresh = MainActorRefreshDelegate.refresh
+        #expect(records.of(.expired, app, task: refresh).count == 1)
+        #expect(records.of(.completed, app, task: refresh).first?.reason.contains("success: false") == true)
+        #expect(sightings.lines == ["expiring, main queue: true", "cancelled, main queue: true"])
+        #expect(records.of(.killed, app).isEmpty)
+    }
+
+    @Test func mainActorDelegateGivesTheSameRecordsInTwentyRuns() throws {
+        let texts = try scenario(fetchSeconds: 120, sightings: Sightings()).texts(runs: 20)
+        #expect(Set(texts).count == 1)
+    }
+}
