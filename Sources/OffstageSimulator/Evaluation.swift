@@ -14,6 +14,19 @@ public struct EvaluatedPolicy: Hashable, Sendable, Codable {
         self.policy = policy
     }
 
+    /// The policy of a file (`offstage evaluate --policy FILE`), named after the file without its extension.
+    public static func load(contentsOf path: String) throws(ScenarioError) -> EvaluatedPolicy {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ScenarioError(source: path, message: "no such file, or it cannot be read")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ScenarioError(source: path, message: "not UTF-8 text")
+        }
+        let (policy, strategy) = try ScenarioLoader.parsePolicy(yaml: text, source: path)
+        let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+        return EvaluatedPolicy(name: name, strategy: strategy, policy: policy)
+    }
+
     /// Offstage's policy, the fixed 15-minute and 1-hour periods, the literal reading of the API, the oracle that
     /// keeps `earliestBeginDate` and the one that does not.
     public static let standard = [

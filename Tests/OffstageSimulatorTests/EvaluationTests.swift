@@ -198,6 +198,38 @@ import Testing
         #expect(launches[0]["contentAge"] is NSNull)
     }
 
+    @Test func aPolicyFileChangesTheNumbersWithoutRebuilding() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("policy-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("cautious.json").path
+        try #"{"strategy": "literal", "criticalBatteryLevel": "90%"}"#.write(
+            toFile: file, atomically: true, encoding: .utf8)
+        let cautious = try EvaluatedPolicy.load(contentsOf: file)
+        #expect(cautious.name == "cautious" && cautious.strategy == .literal)
+        #expect(cautious.policy.criticalBatteryLevel == 0.9)
+        // At 80 % the cautious variant holds every refresh back, and calls the launches low-battery ones.
+        let trace = try TraceLoader.parse(
+            csv: """
+                user,timestamp,app,event,battery,charging
+                ann,2026-11-23T07:30:00Z,com.example.news,opened,80,false
+                ann,2026-11-23T07:31:00Z,com.example.news,closed,,
+                ann,2026-11-23T09:00:00Z,com.example.news,opened,,
+                """, source: "t.csv")
+        let literal = Evaluation.replay("ann", of: trace, under: EvaluatedPolicy(name: "literal", strategy: .literal))
+        let variant = Evaluation.replay("ann", of: trace, under: cautious)
+        #expect(literal.refreshRuns > 0 && variant.refreshRuns == 0)
+        #expect(variant.launches.map(\.launchClass) == [.first, .lowBattery])
+        let bad = folder.appendingPathComponent("bad.yaml").path
+        try "strategy: literal\ncriticalBatteryLevel: lots\n".write(toFile: bad, atomically: true, encoding: .utf8)
+        #expect(throws: ScenarioError.self) { try EvaluatedPolicy.load(contentsOf: bad) }
+        do {
+            _ = try EvaluatedPolicy.load(contentsOf: bad)
+        } catch {
+            #expect(error.description.contains("\(bad):2: field 'criticalBatteryLevel'"), "\(error)")
+        }
+    }
+
     @Test func evaluationIsDeterministic() async {
         let a = await Evaluation.run(Self.small, parallelism: 1)
         let b = await Evaluation.run(Self.small, parallelism: 4)
