@@ -6,7 +6,7 @@ import OffstageSimulator
 struct TraceCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "trace", abstract: "Work with usage traces (CSV; see docs/traces.md).",
-        subcommands: [GenerateTraceCommand.self])
+        subcommands: [GenerateTraceCommand.self, TraceStatsCommand.self])
 }
 
 /// `offstage trace generate --users N --days D --apps A --seed S [-o FILE]`: a synthetic trace from the
@@ -39,5 +39,25 @@ struct GenerateTraceCommand: ParsableCommand {
                 + "\(RunReport.count(days, "day", "days")), \(RunReport.count(apps, "app", "apps")), "
                 + "\(RunReport.count(rows, "event", "events")) "
                 + "(replay it with `offstage evaluate --trace \(output)`)")
+    }
+}
+
+/// `offstage trace stats FILE`: what a trace holds (launches a day, re-opens, sessions, apps per session,
+/// charging hours), to compare a generated trace with real usage.
+struct TraceStatsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stats",
+        abstract: "Print a usage trace's statistics: launches a day, re-opens, sessions, charging.")
+
+    @Argument(help: "The usage trace (CSV; see docs/traces.md).") var file: String
+
+    func run() throws {
+        let trace: UsageTrace
+        do {
+            trace = try TraceLoader.load(contentsOf: file)
+        } catch {
+            throw CLIError("\(error)")
+        }
+        Console.print(TraceStatistics(trace).text(source: file))
     }
 }

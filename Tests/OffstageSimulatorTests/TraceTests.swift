@@ -111,6 +111,31 @@ import Testing
         #expect(batteryEvents.map(\.1) == [false, true])
     }
 
+    @Test func statsCountLaunchesReopensSessionsAndChargingHours() throws {
+        let trace = try TraceLoader.parse(
+            csv: """
+                user,timestamp,app,event,screen,charging
+                ann,2026-11-23T07:30:00Z,com.example.news,opened,on,false
+                ann,2026-11-23T07:31:00Z,com.example.mail,opened,on,
+                ann,2026-11-23T07:32:00Z,com.example.news,opened,on,
+                ann,2026-11-23T07:33:00Z,com.example.news,closed,off,
+                ann,2026-11-23T12:00:00Z,com.example.news,opened,on,
+                ann,2026-11-23T12:01:00Z,com.example.news,closed,off,
+                ann,2026-11-23T22:00:00Z,com.example.mail,opened,on,
+                ann,2026-11-23T22:01:00Z,com.example.mail,closed,off,true
+                """, source: "t.csv")
+        let stats = TraceStatistics(trace)
+        #expect(stats.users == 1 && stats.userDays == 1)
+        #expect(stats.launches == 5)
+        // news at 07:32 (a minute after mail took the screen); mail at 22:00 is cold, news at 12:00 too.
+        #expect(stats.reopens == 1)
+        #expect(stats.sessions == 3)
+        #expect(stats.appsInSessions == 4)
+        // On the charger from 22:01 to the end of the day.
+        #expect(stats.chargingHours.map { abs($0 - 119.0 / 60) < 1e-9 } == true)
+        #expect(stats.text(source: "t.csv").contains("launches a day:      5.0"))
+    }
+
     @Test func csvRoundTripsThroughTheLoader() throws {
         let trace = TraceGenerator.generate(TraceModel(users: 2, days: 2, apps: 4, seed: 3))
         let again = try TraceLoader.parse(csv: trace.csv(), source: "x")
