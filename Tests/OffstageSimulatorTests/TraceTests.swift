@@ -136,6 +136,65 @@ import Testing
         #expect(stats.text(source: "t.csv").contains("launches a day:      5.0"))
     }
 
+    /// The error text of importing `text` in `layout`, nil when it imports.
+    func importError(_ text: String, _ layout: TraceImporter.Layout) -> String? {
+        do {
+            _ = try TraceImporter.parse(text, layout: layout, source: "d.txt")
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+
+    @Test func lsappImportsAsATraceTheLoaderAccepts() throws {
+        let header = "user_id\tsession_id\ttimestamp\tapp_name\tevent_type\n"
+        let rows = [
+            "1\t1\t2018-01-16 06:01:05\tGoogle Chrome\tOpened",
+            "1\t1\t2018-01-16 06:01:50\tGoogle Chrome\tClosed",
+            "1\t1\t2018-01-16 06:01:52\tFacebook\tClosed",  // closes an app not on screen: skipped
+            "1\t2\t2018-01-16 07:00:00\tFacebook\tOpened",
+            "1\t2\t2018-01-16 07:02:00\tGmail\tOpened",  // a switch: Facebook leaves without a close
+            "1\t2\t2018-01-16 07:03:00\tGmail\tClosed",
+        ]
+        let trace = try TraceImporter.parse(
+            header + rows.joined(separator: "\n"), layout: .lsapp, source: "d.tsv", utcOffset: 3600)
+        #expect(
+            trace.events.map(\.app.rawValue) == [
+                "app.google-chrome", "app.google-chrome", "app.facebook", "app.gmail", "app.gmail",
+            ])
+        #expect(trace.events.map(\.kind) == [.opened, .closed, .opened, .opened, .closed])
+        // 06:01:05 at UTC+1 is 05:01:05 UTC.
+        #expect(trace.events[0].epoch == 1_516_078_865 && trace.events[0].utcOffset == 3600)
+        #expect(try TraceLoader.parse(csv: trace.csv(), source: "x").events.count == 5)
+        #expect(
+            importError(header + "1\t1\t2018-01-16 06:01:05\tChrome\tStarted", .lsapp)
+                == "d.txt:2: field 'event_type (column 5)': expected Opened or Closed, got \"Started\"")
+        #expect(
+            importError(header + "1\t1\tyesterday\tChrome\tOpened", .lsapp)?.hasPrefix(
+                "d.txt:2: field 'timestamp (column 3)': expected a time") == true)
+        #expect(importError("user,app\n", .lsapp)?.hasPrefix("d.txt:1: expected the header user_id<tab>") == true)
+    }
+
+    @Test func episodesImportAndTheirBadRowsNameTheField() throws {
+        let header = "user,app,start,end\n"
+        let trace = try TraceImporter.parse(
+            header + """
+                ann,com.example.news,2026-11-23T07:30:00+01:00,2026-11-23T07:35:00+01:00
+                ann,com.example.mail,2026-11-23T07:34:00+01:00,2026-11-23T07:36:00+01:00
+                """, layout: .episodes, source: "e.csv")
+        #expect(trace.events.map(\.kind) == [.opened, .opened, .closed])
+        #expect(try TraceLoader.parse(csv: trace.csv(), source: "x").events.count == 3)
+        #expect(
+            importError(header + "ann,com.x,2026-11-23T07:30:00Z,2026-11-23T07:00:00Z", .episodes)
+                == "d.txt:2: field 'end (column 4)': comes before start")
+        #expect(
+            importError(header + "ann,,2026-11-23T07:30:00Z,2026-11-23T07:40:00Z", .episodes)
+                == "d.txt:2: field 'app (column 2)': is empty; every row needs one")
+        #expect(
+            importError(header + "ann,com.x,2026-11-23T07:30:00Z", .episodes)
+                == "d.txt:2: 3 cells, but the header has 4 columns")
+    }
+
     @Test func csvRoundTripsThroughTheLoader() throws {
         let trace = TraceGenerator.generate(TraceModel(users: 2, days: 2, apps: 4, seed: 3))
         let again = try TraceLoader.parse(csv: trace.csv(), source: "x")
