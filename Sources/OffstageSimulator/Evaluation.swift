@@ -16,13 +16,8 @@ public struct EvaluatedPolicy: Hashable, Sendable, Codable {
 
     /// The policy of a file (`offstage evaluate --policy FILE`), named after the file without its extension.
     public static func load(contentsOf path: String) throws(ScenarioError) -> EvaluatedPolicy {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ScenarioError(source: path, message: "no such file, or it cannot be read")
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw ScenarioError(source: path, message: "not UTF-8 text")
-        }
-        let (policy, strategy) = try ScenarioLoader.parsePolicy(yaml: text, source: path)
+        let (policy, strategy) = try ScenarioLoader.parsePolicy(
+            yaml: try TraceLoader.text(contentsOf: path), source: path)
         let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         return EvaluatedPolicy(name: name, strategy: strategy, policy: policy)
     }

@@ -22,13 +22,7 @@ public enum TraceImporter {
     public static func load(contentsOf path: String, layout: Layout, utcOffset: Double = 0) throws(ScenarioError)
         -> UsageTrace
     {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ScenarioError(source: path, message: "no such file, or it cannot be read")
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw ScenarioError(source: path, message: "not UTF-8 text")
-        }
-        return try parse(text, layout: layout, source: path, utcOffset: utcOffset)
+        try parse(try TraceLoader.text(contentsOf: path), layout: layout, source: path, utcOffset: utcOffset)
     }
 
     /// Parses a dataset's text in `layout`; `source` names it in errors.
