@@ -160,10 +160,17 @@ let package = Package(
             path: "Tests/OffstageTestApp",
             swiftSettings: strictSettings
         ),
+        // A scene-based app started with `@main` on its delegate, for a daemon test (issue 13).
+        .executableTarget(
+            name: "SceneTestApp",
+            dependencies: ["OffstageKit"],
+            path: "Tests/SceneTestApp",
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "OffstageDaemonTests",
             dependencies: [
-                "offstage", "offstage-daemon", "OffstageTestApp", "OffstageCore", "OffstageProtocol", "OffstageDaemon",
+                "offstage", "offstage-daemon", "OffstageTestApp", "SceneTestApp", "OffstageCore", "OffstageProtocol", "OffstageDaemon",
                 "ColorFeedApp",
             ],
             swiftSettings: strictSettings

@@ -7,15 +7,18 @@ import OffstageSimulator
 
 /// An app that refreshes every `interval` seconds: the launch handler starts a `Task` that awaits its fetch,
 /// completes the task, and asks for the next refresh; the expiration handler cancels the `Task`.
-final class AsyncRefresher: UIResponder, UIApplicationDelegate, @unchecked Sendable {
+final class AsyncRefresher: UIApplicationDelegate, @unchecked Sendable {
     let identifier: String
     let interval: Double
     let fetchSeconds: Double
+    /// Where the fetch goes with `URLSession.shared` (the scenario's network answers); nil: `Task.sleep` stands in.
+    let feed: URL?
 
-    init(identifier: String, interval: Double, fetchSeconds: Double) {
+    init(identifier: String, interval: Double, fetchSeconds: Double, feed: URL? = nil) {
         self.identifier = identifier
         self.interval = interval
         self.fetchSeconds = fetchSeconds
+        self.feed = feed
     }
 
     func application(
@@ -45,6 +48,7 @@ final class AsyncRefresher: UIResponder, UIApplicationDelegate, @unchecked Senda
     }
 
     func fetchLatestEntries() async throws -> Int {
+        if let feed { return try await URLSession.shared.data(from: feed).0.count }
         try await Task.sleep(for: .seconds(fetchSeconds))
         return await decode()
     }
@@ -53,18 +57,23 @@ final class AsyncRefresher: UIResponder, UIApplicationDelegate, @unchecked Senda
 }
 
 /// `count` async apps opened by a daily routine, the device charged every night, for `days` days.
-func asyncScenario(apps count: Int, days: Int) throws -> (Scenario, SwiftAppCatalog) {
+/// With `network`, each app's fetch is a `URLSession` request its own host answers after the fetch's seconds.
+func asyncScenario(apps count: Int, days: Int, network: Bool = false) throws -> (Scenario, SwiftAppCatalog) {
     var yaml =
         "name: \(count) async apps for \(days) days\nseed: 3\nduration: \(days)d\ndevice: { screen: off }\napps:\n"
     var routine =
         "routine:\n  - { at: \"23:30\", jitter: 30m, do: plug }\n  - { at: \"07:05\", jitter: 15m, do: unplug }\n"
     var catalog: [String: @Sendable () -> any UIApplicationDelegate] = [:]
+    var networkRoutes: [NetworkRoute] = []
     for index in 0..<count {
         let id = "com.bench.async\(index)"
         let refresh = "\(id).refresh"
         let interval = [900.0, 1800, 3600, 7200, 14400][index % 5]
         let fetch = Double(1 + index % 5)
-        catalog[id] = { AsyncRefresher(identifier: refresh, interval: interval, fetchSeconds: fetch) }
+        let feed = network ? URL(string: "https://\(id)/feed.json") : nil
+        catalog[id] = { AsyncRefresher(identifier: refresh, interval: interval, fetchSeconds: fetch, feed: feed) }
+        let answer = OffstageNetworkResponse(body: Data(count: 20_000))
+        networkRoutes.append(NetworkRoute(match: .host(id), answer: .response(answer), serverTime: fetch))
         yaml += """
               - code: \(id)
                 manifest:
@@ -78,11 +87,13 @@ func asyncScenario(apps count: Int, days: Int) throws -> (Scenario, SwiftAppCata
             routine += "  - { at: \"\(hour):\(10 + index % 40)\", jitter: 20m, open: \(id), for: 3m }\n"
         }
     }
-    return (try ScenarioLoader.parse(yaml: yaml + routine, source: "benchmark"), SwiftAppCatalog(catalog))
+    var scenario = try ScenarioLoader.parse(yaml: yaml + routine, source: "benchmark")
+    scenario.network.routes = networkRoutes
+    return (scenario, SwiftAppCatalog(catalog))
 }
 
-func benchmarkAsyncApps(days: Int) throws {
-    let (scenario, catalog) = try asyncScenario(apps: 10, days: days)
+func benchmarkAsyncApps(days: Int, network: Bool = false) throws {
+    let (scenario, catalog) = try asyncScenario(apps: 10, days: days, network: network)
     var records: [Record] = []
     let elapsed = try seconds {
         let simulation = try Simulation(scenario: scenario, catalog: catalog)
@@ -90,6 +101,7 @@ func benchmarkAsyncApps(days: Int) throws {
     }
     let completed = records.filter { $0.kind == .completed }.count
     print(
-        "\(days) days of 10 async apps: \(String(format: "%.2f", elapsed)) s "
+        "\(days) days of 10 async apps\(network ? " fetching with URLSession" : ""): "
+            + "\(String(format: "%.2f", elapsed)) s "
             + "(\(completed) refreshes completed, \(records.count) records)")
 }

@@ -1,6 +1,6 @@
 // Scheduler benchmarks (not tests): a simulated year of a 50-app device, and the cost of one scheduling
 // decision as the number of pending requests grows; and a month of 10 async apps (AsyncApps.swift).
-// Run: swift run -c release scheduler-benchmarks [DAYS | async [DAYS]]
+// Run: swift run -c release scheduler-benchmarks [DAYS | async [DAYS] | network [DAYS]]
 import Foundation
 import OffstageCore
 import OffstageSimulator
@@ -144,10 +144,11 @@ func benchmarkDecisions() {
 }
 
 // `scheduler-benchmarks DAYS` runs only the device simulation, for DAYS days; `scheduler-benchmarks async [DAYS]`
-// only the async apps (30 days by default).
+// only the async apps (30 days by default); `network [DAYS]` the same apps fetching with `URLSession`.
 let arguments = Array(CommandLine.arguments.dropFirst())
-if arguments.first == "async" {
-    try benchmarkAsyncApps(days: arguments.dropFirst().first.flatMap { Int($0) } ?? 30)
+if arguments.first == "async" || arguments.first == "network" {
+    let days = arguments.dropFirst().first.flatMap { Int($0) } ?? 30
+    try benchmarkAsyncApps(days: days, network: arguments.first == "network")
 } else if let days = arguments.first.flatMap({ Int($0) }) {
     try benchmarkYear(days: days)
 } else {

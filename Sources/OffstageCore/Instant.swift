@@ -13,6 +13,10 @@ public struct Instant: Comparable, Hashable, Sendable, Codable, CustomStringConv
     public static func + (lhs: Instant, rhs: Double) -> Instant { Instant(seconds: lhs.seconds + rhs) }
     public static func - (lhs: Instant, rhs: Instant) -> Double { lhs.seconds - rhs.seconds }
 
+    /// `seconds` within what converts to whole tenths (±9.2e15 s, about 292 million years; NaN as 0): conversions
+    /// to whole numbers saturate here, so that no instant or duration a client chose traps.
+    static func writable(_ seconds: Double) -> Double { seconds.isNaN ? 0 : min(max(seconds, -9.2e15), 9.2e15) }
+
     public var description: String { "t+\(seconds)s" }
 
     public init(from decoder: any Decoder) throws {
@@ -88,7 +92,7 @@ public struct WallClock: Hashable, Sendable, Codable {
 
     /// The UTC calendar date and the second of the day at `instant` (civil-from-days).
     private func civil(at instant: Instant) -> (year: Int, month: Int, day: Int, second: Int) {
-        let total = Int(epoch(at: instant).rounded(.down))
+        let total = Int(Instant.writable(epoch(at: instant)).rounded(.down))
         let (days, second) = (
             total >= 0 ? total / 86_400 : (total - 86_399) / 86_400, ((total % 86_400) + 86_400) % 86_400
         )
@@ -107,7 +111,7 @@ public struct WallClock: Hashable, Sendable, Codable {
 /// Seconds with one decimal ("12.5"), without Foundation: the core's records use it.
 /// Rounded to tenths so that records print the same on every platform.
 func oneDecimal(_ seconds: Double) -> String {
-    let tenths = Int((seconds * 10).rounded())
+    let tenths = Int((Instant.writable(seconds) * 10).rounded())
     let sign = tenths < 0 ? "-" : ""
     return "\(sign)\(abs(tenths) / 10).\(abs(tenths) % 10)"
 }

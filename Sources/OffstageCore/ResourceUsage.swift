@@ -34,7 +34,15 @@ public struct ResourceUsage: Hashable, Sendable, Codable {
     public static func + (a: ResourceUsage, b: ResourceUsage) -> ResourceUsage {
         ResourceUsage(
             cpuSeconds: a.cpuSeconds + b.cpuSeconds, gpuSeconds: a.gpuSeconds + b.gpuSeconds,
-            wifiBytes: a.wifiBytes + b.wifiBytes, cellularBytes: a.cellularBytes + b.cellularBytes,
+            wifiBytes: saturatingSum(a.wifiBytes, b.wifiBytes),
+            cellularBytes: saturatingSum(a.cellularBytes, b.cellularBytes),
             interval: a.interval + b.interval)
     }
+}
+
+/// `a + b`, or `Int.max` (`Int.min`) where the sum would overflow: byte counts are summed over an app's life
+/// from numbers apps report, and no count an app chose may trap.
+func saturatingSum(_ a: Int, _ b: Int) -> Int {
+    let (sum, overflow) = a.addingReportingOverflow(b)
+    return overflow ? (b > 0 ? .max : .min) : sum
 }

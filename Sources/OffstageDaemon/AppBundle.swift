@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import OffstageCore
+import OffstageProtocol
 
 /// An app bundle on disk: a `Name.app` folder with an `Info.plist` and the executable it names
 /// (`CFBundleExecutable`). Errors name the file and the key at fault.
@@ -18,6 +19,10 @@ struct AppBundle {
         do {
             manifest = try AppManifest(plist: data, source: plistPath)
         } catch {
+            throw DaemonError(error.description)
+        }
+        do { try BundleID.check(manifest.bundleIdentifier.rawValue, in: plistPath, field: "CFBundleIdentifier") } catch
+        {
             throw DaemonError(error.description)
         }
         guard let executable = manifest.executable, !executable.isEmpty, !executable.contains("/") else {

@@ -18,12 +18,19 @@ final class Connection {
     var outgoing: [UInt8] = []
     /// Close once `outgoing` is written (after a fatal protocol error).
     var closeAfterWrite = false
+    /// Answers wait (with everything sent after them) until the store is synced: set when a message's answer
+    /// acknowledges something written (`Daemon.holdUntilSynced`), cleared at the end of the turn.
+    var awaitingSync = false
+    /// When the client last sent bytes, and since when an unfinished message waits (`sweepConnections`).
+    var lastHeard: Instant
+    var partialSince: Instant?
     /// Cleared by `disconnect`: the loops over one connection's messages check this, not the table of
     /// connections (a hashed lookup per message).
     var isOpen = true
 
-    init(fd: Int32, peer: PeerCredentials) {
+    init(fd: Int32, peer: PeerCredentials, at now: Instant) {
         self.fd = fd
+        lastHeard = now
         pid = peer.pid
         uid = peer.uid
         gid = peer.gid
@@ -37,19 +44,77 @@ let maxOutgoingBytes = 4 << 20
 let readsPerTurn = 64
 
 extension Daemon {
+    /// Takes every waiting connection: an app's process is bound to its app; another client beyond the limits
+    /// (overall, per user) is answered with an error and closed. Out of descriptors, the waiting connection is
+    /// taken with a spare descriptor and closed, so that `poll` does not report it again and again.
     func acceptConnections() {
-        while let fd = ListeningSocket.accept(listener) {
+        while true {
+            guard let fd = ListeningSocket.accept(listener) else {
+                guard errno == EMFILE || errno == ENFILE else { return }
+                logger.warning("out of file descriptors: refusing a connection")
+                close(spareDescriptor)
+                if let refused = ListeningSocket.accept(listener) { close(refused) }
+                spareDescriptor = open("/dev/null", O_RDONLY | O_CLOEXEC)
+                continue
+            }
             guard let peer = ListeningSocket.peer(of: fd) else {
                 close(fd)
                 continue
             }
-            let connection = Connection(fd: fd, peer: peer)
-            connections[fd] = connection
+            let connection = Connection(fd: fd, peer: peer, at: clock.now())
             if let app = apps.first(where: { id, app in app.process.map { control.owns(id, $0, pid: peer.pid) } ?? false
             })?.key {
+                connections[fd] = connection
                 attach(connection, to: app)
+                continue
+            }
+            let fromUser = clientConnections[peer.uid, default: 0]
+            if clientConnections.values.reduce(0, +) >= configuration.maxConnections
+                || fromUser >= configuration.maxConnectionsPerUser
+            {
+                logger.warning(
+                    "refusing a connection: too many", metadata: ["uid": "\(peer.uid)", "pid": "\(peer.pid)"])
+                var refusal: [UInt8] = []
+                try? Frame.append(
+                    ServerMessage.error(
+                        id: nil,
+                        message: "too many connections (at most \(configuration.maxConnections), "
+                            + "\(configuration.maxConnectionsPerUser) per user)"), to: &refusal)
+                _ = refusal.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                close(fd)
+                continue
+            }
+            connections[fd] = connection
+            clientConnections[peer.uid] = fromUser + 1
+            if sweepAt == nil { sweepAt = clock.now() + 1 }
+        }
+    }
+
+    /// Closes connections that left a message unfinished too long, and clients' connections silent too long;
+    /// gives the memory back. Runs every second while clients' connections or unfinished messages exist.
+    func sweepConnections(at now: Instant) {
+        sweepAt = nil
+        var closed = 0
+        var watched = false
+        for connection in Array(connections.values) {
+            if let since = connection.partialSince, since + configuration.partialMessageTimeout <= now {
+                logger.warning(
+                    "closing a connection that left a message unfinished", metadata: ["pid": "\(connection.pid)"])
+                send(
+                    .error(id: nil, message: "message unfinished after \(configuration.partialMessageTimeout) s"),
+                    to: connection)
+                disconnect(connection)
+                closed += 1
+            } else if connection.app == nil, connection.lastHeard + configuration.idleTimeout <= now {
+                logger.info("closing an idle connection", metadata: ["pid": "\(connection.pid)"])
+                disconnect(connection)
+                closed += 1
+            } else if connection.app == nil || connection.partialSince != nil {
+                watched = true
             }
         }
+        if closed > 0 { HeapTrim.now() }
+        if watched { sweepAt = now + 1 }
     }
 
     /// Binds a connection to the app whose process opened it, and sends what was waiting.
@@ -85,7 +150,16 @@ extension Daemon {
                 return disconnect(connection)
             }
             readBuffer.withUnsafeBytes { connection.buffer.append(UnsafeRawBufferPointer(rebasing: $0[..<n])) }
+            connection.lastHeard = clock.now()
             answerWholeMessages(connection)
+            if connection.buffer.hasPartialFrame {
+                if connection.partialSince == nil {
+                    connection.partialSince = connection.lastHeard
+                    if sweepAt == nil { sweepAt = connection.lastHeard + 1 }
+                }
+            } else {
+                connection.partialSince = nil
+            }
         }
     }
 
@@ -94,16 +168,29 @@ extension Daemon {
         while connection.isOpen, !connection.closeAfterWrite {
             switch connection.buffer.next(ClientMessage.self) {
             case .needMore: return
-            case .message(let message): handle(message, from: connection)
+            case .message(let message):
+                do { handle(try message.validated(), from: connection) } catch {
+                    refuse(message, error, from: connection)
+                }
             case .failure(let failure, let fatal):
                 logger.warning("bad frame", metadata: ["pid": "\(connection.pid)", "error": "\(failure)"])
-                send(.error(id: nil, message: failure.description), to: connection)
+                send(.error(id: fatal ? nil : connection.buffer.failedID, message: failure.description), to: connection)
                 if fatal {
                     connection.closeAfterWrite = true
                     flush(connection)
                 }
             }
         }
+    }
+
+    /// Answers a message with a value out of range with an error naming the field (a work report, which gets no
+    /// answer, only in the log), and serves on.
+    private func refuse(_ message: ClientMessage, _ error: InputError, from connection: Connection) {
+        logger.warning(
+            "refused a value out of range",
+            metadata: ["pid": "\(connection.pid)", "app": "\(connection.app?.rawValue ?? "-")", "error": "\(error)"])
+        if case .work = message.body { return }
+        send(.error(id: message.id, message: error.description), to: connection)
     }
 
     /// Queues a message for the client and writes as much as the socket takes.
@@ -119,8 +206,31 @@ extension Daemon {
         flush(connection)
     }
 
+    /// Holds the connection's answers (the next one and any after it) until the store is synced, if something
+    /// the daemon acknowledges was written: an answer means durable.
+    func holdUntilSynced(_ connection: Connection) {
+        guard store.awaitsSync, !connection.awaitingSync else { return }
+        connection.awaitingSync = true
+        awaitingSync.append(connection)
+    }
+
+    /// Group commit: syncs the store once for every answer held this turn of the loop, then sends them.
+    func releaseHeldAnswers() {
+        if store.awaitsSync {
+            do { try store.sync() } catch { logger.critical("acknowledging unsynced changes: \(error)") }
+        }
+        guard !awaitingSync.isEmpty else { return }
+        let held = awaitingSync
+        awaitingSync.removeAll(keepingCapacity: true)
+        for connection in held {
+            connection.awaitingSync = false
+            if connection.isOpen { flush(connection) }
+        }
+    }
+
     /// Writes queued bytes without blocking; drops a client that lets too much pile up.
     func flush(_ connection: Connection) {
+        guard !connection.awaitingSync else { return }
         while !connection.outgoing.isEmpty {
             let n = connection.outgoing.withUnsafeBytes {
                 Glibc.send(connection.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
@@ -146,6 +256,7 @@ extension Daemon {
         guard connection.isOpen, connections.removeValue(forKey: connection.fd) != nil else { return }
         connection.isOpen = false
         if let app = connection.app, apps[app]?.connection == connection.fd { apps[app]!.connection = nil }
+        if connection.app == nil { clientConnections[connection.uid, default: 1] -= 1 }
         close(connection.fd)
     }
 
@@ -182,17 +293,16 @@ extension Daemon {
             }
             let (result, effects) = system.call(call, from: app, at: clock.now())
             let decidedAt = Self.freezerDecisionTime(effects) ?? 0
-            if decidedAt != 0, effects.contains(.suspend(app)) {
-                // A call that ends the app's last work (the callback returned, the task ended) freezes it before
-                // the answer is written: it waits for the answer, so it stops at once; the answer reaches it when
-                // it is thawed. Answered first, it would be woken to read the answer and then frozen while running.
-                carryOut(effects, decidedAt: decidedAt)
-                send(.result(id: message.id, result: result), to: connection)
-            } else {
-                send(.result(id: message.id, result: result), to: connection)
-                carryOut(effects, decidedAt: decidedAt)
-            }
+            // A call that ends the app's last work (the callback returned, the task ended) freezes it before
+            // the answer is written: it waits for the answer, so it stops at once; the answer reaches it when
+            // it is thawed. Answered first, it would be woken to read the answer and then frozen while running.
+            let freezesFirst = decidedAt != 0 && effects.contains(.suspend(app))
+            if freezesFirst { carryOut(effects, decidedAt: decidedAt) }
+            // Written before the answer, which waits for the sync: an acknowledged call is durable.
             afterChange(app: app)
+            holdUntilSynced(connection)
+            send(.result(id: message.id, result: result), to: connection)
+            if !freezesFirst { carryOut(effects, decidedAt: decidedAt) }
         case .work(let report):
             guard let app = connection.app else {
                 return send(
@@ -205,16 +315,16 @@ extension Daemon {
                 on: system.device.network, interval: 0)
             carryOut(system.handle(.resourceUsage(app, usage), at: clock.now()))
         case .control(let command):
-            if command.isMutating, let refusal = refusal(for: connection) {
+            if command.needsOwner, let refusal = refusal(for: connection) {
                 return send(.error(id: message.id, message: refusal), to: connection)
             }
-            do {
-                let reply = try answer(command)
-                send(.reply(id: message.id, reply: reply), to: connection)
-            } catch {
-                send(.error(id: message.id, message: "\(error)"), to: connection)
+            let answer: ServerMessage
+            do { answer = .reply(id: message.id, reply: try self.answer(command)) } catch {
+                answer = .error(id: message.id, message: "\(error)")
             }
             afterChange(app: nil)
+            holdUntilSynced(connection)
+            send(answer, to: connection)
         }
     }
 
@@ -229,7 +339,8 @@ extension Daemon {
             return nil
         }
         return "permission denied: only the daemon's owner (uid \(owner))"
-            + (configuration.controlGroup.map { " or group \($0)" } ?? "") + " may change apps or settings"
+            + (configuration.controlGroup.map { " or group \($0)" } ?? "")
+            + " may change apps or settings, or read the decision log"
     }
 
     private func supplementaryGroups(of pid: Int32) -> [UInt32] {

@@ -56,7 +56,9 @@ extension Daemon {
             return .tasks(tasks: system.explain().map(taskInfo))
         case .why(let app, let limit):
             flushDecisions()
-            do { return .records(records: try store.decisions(for: app, limit: min(max(limit, 1), 500))) } catch {
+            do {
+                return .records(records: fitting(try store.decisions(for: app, limit: min(max(limit, 1), 500))))
+            } catch {
                 throw DaemonError("cannot read the decision log: \(error)")
             }
         case .status:
@@ -64,6 +66,22 @@ extension Daemon {
         case .progress:
             return .progress(tasks: system.progressUI)
         }
+    }
+
+    /// The newest of `records` whose answer fits in a frame (long names made the whole answer too large).
+    private func fitting(_ records: [LoggedRecord]) -> [LoggedRecord] {
+        var kept = records[...]
+        var scratch: [UInt8] = []
+        while !kept.isEmpty {
+            scratch.removeAll(keepingCapacity: true)
+            if (try? Frame.append(ServerMessage.reply(id: 0, reply: .records(records: Array(kept))), to: &scratch))
+                != nil
+            {
+                break
+            }
+            kept = kept.dropFirst(max(1, kept.count / 4))
+        }
+        return Array(kept)
     }
 
     func installedApps() -> [AppInfo] {

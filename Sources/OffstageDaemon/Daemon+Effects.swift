@@ -92,6 +92,7 @@ extension Daemon {
             return system.handle(.processExited(id, reason: "\(error)"), at: clock.now())
         }
         let files = control.groupProcsFiles(for: id)
+        if let user = configuration.appUser { control.delegateGroups(of: id, to: user) }
         let placeholder = AppProcess(pid: 0, startTicks: 0)
         if control.kind != .signals {
             for pid in control.pids(of: id, placeholder) { kill(pid, SIGKILL) }
@@ -105,7 +106,8 @@ extension Daemon {
                     "OFFSTAGE_SOCKET": configuration.socketPath, "OFFSTAGE_BUNDLE_ID": id.rawValue,
                     "OFFSTAGE_LAUNCH_REASON": reason.rawValue,
                 ],
-                joining: files, logPath: "\(configuration.stateDirectory)/logs/\(ProcessControl.groupName(id)).log")
+                joining: files, logPath: "\(configuration.stateDirectory)/logs/\(ProcessControl.groupName(id)).log",
+                as: configuration.appUser)
         } catch {
             logger.error("cannot launch", metadata: ["app": "\(id)", "error": "\(error)"])
             return system.handle(.processExited(id, reason: "\(error)"), at: clock.now())

@@ -35,6 +35,27 @@ extension Daemon {
         // Restored §7 memory (a held push, a fetch schedule) is reviewed now, not at the next event.
         carryOut(system.handle(.tick, at: now))
         syncStore(all: true)
+        for row in store.quarantined {
+            logger.error(
+                "damaged state quarantined (kept in its table 'quarantine'); going on without it",
+                metadata: ["file": "\(store.path)", "row": "\(row)"])
+        }
+        endStrayProcesses()
+    }
+
+    /// Ends the processes in groups of this daemon that no installed app's live process accounts for: left by a
+    /// run whose state is lost (a deleted, truncated or quarantined store), they would otherwise run on unmanaged.
+    private func endStrayProcesses() {
+        let live = Set(liveApps.map(ProcessControl.groupName))
+        for (group, pids) in control.strayGroups(keeping: live) where !pids.isEmpty {
+            logger.error(
+                "ending processes left in a control group by a run whose state is lost",
+                metadata: ["group": "\(group)", "pids": "\(pids)"])
+            for pid in pids { kill(pid, SIGKILL) }
+            // A frozen process dies once thawed.
+            SysFile.write("\(group)/cgroup.freeze", "0")
+            SysFile.write("\(group)/freezer.state", "THAWED")
+        }
     }
 
     /// Takes over the app's process a previous run left, if it is still that process and its state is
@@ -46,6 +67,12 @@ extension Daemon {
         }
         guard let memory = stored.processMemory else {
             return cleanUpLeftovers(id, recorded, because: "the state of its process was not recorded")
+        }
+        // Killed during its launch, the daemon could not deliver the launch's remaining callbacks (the process
+        // waits for them, and the core would end it at its first call): ended cleanly; the user or the
+        // scheduler launches it again.
+        guard memory.launchCompleted else {
+            return cleanUpLeftovers(id, recorded, because: "the daemon stopped during its launch")
         }
         if let problem = adoptionProblem(id, recorded) {
             return cleanUpLeftovers(id, recorded, because: problem)

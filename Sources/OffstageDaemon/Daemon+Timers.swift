@@ -14,8 +14,14 @@ extension Daemon {
     /// answered messages), again when due work may have moved the one or taken time on the other.
     func fireDueWork() -> Int32 {
         var now = clock.now()
-        var coreDue = inspect { $0.nextDueTime }
         var worked = false
+        if clock.followWallClock() {
+            logger.notice("the wall clock was set: following it", metadata: ["epoch at zero": "\(clock.epochAtZero)"])
+            carryOut(system.handle(.setWallClock(clock.wallClock()), at: now))
+            afterChange(app: nil)
+            worked = true
+        }
+        var coreDue = inspect { $0.nextDueTime }
         if let due = coreDue, due <= now {
             carryOut(system.handle(.tick, at: now))
             afterChange(app: nil)
@@ -47,12 +53,19 @@ extension Daemon {
             saveMemory()
             worked = true
         }
+        if let sweepAt, sweepAt <= now {
+            sweepConnections(at: now)
+            worked = true
+        }
         if worked {
             coreDue = inspect { $0.nextDueTime }
             now = clock.now()
         }
-        guard let wake = nextWake(coreDue: coreDue) else { return -1 }
-        return Int32(min(max(0, (wake - now) * 1000).rounded(.up), 3_600_000))
+        // The boot clock's timer wakes the loop (it counts time suspended; `poll`'s timeout would not).
+        let wake = nextWake(coreDue: coreDue)
+        timers.arm(atBootSeconds: wake.map { clock.bootSeconds(at: $0) })
+        guard let wake else { return -1 }
+        return wake <= now ? 0 : -1
     }
 
     /// The earliest of everything due, as things stand after this turn's work (`coreDue`: the core's own next
@@ -69,6 +82,7 @@ extension Daemon {
         consider(pendingKills.map(\.at).min())
         consider(flushAt)
         consider(memoryAt)
+        consider(sweepAt)
         return next
     }
 

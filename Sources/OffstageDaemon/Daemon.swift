@@ -10,9 +10,12 @@ import OffstageProtocol
 final class Daemon: @unchecked Sendable {
     let configuration: DaemonConfiguration
     let logger: Logger
-    let clock: DaemonClock
+    var clock: DaemonClock
+    var timers: WakeTimers
     let control: ProcessControl
     let store: Store
+    /// Held for the daemon's life: one daemon per state folder.
+    let stateLock: StateLock
     var system: BackgroundSystem
 
     let listener: Int32
@@ -25,6 +28,13 @@ final class Daemon: @unchecked Sendable {
     var exitWatcher: ExitWatcher!
 
     var connections: [Int32: Connection] = [:]
+    /// Clients' connections (not apps') per user, for the limits; when to sweep connections next.
+    var clientConnections: [UInt32: Int] = [:]
+    var sweepAt: Instant?
+    /// A descriptor kept for taking (and closing) a connection when the daemon is out of descriptors.
+    var spareDescriptor: Int32 = open("/dev/null", O_RDONLY | O_CLOEXEC)
+    /// Connections whose answers wait for the store's sync at the end of this turn (`releaseHeldAnswers`).
+    var awaitingSync: [Connection] = []
     /// Where every connection's bytes are read to (one for all: the loop reads one connection at a time).
     var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
     var apps: [BundleID: ManagedApp] = [:]
@@ -72,9 +82,22 @@ final class Daemon: @unchecked Sendable {
         guard SysFile.makeDirectory(configuration.stateDirectory, mode: 0o700),
             SysFile.makeDirectory(configuration.stateDirectory + "/logs", mode: 0o700)
         else { throw DaemonError("cannot create the state folder \(configuration.stateDirectory)") }
-        store = try Store(path: configuration.stateDirectory + "/offstage.sqlite")
-        let memory = try store.memory()
-        clock = DaemonClock(origin: memory?.clockOrigin, notBefore: memory?.snapshot.takenAt ?? .zero)
+        stateLock = try StateLock(folder: configuration.stateDirectory)
+        let statePath = configuration.stateDirectory + "/offstage.sqlite"
+        Self.setAsideEmptyStore(statePath, logger: logger)
+        store = try Store(path: statePath)
+        let memory: (snapshot: SystemSnapshot, clockOrigin: Double)?
+        do { memory = try store.memory() } catch {
+            let copy = (try? store.keepCopy()) ?? "no copy could be made"
+            logger.error(
+                "the usage history, budgets and energy ledger cannot be read: starting without them",
+                metadata: ["file": "\(statePath)", "error": "\(error)", "kept as": "\(copy)"])
+            memory = nil
+        }
+        clock = DaemonClock(
+            origin: memory?.clockOrigin, notBefore: memory?.snapshot.takenAt ?? .zero,
+            wallClockShiftFile: configuration.wallClockShiftFile)
+        timers = try WakeTimers()
         savedMemory = memory?.snapshot
         decisions = DecisionBuffer(limit: configuration.decisionLogLimit)
         control = try ProcessControl(choice: configuration.freezer, name: configuration.cgroupName)
@@ -98,12 +121,30 @@ final class Daemon: @unchecked Sendable {
         exitWatcher = try ExitWatcher(onExit: exited)
         reaper = Reaper(onExit: exited)
         try restore()
+        if configuration.appUser == nil && getuid() == 0 {
+            logger.warning("apps run as root: give them a user of their own with --app-user (e.g. nobody)")
+        }
         logger.info(
             "offstage daemon started",
             metadata: [
                 "socket": "\(configuration.socketPath)", "state": "\(configuration.stateDirectory)",
                 "freezer": "\(control.kind.rawValue)", "apps": "\(apps.count)",
             ])
+    }
+
+    /// A state file of 0 bytes (truncated) would open as a new, empty store without a word: it is set aside
+    /// (with its log) as `…damaged-<seconds>` and said so; a missing one is said too.
+    private static func setAsideEmptyStore(_ path: String, logger: Logger) {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            return logger.notice("no state file: starting with no apps", metadata: ["file": "\(path)"])
+        }
+        guard info.st_size == 0 else { return }
+        let aside = "\(path).damaged-\(time(nil))"
+        for suffix in ["", "-wal", "-shm"] where SysFile.exists(path + suffix) { rename(path + suffix, aside + suffix) }
+        logger.error(
+            "the state file is empty (0 bytes): starting with no apps; it is kept aside",
+            metadata: ["file": "\(path)", "kept as": "\(aside)"])
     }
 
     // MARK: The loop
@@ -118,6 +159,8 @@ final class Daemon: @unchecked Sendable {
             fds.removeAll(keepingCapacity: true)
             fds.append(pollfd(fd: listener, events: Int16(POLLIN), revents: 0))
             fds.append(pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0))
+            fds.append(pollfd(fd: timers.due, events: Int16(POLLIN), revents: 0))
+            fds.append(pollfd(fd: timers.wallClockSet, events: Int16(POLLIN), revents: 0))
             for (fd, connection) in connections {
                 let events = Int16(POLLIN) | (connection.outgoing.isEmpty ? 0 : Int16(POLLOUT))
                 fds.append(pollfd(fd: fd, events: events, revents: 0))
@@ -130,10 +173,15 @@ final class Daemon: @unchecked Sendable {
                 } else if entry.fd == wakeRead {
                     drainWakePipe()
                     handleInbox()
+                } else if entry.fd == timers.due {
+                    timers.takeDue()
+                } else if entry.fd == timers.wallClockSet {
+                    timers.takeWallClockSet()
                 } else {
                     serviceConnection(entry.fd, readable: entry.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0)
                 }
             }
+            releaseHeldAnswers()
             timeout = fireDueWork()
         }
         shutDown()
@@ -176,9 +224,15 @@ final class Daemon: @unchecked Sendable {
         flushDecisions()
         syncStore(all: true)
         saveMemory()
+        releaseHeldAnswers()
         for fd in connections.keys { close(fd) }
         close(listener)
         unlink(configuration.socketPath)
+        // No app runs on after a clean stop, so nothing is left to adopt: the control groups go too.
+        let left = control.removeAllGroups(timeout: 2)
+        if !left.isEmpty {
+            logger.warning("control groups left behind (still populated)", metadata: ["groups": "\(left)"])
+        }
         logger.info("offstage daemon stopped")
     }
 

@@ -29,6 +29,20 @@ public struct DaemonConfiguration: Sendable {
     /// a crash loses at most this much of them.
     public var memorySaveInterval: Double = 10
 
+    /// Connections at once, and per user (apps' own connections aside): more are answered with an error and closed.
+    public var maxConnections = 1024
+    public var maxConnectionsPerUser = 128
+    /// Seconds a connection may leave a message unfinished, and a client's connection (not an app's) may stay
+    /// silent, before the daemon closes it.
+    public var partialMessageTimeout: Double = 10
+    public var idleTimeout: Double = 300
+
+    /// The user apps run as (nil: the daemon's own user): their processes, their control groups (delegated to
+    /// them) and their log files are theirs; the daemon's state folder (mode 0700) is not theirs to open.
+    public var appUser: AppUser?
+    /// Tests only: a file whose number of seconds is added to the wall clock as the daemon reads it.
+    public var wallClockShiftFile: String?
+
     public init(stateDirectory: String, socketPath: String) {
         self.stateDirectory = stateDirectory
         self.socketPath = socketPath
@@ -51,4 +65,15 @@ public enum FreezerChoice: String, Sendable, CaseIterable {
     case cgroupV2 = "cgroup2"
     case cgroupV1 = "cgroup1"
     case signals = "sigstop"
+}
+
+/// A user and group apps run as.
+public struct AppUser: Sendable, Hashable {
+    public var uid: UInt32
+    public var gid: UInt32
+
+    public init(uid: UInt32, gid: UInt32) {
+        self.uid = uid
+        self.gid = gid
+    }
 }

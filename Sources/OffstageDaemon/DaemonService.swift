@@ -35,7 +35,9 @@ public struct DaemonService: Service {
     /// whose name (`…user-initiated-qos`) and nice value (-2, libdispatch's stand-in for its QoS on Linux) it
     /// would otherwise keep, and pass on to every app it spawns: apps must start at the normal priority.
     static func becomeLoopThread() {
-        Thread.current.name = "offstage-loop"  // Set from the thread itself: Foundation names only the current thread.
+        // The kernel's name, set from the thread itself: Foundation's `Thread.current.name` did not always reach
+        // it (the loop showed the name of the worker it was started from in about half of the runs).
+        _ = setThreadName(pthread_self(), "offstage-loop")
         setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 0)  // On Linux: this thread alone.
     }
 
@@ -48,3 +50,7 @@ public struct DaemonService: Service {
         try await group.run()
     }
 }
+
+/// `pthread_setname_np`, which Glibc's Swift module does not export (it needs `_GNU_SOURCE`).
+private typealias SetThreadName = @convention(c) (pthread_t, UnsafePointer<CChar>) -> Int32
+private let setThreadName = unsafeBitCast(dlsym(nil, "pthread_setname_np")!, to: SetThreadName.self)

@@ -64,11 +64,17 @@ enum ProcFS {
         return result
     }
 
-    /// The cgroup paths of a process, one per hierarchy line of `/proc/PID/cgroup`.
-    static func cgroups(of pid: Int32) -> [String] {
-        (SysFile.read("/proc/\(pid)/cgroup") ?? "").split(separator: "\n").compactMap { line in
-            line.split(separator: ":", maxSplits: 2).last.map(String.init)
+    /// The process's cgroup in one hierarchy of `/proc/PID/cgroup` (the kernel's word): the v2 hierarchy
+    /// (`controller` nil: the `0::` line) or the v1 hierarchy with that controller; nil if it has none.
+    static func cgroup(of pid: Int32, controller: String?) -> String? {
+        for line in (SysFile.read("/proc/\(pid)/cgroup") ?? "").split(separator: "\n") {
+            let fields = line.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+            guard fields.count == 3 else { continue }
+            let matches =
+                controller.map { fields[1].split(separator: ",").contains(Substring($0)) } ?? (fields[0] == "0")
+            if matches { return String(fields[2]) }
         }
+        return nil
     }
 }
 

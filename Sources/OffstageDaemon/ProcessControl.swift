@@ -25,6 +25,10 @@ final class ProcessControl: @unchecked Sendable {
     let cpuBase: String?
     /// Each app's freezer file, kept open once used: a freeze or a thaw is then one `pwrite`.
     private let freezerFiles = KeptFiles()
+    /// `freezerBase` as the kernel names it in `/proc/PID/cgroup` (`/offstage`), and the v1 controller whose line
+    /// names it (nil: the v2 line): a process belongs to an app only in exactly the group the daemon made.
+    private let freezerGroupPath: String?
+    private let freezerController: String?
 
     /// Detects what the machine offers (or takes `choice` if forced) and creates the daemon's groups.
     init(choice: FreezerChoice, name: String) throws(DaemonError) {
@@ -59,6 +63,8 @@ final class ProcessControl: @unchecked Sendable {
         case .signals:
             (kind, freezerBase) = (.signals, nil)
         }
+        freezerGroupPath = freezerBase == nil ? nil : "/\(name)"
+        freezerController = kind == .cgroupV1 ? "freezer" : nil
         if kind == .cgroupV2, let freezerBase, SysFile.exists("\(freezerBase)/cpu.weight") {
             cpuBase = freezerBase
         } else if kind != .signals,
@@ -77,6 +83,19 @@ final class ProcessControl: @unchecked Sendable {
 
     private func freezerGroup(_ app: BundleID) -> String? { freezerBase.map { "\($0)/\(Self.groupName(app))" } }
     private func cpuGroup(_ app: BundleID) -> String? { cpuBase.map { "\($0)/\(Self.groupName(app))" } }
+
+    /// Delegates the app's groups to `user`, as systemd delegates a subtree: the folder and the files a
+    /// delegated user writes (`cgroup.procs`, `cgroup.threads`, `cgroup.subtree_control`) become theirs, so the
+    /// app may arrange its own processes below; freezing, killing and weights stay the daemon's.
+    func delegateGroups(of app: BundleID, to user: AppUser) {
+        for group in [freezerGroup(app), cpuGroup(app)].compactMap({ $0 }).uniqued() {
+            for path in [group]
+                + ["cgroup.procs", "cgroup.threads", "cgroup.subtree_control"].map({ "\(group)/\($0)" })
+            where SysFile.exists(path) {
+                chown(path, user.uid, user.gid)
+            }
+        }
+    }
 
     /// The `cgroup.procs` files a new process of `app` must join (its groups are created here).
     func groupProcsFiles(for app: BundleID) -> [String] {
@@ -155,12 +174,13 @@ final class ProcessControl: @unchecked Sendable {
         return SysFile.numbers(in: SysFile.bytes("\(group)/cgroup.procs") ?? []).map { Int32(truncatingIfNeeded: $0) }
     }
 
-    /// Whether `pid` belongs to the app: it is in the app's group, or in the app's process group.
+    /// Whether `pid` (the kernel's word on a peer) belongs to the app: it is the app's process, or it is in exactly
+    /// the group the daemon made for the app (the full path: a group of the same name elsewhere, which any user
+    /// with a delegated subtree can make, is not the app), or without groups in the app's process group.
     func owns(_ app: BundleID, _ process: AppProcess, pid: Int32) -> Bool {
         if pid == process.pid { return true }
-        guard freezerBase != nil else { return getpgid(pid) == process.pid }
-        let suffix = "/\(Self.groupName(app))"
-        return ProcFS.cgroups(of: pid).contains { $0.hasSuffix(suffix) && $0.contains("/") }
+        guard let freezerGroupPath else { return getpgid(pid) == process.pid }
+        return ProcFS.cgroup(of: pid, controller: freezerController) == "\(freezerGroupPath)/\(Self.groupName(app))"
     }
 
     // MARK: CPU weight and accounting
@@ -201,6 +221,33 @@ final class ProcessControl: @unchecked Sendable {
     /// Removes the app's (empty) groups; a populated group stays.
     func removeGroups(_ app: BundleID) {
         for group in [freezerGroup(app), cpuGroup(app)].compactMap({ $0 }).uniqued() { rmdir(group) }
+    }
+
+    /// The app groups of the daemon other than `keeping` (group names), with the processes in each.
+    func strayGroups(keeping: Set<String>) -> [(group: String, pids: [Int32])] {
+        [freezerBase, cpuBase].compactMap { $0 }.uniqued().flatMap { base in
+            SysFile.subdirectories(of: base).filter { !keeping.contains($0) }.map { name in
+                let pids = SysFile.numbers(in: SysFile.bytes("\(base)/\(name)/cgroup.procs") ?? [])
+                return (group: "\(base)/\(name)", pids: pids.map { Int32(truncatingIfNeeded: $0) })
+            }
+        }
+    }
+
+    /// Removes every group of the daemon (at a clean stop, once its apps were killed): each app's, waiting up to
+    /// `timeout` seconds for killed processes to leave them, then the daemon's own. Returns the groups left.
+    func removeAllGroups(timeout: Double) -> [String] {
+        let deadline = DaemonClock.monotonicNanos() + UInt64(timeout * 1e9)
+        var left: [String] = []
+        for base in [freezerBase, cpuBase].compactMap({ $0 }).uniqued() {
+            for group in SysFile.subdirectories(of: base).map({ "\(base)/\($0)" }) {
+                while rmdir(group) != 0 && errno == EBUSY && DaemonClock.monotonicNanos() < deadline {
+                    usleep(2_000)  // At a stop only: the kernel takes a few milliseconds to empty a killed group.
+                }
+                if SysFile.exists(group) { left.append(group) }
+            }
+            if rmdir(base) != 0 && SysFile.exists(base) { left.append(base) }
+        }
+        return left
     }
 }
 

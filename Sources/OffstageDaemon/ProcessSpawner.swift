@@ -5,14 +5,31 @@ import Glibc
 enum ProcessSpawner {
     /// Spawns `executable` with `environment` added; stdout and stderr go to `logPath`.
     /// Signal dispositions and the mask are reset: the daemon's own handling must not leak into apps.
+    /// With `user`, the trampoline becomes that user (`setpriv`: its uid and group, no supplementary groups, no
+    /// capabilities) after joining the groups and before the app's first instruction.
     static func spawn(
-        executable: String, environment extra: [String: String], joining procsFiles: [String], logPath: String
+        executable: String, environment extra: [String: String], joining procsFiles: [String], logPath: String,
+        as user: AppUser? = nil
     ) throws(DaemonError) -> Int32 {
-        let script = #"for f in $OFFSTAGE_CGROUP_PROCS; do echo 0 > "$f" || exit 126; done; exec "$0" "$@""#
+        let becomeUser =
+            user.map {
+                "/usr/bin/setpriv --reuid=\($0.uid) --regid=\($0.gid) --clear-groups --inh-caps=-all -- "
+            } ?? ""
+        let script =
+            #"for f in $OFFSTAGE_CGROUP_PROCS; do echo 0 > "$f" || exit 126; done; exec "#
+            + becomeUser + #""$0" "$@""#
         let arguments = ["/bin/sh", "-c", script, executable]
         var environment = currentEnvironment()
         for (key, value) in extra { environment[key] = value }
         environment["OFFSTAGE_CGROUP_PROCS"] = procsFiles.joined(separator: " ")
+        if let user {
+            // The log is the app's file: created here, then given to its user.
+            let log = open(logPath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+            if log >= 0 {
+                fchown(log, user.uid, user.gid)
+                close(log)
+            }
+        }
 
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)

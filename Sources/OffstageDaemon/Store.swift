@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Glibc
 import OffstageCore
 import OffstageProtocol
 
@@ -10,17 +11,43 @@ final class Store: @unchecked Sendable {
     let database: DatabaseQueue
     let encoder = JSONEncoder()
     let decoder = JSONDecoder()
+    /// The write-ahead log, opened for `sync` (kept open: the daemon's one connection keeps the log in place).
+    let path: String
+    private let walPath: String
+    /// The rows moved to the quarantine since the store was opened (the daemon logs them at start).
+    var quarantined: [DamagedRow] = []
+    private var walFile: Int32 = -1
+    /// Whether something the daemon acknowledges (an app's requests, settings, an installation, device
+    /// overrides) was written since the last `sync`: its answer waits for the sync.
+    private(set) var awaitsSync = false
 
     /// Opens (or creates) the store at `path` and brings its schema up to date.
     init(path: String) throws {
+        self.path = path
+        walPath = path + "-wal"
         var configuration = Configuration()
         configuration.journalMode = .wal
+        // Commits reach the operating system at once (a crash of the daemon loses none) and the disk at `sync`,
+        // once for every answer of a turn of the loop (group commit), not once per transaction.
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
         // A small page cache: the daemon writes small rows and reads the decision log on request only, and
         // SQLite's default (2 MB) filled up with the log's pages, most of the daemon's own memory.
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA cache_size = -256") }
         database = try DatabaseQueue(path: path, configuration: configuration)
         try Self.migrator.migrate(database)
         encoder.outputFormatting = [.sortedKeys]
+    }
+
+    deinit { if walFile >= 0 { close(walFile) } }
+
+    /// Makes every commit so far durable: one `fsync` of the write-ahead log, which holds every commit since the
+    /// last checkpoint (SQLite syncs the log before it checkpoints, and the database after).
+    func sync() throws(DaemonError) {
+        if walFile < 0 { walFile = open(walPath, O_RDONLY | O_CLOEXEC) }
+        guard walFile >= 0, fsync(walFile) == 0 else {
+            throw DaemonError("cannot sync \(walPath): \(String(cString: strerror(errno)))")
+        }
+        awaitsSync = false
     }
 
     /// Every schema version, in order; a new table is a new migration, never an edit of an old one.
@@ -59,6 +86,7 @@ final class Store: @unchecked Sendable {
         migrator.registerMigration("v2: usage history, cooperation, budgets, energy ledger", migrate: Self.createMemory)
         migrator.registerMigration(
             "v3: live processes' state for re-adoption; force-quit, §7 memory, counters", migrate: Self.addAdoption)
+        migrator.registerMigration("v4: quarantine of damaged rows", migrate: Self.addQuarantine)
         return migrator
     }
 
@@ -76,6 +104,7 @@ final class Store: @unchecked Sendable {
 
     func saveApp(_ app: InstalledApp, at epoch: Double) throws {
         let manifest = String(decoding: try encoder.encode(app.manifest), as: UTF8.self)
+        awaitsSync = true
         try database.write { db in
             try db.execute(
                 sql: """
@@ -85,17 +114,23 @@ final class Store: @unchecked Sendable {
         }
     }
 
+    /// The installed apps; a row that cannot be read is quarantined with its pending requests.
     func apps() throws -> [InstalledApp] {
-        try database.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM app ORDER BY installedAt, bundle").map { row in
-                let pid: Int32? = row["pid"]
-                let ticks: Int? = row["startTicks"]
-                return InstalledApp(
-                    bundle: BundleID(row["bundle"] as String), path: row["path"],
-                    manifest: try decoder.decode(AppManifest.self, from: Data((row["manifest"] as String).utf8)),
-                    process: pid.flatMap { pid in ticks.map { AppProcess(pid: pid, startTicks: $0) } },
-                    processMemory: processMemory(row))
+        try readAll(
+            "app", "SELECT rowid, * FROM app ORDER BY installedAt, bundle", key: { $0["bundle"] },
+            dependents: "pendingRequest"
+        ) { row in
+            let pid: Int32? = row["pid"]
+            let ticks: Int? = row["startTicks"]
+            let manifest = try decoder.decode(AppManifest.self, from: Data((row["manifest"] as String).utf8))
+            let bundle = try storedBundle(row["bundle"])
+            guard manifest.bundleIdentifier == bundle else {
+                throw DaemonError("its manifest names another bundle, \(manifest.bundleIdentifier)")
             }
+            return InstalledApp(
+                bundle: bundle, path: row["path"], manifest: manifest,
+                process: pid.flatMap { pid in ticks.map { AppProcess(pid: pid, startTicks: $0) } },
+                processMemory: processMemory(row))
         }
     }
 
@@ -116,6 +151,7 @@ final class Store: @unchecked Sendable {
     /// Replaces the app's stored pending requests with `requests`.
     func savePending(_ requests: [TaskRequest], of app: BundleID) throws {
         let rows = try requests.map { ($0.identifier, String(decoding: try encoder.encode($0), as: UTF8.self)) }
+        awaitsSync = true
         try database.write { db in
             try db.execute(sql: "DELETE FROM pendingRequest WHERE bundle = ?", arguments: [app.rawValue])
             for (identifier, json) in rows {
@@ -126,21 +162,25 @@ final class Store: @unchecked Sendable {
         }
     }
 
+    /// Every app's pending requests, in submission order; a row that cannot be read is quarantined.
     func pending() throws -> [BundleID: [TaskRequest]] {
-        try database.read { db in
-            var result: [BundleID: [TaskRequest]] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT bundle, request FROM pendingRequest ORDER BY rowid") {
-                let request = try decoder.decode(TaskRequest.self, from: Data((row["request"] as String).utf8))
-                result[BundleID(row["bundle"] as String), default: []].append(request)
-            }
-            return result
+        let rows = try readAll(
+            "pendingRequest", "SELECT rowid, bundle, identifier, request FROM pendingRequest ORDER BY rowid",
+            key: { "\($0["bundle"] as String)/\($0["identifier"] as String)" }
+        ) { row in
+            (
+                try storedBundle(row["bundle"]),
+                try decoder.decode(TaskRequest.self, from: Data((row["request"] as String).utf8))
+            )
         }
+        return Dictionary(grouping: rows, by: \.0).mapValues { $0.map(\.1) }
     }
 
     // MARK: Settings
 
     func save<Value: Encodable>(_ value: Value, as key: String) throws {
         let json = String(decoding: try encoder.encode(value), as: UTF8.self)
+        awaitsSync = true
         try database.write { db in
             try db.execute(
                 sql:
@@ -149,11 +189,11 @@ final class Store: @unchecked Sendable {
         }
     }
 
+    /// The setting stored under `key`; one that cannot be read is quarantined (nil: the defaults).
     func load<Value: Decodable>(_ type: Value.Type, key: String) throws -> Value? {
-        let json = try database.read { db in
-            try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [key])
-        }
-        return try json.map { try decoder.decode(type, from: Data($0.utf8)) }
+        try readAll("setting", "SELECT rowid, key, value FROM setting WHERE key = '\(key)'", key: { $0["key"] }) {
+            try decoder.decode(type, from: Data(($0["value"] as String).utf8))
+        }.first
     }
 
     // MARK: Decision log

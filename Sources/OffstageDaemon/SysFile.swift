@@ -67,6 +67,21 @@ enum SysFile {
 
     static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 
+    /// The names of the folders in `path` (none if it cannot be read).
+    static func subdirectories(of path: String) -> [String] {
+        guard let dir = opendir(path) else { return [] }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            guard entry.pointee.d_type == UInt8(DT_DIR) else { continue }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
     /// Creates a directory (and its parents); true if it exists afterwards.
     @discardableResult
     static func makeDirectory(_ path: String, mode: mode_t = 0o755) -> Bool {

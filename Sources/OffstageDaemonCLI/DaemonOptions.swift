@@ -28,6 +28,23 @@ public struct DaemonOptions: ParsableArguments {
     var controlGroup: String?
     @Option(name: .customLong("policy"), help: "Change a policy number, e.g. expirationGrace=2 (repeatable).")
     var policy: [String] = []
+    @Option(
+        name: .customLong("app-user"),
+        help: "The user (name or id) apps run as, with its group; by default the daemon's own (root: warned).")
+    var appUser: String?
+    @Option(name: .customLong("max-connections"), help: "Connections at once (apps' aside), overall.")
+    var maxConnections = 1024
+    @Option(name: .customLong("max-connections-per-user"), help: "Connections at once (apps' aside), per user.")
+    var maxConnectionsPerUser = 128
+    @Option(
+        name: .customLong("partial-timeout"), help: "Seconds a connection may leave a message unfinished.")
+    var partialTimeout: Double = 10
+    @Option(name: .customLong("idle-timeout"), help: "Seconds a client's connection (not an app's) may stay silent.")
+    var idleTimeout: Double = 300
+    @Option(
+        name: .customLong("wall-clock-shift-file"),
+        help: ArgumentHelp("Tests only: a file of seconds added to the wall clock.", visibility: .hidden))
+    var wallClockShiftFile: String?
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: String = "info"
 
@@ -70,8 +87,14 @@ public struct DaemonOptions: ParsableArguments {
         configuration.sampleInterval = sampleInterval
         configuration.probeInterval = probeInterval
         configuration.memorySaveInterval = saveInterval
+        configuration.maxConnections = maxConnections
+        configuration.maxConnectionsPerUser = maxConnectionsPerUser
+        configuration.partialMessageTimeout = partialTimeout
+        configuration.idleTimeout = idleTimeout
+        configuration.wallClockShiftFile = wallClockShiftFile.map(Self.absolute)
         configuration.policy = try Self.policy(applying: policy)
         if let controlGroup { configuration.controlGroup = try Self.groupID(controlGroup) }
+        if let appUser { configuration.appUser = try Self.user(appUser) }
         let logger = Self.makeLogger(level: try level())
         let finished = DispatchSemaphore(value: 0)
         let failure = Failure()
@@ -124,6 +147,14 @@ public struct DaemonOptions: ParsableArguments {
             }
         }
         return try JSONDecoder().decode(Policy.self, from: JSONSerialization.data(withJSONObject: fields))
+    }
+
+    /// The user `name` (or numeric id) names, with its primary group.
+    static func user(_ name: String) throws -> AppUser {
+        guard let entry = UInt32(name).map({ getpwuid($0) }) ?? getpwnam(name) else {
+            throw ValidationError("--app-user: no user named '\(name)'")
+        }
+        return AppUser(uid: entry.pointee.pw_uid, gid: entry.pointee.pw_gid)
     }
 
     static func groupID(_ name: String) throws -> UInt32 {

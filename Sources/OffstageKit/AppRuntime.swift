@@ -15,6 +15,8 @@ public final class AppRuntime: @unchecked Sendable {
     private let registry = LockedValue(Registry())
     /// The app's `CLLocationManager`s, for location events (§7).
     let locations = LocationRegistry()
+    /// The app's scene, if it is scene-based (Scenes/).
+    let scenes = SceneStage()
 
     /// What app code and the system's effects change, from any thread.
     private struct Registry {
@@ -38,7 +40,12 @@ public final class AppRuntime: @unchecked Sendable {
         // Made now, while one thread has the runtime: a lazy property first read by two threads at once races.
         _ = application
         _ = scheduler
+        if link.simulatesNetwork { OffstageURLProtocol.registration }
     }
+
+    /// The process ended (the host let go of it): its `UIApplication` stays allocated, delegate-less, so that no
+    /// later app's is made at its address and matches an observer this app left on `NotificationCenter.default`.
+    deinit { UIApplication.retire(application) }
 
     var delegate: (any UIApplicationDelegate)? { registry.value.delegate }
 
@@ -93,6 +100,9 @@ public final class AppRuntime: @unchecked Sendable {
         return runtime
     }
 
+    /// The runtime of the app whose code runs on this thread, if any.
+    static var currentIfBound: AppRuntime? { ThreadRuntime.current ?? processRuntime.value }
+
     /// Makes this runtime `current` for code on the calling thread (the simulator's app threads).
     public func bindToCurrentThread() { ThreadRuntime.bind(self) }
 
@@ -132,11 +142,10 @@ public final class AppRuntime: @unchecked Sendable {
             _ = delegate.application(app, willFinishLaunchingWithOptions: options)
         case .didFinishLaunching:
             _ = delegate?.application(app, didFinishLaunchingWithOptions: registry.value.launchOptions)
-        case .didBecomeActive: delegate?.applicationDidBecomeActive(app)
-        case .willResignActive: delegate?.applicationWillResignActive(app)
-        case .didEnterBackground: delegate?.applicationDidEnterBackground(app)
-        case .willEnterForeground: delegate?.applicationWillEnterForeground(app)
-        case .willTerminate: delegate?.applicationWillTerminate(app)
+        default: deliverChange(callback, to: app)
+        }
+        if let name = UIApplication.notification(after: callback) {
+            NotificationCenter.postFromMainQueue(name, object: app)
         }
         send(.returned(token: token))
     }

@@ -17,7 +17,9 @@ public enum OffstageApplication {
     /// Connects to the daemon and serves the system's effects until the daemon ends the process, or goes
     /// away and does not come back within `SocketLink.defaultReconnectWindow` seconds (a crashed daemon that
     /// restarts adopts the process, which connects again).
-    public static func main(makeDelegate: @escaping () -> any UIApplicationDelegate) -> Never {
+    public static func main(
+        makeDelegate: @escaping () -> any UIApplicationDelegate, sceneManifest: OffstageSceneManifest? = nil
+    ) -> Never {
         let environment = ProcessInfo.processInfo.environment
         let bundle = BundleID(environment[bundleVariable] ?? "unknown")
         let path = environment[socketVariable] ?? ""
@@ -30,6 +32,7 @@ public enum OffstageApplication {
         }
         let link = SocketLink(socket: socket, path: path, bundle: bundle)
         let runtime = AppRuntime(bundleIdentifier: bundle, link: link, makeDelegate: makeDelegate)
+        runtime.sceneManifest = sceneManifest
         runtime.bindToProcess()
         let reader = Thread {
             link.serve { perform($0, runtime: runtime) }

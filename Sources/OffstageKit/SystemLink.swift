@@ -20,6 +20,10 @@ public protocol SystemLink: AnyObject, Sendable {
     func reportWork(_ work: OffstageWork)
     /// Seconds on the system's monotonic clock (virtual in the simulator), for measuring work in progress.
     var uptime: Double { get }
+    /// How an HTTP request of the app's ends on the host's simulated network; nil: the real network (Network/).
+    func exchange(_ request: OffstageNetworkRequest) -> OffstageNetworkExchange?
+    /// Whether the host simulates the network (the simulator) or lets requests out (the daemon).
+    var simulatesNetwork: Bool { get }
 }
 
 extension SystemLink {

@@ -1,10 +1,10 @@
 @_exported public import Foundation
 import OffstageCore
 
-/// The base of UIKit's responder chain; app delegates inherit from it, as on iOS.
-/// It has no behaviour here: Offstage has no user interface.
+/// The base of UIKit's responder chain; app and scene delegates inherit from it, as on iOS.
+/// Its `init()` is required so the system can make a delegate from its class name (Info.plist, `UIApplicationMain`).
 open class UIResponder {
-    public init() {}
+    public required init() {}
 }
 
 /// `UIBackgroundTaskIdentifier`: the token of a `beginBackgroundTask` assertion.
@@ -65,18 +65,22 @@ public final class UIApplication: @unchecked Sendable {
         }
     }
 
-    /// Asks for background time to finish work; the handler runs shortly before the time ends.
+    /// Asks for background time to finish work; the handler runs on the main queue shortly before the time ends.
+    /// Callable from any thread, as UIKit's (`nonisolated`); the handler is `@MainActor @Sendable`, as there.
     public func beginBackgroundTask(
-        withName taskName: String?, expirationHandler handler: (() -> Void)? = nil
+        withName taskName: String?, expirationHandler handler: (@MainActor @Sendable () -> Void)? = nil
     ) -> UIBackgroundTaskIdentifier {
         guard case .backgroundTask(let number) = runtime.send(.beginBackgroundTask(name: taskName)), number != 0 else {
             return .invalid
         }
-        if let handler { runtime.setAssertionHandler(handler, for: number) }
+        // Hosts call expiration handlers on the app's main queue (the simulator's stand-in for it, or the real one).
+        if let handler { runtime.setAssertionHandler({ MainActor.assumeIsolated { handler() } }, for: number) }
         return UIBackgroundTaskIdentifier(rawValue: number)
     }
 
-    public func beginBackgroundTask(expirationHandler handler: (() -> Void)? = nil) -> UIBackgroundTaskIdentifier {
+    public func beginBackgroundTask(
+        expirationHandler handler: (@MainActor @Sendable () -> Void)? = nil
+    ) -> UIBackgroundTaskIdentifier {
         beginBackgroundTask(withName: nil, expirationHandler: handler)
     }
 
@@ -114,6 +118,11 @@ public protocol UIApplicationDelegate: AnyObject {
     func applicationDidEnterBackground(_ application: UIApplication)
     func applicationWillEnterForeground(_ application: UIApplication)
     func applicationWillTerminate(_ application: UIApplication)
+    /// Scene-based apps: the configuration of a scene about to connect (default: the Info.plist's).
+    func application(
+        _ application: UIApplication, configurationForConnecting connectingSceneSession: UISceneSession,
+        options: UIScene.ConnectionOptions
+    ) -> UISceneConfiguration
 
     // MARK: Background pushes and legacy fetch (§7); defaults in UIApplicationDelegate+Background.swift
     func application(
@@ -138,4 +147,8 @@ extension UIApplicationDelegate {
     public func applicationDidEnterBackground(_ application: UIApplication) {}
     public func applicationWillEnterForeground(_ application: UIApplication) {}
     public func applicationWillTerminate(_ application: UIApplication) {}
+    public func application(
+        _ application: UIApplication, configurationForConnecting connectingSceneSession: UISceneSession,
+        options: UIScene.ConnectionOptions
+    ) -> UISceneConfiguration { connectingSceneSession.configuration }
 }

@@ -7,6 +7,9 @@ public struct FrameBuffer: Sendable {
     private var bytes: [UInt8] = []
     /// Where the next frame starts; everything before it is consumed.
     private var start = 0
+    /// The `"id"` the last frame that could not be decoded carried, if one can be read in it: its error answer
+    /// names the request, so that a client waiting on that id is answered.
+    public private(set) var failedID: Int?
 
     public init() {}
 
@@ -30,7 +33,8 @@ public struct FrameBuffer: Sendable {
     /// Appends bytes just read (from a reader's own scratch buffer).
     public mutating func append(_ chunk: UnsafeRawBufferPointer) {
         if start == bytes.count {
-            bytes.removeAll(keepingCapacity: true)
+            // A large message's space is given back once read: an idle connection keeps at most 16 KB.
+            bytes.removeAll(keepingCapacity: bytes.capacity <= 16 * 1024)
             start = 0
         } else if start >= 4096 && start * 2 >= bytes.count {
             bytes.removeSubrange(..<start)
@@ -62,7 +66,20 @@ public struct FrameBuffer: Sendable {
                     try Frame.decode(type, body: UnsafeBufferPointer(rebasing: all[body]))
                 })
         } catch {
+            failedID = Self.firstID(in: bytes[body])
             return .failure(error, fatal: false)
         }
+    }
+
+    /// The integer after the first `"id":` in `body` (white space allowed after the colon), if any.
+    private static func firstID(in body: ArraySlice<UInt8>) -> Int? {
+        let key = Array(#""id":"#.utf8)
+        guard body.count > key.count,
+            let found = body.indices.dropLast(key.count).first(where: { body[$0..<$0 + key.count].elementsEqual(key) })
+        else { return nil }
+        let digits = body[(found + key.count)...].drop { $0 == UInt8(ascii: " ") }.prefix {
+            $0 == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+        }
+        return Int(String(decoding: digits.prefix(20), as: UTF8.self))
     }
 }

@@ -88,6 +88,13 @@ public enum ControlCommand: Codable, Sendable, Hashable {
         case .apps, .tasks, .why, .status, .progress: false
         }
     }
+
+    /// Whether only the owner (or the configured group) may send it: what changes something, and the decision
+    /// log, which carries push payloads and every app's task names (docs/protocol.md, "Who you are").
+    public var needsOwner: Bool {
+        if case .why = self { return true }
+        return isMutating
+    }
 }
 
 /// Readings the user or a test forces instead of the probes'; nil fields are probed.

@@ -1,4 +1,5 @@
 public import OffstageCore
+public import OffstageKit
 
 /// A simulation to run: the device, the settings, the apps and what the user does, over time.
 /// Loaded from YAML by `ScenarioLoader`; the same scenario and seed always give the same records.
@@ -25,6 +26,8 @@ public struct Scenario: Sendable {
     public var utcOffset: Double = 0
     /// What the loader accepted but doubts was meant (a mistyped Info.plist key, an unknown background mode).
     public var warnings: [ScenarioError] = []
+    /// The network apps reach through `URLSession` (Network/SimulatedNetwork.swift).
+    public var network = SimulatedNetwork()
 
     public init(
         name: String, source: String, seed: UInt64 = 1, startEpoch: Double = 1_795_219_200,
@@ -53,6 +56,8 @@ public struct ScenarioApp: Sendable {
     public var behaviour: AppBehaviour
     /// Memory the app uses, in bytes (jetsam reads it).
     public var memoryFootprint: Int?
+    /// The Info.plist's `UIApplicationSceneManifest`: a scene-based app gets scene callbacks.
+    public var sceneManifest: OffstageSceneManifest?
 
     public init(
         manifest: AppManifest, code: String? = nil, behaviour: AppBehaviour = AppBehaviour(),

@@ -286,7 +286,7 @@ public enum ScenarioLoader {
 // MARK: - The scenario's parts
 
 /// Walks the composed YAML of one scenario and builds its parts, failing at the first bad field.
-private struct ScenarioReader {
+struct ScenarioReader {
     let source: String
     /// The Swift apps the host knows, when it said (`code:` is checked here, at its line).
     var swiftApps: Set<String>?
@@ -295,7 +295,10 @@ private struct ScenarioReader {
 
     func scenario(_ root: Field) throws(ScenarioError) -> Scenario {
         let table = try root.table(
-            ["name", "seed", "start", "duration", "policy", "device", "settings", "apps", "timeline", "routine"],
+            [
+                "name", "seed", "start", "duration", "policy", "device", "settings", "apps", "timeline", "routine",
+                "network",
+            ],
             expecting: "a mapping of scenario keys (name:, apps:, timeline:…)")
         var scenario = Scenario(name: try table.required("name").string(), source: source)
         if let field = table["seed"] {
@@ -314,6 +317,7 @@ private struct ScenarioReader {
         // idleSince follows the screen: the device is idle only with the screen off (and so locked).
         scenario.device.idleSince = scenario.device.isScreenOn ? nil : .zero
         if let field = table["apps"] { scenario.apps = try apps(field) }
+        if let field = table["network"] { scenario.network = try network(field) }
         if let field = table["settings"] {
             scenario.settings = try settings(field, apps: scenario.apps)
         }
@@ -518,6 +522,7 @@ extension ScenarioReader {
                 "an app needs 'manifest:' (its Info.plist keys) or 'plist:' (the path of its Info.plist)")
         }
         var app = ScenarioApp(manifest: manifest)
+        app.sceneManifest = try sceneManifest(inline: table["manifest"], plist: table["plist"])
         if let code = table["code"] {
             if let behaviour = table["behaviour"] {
                 throw behaviour.error("an app has either 'code:' (a Swift app) or 'behaviour:', not both")
@@ -939,7 +944,7 @@ extension ScenarioReader {
 
 /// A YAML node with its path in the scenario (`apps[0].memory`): every reader of a value
 /// fails with an error naming the file, the node's line and that path.
-private struct Field {
+struct Field {
     let node: Node
     let path: String
     let source: String
@@ -1110,7 +1115,7 @@ private struct Field {
 }
 
 /// The entries of one YAML mapping, in file order, each a `Field`.
-private struct Table {
+struct Table {
     struct Entry {
         let key: String
         let value: Field

@@ -4,7 +4,7 @@ import OffstageKit
 
 /// A declarative scenario app, played by ordinary OffstageKit code: it registers, submits, begins
 /// and ends background tasks and completes its tasks exactly as its `AppBehaviour` says.
-final class ScriptedApp: UIResponder, UIApplicationDelegate, OffstageUserActions, CLLocationManagerDelegate,
+final class ScriptedApp: UIApplicationDelegate, OffstageUserActions, CLLocationManagerDelegate,
     @unchecked Sendable
 {
     let behaviour: AppBehaviour

@@ -23,7 +23,7 @@ public final class Simulation: @unchecked Sendable {
     var random: SeededRandom
     private var queue = Heap<Scheduled>()
     private var sequence = 0
-    private var processes: [BundleID: SimulatedProcess] = [:]
+    private(set) var processes: [BundleID: SimulatedProcess] = [:]
     private var generations: [BundleID: Int] = [:]
     private var pendingEffects: [Effect] = []
     /// The end of the run in progress, and whether its final tick has been made.
@@ -214,7 +214,9 @@ public final class Simulation: @unchecked Sendable {
             switch entry.action {
             case .system(let event):
                 if case .setBattery = event { sampleBatteryBeforeJump() }
+                let refreshStatuses = event.canChangeRefreshStatus ? refreshStatuses() : nil
                 perform(system.handle(event, at: now))
+                if let refreshStatuses { postRefreshStatusChanges(since: refreshStatuses) }
                 // A process that exits on its own gets no `terminate` effect: the host ends it itself.
                 if case .processExited(let app, _) = event, system.state(of: app) == .notRunning {
                     dropProcess(of: app)
@@ -541,5 +543,6 @@ public final class Simulation: @unchecked Sendable {
         }
         processes[app] = SimulatedProcess(
             app: app, generation: generation, simulation: self, makeDelegate: makeDelegate)
+        processes[app]?.runtime.sceneManifest = spec.sceneManifest
     }
 }

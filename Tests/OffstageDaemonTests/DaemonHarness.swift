@@ -39,9 +39,14 @@ final class DaemonHarness: @unchecked Sendable {
         try? FileManager.default.removeItem(atPath: folder)
     }
 
+    /// The hierarchies the daemon may make its groups in.
+    static let groupRoots = [
+        "/sys/fs/cgroup/unified", "/sys/fs/cgroup", "/sys/fs/cgroup/cpu", "/sys/fs/cgroup/freezer",
+    ]
+
     /// Removes the daemon's control groups (its apps' first), waiting a little for killed processes to go.
     static func removeGroups(named name: String) {
-        for root in ["/sys/fs/cgroup/unified", "/sys/fs/cgroup", "/sys/fs/cgroup/cpu", "/sys/fs/cgroup/freezer"] {
+        for root in groupRoots {
             let base = "\(root)/\(name)"
             guard FileManager.default.fileExists(atPath: base) else { continue }
             let deadline = Date(timeIntervalSinceNow: 2)
@@ -119,6 +124,17 @@ final class DaemonHarness: @unchecked Sendable {
         Self.waitForExit(daemon.processIdentifier, timeout: 10)
         self.daemon = nil
     }
+
+    /// Stops the daemon as a service manager would (SIGTERM) and waits until it has gone.
+    func stop() {
+        guard let daemon else { return }
+        kill(daemon.processIdentifier, SIGTERM)
+        Self.waitForExit(daemon.processIdentifier, timeout: 10)
+        self.daemon = nil
+    }
+
+    /// The pid of the daemon this harness started last (nil once killed).
+    var daemonProcessID: Int32? { daemon?.processIdentifier }
 
     var daemonIsRunning: Bool { daemon.map { ProcessProbe.isAlive($0.processIdentifier) } ?? false }
 
@@ -270,6 +286,25 @@ final class DaemonHarness: @unchecked Sendable {
         ]
         try process.run()
         Self.waitForExit(process.processIdentifier, timeout: 10)
+    }
+
+    /// The rows of one query on the daemon's store (with Python's sqlite3; the daemon must be stopped), each
+    /// column as text ("" for NULL).
+    func query(_ statement: String) throws -> [[String]] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [
+            "python3", "-c",
+            "import sqlite3, sys, json; c = sqlite3.connect(sys.argv[1]); "
+                + "print(json.dumps([['' if v is None else str(v) for v in row] for row in c.execute(sys.argv[2])]))",
+            stateDirectory + "/offstage.sqlite", statement,
+        ]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        Self.waitForExit(process.processIdentifier, timeout: 10)
+        return try JSONDecoder().decode([[String]].self, from: data)
     }
 
     // MARK: Waiting

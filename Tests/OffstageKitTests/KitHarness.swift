@@ -3,7 +3,7 @@ import OffstageKit
 import OffstageSimulator
 
 /// A Swift app for tests: each callback runs the closure it was given, with the app's `UIApplication`.
-final class TestApp: UIResponder, UIApplicationDelegate, OffstageUserActions, @unchecked Sendable {
+final class TestApp: UIApplicationDelegate, OffstageUserActions, @unchecked Sendable {
     typealias Step = @Sendable (UIApplication) -> Void
     let launch: Step
     let background: Step

@@ -6,7 +6,7 @@ import Testing
 
 /// A `@MainActor` app delegate, as Swift 6 apps write it: it registers its refresh `using: .main`, hops into the
 /// main actor with `MainActor.assumeIsolated`, and starts `Task { @MainActor in … }` for the work.
-@MainActor final class MainActorRefreshDelegate: UIResponder, @preconcurrency UIApplicationDelegate {
+@MainActor final class MainActorRefreshDelegate: @preconcurrency UIApplicationDelegate {
     nonisolated static let refresh = "com.example.mainactor.refresh"
     let fetchSeconds: Double
     let sightings: Sightings

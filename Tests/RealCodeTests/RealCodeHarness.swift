@@ -8,6 +8,8 @@ struct RealCodeRun {
     var apps: [(AppManifest, @Sendable () -> any UIApplicationDelegate)]
     var timeline: [TimelineEntry]
     var duration: Double
+    /// Changes the scenario before it runs (its network, the apps' scene manifests…).
+    var adjust: @Sendable (inout Scenario) -> Void = { _ in }
 
     /// A simulation of the apps, not yet run.
     func simulation() throws -> Simulation {
@@ -17,8 +19,9 @@ struct RealCodeRun {
             catalog[manifest.bundleIdentifier.rawValue] = make
             scenarioApps.append(ScenarioApp(manifest: manifest, code: manifest.bundleIdentifier.rawValue))
         }
-        let scenario = Scenario(
+        var scenario = Scenario(
             name: "real code", source: "test", apps: scenarioApps, timeline: timeline, duration: duration)
+        adjust(&scenario)
         return try Simulation(scenario: scenario, catalog: SwiftAppCatalog(catalog))
     }
 

@@ -1,0 +1,101 @@
+import Foundation
+import OffstageCore
+
+/// Foundation's own interception point for `URLSession`, taking every request of an app whose host simulates
+/// the network (the simulator): the response comes from the scenario's network, after its latency and transfer
+/// time in the system's time, delivered as the app's work. Registered with `URLProtocol.registerClass` the first
+/// time an app runs (see `AppRuntime`), so `URLSession.shared` and sessions made later reach it.
+public final class OffstageURLProtocol: URLProtocol {
+    /// The app whose code made the request (bound to the thread that created or started it).
+    private var runtime: AppRuntime?
+    /// The exchange: not started, under way (with the bytes' work in progress), or over (delivered or cancelled).
+    private let loading = LockedValue(Loading.idle)
+
+    private enum Loading {
+        case idle
+        case underway(OffstageWorkInProgress?)
+        case over
+    }
+
+    /// Registers the protocol once per process, before app code runs: `URLSession.shared` takes the registered
+    /// classes when it is first used. A session made with its own configuration lists the class itself
+    /// (`configuration.protocolClasses = [OffstageURLProtocol.self]`).
+    static let registration: Void = { _ = URLProtocol.registerClass(OffstageURLProtocol.self) }()
+
+    override public class func canInit(with request: URLRequest) -> Bool {
+        guard let scheme = request.url?.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let runtime = AppRuntime.currentIfBound
+        else { return false }
+        return runtime.link.simulatesNetwork
+    }
+
+    override public class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
+
+    public required init(request: URLRequest, cachedResponse: CachedURLResponse?, client: (any URLProtocolClient)?) {
+        runtime = AppRuntime.currentIfBound
+        super.init(request: request, cachedResponse: cachedResponse, client: client)
+    }
+
+    override public func startLoading() {
+        // FoundationNetworking lets only its own protocols hand a download task its file (and a delegate's
+        // `didFinishDownloadingTo` would trap on the file that is not there): a download fails instead.
+        if task is URLSessionDownloadTask { return fail(.cannotCreateFile) }
+        if runtime == nil { runtime = AppRuntime.currentIfBound }
+        guard let runtime, let exchange = runtime.link.exchange(OffstageNetworkRequest(request)) else {
+            // Reached from a thread the host does not know: fail the request rather than the process.
+            fail(.unknown)
+            return
+        }
+        // URLProtocol is not Sendable: the delivery runs as the app's work, one piece of its code at a time.
+        nonisolated(unsafe) let loader = self
+        switch exchange {
+        case .failure(let code, let seconds):
+            loading.value = .underway(nil)
+            runtime.link.after(seconds: seconds) {
+                if loader.end() { loader.fail(code) }
+            }
+        case .response(let response, let seconds, let bytes):
+            let work = bytes > 0 ? runtime.beginWork(OffstageWork(bytes: bytes, over: seconds)) : nil
+            loading.value = .underway(work)
+            runtime.link.after(seconds: seconds) {
+                if loader.end() { loader.deliver(response) }
+            }
+        }
+    }
+
+    /// The task was cancelled (or suspended): the bytes moved so far are charged, nothing more is delivered.
+    override public func stopLoading() { _ = end() }
+
+    /// Ends the exchange and its work in progress (charged for the share done); true only the first time, when
+    /// the caller may deliver.
+    private func end() -> Bool {
+        let ending: OffstageWorkInProgress?? = loading.withValue { loading in
+            guard case .underway(let work) = loading else { return nil }
+            loading = .over
+            return .some(work)
+        }
+        guard case .some(let work) = ending else { return false }
+        work?.end()
+        return true
+    }
+
+    private func deliver(_ response: OffstageNetworkResponse) {
+        let url = request.url ?? URL(fileURLWithPath: "/")
+        guard
+            let http = HTTPURLResponse(
+                url: url, statusCode: response.statusCode, httpVersion: "HTTP/1.1", headerFields: response.headers)
+        else { return fail(.badServerResponse) }
+        client?.urlProtocol(self, didReceive: http, cacheStoragePolicy: .notAllowed)
+        // One piece: a completion handler sees only the last piece a protocol loads.
+        if !response.body.isEmpty { client?.urlProtocol(self, didLoad: response.body) }
+        client?.urlProtocolDidFinishLoading(self)
+    }
+
+    private func fail(_ code: URLError.Code) {
+        var info: [String: Any] = [:]
+        if let url = request.url {
+            info[NSURLErrorFailingURLErrorKey] = url
+        }
+        client?.urlProtocol(self, didFailWithError: URLError(code, userInfo: info))
+    }
+}

@@ -1,0 +1,425 @@
+import Foundation
+import OffstageCore
+import OffstageProtocol
+import Testing
+
+/// The daemon tried as an attacker and as a crash would try it (issue 18): numbers at every edge from apps and
+/// control clients, `kill -9` right after acknowledgements, a process in a group named like an app, bundle
+/// identifiers that are paths, a second daemon on the same state, and a clean stop that leaves no groups.
+@Suite(.serialized) struct DaemonHardeningTests {
+    // MARK: Numbers from outside (item 1)
+
+    @Test func numericExtremesInEveryMessageKindLeaveTheDaemonServing() throws {
+        let daemon = try DaemonHarness(freezer: defaultFreezer)
+        try daemon.install(
+            "test.extremes", behaviours: ["extremes"], executable: DaemonHarness.pythonClient,
+            permitted: ["test.extremes.refresh"])
+        try daemon.send(.open("test.extremes"))
+        try daemon.waitUntil("the app sent every extreme call", timeout: 30) {
+            daemon.events("test.extremes").contains { $0.hasPrefix("extremes done") }
+        }
+        let answers = daemon.events("test.extremes").filter { $0.hasPrefix("answer ") }
+        let sent = Int(
+            try #require(daemon.events("test.extremes").last { $0.hasPrefix("extremes done") })
+                .split(separator: " ").last!)!
+        #expect(answers.count == sent)
+        // Each value out of range is named with its field; nothing past the edge reached the core.
+        #expect(answers.contains { $0.contains("field 'earliestBeginDate': 9.3e+18 is out of range") })
+        #expect(answers.contains { $0.contains("malformed") })  // NaN and the infinities, which JSON cannot carry
+        #expect(answers.contains { $0.contains("field 'name': 1000 bytes, longer than the limit of 256") })
+        #expect(answers.contains { $0.contains("field 'bundle': '..' is not a bundle identifier") })
+        // The control side: every command and event with every extreme is answered, and the daemon goes on.
+        let control = try daemon.python(["extremes", "test.extremes"])
+        #expect(control.count > 100)
+        #expect(control.contains { $0.contains("field 'level': 1e+308 is out of range") })
+        #expect(control.contains { $0.contains("field '_0': '../..' is not a bundle identifier") })
+        #expect(daemon.daemonIsRunning)
+
+        // Hundreds of long task names: the decision log's answer keeps the newest that fit in a frame (item 12).
+        guard case .records(let records) = try daemon.control(.why(bundle: "test.extremes", limit: 500)) else {
+            Issue.record("no records")
+            return
+        }
+        #expect(records.count > 100 && records.count < 500)
+        let long = String(repeating: "n", count: 200)
+        #expect(records.contains { $0.record.reason.contains(long) || ($0.record.task ?? "").contains(long) })
+        // The shared views and the saves still work for everyone.
+        #expect(try daemon.ctl(["apps"]).contains("test.extremes"))
+        #expect(try daemon.ctl(["battery"]).contains("test.extremes"))
+        let energy = try #require(try daemon.app("test.extremes")?.energyJoules)
+        #expect(energy.isFinite)
+        daemon.stop()
+        #expect(!daemon.log.contains("cannot save"))
+        #expect(!daemon.log.contains("Fatal error"))
+        try daemon.start()
+        #expect(try daemon.app("test.extremes") != nil)
+    }
+
+    // MARK: Acknowledged = durable (item 2)
+
+    /// What the app had acknowledged, and the call in flight when the daemon died, per request identifier.
+    struct Acknowledged {
+        /// The `earliestBeginDate` of each identifier's pending request after its last acknowledged call (nil:
+        /// cancelled), and what it would be if the unanswered call was carried out.
+        var state: [String: Double?] = [:]
+        var inFlight: (identifier: String, date: Double?)?
+
+        init(events: [String]) {
+            var sent: [Int: (String, Double?)] = [:]
+            var last: Int?
+            for line in events {
+                let words = line.split(separator: " ").map(String.init)
+                if words.first == "sent", words.count >= 4, let id = Int(words[1]) {
+                    sent[id] = (words[3], words[2] == "submit" ? Double(words[4]) : nil)
+                    last = id
+                } else if words.first == "ack", let id = Int(words[1]), let (identifier, date) = sent[id] {
+                    state[identifier] = .some(date)
+                    if last == id { last = nil }
+                } else if words.first == "refused", let id = Int(words[1]), last == id {
+                    last = nil
+                }
+            }
+            inFlight = last.flatMap { sent[$0] }.map { (identifier: $0.0, date: $0.1) }
+        }
+    }
+
+    @Test func killNineLosesNoAcknowledgedSubmitCancelOrSetting() throws {
+        let daemon = try DaemonHarness(freezer: defaultFreezer)
+        let bundle = "test.torture"
+        try daemon.install(
+            bundle, behaviours: ["torture"], executable: DaemonHarness.pythonClient,
+            permitted: ["\(bundle).refresh", "\(bundle).processing"])
+        try daemon.send(.open(BundleID(bundle)))
+        try daemon.waitUntil("the app's first acknowledgements") {
+            daemon.events(bundle).filter { $0.hasPrefix("ack") }.count >= 4
+        }
+        var random = SystemRandomNumberGenerator()
+        var lost: [String] = []
+        var acknowledgements = 0
+        // 30 cycles in the suite; a benchmark run sets OFFSTAGE_TORTURE_CYCLES (BENCHMARKS.md: 100).
+        let cycles = ProcessInfo.processInfo.environment["OFFSTAGE_TORTURE_CYCLES"].flatMap { Int($0) } ?? 30
+        for cycle in 0..<cycles {
+            // Settings change meanwhile, from a control client: each acknowledged value must survive too.
+            let settings = SettingsToggler(socket: daemon.socketPath, first: cycle % 2 == 0)
+            let started = Thread { settings.run() }
+            started.start()
+            usleep(UInt32.random(in: 2_000...30_000, using: &random))
+            // The app talks to this daemon (its last event is a call or an answer): the kill ends its connection.
+            let seen = daemon.events(bundle).count
+            daemon.killHard()
+            try daemon.waitUntil("the app saw the daemon go (all its answers read) in cycle \(cycle)") {
+                daemon.events(bundle).dropFirst(seen).contains("disconnected") && settings.finished
+            }
+            let acknowledged = Acknowledged(events: daemon.events(bundle))
+            acknowledgements = daemon.events(bundle).filter { $0.hasPrefix("ack") }.count
+            let stored = try storedRequests(daemon, bundle)
+            for (identifier, date) in acknowledged.state {
+                let allowed =
+                    [date] + (acknowledged.inFlight?.identifier == identifier ? [acknowledged.inFlight!.date] : [])
+                let storedDate = stored[identifier] ?? nil
+                if !allowed.contains(where: { $0 == storedDate }) {
+                    lost.append(
+                        "cycle \(cycle): \(identifier) stored \(String(describing: storedDate)), acknowledged \(String(describing: date))"
+                    )
+                }
+            }
+            let lowData = try storedLowDataMode(daemon)
+            if let acknowledgedSetting = settings.acknowledged,
+                lowData != acknowledgedSetting && lowData != settings.inFlight
+            {
+                lost.append(
+                    "cycle \(cycle): lowDataMode stored \(String(describing: lowData)), acknowledged \(acknowledgedSetting)"
+                )
+            }
+            try daemon.start()
+            try daemon.waitUntil("the app connected again and was answered") {
+                let events = daemon.events(bundle).dropFirst(seen)
+                guard let reconnected = events.lastIndex(of: "reconnected") else { return false }
+                return events[reconnected...].contains { $0.hasPrefix("ack") || $0.hasPrefix("refused") }
+            }
+        }
+        #expect(lost.isEmpty, "\(lost)")
+        #expect(acknowledgements > 60)
+
+    }
+
+    /// The pending requests in the store (the daemon stopped): identifier → earliestBeginDate.
+    func storedRequests(_ daemon: DaemonHarness, _ bundle: String) throws -> [String: Double?] {
+        let rows = try daemon.query(
+            "SELECT identifier, json_extract(request, '$.earliestBeginDate') FROM pendingRequest WHERE bundle = '\(bundle)'"
+        )
+        return Dictionary(uniqueKeysWithValues: rows.map { ($0[0], Double($0[1])) })
+    }
+
+    func storedLowDataMode(_ daemon: DaemonHarness) throws -> Bool {
+        let rows = try daemon.query(
+            "SELECT json_extract(value, '$.lowDataMode') FROM setting WHERE key = 'userSettings'")
+        return rows.first.map { $0[0] == "1" } ?? false  // no row yet: the default settings (Low Data Mode off)
+    }
+
+    // MARK: Identity (items 3 and 4)
+
+    @Test(.enabled(if: DaemonHarness.cgroupsAvailable, "needs root and cgroup v2"))
+    func aProcessInAGroupNamedLikeAnAppElsewhereIsRefused() throws {
+        let daemon = try DaemonHarness(freezer: "cgroup2")
+        try daemon.install("test.victim", behaviours: [])
+        _ = try daemon.openAndWait("test.victim")
+        // Any user with a delegated subtree can make a group named like the app; the stranger runs in one.
+        let root = ["/sys/fs/cgroup/unified", "/sys/fs/cgroup"].first {
+            FileManager.default.fileExists(atPath: "\($0)/\(daemon.cgroupName)")
+        }!
+        let spoof = "\(root)/\(daemon.cgroupName)-spoof/test.victim"
+        try FileManager.default.createDirectory(atPath: spoof, withIntermediateDirectories: true)
+        defer {
+            rmdir(spoof)
+            rmdir("\(root)/\(daemon.cgroupName)-spoof")
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = [
+            "-c",
+            "echo $$ > \(spoof)/cgroup.procs && exec python3 \(DaemonHarness.pythonClient) \(daemon.socketPath) "
+                + "call-as-stranger test.victim",
+        ]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        DaemonHarness.waitForExit(process.processIdentifier, timeout: 10)
+        #expect(output.contains("app calls come only from processes the daemon launched"))
+        #expect(try daemon.tasks().isEmpty)
+    }
+
+    @Test func bundleIdentifiersThatArePathsAreRefusedAtInstallation() throws {
+        let daemon = try DaemonHarness(freezer: defaultFreezer)
+        for identifier in ["..", "../evil", "a/b", "com..example", ".hidden.app", "single", "com.example.app "] {
+            let path = "\(daemon.folder)/bad-\(UUID().uuidString.prefix(6)).app"
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(
+                atPath: "\(path)/offstage-testapp", withDestinationPath: DaemonHarness.product("offstage-testapp"))
+            let plist: [String: Any] = ["CFBundleIdentifier": identifier, "CFBundleExecutable": "offstage-testapp"]
+            try PropertyListSerialization.data(fromPropertyList: plist, format: .xml, options: 0)
+                .write(to: URL(fileURLWithPath: "\(path)/Info.plist"))
+            #expect(throws: (any Error).self, "\(identifier)") { try daemon.control(.install(path: path)) }
+            let answer = try daemon.ctl(["install", path])
+            #expect(answer.contains("field 'CFBundleIdentifier'") && answer.contains("is not a bundle identifier"))
+        }
+        #expect(try daemon.apps().isEmpty)
+    }
+
+    // MARK: The wall clock (item 11)
+
+    @Test func aWallClockSetForwardOrBackIsFollowedByWaitingRequests() throws {
+        let folder = NSTemporaryDirectory() + "offstage-shift-\(UUID().uuidString.prefix(8))"
+        defer { unlink(folder) }
+        FileManager.default.createFile(atPath: folder, contents: Data("0".utf8))
+        let daemon = try DaemonHarness(freezer: defaultFreezer, options: ["--wall-clock-shift-file", folder])
+        try daemon.install("test.clock", behaviours: ["later"], permitted: ["test.clock.refresh"])
+        _ = try daemon.openAndWait("test.clock")
+        try daemon.send(.home)
+        func waitsForItsDate() throws -> Bool? {
+            try daemon.tasks().first { $0.identifier == "test.clock.refresh" }.map {
+                $0.phase == "pending" && $0.waitingFor.contains { $0.hasPrefix("earliestBeginDate") }
+            }
+        }
+        try daemon.waitUntil("the request waits for its date, an hour ahead") { try waitsForItsDate() == true }
+        // A day back: the request due in an hour now waits 25 hours, and does not run at once.
+        try Data("-86400".utf8).write(to: URL(fileURLWithPath: folder))
+        try daemon.waitUntil("the daemon followed the clock set back") {
+            try daemon.control(.status)
+            return daemon.log.contains("the wall clock was set")
+        }
+        #expect(try waitsForItsDate() == true)
+        // A day forward from the start: the date has passed, so the request no longer waits for it.
+        try Data("86400".utf8).write(to: URL(fileURLWithPath: folder))
+        try daemon.waitUntil("the request stops waiting for its date once the clock is a day ahead") {
+            try daemon.control(.status)
+            return try waitsForItsDate() != true
+        }
+    }
+
+    // MARK: Visibility (item 12)
+
+    @Test(.enabled(if: getuid() == 0, "needs root to run a client as another user"))
+    func theDecisionLogIsTheOwnersWhileStatusIsOpenToAll() throws {
+        let daemon = try DaemonHarness(freezer: defaultFreezer)
+        #expect(try daemon.python(["why", "--uid", "65534"]).first?.contains("permission denied") == true)
+        #expect(try daemon.python(["status", "--uid", "65534"]).first?.contains("\"status\"") == true)
+        #expect(try daemon.python(["why"]).first?.contains("\"records\"") == true)
+    }
+
+    @Test func aFrameThatCannotBeDecodedIsAnsweredWithItsID() throws {
+        let daemon = try DaemonHarness(freezer: defaultFreezer)
+        // An integer past Int64 in a call: the frame is read but cannot be decoded; its error names id 7.
+        let answer = try #require(try daemon.python(["bad-with-id"]).first)
+        #expect(answer.contains("\"id\": 7") && answer.contains("malformed"))
+    }
+
+    // MARK: A kill during a launch (item 8)
+
+    @Test func anAppWhoseLaunchAKillInterruptedIsEndedNotHalfAdopted() throws {
+        let daemon = try DaemonHarness(freezer: defaultFreezer)
+        try daemon.install("test.stall", behaviours: ["stall-launch"], executable: DaemonHarness.pythonClient)
+        try daemon.send(.open("test.stall"))
+        var pid: Int32 = 0
+        try daemon.waitUntil("the app connected, its launch unfinished") {
+            guard let line = daemon.events("test.stall").first(where: { $0.hasPrefix("stalling pid") }) else {
+                return false
+            }
+            pid = Int32(line.split(separator: " ").last!)!
+            return try daemon.app("test.stall")?.state == .inactive
+        }
+        daemon.killHard()
+        try daemon.start()
+        try daemon.waitUntil("the half-launched process is ended") { !ProcessProbe.isAlive(pid) }
+        #expect(daemon.log.contains("the daemon stopped during its launch"))
+        #expect(try daemon.app("test.stall")?.state == .notRunning)
+    }
+
+    // MARK: Privilege (item 5)
+
+    @Test(.enabled(if: DaemonHarness.cgroupsAvailable, "needs root and cgroup v2"))
+    func appsRunAsTheConfiguredUserAndCannotOpenTheDaemonsState() throws {
+        let daemon = try DaemonHarness(freezer: "cgroup2", options: ["--app-user", "nobody"])
+        let script = daemon.folder + "/whoami.sh"
+        let lines = [
+            "#!/bin/sh", #"echo "uid $(id -u) gid $(id -g)""#,
+            #"cat "$OFFSTAGE_TEST_DIR/state/offstage.sqlite" > /dev/null 2>&1 && echo "database: opened" || echo "database: refused""#,
+            "exec sleep 30",
+        ]
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: script))
+        chmod(script, 0o755)
+        try daemon.install("test.nobody", executable: script)
+        try daemon.send(.open("test.nobody"))
+        let log = daemon.stateDirectory + "/logs/test.nobody.log"
+        try daemon.waitUntil("the app wrote who it is") {
+            ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("database:")
+        }
+        let said = try String(contentsOfFile: log, encoding: .utf8)
+        #expect(said.contains("uid 65534 gid 65534"))
+        #expect(said.contains("database: refused"))
+        // Its log and its control group (delegated) are its own.
+        var info = stat()
+        #expect(stat(log, &info) == 0 && info.st_uid == 65534)
+        let group = DaemonHarness.groupRoots.map { "\($0)/\(daemon.cgroupName)/test.nobody" }.first {
+            FileManager.default.fileExists(atPath: $0)
+        }
+        #expect(group.map { stat($0, &info) == 0 && info.st_uid == 65534 } == true)
+        try daemon.send(.swipeAway("test.nobody"))
+    }
+
+    // MARK: Damaged state (item 10)
+
+    @Test func damagedRowsAreNamedQuarantinedAndTheDaemonGoesOn() throws {
+        let daemon = try DaemonHarness(freezer: defaultFreezer)
+        try daemon.install("test.good")
+        try daemon.install("test.bad")
+        daemon.stop()
+        try daemon.sql("UPDATE app SET manifest = '{broken' WHERE bundle = 'test.bad'")
+        try daemon.sql("INSERT OR REPLACE INTO setting (key, value) VALUES ('userSettings', '[')")
+        try daemon.start()
+        #expect(try daemon.apps().map(\.bundle) == ["test.good"])
+        let file = "file=\(daemon.stateDirectory)/offstage.sqlite"
+        #expect(daemon.log.contains("damaged state quarantined"))
+        #expect(daemon.log.contains(file))
+        #expect(daemon.log.contains("row=table app, row test.bad"))
+        #expect(daemon.log.contains("row=table setting, row userSettings"))
+        daemon.stop()
+        let kept = try daemon.query("SELECT tableName, rowKey FROM quarantine ORDER BY id")
+        #expect(kept.contains(["app", "test.bad"]) && kept.contains(["setting", "userSettings"]))
+    }
+
+    @Test(
+        .enabled(if: DaemonHarness.cgroupsAvailable, "needs root and cgroup v2"), arguments: ["truncated", "deleted"])
+    func aLostStateFileEndsThePreviousRunsProcessesAndSaysSo(loss: String) throws {
+        let daemon = try DaemonHarness(freezer: "cgroup2")
+        try daemon.install("test.orphan")
+        let pid = try daemon.openAndWait("test.orphan")
+        daemon.killHard()
+        let store = daemon.stateDirectory + "/offstage.sqlite"
+        for suffix in ["-wal", "-shm"] { unlink(store + suffix) }
+        if loss == "truncated" { truncate(store, 0) } else { unlink(store) }
+        try daemon.start()
+        try daemon.waitUntil("the previous run's app process is gone") { !ProcessProbe.isAlive(pid) }
+        #expect(daemon.log.contains("ending processes left in a control group by a run whose state is lost"))
+        #expect(
+            daemon.log.contains(
+                loss == "truncated" ? "the state file is empty (0 bytes)" : "no state file: starting with no apps"))
+        #expect(try daemon.apps().isEmpty)
+    }
+
+    // MARK: One daemon per state folder (item 9), a clean stop (issue 17, item 8)
+
+    @Test func aSecondDaemonOnTheSameStateFolderStopsNamingTheFirst() throws {
+        let daemon = try DaemonHarness(freezer: defaultFreezer)
+        let second = Process()
+        second.executableURL = URL(fileURLWithPath: DaemonHarness.product("offstage"))
+        second.arguments = [
+            "daemon", "--state-dir", daemon.stateDirectory, "--socket", daemon.folder + "/second.sock",
+            "--freezer", "sigstop", "--cgroup-name", daemon.cgroupName + "-second",
+        ]
+        let pipe = Pipe()
+        second.standardError = pipe
+        second.standardOutput = pipe
+        try second.run()
+        DaemonHarness.waitForExit(second.processIdentifier, timeout: 5)
+        let stayed = ProcessProbe.isAlive(second.processIdentifier)
+        if stayed { kill(second.processIdentifier, SIGKILL) }
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(!stayed)
+        #expect(output.contains("is in use by another daemon (pid \(daemon.daemonProcessID!))"))
+        #expect(!FileManager.default.fileExists(atPath: daemon.folder + "/second.sock"))
+        #expect(daemon.daemonIsRunning)
+    }
+
+    @Test(.enabled(if: DaemonHarness.cgroupsAvailable, "needs root and cgroup v2"))
+    func aCleanStopRemovesTheDaemonsControlGroups() throws {
+        let daemon = try DaemonHarness(freezer: "cgroup2")
+        try daemon.install("test.groups", behaviours: [])
+        let pid = try daemon.openAndWait("test.groups")
+        let groups = DaemonHarness.groupRoots.map { "\($0)/\(daemon.cgroupName)" }.filter {
+            FileManager.default.fileExists(atPath: $0)
+        }
+        #expect(!groups.isEmpty)
+        daemon.stop()
+        #expect(!ProcessProbe.isAlive(pid))
+        for group in groups { #expect(!FileManager.default.fileExists(atPath: group), "\(group)") }
+    }
+}
+
+/// Toggles Low Data Mode from a control client until the daemon goes away: the last value acknowledged, and the
+/// one sent without an answer.
+final class SettingsToggler: @unchecked Sendable {
+    private let lock = NSLock()
+    private let socket: String
+    private var value: Bool
+    private var acknowledgedValue: Bool?
+    private var inFlightValue: Bool?
+    private var done = false
+
+    init(socket: String, first: Bool) {
+        self.socket = socket
+        value = first
+    }
+
+    func run() {
+        defer { lock.withLock { done = true } }
+        guard let client = try? ControlClient(path: socket, timeout: 5) else { return }
+        while true {
+            let next = lock.withLock {
+                inFlightValue = value
+                return value
+            }
+            guard (try? client.send(.event(event: .setLowDataMode(next)))) != nil else { return }
+            lock.withLock {
+                acknowledgedValue = next
+                inFlightValue = nil
+                value.toggle()
+            }
+        }
+    }
+
+    var finished: Bool { lock.withLock { done } }
+    var acknowledged: Bool? { lock.withLock { acknowledgedValue } }
+    var inFlight: Bool? { lock.withLock { inFlightValue } }
+}

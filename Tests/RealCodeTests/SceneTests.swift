@@ -1,0 +1,192 @@
+import Foundation
+import OffstageCore
+import OffstageKit
+import OffstageSimulator
+import Testing
+
+/// A scene-based app as Xcode's template writes it: the app delegate registers the refresh, the scene delegate
+/// (named in the Info.plist's scene manifest) schedules it when the scene enters the background.
+final class NotesAppDelegate: UIResponder, UIApplicationDelegate, @unchecked Sendable {
+    static let refresh = "com.example.notes.refresh"
+    nonisolated(unsafe) static var sightings = Sightings()
+
+    func application(
+        _ application: UIApplication,
+        didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?
+    ) -> Bool {
+        Self.sightings.note("app didFinishLaunching")
+        BGTaskScheduler.shared.register(forTaskWithIdentifier: Self.refresh, using: nil) { task in
+            Self.sightings.note("refresh with \(UIApplication.shared.connectedScenes.count) scene(s)")
+            task.setTaskCompleted(success: true)
+        }
+        for name in [
+            UIApplication.didBecomeActiveNotification, UIApplication.willResignActiveNotification,
+            UIApplication.didEnterBackgroundNotification, UIApplication.willEnterForegroundNotification,
+            UIApplication.willTerminateNotification, UIApplication.backgroundRefreshStatusDidChangeNotification,
+        ] {
+            _ = NotificationCenter.default.addObserver(forName: name, object: application, queue: nil) { note in
+                let status =
+                    note.name == UIApplication.backgroundRefreshStatusDidChangeNotification
+                    ? " \(UIApplication.shared.backgroundRefreshStatus.rawValue)" : ""
+                Self.sightings.note("posted \(note.name.rawValue)\(status)")
+            }
+        }
+        return true
+    }
+
+    // A scene-based app never gets these: iOS sends the scene's instead.
+    func applicationDidBecomeActive(_ application: UIApplication) { Self.sightings.note("app didBecomeActive") }
+    func applicationDidEnterBackground(_ application: UIApplication) { Self.sightings.note("app didEnterBackground") }
+    func applicationWillTerminate(_ application: UIApplication) { Self.sightings.note("app willTerminate") }
+}
+
+final class NotesSceneDelegate: UIResponder, UIWindowSceneDelegate, @unchecked Sendable {
+    var window: UIWindow?
+    var saving = UIBackgroundTaskIdentifier.invalid
+
+    func scene(
+        _ scene: UIScene, willConnectTo session: UISceneSession, options connectionOptions: UIScene.ConnectionOptions
+    ) {
+        guard let windowScene = scene as? UIWindowScene else { return }
+        window = UIWindow(windowScene: windowScene)
+        window?.makeKeyAndVisible()
+        NotesAppDelegate.sightings.note("scene willConnect \(session.configuration.name ?? "-")")
+    }
+
+    func sceneDidBecomeActive(_ scene: UIScene) {
+        NotesAppDelegate.sightings.note("scene didBecomeActive \(scene.activationState.rawValue)")
+    }
+    func sceneWillResignActive(_ scene: UIScene) { NotesAppDelegate.sightings.note("scene willResignActive") }
+    func sceneWillEnterForeground(_ scene: UIScene) { NotesAppDelegate.sightings.note("scene willEnterForeground") }
+    func sceneDidDisconnect(_ scene: UIScene) { NotesAppDelegate.sightings.note("scene didDisconnect") }
+
+    func sceneDidEnterBackground(_ scene: UIScene) {
+        NotesAppDelegate.sightings.note("scene didEnterBackground")
+        // Five seconds to save the note, on the main queue, as apps do when they leave the screen.
+        let application = UIApplication.shared
+        saving = application.beginBackgroundTask(withName: "save") { application.endBackgroundTask(self.saving) }
+        DispatchQueue.main.asyncAfter(deadline: .now() + 5) { application.endBackgroundTask(self.saving) }
+        let request = BGAppRefreshTaskRequest(identifier: NotesAppDelegate.refresh)
+        request.earliestBeginDate = Date(timeIntervalSinceNow: 60)
+        try? BGTaskScheduler.shared.submit(request)
+    }
+}
+
+/// One test at a time: the apps note what they see in one shared place, as a delegate made by class name must.
+@Suite(.serialized) struct SceneTests {
+    let app = "com.example.notes"
+
+    func run(_ timeline: [TimelineEntry], duration: Double = 600) throws -> (records: [Record], seen: [String]) {
+        NotesAppDelegate.sightings = Sightings()
+        let scenes = try #require(
+            try OffstageSceneManifest(infoDictionary: [
+                "UIApplicationSceneManifest": [
+                    "UIApplicationSupportsMultipleScenes": false,
+                    "UISceneConfigurations": [
+                        "UIWindowSceneSessionRoleApplication": [
+                            [
+                                "UISceneConfigurationName": "Default Configuration",
+                                "UISceneDelegateClassName": "RealCodeTests.NotesSceneDelegate",
+                            ]
+                        ]
+                    ],
+                ]
+            ]))
+        let surface = RealCodeRun(
+            apps: [(manifest(app, identifiers: [NotesAppDelegate.refresh]), { @Sendable in NotesAppDelegate() })],
+            sceneManifests: [app: scenes], timeline: timeline, duration: duration)
+        let records = try surface.run()
+        return (records, NotesAppDelegate.sightings.lines)
+    }
+
+    @Test func aSceneBasedAppGetsTheSceneCallbacksInsteadOfTheAppDelegates() throws {
+        let (records, seen) = try run([at(1, .open(BundleID(app))), at(10, .home), at(300, .open(BundleID(app)))])
+        let didBecomeActive = "posted UIApplicationDidBecomeActiveNotification"
+        #expect(
+            seen == [
+                "app didFinishLaunching", "scene willConnect Default Configuration", "scene willEnterForeground",
+                "scene didBecomeActive 0", didBecomeActive,
+                "scene willResignActive", "posted UIApplicationWillResignActiveNotification",
+                "scene didEnterBackground", "posted UIApplicationDidEnterBackgroundNotification",
+                "refresh with 1 scene(s)",
+                "scene willEnterForeground", "posted UIApplicationWillEnterForegroundNotification",
+                "scene didBecomeActive 0", didBecomeActive,
+            ])
+        #expect(records.of(.started, app, task: NotesAppDelegate.refresh).count == 1)
+        #expect(records.of(.crashed, app).isEmpty)
+    }
+
+    @Test func anAppLaunchedInTheBackgroundForATaskHasNoScene() throws {
+        let (_, seen) = try run([
+            at(1, .open(BundleID(app))), at(10, .home), at(20, .processExited(BundleID(app), reason: "test")),
+        ])
+        // The process that ran the refresh was launched for it: no scene connects, no scene callback comes.
+        #expect(
+            seen.suffix(3) == [
+                "app didFinishLaunching", "posted UIApplicationDidEnterBackgroundNotification",
+                "refresh with 0 scene(s)",
+            ])
+    }
+
+    @Test func terminationDisconnectsTheSceneThenTellsTheAppDelegate() throws {
+        // Swiped away while it still runs in the background (saving for 5 s after it left): terminated.
+        let (records, seen) = try run([
+            at(1, .open(BundleID(app))), at(10, .home), at(11, .openSwitcher), at(12, .swipeAway(BundleID(app))),
+        ])
+        #expect(
+            seen.suffix(3) == [
+                "scene didDisconnect", "app willTerminate", "posted UIApplicationWillTerminateNotification",
+            ])
+        #expect(records.of(.suspended, app).isEmpty)
+    }
+
+    @Test func turningBackgroundAppRefreshOffPostsTheStatusChange() throws {
+        let (_, seen) = try run([
+            at(1, .open(BundleID(app))), at(5, .setBackgroundAppRefresh(false)), at(6, .setLowPowerMode(true)),
+        ])
+        // Low Power Mode after the switch is already off changes nothing the app can see.
+        #expect(
+            seen.filter { $0.contains("RefreshStatus") } == [
+                "posted UIApplicationBackgroundRefreshStatusDidChangeNotification 1"
+            ])
+    }
+
+    @Test func aSceneBasedAppGivesTheSameRecordsInTwentyRuns() throws {
+        let timeline = [at(1, .open(BundleID(app))), at(10, .home), at(300, .open(BundleID(app)))]
+        let texts = try (0..<20).map { _ in try run(timeline).records.map { "\($0)" }.joined(separator: "\n") }
+        #expect(Set(texts).count == 1)
+    }
+}
+
+/// An app that hears of leaving the screen as many do: an observer on the main queue, not a delegate method.
+final class ObservingApp: UIApplicationDelegate, @unchecked Sendable {
+    let sightings: Sightings
+    init(sightings: Sightings) { self.sightings = sightings }
+
+    func application(
+        _ application: UIApplication,
+        didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?
+    ) -> Bool {
+        let sightings = sightings
+        _ = NotificationCenter.default.addObserver(
+            forName: UIApplication.didEnterBackgroundNotification, object: application, queue: .main
+        ) { _ in
+            dispatchPrecondition(condition: .onQueue(.main))
+            sightings.note("left the screen, state \(UIApplication.shared.applicationState.rawValue)")
+        }
+        return true
+    }
+}
+
+extension SceneTests {
+    @Test func anObserverOnTheMainQueueRunsAsTheAppOnItsMainQueue() throws {
+        let sightings = Sightings()
+        let app = "com.example.observing"
+        let run = RealCodeRun(
+            apps: [(AppManifest(bundleIdentifier: BundleID(app)), { @Sendable in ObservingApp(sightings: sightings) })],
+            timeline: [at(1, .open(BundleID(app))), at(10, .home)], duration: 60)
+        let records = try run.run()
+        #expect(sightings.lines == ["left the screen, state 2"])
+        #expect(records.of(.crashed, app).isEmpty)
+    }
+}
