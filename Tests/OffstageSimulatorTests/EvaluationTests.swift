@@ -230,6 +230,28 @@ import Testing
         }
     }
 
+    @Test func mergeOnTheCommandLineRefusesAMissingShardAndLaunchesAreWritten() async throws {
+        let folder = try CLI.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let trace = folder.appendingPathComponent("two.csv").path
+        try """
+        user,timestamp,app,event
+        ann,2026-11-23T07:30:00Z,com.example.news,opened
+        bob,2026-11-23T08:30:00Z,com.example.mail,opened
+        """.write(toFile: trace, atomically: true, encoding: .utf8)
+        let first = folder.appendingPathComponent("1.json").path
+        let launches = folder.appendingPathComponent("launches.json").path
+        let run = await CLI.run([
+            "evaluate", "--trace", trace, "--shard", "1/2", "--json", first, "--launches", launches,
+        ])
+        #expect(run.error == nil)
+        let written = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: launches)))
+        // Ann's one launch under each of the six policies.
+        #expect((written as? [[String: Any]])?.count == EvaluatedPolicy.standard.count)
+        let merge = await CLI.run(["evaluate", "merge", first])
+        #expect(merge.error?.contains("cannot merge: incomplete, shard 2/2 missing") == true, "\(merge)")
+    }
+
     @Test func evaluationIsDeterministic() async {
         let a = await Evaluation.run(Self.small, parallelism: 1)
         let b = await Evaluation.run(Self.small, parallelism: 4)
