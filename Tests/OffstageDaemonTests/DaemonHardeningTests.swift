@@ -41,8 +41,8 @@ import Testing
             return
         }
         #expect(records.count > 100 && records.count < 500)
-        let long = String(repeating: "n", count: 200)
-        #expect(records.contains { $0.record.reason.contains(long) || ($0.record.task ?? "").contains(long) })
+        // The kept records include those that carry a 253-byte assertion name.
+        #expect(records.map(\.record.reason.utf8.count).max() ?? 0 > 250)
         // The shared views and the saves still work for everyone.
         #expect(try daemon.ctl(["apps"]).contains("test.extremes"))
         #expect(try daemon.ctl(["battery"]).contains("test.extremes"))

@@ -100,7 +100,7 @@ final class OperationQueueApp: UIApplicationDelegate, @unchecked Sendable {
         let records = try scenario(batches: 6, sightings: sightings).run()
         let task = OperationQueueApp.cleaning
         #expect(records.of(.completed, app, task: task).map(\.at.seconds) == [130])
-        #expect(records.of(.completed, app, task: task).first?.reason.contains("success: true") == true)
+        #expect(records.of(.completed, app, task: task).first?.detail == .completed(success: true, seconds: 30))
         #expect(sightings.lines == ["finished after 30.0 s"])
     }
 
@@ -111,7 +111,7 @@ final class OperationQueueApp: UIApplicationDelegate, @unchecked Sendable {
         #expect(records.of(.expired, app, task: task).map(\.at.seconds) == [112])
         // The running batch finishes at 115 s; the cancelled ones finish at once and the last one completes.
         #expect(records.of(.completed, app, task: task).map(\.at.seconds) == [115])
-        #expect(records.of(.completed, app, task: task).first?.reason.contains("success: false") == true)
+        #expect(records.of(.completed, app, task: task).first?.detail == .completed(success: false, seconds: 15))
         #expect(sightings.lines == ["expired after 12.0 s", "finished after 15.0 s"])
     }
 
