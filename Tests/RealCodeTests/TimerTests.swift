@@ -35,7 +35,7 @@ final class RunLoopTimerApp: UIApplicationDelegate, @unchecked Sendable {
             sightings.note("\(what) at +\(Date().timeIntervalSince(started)) s, main thread: \(Thread.isMainThread)")
         }
         note("launch handler")
-        Timer.scheduledTimer(withTimeInterval: 5, repeats: true) { timer in
+        _ = Timer.scheduledTimer(withTimeInterval: 5, repeats: true) { timer in
             self.ticks += 1
             note("tick \(self.ticks)")
             guard self.ticks == 3 else { return }
