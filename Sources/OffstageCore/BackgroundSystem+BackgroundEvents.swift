@@ -68,6 +68,7 @@ extension BackgroundSystem {
         case .remoteNotification: policy.backgroundPushRuntime
         case .fetch: policy.backgroundFetchRuntime
         case .location: policy.locationEventRuntime
+        case .urlSessionEvents: policy.backgroundSessionEventsRuntime
         }
     }
 
@@ -80,12 +81,14 @@ extension BackgroundSystem {
             let seconds = Int(allowance(for: delivery.event))
             let label = delivery.event.label
             if delivery.event == .fetch { noteFetchEnded(id, result: nil, took: Double(seconds)) }
-            guard delivery.event.hasCompletionHandler, foregroundApp != id else {
+            guard delivery.event.killsWhenLate, foregroundApp != id else {
                 apps[id].backgroundWork.deliveries.removeAll { $0.token == delivery.token }
                 let why =
-                    delivery.event.hasCompletionHandler
-                    ? "completion handler not called within \(seconds) s; the app is on screen, so it is not killed"
-                    : "the \(seconds) s the location event gives the app are over"
+                    !delivery.event.hasCompletionHandler
+                    ? "the \(seconds) s the location event gives the app are over"
+                    : delivery.event.killsWhenLate
+                        ? "completion handler not called within \(seconds) s; the app is on screen, so it is not killed"
+                        : "completion handler not called within \(seconds) s: the system goes on without it"
                 record(id, .handled, task: label, reason: why)
                 continue
             }

@@ -55,6 +55,10 @@ extension BackgroundSystem {
             return answerBackgroundWork(call, from: id)
         case .launchOptions:
             return .launchOptions(launchOptions(of: id))
+        case .startBackgroundTransfer(let request):
+            return startBackgroundTransfer(id, request)
+        case .cancelBackgroundTransfer(let session, let task):
+            return cancelBackgroundTransfer(id, session: session, task: task)
         }
     }
 

@@ -9,7 +9,7 @@ extension BackgroundSystem {
         switch event {
         case .remoteNotification(let payload): return LaunchOptions(remoteNotification: payload)
         case .location: return LaunchOptions(location: true)
-        case .fetch: return LaunchOptions()
+        case .fetch, .urlSessionEvents: return LaunchOptions()
         }
     }
 }

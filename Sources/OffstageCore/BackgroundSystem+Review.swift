@@ -16,6 +16,7 @@ extension BackgroundSystem {
     /// left dirty; then queues each reviewed app's next review and drops superseded ones from the top,
     /// so `nextDueTime` is exact. Work is proportional to the apps concerned, not to all apps or requests.
     mutating func settle() {
+        settleBackgroundTransfers()
         while let top = reviews.min, top.at <= now {
             reviews.removeMin()
             if apps[top.app].scheduledReview == top.at {

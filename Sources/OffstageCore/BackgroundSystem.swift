@@ -72,6 +72,8 @@ public struct BackgroundSystem: Sendable {
     var monitors = Monitors()
     /// The energy account (§9): the ledger, the steady draws integrated so far, the radio tail.
     var energyMeter = EnergyMeter()
+    /// Background URLSession transfers the system carries on for apps (BackgroundTransfers/).
+    var backgroundTransfers = BackgroundTransfers()
 
     public init(
         policy: Policy = .iOS, device: DeviceState = DeviceState(), settings: UserSettings = UserSettings(),
@@ -147,6 +149,7 @@ public struct BackgroundSystem: Sendable {
         consider(criticalBatteryDueTime)
         consider(emptyBatteryDueTime)
         for time in continuedProcessingDueTimes { consider(time) }
+        for time in backgroundTransferDueTimes { consider(time) }
         return next
     }
 

@@ -47,6 +47,9 @@ public enum BackgroundEvent: Hashable, Sendable, Codable {
     case fetch
     /// A `CLLocationManagerDelegate` callback.
     case location(LocationEvent)
+    /// The events of a background `URLSession`'s finished transfers (`tasks`, by `taskIdentifier`); `wakesApp` when
+    /// the app was woken for them and gets `application(_:handleEventsForBackgroundURLSession:completionHandler:)`.
+    case urlSessionEvents(session: String, tasks: [Int], wakesApp: Bool)
 
     /// The short name records use in their task column.
     public var label: String {
@@ -54,6 +57,7 @@ public enum BackgroundEvent: Hashable, Sendable, Codable {
         case .remoteNotification: "remote-notification"
         case .fetch: "background-fetch"
         case .location: "location"
+        case .urlSessionEvents(let session, _, _): session
         }
     }
 
@@ -65,6 +69,9 @@ public enum BackgroundEvent: Hashable, Sendable, Codable {
         case .location(.significantChange): "locationManager(_:didUpdateLocations:)"
         case .location(.enteredRegion): "locationManager(_:didEnterRegion:)"
         case .location(.exitedRegion): "locationManager(_:didExitRegion:)"
+        case .urlSessionEvents(_, _, wakesApp: true):
+            "application(_:handleEventsForBackgroundURLSession:completionHandler:)"
+        case .urlSessionEvents(_, _, wakesApp: false): "urlSession(_:task:didCompleteWithError:)"
         }
     }
 

@@ -78,6 +78,15 @@ public struct Policy: Hashable, Sendable, Codable {
     /// so an app can test that it survives it; 0, the default, turns it off.
     public var refreshEarlyExpiry: Double = 0
 
+    // MARK: Background URLSession (issue 16, item 8)
+    /// Seconds the resume rate limiter holds the second background wake for a background session's events after
+    /// the first; it doubles at each further wake until the user opens the app (Apple's DTS describes the doubling
+    /// but gives no figure: this default is ours).
+    public var backgroundSessionWakeDelay: Double = 60
+    /// Seconds an app woken for its background session's events has to call the completion handler of
+    /// `application(_:handleEventsForBackgroundURLSession:completionHandler:)` (ours, as for pushes and fetches).
+    public var backgroundSessionEventsRuntime: Double = 30
+
     /// Seconds a task of this kind may run before it is expired; nil for continued processing, which
     /// runs until it completes (its progress is watched instead).
     public func runtime(for kind: TaskKind) -> Double? {

@@ -111,6 +111,12 @@ public enum AppCall: Hashable, Sendable, Codable {
     /// The options `application(_:willFinishLaunchingWithOptions:)` and `…didFinishLaunchingWithOptions:`
     /// receive: why this launch happened (answered with `AppCallResult.launchOptions`).
     case launchOptions
+
+    // MARK: Background URLSession (issue 16, item 8)
+    /// A task of a background session was resumed: the system takes its transfer over.
+    case startBackgroundTransfer(BackgroundTransferRequest)
+    /// A task of a background session was cancelled.
+    case cancelBackgroundTransfer(session: String, task: Int)
 }
 
 /// The system's answer to an `AppCall`.

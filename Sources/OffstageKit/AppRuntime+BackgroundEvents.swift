@@ -13,6 +13,8 @@ extension AppRuntime {
                 fetchCompletionHandler: completion(token: token))
         case .fetch:
             delegate?.application(app, performFetchWithCompletionHandler: completion(token: token))
+        case .urlSessionEvents(let session, let tasks, let wakesApp):
+            deliverSessionEvents(session, tasks: tasks, wakesApp: wakesApp, completion: completion(token: token))
         case .location(let location):
             for manager in locations.live {
                 guard let delegate = manager.delegate else { continue }
@@ -30,7 +32,7 @@ extension AppRuntime {
     }
 
     /// A completion handler that reports its result to the system the first time it is called (from any thread).
-    private func completion(token: Int) -> (UIBackgroundFetchResult) -> Void {
+    func completion(token: Int) -> (UIBackgroundFetchResult) -> Void {
         let called = LockedValue(false)
         return { [unowned self] result in
             let first = called.withValue { called in

@@ -17,6 +17,8 @@ public final class AppRuntime: @unchecked Sendable {
     let locations = LocationRegistry()
     /// The app's scene, if it is scene-based (Scenes/).
     let scenes = SceneStage()
+    /// Transfers of background sessions the system carries on, until it hands over their events.
+    private let backgroundLoads = LockedValue<[BackgroundLoad]>([])
 
     /// What app code and the system's effects change, from any thread.
     private struct Registry {
@@ -83,6 +85,18 @@ public final class AppRuntime: @unchecked Sendable {
     /// progress up to now, so each piece is charged for its share done, in the order it began. Hosts call it.
     public func endWorkInProgress() {
         for work in registry.value.workInProgress.sorted(by: { $0.number < $1.number }) { work.end() }
+    }
+
+    /// Keeps a background session's transfer until the system hands over its events.
+    func keepBackgroundLoad(_ load: BackgroundLoad) { backgroundLoads.withValue { $0.append(load) } }
+
+    /// The transfers of `session` whose events the system hands over, in the order of `tasks`.
+    func takeBackgroundLoads(session: String, tasks: [Int]) -> [BackgroundLoad] {
+        backgroundLoads.withValue { loads in
+            let taken = tasks.compactMap { task in loads.first { $0.session == session && $0.task == task } }
+            loads.removeAll { load in load.session == session && tasks.contains(load.task) }
+            return taken
+        }
     }
 
     /// A task completed: the runtime lets go of it.

@@ -131,6 +131,11 @@ public protocol UIApplicationDelegate: AnyObject {
     func application(
         _ application: UIApplication,
         performFetchWithCompletionHandler completionHandler: @escaping (UIBackgroundFetchResult) -> Void)
+
+    // MARK: Background URLSession (issue 16, item 8); default in Network/BackgroundSessions.swift
+    func application(
+        _ application: UIApplication, handleEventsForBackgroundURLSession identifier: String,
+        completionHandler: @escaping () -> Void)
 }
 
 extension UIApplicationDelegate {

@@ -289,7 +289,7 @@ extension URLSessionSuites {
     }
 }
 
-/// A download through the simulated network: not supported yet, and failing cleanly rather than crashing.
+/// A download through the simulated network, by a delegate and by a completion handler.
 final class DownloadApp: NSObject, UIApplicationDelegate, URLSessionDownloadDelegate, @unchecked Sendable {
     let sightings: Sightings
     init(sightings: Sightings) { self.sightings = sightings }

@@ -57,6 +57,10 @@ public enum RecordKind: String, Hashable, Sendable, Codable, CaseIterable {
     // MARK: Restarts of the host (the daemon's re-adoption)
     /// A restarted system took over a live process that a previous run started.
     case adopted
+
+    // MARK: Background URLSession (issue 16, item 8)
+    /// A background transfer was taken over, waited, ran, finished or was cancelled, or its events' wake waited.
+    case transfer
 }
 
 /// One structured entry of the system's decision log: when, which app, what, which task, and why.

@@ -14,6 +14,8 @@ public final class OffstageURLProtocol: URLProtocol {
     private enum Loading {
         case idle
         case underway(OffstageWorkInProgress?)
+        /// A background session's transfer, carried on by the system; its exchange ends when the system says.
+        case background(OffstageNetworkExchange, session: String, task: Int)
         case over
     }
 
@@ -43,6 +45,9 @@ public final class OffstageURLProtocol: URLProtocol {
             fail(.unknown)
             return
         }
+        if let session = owningSession, let identifier = session.configuration.backgroundIdentifier {
+            return startBackgroundTransfer(exchange, in: session, identifier: identifier, runtime: runtime)
+        }
         // URLProtocol is not Sendable: the delivery runs as the app's work, one piece of its code at a time.
         nonisolated(unsafe) let loader = self
         switch exchange {
@@ -60,16 +65,57 @@ public final class OffstageURLProtocol: URLProtocol {
         }
     }
 
-    /// The task was cancelled (or suspended): the bytes moved so far are charged, nothing more is delivered.
-    override public func stopLoading() { _ = end() }
+    /// The task was cancelled (or suspended): the bytes moved so far are charged, nothing more is delivered; a
+    /// background transfer is taken back from the system.
+    override public func stopLoading() {
+        if case .background(_, let session, let task) = loading.value, end() {
+            runtime?.send(.cancelBackgroundTransfer(session: session, task: task))
+        }
+        _ = end()
+    }
+
+    /// Hands a background session's transfer to the system, which says when it ends (`finishBackgroundTransfer`).
+    private func startBackgroundTransfer(
+        _ exchange: OffstageNetworkExchange, in owner: URLSession, identifier session: String, runtime: AppRuntime
+    ) {
+        let task = task?.taskIdentifier ?? 0
+        let (seconds, bytes): (Double, Int) =
+            switch exchange {
+            case .response(_, let seconds, let bytes): (seconds, bytes)
+            case .failure(_, let seconds): (seconds, 0)
+            }
+        loading.value = .background(exchange, session: session, task: task)
+        runtime.keepBackgroundLoad(BackgroundLoad(session: session, task: task, loader: self, urlSession: owner))
+        runtime.send(
+            .startBackgroundTransfer(
+                BackgroundTransferRequest(
+                    session: session, task: task, url: request.url?.absoluteString ?? "", seconds: seconds,
+                    bytes: bytes, isDiscretionary: owner.configuration.isDiscretionary,
+                    sendsLaunchEvents: owner.configuration.sessionSendsLaunchEvents)))
+    }
+
+    /// The system ended this background transfer: its response (or error) goes to the task now.
+    func finishBackgroundTransfer() {
+        guard case .background(let exchange, _, _) = loading.value, end() else { return }
+        switch exchange {
+        case .response(let response, _, _): deliver(response)
+        case .failure(let code, _): fail(code)
+        }
+    }
 
     /// Ends the exchange and its work in progress (charged for the share done); true only the first time, when
     /// the caller may deliver.
     private func end() -> Bool {
         let ending: OffstageWorkInProgress?? = loading.withValue { loading in
-            guard case .underway(let work) = loading else { return nil }
-            loading = .over
-            return .some(work)
+            switch loading {
+            case .underway(let work):
+                loading = .over
+                return .some(work)
+            case .background:
+                loading = .over
+                return .some(nil)
+            case .idle, .over: return nil
+            }
         }
         guard case .some(let work) = ending else { return false }
         work?.end()

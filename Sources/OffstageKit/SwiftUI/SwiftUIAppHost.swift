@@ -94,6 +94,14 @@ public final class SwiftUIAppHost<AppType: App>: UIApplicationDelegate, SwiftUIH
         adapted.application(application, performFetchWithCompletionHandler: completionHandler)
     }
 
+    public func application(
+        _ application: UIApplication, handleEventsForBackgroundURLSession identifier: String,
+        completionHandler: @escaping () -> Void
+    ) {
+        adapted?.application(
+            application, handleEventsForBackgroundURLSession: identifier, completionHandler: completionHandler)
+    }
+
     /// The scene phase changes: `onChange(of: scenePhase)` observers hear of it, in the order of the body.
     private func move(to new: ScenePhase) {
         guard new != phase else { return }
