@@ -135,6 +135,22 @@ public enum BehaviourAction: Hashable, Sendable {
     case monitorSignificantChanges(Bool)
     /// `startMonitoring(for:)` a region with this identifier.
     case monitorRegion(String)
+    // MARK: Background URLSession (issue 16, item 8)
+    /// A download task of a background session (`background(withIdentifier:)`), resumed now.
+    case backgroundDownload(BackgroundDownload)
+}
+
+/// A declarative app's background download: its URL and its session's configuration.
+public struct BackgroundDownload: Hashable, Sendable {
+    public var url: String
+    public var session: String
+    public var isDiscretionary = false
+    public var sendsLaunchEvents = true
+
+    public init(url: String, session: String) {
+        self.url = url
+        self.session = session
+    }
 }
 
 /// How to build a `BGTaskRequest` when a declarative app submits one.

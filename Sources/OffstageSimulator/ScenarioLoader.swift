@@ -685,7 +685,7 @@ extension ScenarioReader {
 
     private static let actionKeys = [
         "submit", "backgroundTask", "work", "register", "cancel", "cancelAll", "fetchInterval", "startMode",
-        "stopMode", "monitorSignificantChanges", "monitorRegion",
+        "stopMode", "monitorSignificantChanges", "monitorRegion", "backgroundDownload",
     ]
 
     private func actions(_ field: Field) throws(ScenarioError) -> [BehaviourAction] {
@@ -741,6 +741,15 @@ extension ScenarioReader {
             return entry.key == "startMode" ? .startMode(mode) : .stopMode(mode)
         case "monitorSignificantChanges": return .monitorSignificantChanges(try value.bool())
         case "monitorRegion": return .monitorRegion(try value.string())
+        case "backgroundDownload":
+            let table = try value.table(
+                ["url", "session", "discretionary", "launchEvents"],
+                expecting: "a mapping (url:, session:, discretionary:, launchEvents:)")
+            var download = BackgroundDownload(
+                url: try table.required("url").string(), session: try table.required("session").string())
+            download.isDiscretionary = try table["discretionary"]?.bool() ?? false
+            download.sendsLaunchEvents = try table["launchEvents"]?.bool() ?? true
+            return .backgroundDownload(download)
         default:
             let task = try value.table(
                 ["name", "work", "leak", "cpu", "gpu", "bytes"],

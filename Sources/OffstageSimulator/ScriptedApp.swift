@@ -16,6 +16,15 @@ final class ScriptedApp: UIApplicationDelegate, OffstageUserActions, CLLocationM
         return manager
     }()
 
+    /// The app's background sessions (made on first use).
+    private lazy var downloads = ScriptedDownloads()
+
+    /// Keeps the completion handler until the session's events have all been delivered, as Apple's sample does.
+    func application(
+        _ application: UIApplication, handleEventsForBackgroundURLSession identifier: String,
+        completionHandler: @escaping () -> Void
+    ) { downloads.eventsWillCome(for: identifier, completionHandler) }
+
     init(behaviour: AppBehaviour, simulation: Simulation) {
         self.behaviour = behaviour
         self.simulation = simulation
@@ -104,6 +113,7 @@ final class ScriptedApp: UIApplicationDelegate, OffstageUserActions, CLLocationM
                 } else {
                     locationManager.stopMonitoringSignificantLocationChanges()
                 }
+            case .backgroundDownload(let download): downloads.start(download)
             case .monitorRegion(let identifier):
                 locationManager.startMonitoring(
                     for: CLCircularRegion(center: CLLocationCoordinate2D(), radius: 100, identifier: identifier))
