@@ -41,8 +41,8 @@ extension BackgroundSystem {
     mutating func wakeForBackgroundWork(_ id: BundleID, why: String) {
         switch apps.lookUp(id)?.projectedState {
         case .notRunning: launchProcess(id, .backgroundTask, purpose: why)
-        // Resumed for an event: no callback, as the app never left the background.
-        case .suspended: resumeProcess(id, then: [], why: why)
+        // Resumed for an event: `didEnterBackground` first, then the event ("About the background execution sequence").
+        case .suspended: resumeProcess(id, then: [.didEnterBackground], why: why)
         default: break
         }
     }

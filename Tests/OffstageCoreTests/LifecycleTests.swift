@@ -173,8 +173,8 @@ import Testing
         #expect(done.actions == [.suspend(feed)])
     }
 
-    /// Resumed, not relaunched, and handed the task with no life-cycle callback (SPEC §2 names none).
-    @Test func resumeFromSuspendedForTask() {
+    /// Resumed, not relaunched: `didEnterBackground`, then the task ("About the background execution sequence").
+    @Test func resumedForATaskGetsDidEnterBackgroundBeforeTheTask() {
         var h = Fixture.harness()
         h.open(feed)
         h.submit(Fixture.processingRequest(feed), from: feed)
@@ -184,7 +184,10 @@ import Testing
         let actions = effects.actions
         #expect(actions.first == .resume(feed))
         #expect(!actions.contains { if case .launch = $0 { true } else { false } })
-        #expect(effects.callbacks(of: feed).isEmpty)
+        #expect(effects.callbacks(of: feed) == [.didEnterBackground])
+        let callback = actions.firstIndex { if case .deliver = $0 { true } else { false } }!
+        let start = actions.firstIndex { if case .startTask = $0 { true } else { false } }!
+        #expect(callback < start, "the task is delivered after didEnterBackground returns")
         #expect(effects.startedTasks.map(\.request.identifier) == [Fixture.processing(feed)])
         #expect(h.complete(Fixture.processing(feed), of: feed).actions == [.suspend(feed)])
     }

@@ -40,7 +40,7 @@ import Testing
         h.launchAndSuspend(feed)
         let effects = h.handle(.backgroundPush(feed, payload: "p1"))
         #expect(effects.actions.first == .resume(feed))
-        #expect(effects.callbacks(of: feed).isEmpty)
+        #expect(effects.callbacks(of: feed) == [.didEnterBackground])
         #expect(pushes(effects) == ["p1"])
         #expect(h.state(of: feed) == .suspended)
     }
