@@ -86,12 +86,7 @@ extension BackgroundSystem {
         }
         let token = nextToken
         nextToken += 1
-        let deadline: Instant? =
-            switch callback {
-            case .didEnterBackground: now + policy.didEnterBackgroundDeadline
-            case .willTerminate: now + policy.willTerminateDeadline
-            default: nil
-            }
+        let deadline = policy.watchdogTimeout(for: callback).map { now + $0 }
         apps[id].inFlight = (token, callback, deadline)
         let after = apps[id].state
         if before != after { record(id, .state, .stateChanged(from: before, to: after)) }

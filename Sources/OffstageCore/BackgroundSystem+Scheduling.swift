@@ -9,8 +9,9 @@ extension BackgroundSystem {
             if inFlight.callback == .willTerminate, let reason = app.terminating {
                 endProcess(id, reason)
             } else {
-                let limit = Int(policy.didEnterBackgroundDeadline)
-                endProcess(id, .watchdog("\(inFlight.callback.rawValue) did not return within \(limit) s"))
+                let limit = Int(policy.watchdogTimeout(for: inFlight.callback) ?? 0)
+                let why = "\(inFlight.callback.rawValue) did not return within \(limit) s (0x8badf00d)"
+                endProcess(id, .watchdog(why))
             }
             return
         }

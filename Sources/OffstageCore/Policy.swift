@@ -70,6 +70,22 @@ public struct Policy: Hashable, Sendable, Codable {
     /// Seconds a significant-location-change or region event keeps the app running in the background.
     public var locationEventRuntime: Double = 10
 
+    // MARK: Life cycle and background time, as iOS does them (issue 16)
+    /// Seconds an app may block launching or entering the foreground before the watchdog kills it (`0x8badf00d`);
+    /// ours: Apple says "about 20 seconds" (WWDC20 "Why is my app getting killed?") and gives no exact number.
+    public var transitionWatchdogTimeout: Double = 20
+
+    /// Seconds an app has to return from `callback` before the watchdog kills it; nil for callbacks with no limit.
+    public func watchdogTimeout(for callback: LifecycleCallback) -> Double? {
+        switch callback {
+        case .didEnterBackground: didEnterBackgroundDeadline
+        case .willTerminate: willTerminateDeadline
+        case .willFinishLaunching, .didFinishLaunching, .willEnterForeground, .didBecomeActive:
+            transitionWatchdogTimeout
+        default: nil
+        }
+    }
+
     /// Seconds a task of this kind may run before it is expired; nil for continued processing, which
     /// runs until it completes (its progress is watched instead).
     public func runtime(for kind: TaskKind) -> Double? {

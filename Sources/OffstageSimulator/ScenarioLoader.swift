@@ -190,6 +190,8 @@ public enum ScenarioLoader {
             ("slowBackgroundFetch", .seconds(\.slowBackgroundFetch)),
             ("maxBackgroundFetchBackoff", .count(\.maxBackgroundFetchBackoff)),
             ("locationEventRuntime", .seconds(\.locationEventRuntime)),
+            // Life cycle and background time, as iOS does them (issue 16).
+            ("transitionWatchdogTimeout", .seconds(\.transitionWatchdogTimeout)),
             ("strategy", .strategy),
         ] + judgementSettings
     }

@@ -132,10 +132,40 @@ import Testing
         let effects = h.advance(by: 0.1)
         #expect(
             effects.terminations.map(\.1) == [
-                .watchdog("applicationDidEnterBackground(_:) did not return within 5 s")
+                .watchdog("applicationDidEnterBackground(_:) did not return within 5 s (0x8badf00d)")
             ])
         #expect(effects.records(.terminated).first?.at == Instant(seconds: 5))
         #expect(h.state(of: feed) == .notRunning)
+    }
+
+    /// The watchdog at launch (`0x8badf00d`, about 20 s: WWDC20 "Why is my app getting killed?"; the 20 s is ours).
+    @Test func didFinishLaunchingBlockingFor20SecondsIsKilledByTheWatchdog() {
+        var h = Fixture.harness()
+        h.holds[feed] = [.didFinishLaunching]
+        h.open(feed)
+        #expect(h.advance(by: 19.9).terminations.isEmpty)
+        let effects = h.advance(by: 0.1)
+        #expect(
+            effects.terminations.map(\.1) == [
+                .watchdog("application(_:didFinishLaunchingWithOptions:) did not return within 20 s (0x8badf00d)")
+            ])
+        #expect(h.state(of: feed) == .notRunning)
+    }
+
+    /// The watchdog when entering the foreground: `applicationWillEnterForeground` blocking 20 s is killed.
+    @Test func willEnterForegroundBlockingFor20SecondsIsKilledByTheWatchdog() {
+        var h = Fixture.harness()
+        h.holds[feed] = [.willEnterForeground]
+        h.open(feed)
+        h.handle(.home)
+        h.advance(by: 60)
+        h.open(feed)
+        #expect(h.advance(by: 19.9).terminations.isEmpty)
+        let effects = h.advance(by: 0.1)
+        #expect(
+            effects.terminations.map(\.1) == [
+                .watchdog("applicationWillEnterForeground(_:) did not return within 20 s (0x8badf00d)")
+            ])
     }
 
     @Test func didEnterBackgroundReturningWithin5SecondsIsSuspended() {
