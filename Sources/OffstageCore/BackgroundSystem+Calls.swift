@@ -186,7 +186,18 @@ extension BackgroundSystem {
         guard let app = apps.lookUp(id), let since = app.backgroundSince, !app.state.isForeground else {
             return Double.greatestFiniteMagnitude
         }
+        if app.backgroundTimeCoveredByTask { return taskTimeRemaining(of: app) }
         return max(0, since + policy.backgroundTimeAllowance - now)
+    }
+
+    /// The time left to the app's longest-running delivered task (its grace once expired): while a task runs,
+    /// its own time covers the app, so `beginBackgroundTask` is granted (SPEC §3; our model, Apple gives no rule).
+    func taskTimeRemaining(of app: AppRecord) -> Double {
+        let ends = app.running.filter(\.delivered).map { run in
+            run.expiredAt.map { $0 + policy.expirationGrace } ?? run.expiresAt
+                ?? .init(seconds: .greatestFiniteMagnitude)
+        }
+        return max(0, (ends.max() ?? now) - now)
     }
 
     mutating func beginBackgroundTask(_ id: BundleID, name: String?) -> AppCallResult {

@@ -81,7 +81,7 @@ extension BackgroundSystem {
         var next = EarliestAfter(now)
         let app = apps[id]  // looked up once: each lookup probes the table
         next.note(app.inFlight?.deadline)
-        if let since = app.backgroundSince, !app.assertions.isEmpty {
+        if let since = app.backgroundSince, !app.assertions.isEmpty, !app.backgroundTimeCoveredByTask {
             let end = since + policy.backgroundTimeAllowance
             next.note(app.assertionsWarned ? end : end + (-policy.assertionExpirationWarning))
         }
