@@ -187,7 +187,12 @@ extension BackgroundSystem {
             return Double.greatestFiniteMagnitude
         }
         if app.backgroundTimeCoveredByTask { return taskTimeRemaining(of: app) }
-        return max(0, since + policy.backgroundTimeAllowance - now)
+        return max(0, since + backgroundTimeAllowance - now)
+    }
+
+    /// The app's background time for assertions: shorter while Low Power Mode is on (SPEC §5).
+    var backgroundTimeAllowance: Double {
+        settings.lowPowerMode ? policy.lowPowerModeBackgroundTimeAllowance : policy.backgroundTimeAllowance
     }
 
     /// The time left to the app's longest-running delivered task (its grace once expired): while a task runs,

@@ -82,7 +82,7 @@ extension BackgroundSystem {
         let app = apps[id]  // looked up once: each lookup probes the table
         next.note(app.inFlight?.deadline)
         if let since = app.backgroundSince, !app.assertions.isEmpty, !app.backgroundTimeCoveredByTask {
-            let end = since + policy.backgroundTimeAllowance
+            let end = since + backgroundTimeAllowance
             next.note(app.assertionsWarned ? end : end + (-policy.assertionExpirationWarning))
         }
         for run in app.running where run.delivered {

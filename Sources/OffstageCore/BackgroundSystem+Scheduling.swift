@@ -16,7 +16,7 @@ extension BackgroundSystem {
             return
         }
         if let since = app.backgroundSince, !app.assertions.isEmpty, !app.backgroundTimeCoveredByTask {
-            let end = since + policy.backgroundTimeAllowance
+            let end = since + backgroundTimeAllowance
             if now >= end { return endProcess(id, .watchdog("background task assertion timeout")) }
             if !app.assertionsWarned, now >= end + (-policy.assertionExpirationWarning) {
                 let ids = app.assertions.keys.sorted()

@@ -192,6 +192,8 @@ public enum ScenarioLoader {
             ("locationEventRuntime", .seconds(\.locationEventRuntime)),
             // Life cycle and background time, as iOS does them (issue 16).
             ("transitionWatchdogTimeout", .seconds(\.transitionWatchdogTimeout)),
+            ("lowPowerModeBackgroundTimeAllowance", .seconds(\.lowPowerModeBackgroundTimeAllowance)),
+            ("lowPowerModeOffWhileChargingLevel", .fraction(\.lowPowerModeOffWhileChargingLevel)),
             ("strategy", .strategy),
         ] + judgementSettings
     }

@@ -138,6 +138,18 @@ import Testing
         #expect(h.advance(by: 0.1).terminations.map(\.1) == [.watchdog("background task assertion timeout")])
     }
 
+    /// Low Power Mode reduces background time (`backgroundRefreshStatus`'s documentation): 15 s, ours.
+    @Test func lowPowerModeReducesBackgroundTime() {
+        var h = Fixture.harness()
+        h.endAssertionsOnExpiration = false
+        h.handle(.setLowPowerMode(true))
+        _ = openWithAssertion(&h)
+        h.handle(.home)
+        #expect(h.call(.backgroundTimeRemaining, from: feed) == .timeRemaining(15))
+        #expect(h.advance(by: 14.9).terminations.isEmpty)
+        #expect(h.advance(by: 0.1).terminations.map(\.1) == [.watchdog("background task assertion timeout")])
+    }
+
     @Test func the1001stAssertionCrashes() {
         var h = Fixture.harness()
         h.open(feed)

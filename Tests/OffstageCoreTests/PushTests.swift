@@ -132,13 +132,14 @@ import Testing
         #expect(pushes(h.handle(.setBackgroundAppRefreshRestricted(false))) == ["p2"])
     }
 
-    @Test func lowPowerModeHoldsPushesUnlessCharging() {
+    @Test func lowPowerModeHoldsPushesWhileChargingUntil80Percent() {
         var h = harness()
         h.launchAndSuspend(feed)
         h.handle(.setLowPowerMode(true))
         #expect(pushes(h.handle(.backgroundPush(feed, payload: "p1"))).isEmpty)
         #expect(h.system.heldPushes().first?.blockers.map(\.constraint) == ["lowPowerMode"])
-        #expect(pushes(h.handle(.setBattery(level: 0.5, charging: true))) == ["p1"])
+        #expect(pushes(h.handle(.setBattery(level: 0.5, charging: true))).isEmpty)
+        #expect(pushes(h.handle(.setBattery(level: 0.8, charging: true))) == ["p1"])
     }
 
     @Test func pushesAfterAForceQuitAreDroppedUntilTheUserOpensTheApp() {
