@@ -152,6 +152,13 @@ extension BackgroundSystem {
     mutating func submitContinued(_ id: BundleID, _ request: TaskRequest) -> AppCallResult {
         let running = runningTasks.filter { $0.request.kind == .continuedProcessing }.count
         let name = request.identifier
+        // Apple: "The app submits this request from the foreground", from a person's action; the error code is ours.
+        guard apps[id].state.isForeground else {
+            record(
+                id, .rejected, task: name,
+                reason: "notPermitted: submitted from the background, not from a person's action")
+            return .failed(.notPermitted)
+        }
         if running < policy.maxConcurrentContinuedProcessingTasks && continuedQueue.isEmpty {
             record(id, .submitted, task: name, .submitted(kind: request.kind, outcome: .startsNow))
             start(id, request, .userStarted)
