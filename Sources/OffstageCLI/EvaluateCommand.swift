@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import OffstageSimulator
 
-/// `offstage evaluate --trace FILE [--shard i/n] [--json OUT]`: replays a usage trace under several scheduling
+/// `offstage evaluate --trace FILE [--shard i/n] [--json OUT] [--launches OUT] [--policy FILE…]`: replays a usage trace under several scheduling
 /// policies and prints one table; `offstage evaluate merge` joins the JSON of shards into the same table.
 /// The options are the command's own (not a default subcommand's), so `offstage evaluate --help` shows them.
 struct EvaluateCommand: AsyncParsableCommand {
@@ -10,8 +10,9 @@ struct EvaluateCommand: AsyncParsableCommand {
         commandName: "evaluate",
         abstract: "Measure scheduling policies on a usage trace: freshness against cost.",
         discussion: """
-            Replays the trace under Offstage's policy, fixed 15 min and 1 h periods, the literal API and an \
-            oracle. `offstage evaluate merge` joins shards written with --json.
+            Replays the trace under Offstage's policy, fixed 15 min and 1 h periods, the literal API, an oracle \
+            that keeps `earliestBeginDate` and one that does not, and each --policy file's variant of the numbers. \
+            `offstage evaluate merge` joins shards written with --json.
             """,
         subcommands: [MergeEvaluationsCommand.self])
 
@@ -21,6 +22,14 @@ struct EvaluateCommand: AsyncParsableCommand {
     var shard: String?
     @Option(help: "Write the raw results as JSON to this file (for `offstage evaluate merge`); - for standard output.")
     var json: String?
+    @Option(help: "Write every launch (user, policy, time, app, content age, class) as JSON to this file.")
+    var launches: String?
+    @Option(
+        name: .customLong("policy"),
+        help:
+            "Also evaluate the policy of this YAML or JSON file (Policy fields, strategy:), named after the file; repeatable."
+    )
+    var policyFiles: [String] = []
 
     /// The shard as (index from 0, count), or a validation error that names the option.
     func parsedShard() throws -> (index: Int, count: Int)? {
@@ -36,6 +45,7 @@ struct EvaluateCommand: AsyncParsableCommand {
     func validate() throws {
         _ = try parsedShard()
         if let json, json != "-" { try OutputFile(option: "--json", path: json).check() }
+        if let launches { try OutputFile(option: "--launches", path: launches).check() }
     }
 
     func run() async throws {
@@ -48,15 +58,29 @@ struct EvaluateCommand: AsyncParsableCommand {
         } catch {
             throw CLIError("\(error)")
         }
-        var users = usage.users
-        if let (index, count) = try parsedShard() {
-            users = users.enumerated().filter { $0.offset % count == index }.map(\.element)
+        var policies = EvaluatedPolicy.standard
+        for file in policyFiles {
+            do {
+                policies.append(try EvaluatedPolicy.load(contentsOf: file))
+            } catch {
+                throw CLIError("\(error)")
+            }
+        }
+        for (index, policy) in policies.enumerated()
+        where policies[..<index].contains(where: { $0.name == policy.name }) {
+            throw CLIError("--policy: two policies are named \(policy.name); name the files apart")
+        }
+        let shard = try parsedShard().map {
+            EvaluationShard(index: $0.index + 1, count: $0.count, traceUsers: usage.users.count)
         }
         let start = Date()
         let progress = ProgressBar(label: "evaluate")
-        let evaluation = await Evaluation.run(usage, users: users, progress: progress.update)
+        let evaluation = await Evaluation.run(usage, policies: policies, shard: shard, progress: progress.update)
         progress.finish()
         try EvaluationOutput(json: json).write(evaluation, seconds: Date().timeIntervalSince(start))
+        if let launches {
+            try OutputFile(option: "--launches", path: launches).write(try evaluation.launchesJSON())
+        }
     }
 }
 

@@ -6,7 +6,7 @@ import OffstageSimulator
 struct TraceCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "trace", abstract: "Work with usage traces (CSV; see docs/traces.md).",
-        subcommands: [GenerateTraceCommand.self])
+        subcommands: [GenerateTraceCommand.self, TraceStatsCommand.self, ImportTraceCommand.self])
 }
 
 /// `offstage trace generate --users N --days D --apps A --seed S [-o FILE]`: a synthetic trace from the
@@ -39,5 +39,59 @@ struct GenerateTraceCommand: ParsableCommand {
                 + "\(RunReport.count(days, "day", "days")), \(RunReport.count(apps, "app", "apps")), "
                 + "\(RunReport.count(rows, "event", "events")) "
                 + "(replay it with `offstage evaluate --trace \(output)`)")
+    }
+}
+
+/// `offstage trace stats FILE`: what a trace holds (launches a day, re-opens, sessions, apps per session,
+/// charging hours), to compare a generated trace with real usage.
+struct TraceStatsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stats",
+        abstract: "Print a usage trace's statistics: launches a day, re-opens, sessions, charging.")
+
+    @Argument(help: "The usage trace (CSV; see docs/traces.md).") var file: String
+
+    func run() throws {
+        let trace: UsageTrace
+        do {
+            trace = try TraceLoader.load(contentsOf: file)
+        } catch {
+            throw CLIError("\(error)")
+        }
+        Console.print(TraceStatistics(trace).text(source: file))
+    }
+}
+
+/// `offstage trace import --layout lsapp|episodes FILE [-o OUT]`: a public dataset's layout as a trace.
+struct ImportTraceCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import", abstract: "Convert a dataset (LSApp's TSV, or start/end episodes) into a usage trace.")
+
+    @Option(
+        help:
+            "The file's layout: lsapp (user_id, session_id, timestamp, app_name, event_type; tab-separated) or episodes (user,app,start,end)."
+    )
+    var layout: String
+    @Option(help: "The zone of times written without one, like +01:00 (default Z).") var utcOffset = "Z"
+    @Argument(help: "The dataset's file.") var file: String
+    @Option(name: [.short, .long], help: "Write the CSV here instead of to standard output.") var output: String?
+
+    func run() throws {
+        guard let layout = TraceImporter.Layout(rawValue: layout) else {
+            throw ValidationError("--layout: expected lsapp or episodes, got \"\(layout)\"")
+        }
+        guard let offset = TraceImporter.utcOffset(utcOffset) else {
+            throw ValidationError("--utc-offset: expected a zone like +01:00, -05:00 or Z, got \"\(utcOffset)\"")
+        }
+        try output.map { OutputFile(option: "-o", path: $0) }?.check()
+        let csv: String
+        do {
+            csv = try TraceImporter.load(contentsOf: file, layout: layout, utcOffset: offset).csv()
+        } catch {
+            throw CLIError("\(error)")
+        }
+        guard let output else { return Console.print(csv, terminator: "") }
+        try OutputFile(option: "-o", path: output).write(Data(csv.utf8))
+        Console.print("Trace written to \(output) (see it with `offstage trace stats \(output)`)")
     }
 }

@@ -11,7 +11,7 @@ struct StateLock: ~Copyable {
         guard fd >= 0 else { throw DaemonError("cannot open \(path): \(String(cString: strerror(errno)))") }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             let holder = SysFile.read(path).map { $0.filter(\.isNumber) } ?? ""
-            close(fd)
+            // No close here: a throw after `fd` is set destroys the lock, whose deinit closes it.
             throw DaemonError(
                 "the state folder \(folder) is in use by another daemon\(holder.isEmpty ? "" : " (pid \(holder))"): "
                     + "one daemon per state folder (stop it, or give this one its own --state-dir)")

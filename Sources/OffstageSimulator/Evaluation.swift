@@ -1,35 +1,51 @@
 public import Foundation
 public import OffstageCore
 
-/// A policy `offstage evaluate` measures: a name for the table and the strategy the core applies.
+/// A policy `offstage evaluate` measures: a name for the table, the strategy the core applies and the
+/// policy's numbers (iOS's unless a policy file gives variants).
 public struct EvaluatedPolicy: Hashable, Sendable, Codable {
     public var name: String
     public var strategy: SchedulingStrategy
+    public var policy: Policy
 
-    public init(name: String, strategy: SchedulingStrategy) {
+    public init(name: String, strategy: SchedulingStrategy, policy: Policy = .iOS) {
         self.name = name
         self.strategy = strategy
+        self.policy = policy
     }
 
-    /// Offstage's policy, the fixed 15-minute and 1-hour periods, the literal reading of the API, the oracle.
+    /// The policy of a file (`offstage evaluate --policy FILE`), named after the file without its extension.
+    public static func load(contentsOf path: String) throws(ScenarioError) -> EvaluatedPolicy {
+        let (policy, strategy) = try ScenarioLoader.parsePolicy(
+            yaml: try TraceLoader.text(contentsOf: path), source: path)
+        let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+        return EvaluatedPolicy(name: name, strategy: strategy, policy: policy)
+    }
+
+    /// Offstage's policy, the fixed 15-minute and 1-hour periods, the literal reading of the API, the oracle that
+    /// keeps `earliestBeginDate` and the one that does not.
     public static let standard = [
         EvaluatedPolicy(name: "Offstage", strategy: .judgement),
         EvaluatedPolicy(name: "fixed 15 min", strategy: .fixedPeriod(seconds: 15 * 60)),
         EvaluatedPolicy(name: "fixed 1 h", strategy: .fixedPeriod(seconds: 3600)),
         EvaluatedPolicy(name: "literal API", strategy: .literal),
+        EvaluatedPolicy(name: "oracle in contract", strategy: .oracleWithinContract(lead: 60)),
         EvaluatedPolicy(name: "oracle", strategy: .oracle(lead: 60)),
     ]
 }
 
 /// What one user's replay under one policy measured: the raw figures, so that results of separate
-/// shards merge exactly (medians from every content age, sums from exact counts).
+/// shards merge exactly (medians from every launch's content age, sums from exact counts).
 public struct UserOutcome: Hashable, Sendable, Codable {
     public var user: String
     public var policy: String
     /// Days the replay covered.
     public var days: Double
-    /// The content's age at each launch, in seconds, in order; nil when it was never refreshed.
-    public var contentAges: [Double?]
+    /// Each launch of the trace the replay made, in order, with its content's age and its class.
+    public var launches: [LaunchOutcome]
+    /// Launches of the trace the replay could not make: the simulated device was off (its battery empty
+    /// off the charger), so the user's moves were ignored.
+    public var launchesWhileOff: Int
     /// Refresh tasks the scheduler started.
     public var refreshRuns: Int
     /// Maintenance wakes: runs that woke the sleeping device.
@@ -41,6 +57,20 @@ public struct UserOutcome: Hashable, Sendable, Codable {
     public var cellularBytes: Int
 }
 
+/// Which part of a trace's users an evaluation measured: shard `index` (from 1) of `count`, of a trace
+/// of `traceUsers` users. `merged` checks that shards are of one set and all there.
+public struct EvaluationShard: Hashable, Sendable, Codable {
+    public var index: Int
+    public var count: Int
+    public var traceUsers: Int
+
+    public init(index: Int, count: Int, traceUsers: Int) {
+        self.index = index
+        self.count = count
+        self.traceUsers = traceUsers
+    }
+}
+
 /// The evaluation of a trace: every (user, policy) outcome, and how to run, merge and print them.
 public struct Evaluation: Hashable, Sendable, Codable {
     /// A launch counts as fresh when its content was refreshed at most this many seconds before.
@@ -50,10 +80,13 @@ public struct Evaluation: Hashable, Sendable, Codable {
     public var policies: [EvaluatedPolicy]
     /// Outcomes sorted by user, then in the order of `policies`.
     public var outcomes: [UserOutcome]
+    /// The shard measured, when not the whole trace.
+    public var shard: EvaluationShard?
 
-    public init(trace: String, policies: [EvaluatedPolicy], outcomes: [UserOutcome]) {
+    public init(trace: String, policies: [EvaluatedPolicy], outcomes: [UserOutcome], shard: EvaluationShard? = nil) {
         self.trace = trace
         self.policies = policies
+        self.shard = shard
         self.outcomes = outcomes.sorted { a, b in
             a.user != b.user
                 ? a.user < b.user
@@ -65,9 +98,14 @@ public struct Evaluation: Hashable, Sendable, Codable {
     /// a time; each is an independent deterministic simulation, so the result does not depend on the order.
     public static func run(
         _ trace: UsageTrace, users: [String]? = nil, policies: [EvaluatedPolicy] = EvaluatedPolicy.standard,
-        parallelism: Int = ProcessInfo.processInfo.activeProcessorCount, progress: (@Sendable (Double) -> Void)? = nil
+        shard: EvaluationShard? = nil, parallelism: Int = ProcessInfo.processInfo.activeProcessorCount,
+        progress: (@Sendable (Double) -> Void)? = nil
     ) async -> Evaluation {
-        let jobs = (users ?? trace.users).flatMap { user in policies.map { (user, $0) } }
+        let users =
+            users ?? shard.map { shard in
+                trace.users.enumerated().filter { $0.offset % shard.count == shard.index - 1 }.map(\.element)
+            } ?? trace.users
+        let jobs = users.flatMap { user in policies.map { (user, $0) } }
         var outcomes: [UserOutcome] = []
         await withTaskGroup(of: UserOutcome.self) { group in
             var next = 0
@@ -84,37 +122,61 @@ public struct Evaluation: Hashable, Sendable, Codable {
                 add()
             }
         }
-        return Evaluation(trace: trace.source, policies: policies, outcomes: outcomes)
+        return Evaluation(trace: trace.source, policies: policies, outcomes: outcomes, shard: shard)
     }
 
-    /// One user's replay under one policy, measured.
+    /// One user's replay under one policy, measured: each launch of the trace matched with the content age
+    /// the core recorded at it (none when the device was off), classed with the battery at that moment.
     public static func replay(_ user: String, of trace: UsageTrace, under evaluated: EvaluatedPolicy) -> UserOutcome {
-        var scenario = TraceReplay.scenario(for: user, in: trace)
+        var scenario = TraceReplay.scenario(for: user, in: trace, policy: evaluated.policy)
         scenario.strategy = evaluated.strategy
         // Declarative apps only: the catalog is never consulted, so making the simulation cannot fail.
         let simulation = try! Simulation(scenario: scenario)
         let records = simulation.run()
         let system = simulation.system
         let apps = scenario.apps.map(\.manifest.bundleIdentifier)
+        let recorded = records.filter { $0.kind == .contentAge }
+        let battery = simulation.batteryHistory.samples
+        var (next, sample, whileOff) = (0, 0, 0)
+        var launches: [LaunchOutcome] = []
+        for launch in TraceLaunch.launches(in: trace.events(of: user)) {
+            let at = launch.epoch - scenario.startEpoch
+            guard next < recorded.count, recorded[next].app == launch.app, abs(recorded[next].at.seconds - at) < 1e-6
+            else {
+                whileOff += 1
+                continue
+            }
+            while sample + 1 < battery.count, battery[sample + 1].at.seconds <= at { sample += 1 }
+            let launchClass = launch.launchClass(
+                battery: battery.isEmpty ? nil : battery[sample], criticalLevel: scenario.policy.criticalBatteryLevel)
+            launches.append(
+                LaunchOutcome(
+                    epoch: launch.epoch, app: launch.app, contentAge: recorded[next].value, launchClass: launchClass))
+            next += 1
+        }
         return UserOutcome(
-            user: user, policy: evaluated.name, days: (scenario.duration ?? 0) / 86_400,
-            contentAges: records.filter { $0.kind == .contentAge }.map(\.value),
-            refreshRuns: records.filter { $0.taskKind == .appRefresh }.count,
+            user: user, policy: evaluated.name, days: (scenario.duration ?? 0) / 86_400, launches: launches,
+            launchesWhileOff: whileOff, refreshRuns: records.filter { $0.taskKind == .appRefresh }.count,
             wakeUps: system.wakeUps,
             backgroundJoules: apps.reduce(0) { $0 + (system.energy.totals[.app($1)]?.background ?? 0) },
             batteryJoules: system.device.battery.capacityJoules,
             cellularBytes: apps.reduce(0) { $0 + system.totalUsage(of: $1).cellularBytes })
     }
 
-    /// This evaluation and others of the same trace and policies (shards) as one, as if run together.
+    /// This evaluation and the other shards of the same run as one, as if run together. Refuses a set that
+    /// is mixed (other traces, policies or splits) or incomplete (a shard missing or given twice).
     public func merged(with others: [Evaluation]) throws(EvaluationError) -> Evaluation {
-        var outcomes = self.outcomes
+        let all = [self] + others
         for other in others {
+            guard other.trace == trace else {
+                throw EvaluationError("cannot merge: \(other.trace) and \(trace) are different traces")
+            }
             guard other.policies == policies else {
                 throw EvaluationError("cannot merge: \(other.trace) measured other policies than \(trace)")
             }
-            outcomes += other.outcomes
         }
+        if all.count > 1 || shard != nil { try Self.checkComplete(all.map(\.shard)) }
+        let outcomes = all.flatMap(\.outcomes)
         var seen: Set<[String]> = []
         for outcome in outcomes where !seen.insert([outcome.user, outcome.policy]).inserted {
             throw EvaluationError("cannot merge: user \(outcome.user) appears in more than one shard")
@@ -122,14 +184,41 @@ public struct Evaluation: Hashable, Sendable, Codable {
         return Evaluation(trace: trace, policies: policies, outcomes: outcomes)
     }
 
+    /// Checks that shards are every shard of one split, each once.
+    static func checkComplete(_ shards: [EvaluationShard?]) throws(EvaluationError) {
+        let known = shards.compactMap { $0 }
+        guard let first = known.first, known.count == shards.count else {
+            throw EvaluationError("cannot merge: every file must be a shard (written with --shard i/n)")
+        }
+        for shard in known where shard.count != first.count || shard.traceUsers != first.traceUsers {
+            throw EvaluationError(
+                "cannot merge: shard \(shard.index)/\(shard.count) and shard \(first.index)/\(first.count) "
+                    + "are of different splits")
+        }
+        let indices = known.map(\.index)
+        if let twice = indices.first(where: { index in indices.filter { $0 == index }.count > 1 }) {
+            throw EvaluationError("cannot merge: shard \(twice)/\(first.count) is given twice")
+        }
+        let missing = (1...first.count).filter { !indices.contains($0) }
+        guard missing.isEmpty else {
+            let names = missing.map { "\($0)/\(first.count)" }.joined(separator: ", ")
+            throw EvaluationError(
+                "cannot merge: incomplete, shard\(missing.count == 1 ? "" : "s") \(names) missing")
+        }
+    }
+
     /// One policy's line of the table, over every user.
-    public struct Row: Hashable, Sendable {
+    public struct Row: Hashable, Sendable, Codable {
         public var policy: String
         public var launches: Int
         /// Share of launches whose content was refreshed within `freshWithin` before.
         public var freshAtLaunch: Double
         /// Median content age at launch in seconds (infinity when most launches had never-refreshed content).
         public var medianAge: Double?
+        /// The same three figures for each class of launch.
+        public var byClass: [LaunchClass: Freshness]
+        /// Launches of the trace lost because the simulated device was off.
+        public var launchesWhileOff: Int
         public var refreshRunsPerDay: Double
         public var wakeUpsPerDay: Double
         /// Background energy per day, as a fraction of the battery.
@@ -139,24 +228,50 @@ public struct Evaluation: Hashable, Sendable, Codable {
         public var freshPerWakeUp: Double?
     }
 
+    /// How fresh content was over some launches: how many, the share fresh, the median age (nil with none).
+    public struct Freshness: Hashable, Sendable, Codable {
+        public var launches: Int
+        public var freshAtLaunch: Double
+        public var medianAge: Double?
+
+        init(_ launches: [LaunchOutcome]) {
+            let ages = launches.map { $0.contentAge ?? .infinity }.sorted()
+            self.launches = ages.count
+            freshAtLaunch = ages.isEmpty ? 0 : Double(launches.filter(\.isFresh).count) / Double(ages.count)
+            medianAge = ages.isEmpty ? nil : ages[(ages.count - 1) / 2]
+        }
+    }
+
     /// The table's rows, in the order of `policies`. Per-day figures are per user-day.
     public var rows: [Row] {
         policies.map { policy in
             let mine = outcomes.filter { $0.policy == policy.name }
             let days = mine.reduce(0) { $0 + $1.days }
-            let ages = mine.flatMap(\.contentAges).map { $0 ?? .infinity }.sorted()
-            let fresh = ages.filter { $0 <= Self.freshWithin }.count
+            let launches = mine.flatMap(\.launches)
+            let all = Freshness(launches)
             let wakes = mine.reduce(0) { $0 + $1.wakeUps }
             let perDay = { (value: Double) in days > 0 ? value / days : 0 }
             return Row(
-                policy: policy.name, launches: ages.count,
-                freshAtLaunch: ages.isEmpty ? 0 : Double(fresh) / Double(ages.count),
-                medianAge: ages.isEmpty ? nil : ages[(ages.count - 1) / 2],
+                policy: policy.name, launches: all.launches, freshAtLaunch: all.freshAtLaunch, medianAge: all.medianAge,
+                byClass: Dictionary(
+                    uniqueKeysWithValues: LaunchClass.allCases.map { kind in
+                        (kind, Freshness(launches.filter { $0.launchClass == kind }))
+                    }),
+                launchesWhileOff: mine.reduce(0) { $0 + $1.launchesWhileOff },
                 refreshRunsPerDay: perDay(Double(mine.reduce(0) { $0 + $1.refreshRuns })),
                 wakeUpsPerDay: perDay(Double(wakes)),
                 energyPerDay: perDay(mine.reduce(0) { $0 + $1.backgroundJoules / $1.batteryJoules }),
                 cellularBytesPerDay: perDay(Double(mine.reduce(0) { $0 + $1.cellularBytes })),
-                freshPerWakeUp: wakes > 0 ? Double(fresh) / Double(wakes) : nil)
+                freshPerWakeUp: wakes > 0 ? Double(launches.filter(\.isFresh).count) / Double(wakes) : nil)
+        }
+    }
+
+    /// Warnings about the replay: launches lost because the simulated device was off, per policy.
+    public var warnings: [String] {
+        rows.filter { $0.launchesWhileOff > 0 }.map { row in
+            "warning: under \(row.policy), \(RunReport.count(row.launchesWhileOff, "launch", "launches")) of the trace "
+                + "came while the simulated device was off (its battery empty off the charger) and were ignored; "
+                + "a trace with battery levels should say when the device charges (column charging)"
         }
     }
 
@@ -164,18 +279,20 @@ public struct Evaluation: Hashable, Sendable, Codable {
     public func table() -> String {
         let users = Set(outcomes.map(\.user)).count
         let days = outcomes.filter { $0.policy == policies.first?.name }.reduce(0) { $0 + $1.days }
-        let header = [
-            "policy", "launches", "fresh at launch", "median age", "refresh/day", "wake-ups/day", "energy/day",
-            "cellular/day", "fresh per wake-up",
-        ]
-        let lines = rows.map { row in
-            [
-                row.policy, "\(row.launches)", Self.percent(row.freshAtLaunch, digits: 1),
-                row.medianAge.map(RunReport.age) ?? "—", Self.fixed(row.refreshRunsPerDay, 1),
-                Self.fixed(row.wakeUpsPerDay, 1), Self.percent(row.energyPerDay, digits: 2),
-                Self.fixed(row.cellularBytesPerDay / 1_000_000, 1) + " MB",
-                row.freshPerWakeUp.map { Self.fixed($0, 2) } ?? "—",
+        let header =
+            ["policy", "launches", "fresh at launch"] + LaunchClass.allCases.map(\.heading) + [
+                "median age", "median cold", "refresh/day", "wake-ups/day", "energy/day", "cellular/day",
+                "fresh per wake-up",
             ]
+        let lines = rows.map { row in
+            [row.policy, "\(row.launches)", Self.percent(row.freshAtLaunch, digits: 1)]
+                + LaunchClass.allCases.map { Self.percent(row.byClass[$0]?.freshAtLaunch ?? 0, digits: 1) } + [
+                    row.medianAge.map(RunReport.age) ?? "—", row.byClass[.cold]?.medianAge.map(RunReport.age) ?? "—",
+                    Self.fixed(row.refreshRunsPerDay, 1),
+                    Self.fixed(row.wakeUpsPerDay, 1), Self.percent(row.energyPerDay, digits: 2),
+                    Self.fixed(row.cellularBytesPerDay / 1_000_000, 1) + " MB",
+                    row.freshPerWakeUp.map { Self.fixed($0, 2) } ?? "—",
+                ]
         }
         let widths = header.indices.map { column in ([header] + lines).map { $0[column].count }.max()! }
         func line(_ cells: [String]) -> String {
@@ -188,20 +305,79 @@ public struct Evaluation: Hashable, Sendable, Codable {
         var text = [
             "Evaluation of \(trace): \(RunReport.count(users, "user", "users")), \(Self.fixed(days, 0)) user-day"
                 + (Self.fixed(days, 0) == "1" ? " " : "s ")
-                + "(fresh: refreshed within \(Int(Self.freshWithin / 60)) min before the launch; per day: per user-day)",
-            line(header),
+                + "(fresh: refreshed within \(Int(Self.freshWithin / 60)) min before the launch; per day: per user-day)"
         ]
+        if let first = rows.first {
+            text.append(
+                "Launches by class: "
+                    + LaunchClass.allCases.map { "\($0.rawValue) \(first.byClass[$0]?.launches ?? 0)" }
+                    .joined(separator: ", "))
+        }
+        text.append(line(header))
         text += lines.map(line)
+        text += warnings
         return text.joined(separator: "\n")
     }
 
-    /// The evaluation as JSON (sorted keys): every outcome's raw figures, which `merged` reads back.
+    /// The evaluation as JSON (sorted keys): every outcome's raw figures, which `merged` reads back, and the
+    /// table's rows (split by launch class), which it ignores.
     public func json() throws -> Data {
+        try Self.encode(Document(evaluation: self, rows: rows))
+    }
+
+    /// Every launch of every outcome as a JSON array of {user, policy, time, app, contentAge, class}.
+    public func launchesJSON() throws -> Data {
+        try Self.encode(
+            outcomes.flatMap { outcome in
+                outcome.launches.map { launch in
+                    LaunchLine(
+                        user: outcome.user, policy: outcome.policy,
+                        time: TraceEvent.timestamp(epoch: launch.epoch, utcOffset: 0), app: launch.app,
+                        contentAge: launch.contentAge, launchClass: launch.launchClass)
+                }
+            })
+    }
+
+    /// The JSON document: the evaluation's own fields beside its rows.
+    private struct Document: Encodable {
+        var evaluation: Evaluation
+        var rows: [Row]
+        enum Keys: String, CodingKey { case rows }
+        func encode(to encoder: any Encoder) throws {
+            try evaluation.encode(to: encoder)
+            var container = encoder.container(keyedBy: Keys.self)
+            try container.encode(rows, forKey: .rows)
+        }
+    }
+
+    /// One launch in `launchesJSON`.
+    private struct LaunchLine: Encodable {
+        var user, policy, time: String
+        var app: BundleID
+        var contentAge: Double?
+        var launchClass: LaunchClass
+        enum CodingKeys: String, CodingKey {
+            case user, policy, time, app, contentAge
+            case launchClass = "class"
+        }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(user, forKey: .user)
+            try container.encode(policy, forKey: .policy)
+            try container.encode(time, forKey: .time)
+            try container.encode(app, forKey: .app)
+            // null for never-refreshed content, kept rather than left out.
+            try container.encode(contentAge, forKey: .contentAge)
+            try container.encode(launchClass, forKey: .launchClass)
+        }
+    }
+
+    private static func encode(_ value: some Encodable) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
         encoder.nonConformingFloatEncodingStrategy = .convertToString(
             positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
-        return try encoder.encode(self)
+        return try encoder.encode(value)
     }
 
     /// Reads an evaluation written by `json()`.

@@ -142,6 +142,19 @@ public enum ScenarioLoader {
         return scenario
     }
 
+    /// Parses a policy file (YAML, or JSON, which is YAML too): a mapping of the same `Policy` properties as a
+    /// scenario's `policy:`, and `strategy:`; errors name the field and its line.
+    static func parsePolicy(yaml: String, source: String) throws(ScenarioError) -> (Policy, SchedulingStrategy) {
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: yaml)
+        } catch {
+            throw syntaxError(error, yaml: yaml, source: source)
+        }
+        guard let root else { throw ScenarioError(source: source, line: 1, message: "the policy file is empty") }
+        return try ScenarioReader(source: source).policy(Field(node: root, path: "", source: source))
+    }
+
     /// What a `Policy` property takes, and where it goes.
     enum PolicySetting {
         case seconds(WritableKeyPath<Policy, Double>)

@@ -16,6 +16,10 @@ public enum SchedulingStrategy: Hashable, Sendable, Codable {
     /// The oracle, the limit no real policy can beat: a refresh runs `lead` seconds before each launch of
     /// the user's future (the scenario's timeline), whatever `earliestBeginDate` asks.
     case oracle(lead: Double)
+    /// The oracle within the API's contract, the ceiling for a policy that keeps it: like `oracle`, but a
+    /// refresh never runs before the `earliestBeginDate` its app asked for (it runs `lead` before the next
+    /// launch, or at that date when it comes later and still before the launch).
+    case oracleWithinContract(lead: Double)
 
     /// The judgement's constraints, which only `judgement` applies.
     static let judgementConstraints: Set<String> = Set(
@@ -35,6 +39,8 @@ public enum SchedulingStrategy: Hashable, Sendable, Codable {
         case .literal: return conditions
         case .fixedPeriod(let seconds): return timeless + [FixedPeriodConstraint(period: seconds)]
         case .oracle(let lead): return timeless + [AnnouncedLaunchConstraint(lead: lead, launches: launches)]
+        case .oracleWithinContract(let lead):
+            return conditions + [AnnouncedLaunchConstraint(lead: lead, launches: launches)]
         }
     }
 }
@@ -55,7 +61,7 @@ struct FixedPeriodConstraint: Constraint, SeesOnlyWhetherForeground {
     }
 }
 
-/// The oracle's timing: a refresh runs in the `lead` before the user's next launch not yet served (one
+/// The oracles' timing: a refresh runs in the `lead` before the user's next launch not yet served (one
 /// no refresh started within the lead before); with no launch ahead it waits.
 struct AnnouncedLaunchConstraint: Constraint, SeesOnlyWhetherForeground {
     let lead: Double
@@ -65,7 +71,7 @@ struct AnnouncedLaunchConstraint: Constraint, SeesOnlyWhetherForeground {
     var liftsOnSharedChange: Bool { false }
     func applies(to request: TaskRequest) -> Bool { request.kind == .appRefresh }
     func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict {
-        // A refresh started at `served` serves every launch up to `served + lead`.
+        // A refresh started at `served - lead` serves every launch up to `served`.
         let served = context.judgement.lastRunStarted.map { $0 + lead }
         let ahead = launches[context.app]?.first { launch in
             launch >= context.now && (served.map { launch > $0 } ?? true)

@@ -2,10 +2,10 @@ public import OffstageCore
 
 extension SchedulingStrategy {
     /// What `init(text:)` accepts, for error messages.
-    public static let hint = "judgement, literal, \"fixed 15m\" or \"oracle 1m\""
+    public static let hint = "judgement, literal, \"fixed 15m\", \"oracle 1m\" or \"oracle-in-contract 1m\""
 
     /// Reads a strategy as scenarios write it: `judgement`, `literal`, `fixed DURATION`, `oracle [DURATION]`
-    /// (the oracle's lead, default one minute). Nil for anything else.
+    /// or `oracle-in-contract [DURATION]` (the oracle's lead, default one minute). Nil for anything else.
     public init?(text: String) {
         let words = text.split(separator: " ").map(String.init)
         switch (words.first, words.count) {
@@ -14,10 +14,9 @@ extension SchedulingStrategy {
         case ("fixed", 2):
             guard let period = Quantities.seconds(words[1]), period > 0 else { return nil }
             self = .fixedPeriod(seconds: period)
-        case ("oracle", 1): self = .oracle(lead: 60)
-        case ("oracle", 2):
-            guard let lead = Quantities.seconds(words[1]) else { return nil }
-            self = .oracle(lead: lead)
+        case ("oracle", 1...2), ("oracle-in-contract", 1...2):
+            guard let lead = words.count == 1 ? 60 : Quantities.seconds(words[1]) else { return nil }
+            self = words[0] == "oracle" ? .oracle(lead: lead) : .oracleWithinContract(lead: lead)
         default: return nil
         }
     }

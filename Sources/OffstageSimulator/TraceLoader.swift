@@ -11,6 +11,11 @@ public enum TraceLoader {
 
     /// Reads and parses the trace file at `path`.
     public static func load(contentsOf path: String) throws(ScenarioError) -> UsageTrace {
+        try parse(csv: try text(contentsOf: path), source: path)
+    }
+
+    /// The UTF-8 text of the file at `path` (a trace, a dataset to import, a policy file), or an error naming it.
+    static func text(contentsOf path: String) throws(ScenarioError) -> String {
         guard FileManager.default.fileExists(atPath: path) else {
             throw ScenarioError(source: path, message: "no such file")
         }
@@ -20,7 +25,7 @@ public enum TraceLoader {
         guard let text = String(data: data, encoding: .utf8) else {
             throw ScenarioError(source: path, message: "not UTF-8 text")
         }
-        return try parse(csv: text, source: path)
+        return text
     }
 
     /// Parses a trace from CSV text; `source` names it in errors. Lines that are empty or start with

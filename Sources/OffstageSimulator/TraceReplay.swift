@@ -33,15 +33,18 @@ public enum TraceReplay {
         scenario.device.isCharging = first.charging ?? false
         scenario.device.network = first.network ?? scenario.device.network
         var timeline: [TimelineEntry] = []
+        // The charger as the rows last said: an empty cell changes nothing.
+        var charging = scenario.device.isCharging
         for row in rows {
             let at = row.epoch - start
             var events: [SystemEvent] = []
             if row.kind == .closed { events.append(.home) }
             if let level = row.battery {
-                events.append(.setBattery(level: level, charging: row.charging ?? scenario.device.isCharging))
+                events.append(.setBattery(level: level, charging: row.charging ?? charging))
             } else if let charging = row.charging {
                 events.append(.setCharging(charging))
             }
+            charging = row.charging ?? charging
             if let network = row.network { events.append(.setNetwork(network)) }
             if row.kind == .opened { events.append(.open(row.app)) }
             if row.kind == .closed, row.screen == false || (!trace.hasScreenColumn) { events.append(.lock) }

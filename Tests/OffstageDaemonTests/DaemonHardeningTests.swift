@@ -181,11 +181,7 @@ import Testing
             "echo $$ > \(spoof)/cgroup.procs && exec python3 \(DaemonHarness.pythonClient) \(daemon.socketPath) "
                 + "call-as-stranger test.victim",
         ]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        DaemonHarness.waitForExit(process.processIdentifier, timeout: 10)
+        let output = String(decoding: try daemon.run(process), as: UTF8.self)
         #expect(output.contains("app calls come only from processes the daemon launched"))
         #expect(try daemon.tasks().isEmpty)
     }
@@ -358,14 +354,12 @@ import Testing
             "daemon", "--state-dir", daemon.stateDirectory, "--socket", daemon.folder + "/second.sock",
             "--freezer", "sigstop", "--cgroup-name", daemon.cgroupName + "-second",
         ]
-        let pipe = Pipe()
-        second.standardError = pipe
-        second.standardOutput = pipe
-        try second.run()
+        let file = try DaemonHarness.start(second, outputIn: daemon.folder, errors: true)
         DaemonHarness.waitForExit(second.processIdentifier, timeout: 5)
         let stayed = ProcessProbe.isAlive(second.processIdentifier)
         if stayed { kill(second.processIdentifier, SIGKILL) }
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        DaemonHarness.waitForExit(second.processIdentifier, timeout: 5)
+        let output = String(decoding: try Data(contentsOf: file), as: UTF8.self)
         #expect(!stayed)
         #expect(output.contains("is in use by another daemon (pid \(daemon.daemonProcessID!))"))
         #expect(!FileManager.default.fileExists(atPath: daemon.folder + "/second.sock"))

@@ -236,13 +236,28 @@ final class DaemonHarness: @unchecked Sendable {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.product("offstage"))
         process.arguments = ["ctl"] + arguments + ["--socket", socketPath]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
+        return String(decoding: try run(process, errors: true), as: UTF8.self)
+    }
+
+    /// Starts `process` with its standard output (and error, with `errors`) going to a new file in `folder`, and
+    /// returns the file: read it once the process has ended. A file, not a pipe: Foundation's pipe reads raced
+    /// other tests' spawns in this process (a read of a closed descriptor trapped the whole test run).
+    static func start(_ process: Process, outputIn folder: String, errors: Bool = false) throws -> URL {
+        let output = URL(fileURLWithPath: folder + "/output-\(UUID().uuidString)")
+        FileManager.default.createFile(atPath: output.path, contents: nil)
+        let file = try FileHandle(forWritingTo: output)
+        defer { try? file.close() }
+        process.standardOutput = file
+        if errors { process.standardError = file }
         try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        Self.waitForExit(process.processIdentifier, timeout: 10)
-        return String(decoding: data, as: UTF8.self)
+        return output
+    }
+
+    /// Runs `process` to its end (30 s at most) and returns what it wrote (see `start`).
+    func run(_ process: Process, errors: Bool = false) throws -> Data {
+        let output = try Self.start(process, outputIn: folder, errors: errors)
+        Self.waitForExit(process.processIdentifier, timeout: 30)
+        return try Data(contentsOf: output)
     }
 
     /// Installs ColorFeed (the unchanged WWDC25 sample) from the built `colorfeed` and its Info.plist.
@@ -264,12 +279,7 @@ final class DaemonHarness: @unchecked Sendable {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", Self.pythonClient, socketPath] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        Self.waitForExit(process.processIdentifier, timeout: 10)
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+        return String(decoding: try run(process), as: UTF8.self).split(separator: "\n").map(String.init)
     }
 
     /// The daemon's log so far (all its runs).
@@ -299,12 +309,7 @@ final class DaemonHarness: @unchecked Sendable {
                 + "print(json.dumps([['' if v is None else str(v) for v in row] for row in c.execute(sys.argv[2])]))",
             stateDirectory + "/offstage.sqlite", statement,
         ]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        Self.waitForExit(process.processIdentifier, timeout: 10)
-        return try JSONDecoder().decode([[String]].self, from: data)
+        return try JSONDecoder().decode([[String]].self, from: try run(process))
     }
 
     // MARK: Waiting

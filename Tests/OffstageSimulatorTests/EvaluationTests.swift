@@ -27,9 +27,11 @@ import Testing
             let outcome = Evaluation.replay(user, of: Self.small, under: oracle)
             let apps = Set(Self.small.events(of: user).map(\.app)).count
             // Before its first launch an app has never run, so nothing was submitted to refresh.
-            #expect(outcome.contentAges.prefix { $0 == nil }.count <= apps)
-            #expect(outcome.contentAges.filter { $0 == nil }.count == apps)
-            #expect(outcome.contentAges.compactMap { $0 }.allSatisfy { $0 <= 60 })
+            let ages = outcome.launches.map(\.contentAge)
+            #expect(ages.prefix { $0 == nil }.count <= apps)
+            #expect(ages.filter { $0 == nil }.count == apps)
+            #expect(ages.compactMap { $0 }.allSatisfy { $0 <= 60 })
+            #expect(outcome.launches.filter { $0.contentAge == nil }.allSatisfy { $0.launchClass == .first })
         }
     }
 
@@ -45,6 +47,11 @@ import Testing
     @Test func oracleIsNeverBeatenOnTheExampleTrace() async {
         let example = await Self.example.value
         let oracle = row(example, "oracle")
+        let inContract = row(example, "oracle in contract")
+        // Only the policies that keep `earliestBeginDate`: fixed periods do not.
+        for other in example.rows where ["Offstage", "literal API"].contains(other.policy) {
+            #expect(inContract.freshAtLaunch >= other.freshAtLaunch, "\(other.policy)")
+        }
         for other in example.rows {
             #expect(oracle.freshAtLaunch >= other.freshAtLaunch, "\(other.policy)")
             #expect(oracle.medianAge! <= other.medianAge!, "\(other.policy)")
@@ -61,13 +68,188 @@ import Testing
     @Test func shardsMergeToTheUnshardedResultExactly() async throws {
         let whole = await Evaluation.run(Self.small)
         let users = Self.small.users
-        let first = await Evaluation.run(Self.small, users: [users[0], users[2]], parallelism: 1)
-        let second = await Evaluation.run(Self.small, users: [users[1]])
+        let first = await Evaluation.run(Self.small, shard: shard(1, of: 2), parallelism: 1)
+        let second = await Evaluation.run(Self.small, shard: shard(2, of: 2))
+        #expect(Set(first.outcomes.map(\.user)) == [users[0], users[2]])
         // Through JSON, as separate jobs would hand them over.
         let merged = try Evaluation.decode(second.json()).merged(with: [Evaluation.decode(first.json())])
         #expect(merged == whole)
         #expect(merged.table() == whole.table())
-        #expect(throws: EvaluationError.self) { try first.merged(with: [first]) }
+    }
+
+    func shard(_ index: Int, of count: Int) -> EvaluationShard {
+        EvaluationShard(index: index, count: count, traceUsers: Self.small.users.count)
+    }
+
+    /// The error text of merging these shards, nil when they merge.
+    func mergeError(_ shards: [Evaluation]) -> String? {
+        do {
+            _ = try shards[0].merged(with: Array(shards.dropFirst()))
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+
+    @Test func mergeRefusesAnIncompleteOrMixedSetOfShards() async throws {
+        let policies = [EvaluatedPolicy.standard[2]]
+        let one = await Evaluation.run(Self.small, policies: policies, shard: shard(1, of: 3))
+        let two = await Evaluation.run(Self.small, policies: policies, shard: shard(2, of: 3))
+        let three = await Evaluation.run(Self.small, policies: policies, shard: shard(3, of: 3))
+        #expect(mergeError([one, two, three]) == nil)
+        #expect(mergeError([one, three]) == "cannot merge: incomplete, shard 2/3 missing")
+        #expect(mergeError([one]) == "cannot merge: incomplete, shards 2/3, 3/3 missing")
+        #expect(mergeError([one, two, two, three]) == "cannot merge: shard 2/3 is given twice")
+        let half = await Evaluation.run(Self.small, policies: policies, shard: shard(2, of: 2))
+        #expect(mergeError([one, half]) == "cannot merge: shard 2/2 and shard 1/3 are of different splits")
+        let whole = await Evaluation.run(Self.small, policies: policies)
+        #expect(
+            mergeError([one, two, three, whole])
+                == "cannot merge: every file must be a shard (written with --shard i/n)")
+        var otherTrace = two
+        otherTrace.trace = "other.csv"
+        #expect(
+            mergeError([one, otherTrace, three]) == "cannot merge: other.csv and \(one.trace) are different traces")
+        let otherPolicy = await Evaluation.run(
+            Self.small, policies: [EvaluatedPolicy.standard[1]], shard: shard(2, of: 3))
+        #expect(mergeError([one, otherPolicy, three])?.contains("other policies") == true)
+    }
+
+    /// One user's replay of a small CSV under a policy of the standard set, by name.
+    func replay(_ csv: String, under name: String) throws -> UserOutcome {
+        let trace = try TraceLoader.parse(csv: csv, source: "t.csv")
+        return Evaluation.replay("ann", of: trace, under: EvaluatedPolicy.standard.first { $0.name == name }!)
+    }
+
+    @Test func oracleInContractNeverRefreshesBeforeEarliestBeginDate() throws {
+        // The app asks for its refresh 15 min after it becomes active (07:30 → 07:45): the re-open at 07:40
+        // is fresh for the oracle that ignores the date, never refreshed for the one that keeps it.
+        let csv = """
+            user,timestamp,app,event
+            ann,2026-11-23T07:30:00Z,com.example.news,opened
+            ann,2026-11-23T07:31:00Z,com.example.news,closed
+            ann,2026-11-23T07:40:00Z,com.example.news,opened
+            ann,2026-11-23T07:41:00Z,com.example.news,closed
+            ann,2026-11-23T09:00:00Z,com.example.news,opened
+            ann,2026-11-23T09:01:00Z,com.example.news,closed
+            """
+        let oracle = try replay(csv, under: "oracle").launches.map(\.contentAge)
+        let inContract = try replay(csv, under: "oracle in contract").launches.map(\.contentAge)
+        #expect(oracle[0] == nil && inContract[0] == nil)
+        #expect(oracle[1].map { $0 <= 60 } == true)
+        #expect(inContract[1] == nil)
+        // 09:00 is fresh for both: each refreshed in the minute before it.
+        #expect(oracle[2].map { $0 <= 60 } == true)
+        #expect(inContract[2].map { $0 <= 60 } == true)
+    }
+
+    @Test func launchesAreClassedFirstReopenedColdAndLowBattery() throws {
+        let outcome = try replay(
+            """
+            user,timestamp,app,event,battery,charging
+            ann,2026-11-23T07:30:00Z,com.example.news,opened,80,false
+            ann,2026-11-23T07:35:00Z,com.example.news,closed,,
+            ann,2026-11-23T07:40:00Z,com.example.news,opened,,
+            ann,2026-11-23T07:41:00Z,com.example.news,closed,,
+            ann,2026-11-23T12:00:00Z,com.example.news,opened,,
+            ann,2026-11-23T12:01:00Z,com.example.mail,opened,,
+            ann,2026-11-23T12:05:00Z,com.example.news,opened,,
+            ann,2026-11-23T12:06:00Z,com.example.news,closed,,
+            ann,2026-11-23T18:00:00Z,com.example.news,opened,15,
+            ann,2026-11-23T18:01:00Z,com.example.news,closed,,
+            """, under: "Offstage")
+        #expect(outcome.launches.map(\.launchClass) == [.first, .reopened, .cold, .first, .reopened, .lowBattery])
+        #expect(outcome.launchesWhileOff == 0)
+    }
+
+    @Test func launchesWhileTheDeviceIsOffAreCountedAndWarned() async throws {
+        // Battery levels and no charger: the simulated battery runs out from 1 % within hours,
+        // and the device stays off, so the later launches are lost.
+        let csv = """
+            user,timestamp,app,event,battery
+            ann,2026-11-23T07:30:00Z,com.example.news,opened,
+            ann,2026-11-23T07:31:00Z,com.example.news,closed,1
+            ann,2026-11-23T12:00:00Z,com.example.news,opened,
+            ann,2026-11-23T12:01:00Z,com.example.news,closed,
+            ann,2026-11-23T13:00:00Z,com.example.mail,opened,
+            """
+        let outcome = try replay(csv, under: "fixed 1 h")
+        #expect(outcome.launches.count == 1)
+        #expect(outcome.launchesWhileOff == 2)
+        let trace = try TraceLoader.parse(csv: csv, source: "t.csv")
+        let evaluation = await Evaluation.run(trace, policies: [EvaluatedPolicy.standard[2]])
+        #expect(
+            evaluation.table().contains(
+                "warning: under fixed 1 h, 2 launches of the trace came while the simulated device was off"))
+    }
+
+    @Test func jsonSplitsByLaunchClassAndListsEveryLaunchOnRequest() async throws {
+        let evaluation = await Evaluation.run(Self.small, policies: [EvaluatedPolicy.standard[2]])
+        let document = try JSONSerialization.jsonObject(with: evaluation.json()) as! [String: Any]
+        let row = (document["rows"] as! [[String: Any]])[0]
+        let byClass = row["byClass"] as! [String: [String: Any]]
+        #expect(Set(byClass.keys) == Set(LaunchClass.allCases.map(\.rawValue)))
+        let counted = byClass.values.map { $0["launches"] as! Int }.reduce(0, +)
+        #expect(counted == row["launches"] as! Int)
+        let launches = try JSONSerialization.jsonObject(with: evaluation.launchesJSON()) as! [[String: Any]]
+        #expect(launches.count == counted)
+        #expect(Set(launches[0].keys) == ["user", "policy", "time", "app", "contentAge", "class"])
+        #expect(launches[0]["class"] as? String == "first")
+        #expect(launches[0]["contentAge"] is NSNull)
+    }
+
+    @Test func aPolicyFileChangesTheNumbersWithoutRebuilding() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("policy-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("cautious.json").path
+        try #"{"strategy": "literal", "criticalBatteryLevel": "90%"}"#.write(
+            toFile: file, atomically: true, encoding: .utf8)
+        let cautious = try EvaluatedPolicy.load(contentsOf: file)
+        #expect(cautious.name == "cautious" && cautious.strategy == .literal)
+        #expect(cautious.policy.criticalBatteryLevel == 0.9)
+        // At 80 % the cautious variant holds every refresh back, and calls the launches low-battery ones.
+        let trace = try TraceLoader.parse(
+            csv: """
+                user,timestamp,app,event,battery,charging
+                ann,2026-11-23T07:30:00Z,com.example.news,opened,80,false
+                ann,2026-11-23T07:31:00Z,com.example.news,closed,,
+                ann,2026-11-23T09:00:00Z,com.example.news,opened,,
+                """, source: "t.csv")
+        let literal = Evaluation.replay("ann", of: trace, under: EvaluatedPolicy(name: "literal", strategy: .literal))
+        let variant = Evaluation.replay("ann", of: trace, under: cautious)
+        #expect(literal.refreshRuns > 0 && variant.refreshRuns == 0)
+        #expect(variant.launches.map(\.launchClass) == [.first, .lowBattery])
+        let bad = folder.appendingPathComponent("bad.yaml").path
+        try "strategy: literal\ncriticalBatteryLevel: lots\n".write(toFile: bad, atomically: true, encoding: .utf8)
+        #expect(throws: ScenarioError.self) { try EvaluatedPolicy.load(contentsOf: bad) }
+        do {
+            _ = try EvaluatedPolicy.load(contentsOf: bad)
+        } catch {
+            #expect(error.description.contains("\(bad):2: field 'criticalBatteryLevel'"), "\(error)")
+        }
+    }
+
+    @Test func mergeOnTheCommandLineRefusesAMissingShardAndLaunchesAreWritten() async throws {
+        let folder = try CLI.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let trace = folder.appendingPathComponent("two.csv").path
+        try """
+        user,timestamp,app,event
+        ann,2026-11-23T07:30:00Z,com.example.news,opened
+        bob,2026-11-23T08:30:00Z,com.example.mail,opened
+        """.write(toFile: trace, atomically: true, encoding: .utf8)
+        let first = folder.appendingPathComponent("1.json").path
+        let launches = folder.appendingPathComponent("launches.json").path
+        let run = await CLI.run([
+            "evaluate", "--trace", trace, "--shard", "1/2", "--json", first, "--launches", launches,
+        ])
+        #expect(run.error == nil)
+        let written = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: launches)))
+        // Ann's one launch under each of the six policies.
+        #expect((written as? [[String: Any]])?.count == EvaluatedPolicy.standard.count)
+        let merge = await CLI.run(["evaluate", "merge", first])
+        #expect(merge.error?.contains("cannot merge: incomplete, shard 2/2 missing") == true, "\(merge)")
     }
 
     @Test func evaluationIsDeterministic() async {
@@ -80,6 +262,8 @@ import Testing
         #expect(SchedulingStrategy(text: "judgement") == .judgement)
         #expect(SchedulingStrategy(text: "fixed 15m") == .fixedPeriod(seconds: 900))
         #expect(SchedulingStrategy(text: "oracle") == .oracle(lead: 60))
+        #expect(SchedulingStrategy(text: "oracle-in-contract") == .oracleWithinContract(lead: 60))
+        #expect(SchedulingStrategy(text: "oracle-in-contract 2m") == .oracleWithinContract(lead: 120))
         #expect(SchedulingStrategy(text: "fixed") == nil)
     }
 }

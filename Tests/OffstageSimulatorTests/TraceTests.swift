@@ -93,6 +93,108 @@ import Testing
         #expect(records.allSatisfy { $0.kind != .crashed })
     }
 
+    @Test func anEmptyChargingCellChangesNothing() throws {
+        // The charger goes on at 12:00; the battery level at 13:00 leaves its cell empty, so it stays on.
+        let trace = try TraceLoader.parse(
+            csv: """
+                user,timestamp,app,event,battery,charging
+                ann,2026-11-23T07:30:00Z,com.example.news,opened,50,false
+                ann,2026-11-23T07:35:00Z,com.example.news,closed,,
+                ann,2026-11-23T12:00:00Z,com.example.news,opened,,true
+                ann,2026-11-23T12:05:00Z,com.example.news,closed,,
+                ann,2026-11-23T13:00:00Z,com.example.news,opened,60,
+                """, source: "trace.csv")
+        let batteryEvents = TraceReplay.scenario(for: "ann", in: trace).timeline.compactMap { entry in
+            if case .system(.setBattery(let level, let charging)) = entry.action { (level, charging) } else { nil }
+        }
+        #expect(batteryEvents.map(\.0) == [0.5, 0.6])
+        #expect(batteryEvents.map(\.1) == [false, true])
+    }
+
+    @Test func statsCountLaunchesReopensSessionsAndChargingHours() throws {
+        let trace = try TraceLoader.parse(
+            csv: """
+                user,timestamp,app,event,screen,charging
+                ann,2026-11-23T07:30:00Z,com.example.news,opened,on,false
+                ann,2026-11-23T07:31:00Z,com.example.mail,opened,on,
+                ann,2026-11-23T07:32:00Z,com.example.news,opened,on,
+                ann,2026-11-23T07:33:00Z,com.example.news,closed,off,
+                ann,2026-11-23T12:00:00Z,com.example.news,opened,on,
+                ann,2026-11-23T12:01:00Z,com.example.news,closed,off,
+                ann,2026-11-23T22:00:00Z,com.example.mail,opened,on,
+                ann,2026-11-23T22:01:00Z,com.example.mail,closed,off,true
+                """, source: "t.csv")
+        let stats = TraceStatistics(trace)
+        #expect(stats.users == 1 && stats.userDays == 1)
+        #expect(stats.launches == 5)
+        // news at 07:32 (a minute after mail took the screen); mail at 22:00 is cold, news at 12:00 too.
+        #expect(stats.reopens == 1)
+        #expect(stats.sessions == 3)
+        #expect(stats.appsInSessions == 4)
+        // On the charger from 22:01 to the end of the day.
+        #expect(stats.chargingHours.map { abs($0 - 119.0 / 60) < 1e-9 } == true)
+        #expect(stats.text(source: "t.csv").contains("launches a day:      5.0"))
+    }
+
+    /// The error text of importing `text` in `layout`, nil when it imports.
+    func importError(_ text: String, _ layout: TraceImporter.Layout) -> String? {
+        do {
+            _ = try TraceImporter.parse(text, layout: layout, source: "d.txt")
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+
+    @Test func lsappImportsAsATraceTheLoaderAccepts() throws {
+        let header = "user_id\tsession_id\ttimestamp\tapp_name\tevent_type\n"
+        let rows = [
+            "1\t1\t2018-01-16 06:01:05\tGoogle Chrome\tOpened",
+            "1\t1\t2018-01-16 06:01:50\tGoogle Chrome\tClosed",
+            "1\t1\t2018-01-16 06:01:52\tFacebook\tClosed",  // closes an app not on screen: skipped
+            "1\t2\t2018-01-16 07:00:00\tFacebook\tOpened",
+            "1\t2\t2018-01-16 07:02:00\tGmail\tOpened",  // a switch: Facebook leaves without a close
+            "1\t2\t2018-01-16 07:03:00\tGmail\tClosed",
+        ]
+        let trace = try TraceImporter.parse(
+            header + rows.joined(separator: "\n"), layout: .lsapp, source: "d.tsv", utcOffset: 3600)
+        #expect(
+            trace.events.map(\.app.rawValue) == [
+                "app.google-chrome", "app.google-chrome", "app.facebook", "app.gmail", "app.gmail",
+            ])
+        #expect(trace.events.map(\.kind) == [.opened, .closed, .opened, .opened, .closed])
+        // 06:01:05 at UTC+1 is 05:01:05 UTC.
+        #expect(trace.events[0].epoch == 1_516_078_865 && trace.events[0].utcOffset == 3600)
+        #expect(try TraceLoader.parse(csv: trace.csv(), source: "x").events.count == 5)
+        #expect(
+            importError(header + "1\t1\t2018-01-16 06:01:05\tChrome\tStarted", .lsapp)
+                == "d.txt:2: field 'event_type (column 5)': expected Opened or Closed, got \"Started\"")
+        #expect(
+            importError(header + "1\t1\tyesterday\tChrome\tOpened", .lsapp)?.hasPrefix(
+                "d.txt:2: field 'timestamp (column 3)': expected a time") == true)
+        #expect(importError("user,app\n", .lsapp)?.hasPrefix("d.txt:1: expected the header user_id<tab>") == true)
+    }
+
+    @Test func episodesImportAndTheirBadRowsNameTheField() throws {
+        let header = "user,app,start,end\n"
+        let trace = try TraceImporter.parse(
+            header + """
+                ann,com.example.news,2026-11-23T07:30:00+01:00,2026-11-23T07:35:00+01:00
+                ann,com.example.mail,2026-11-23T07:34:00+01:00,2026-11-23T07:36:00+01:00
+                """, layout: .episodes, source: "e.csv")
+        #expect(trace.events.map(\.kind) == [.opened, .opened, .closed])
+        #expect(try TraceLoader.parse(csv: trace.csv(), source: "x").events.count == 3)
+        #expect(
+            importError(header + "ann,com.x,2026-11-23T07:30:00Z,2026-11-23T07:00:00Z", .episodes)
+                == "d.txt:2: field 'end (column 4)': comes before start")
+        #expect(
+            importError(header + "ann,,2026-11-23T07:30:00Z,2026-11-23T07:40:00Z", .episodes)
+                == "d.txt:2: field 'app (column 2)': is empty; every row needs one")
+        #expect(
+            importError(header + "ann,com.x,2026-11-23T07:30:00Z", .episodes)
+                == "d.txt:2: 3 cells, but the header has 4 columns")
+    }
+
     @Test func csvRoundTripsThroughTheLoader() throws {
         let trace = TraceGenerator.generate(TraceModel(users: 2, days: 2, apps: 4, seed: 3))
         let again = try TraceLoader.parse(csv: trace.csv(), source: "x")
