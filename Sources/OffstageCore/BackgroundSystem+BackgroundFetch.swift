@@ -78,6 +78,8 @@ extension BackgroundSystem {
         let blockers = fetchBlockers(id)
         recordDeferral(id, Self.fetchLabel, blockers, last: \.lastFetchBlockers)
         guard blockers.isEmpty else { return }
+        // A fetch is a discretionary launch like a refresh (WWDC20): it counts in the quota and the rate limit.
+        noteDiscretionaryStart(id)
         beginDelivery(id, .fetch, why: "to perform a background fetch")
     }
 

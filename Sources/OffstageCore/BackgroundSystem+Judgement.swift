@@ -109,17 +109,24 @@ extension BackgroundSystem {
         appsWithTasks.insert(apps.position(of: id))
         guard run.request.isDiscretionary, !simulated else { return }
         if !wasAwake { noteMaintenanceWake(for: id, task: run.request.identifier) }
-        let window = policy.judgement.quotaWindow
-        apps[id].discretionaryStarts.removeAll { now - $0 >= window }
-        apps[id].discretionaryStarts.append(now)
+        noteDiscretionaryStart(id)
         guard !device.isCharging else { return }
+        // Processing is not held by the energy budget: it takes what is left of its reservation, never more.
         let reservation = Reservation(
-            energy: run.request.energyReservation(policy.judgement),
+            energy: min(run.request.energyReservation(policy.judgement), max(0, energyBudget.balance(at: now))),
             data: device.network == .cellular ? policy.judgement.dataReservation : 0,
             energyBefore: backgroundJoules(of: id), bytesBefore: apps[id].totalUsage.cellularBytes)
         energyBudget.withdraw(reservation.energy, at: now)
         dataBudget.withdraw(reservation.data, at: now)
         apps[id].reservations[run.id] = reservation
+    }
+
+    /// A discretionary launch of the app starts now (a task or a legacy fetch): a place in its quota window,
+    /// and the start the rate limit spaces the next one from.
+    mutating func noteDiscretionaryStart(_ id: BundleID) {
+        let window = policy.judgement.quotaWindow
+        apps[id].discretionaryStarts.removeAll { now - $0 >= window }
+        apps[id].discretionaryStarts.append(now)
     }
 
     /// The background energy charged to the app since the ledger began.

@@ -86,7 +86,7 @@ extension BackgroundSystem {
 }
 
 /// A constraint that also holds background pushes back. Apple names the factors for pushes as all of
-/// refresh's but app usage (WWDC20); conforming a constraint here makes `heldPushes()` and delivery obey it.
+/// refresh's but app usage and rate limiting (WWDC20: pushes have their own), the budgets included; conforming a constraint here makes `heldPushes()` and delivery obey it.
 /// Pushes are judged as an app-refresh request with the identifier `<bundle>.remote-notification`.
 public protocol BackgroundPushConstraint: Constraint {}
 
@@ -95,3 +95,5 @@ extension LowPowerModeConstraint: BackgroundPushConstraint {}
 extension CriticalBatteryConstraint: BackgroundPushConstraint {}
 extension ThermalConstraint: BackgroundPushConstraint {}
 extension ForceQuitConstraint: BackgroundPushConstraint {}
+extension EnergyBudgetConstraint: BackgroundPushConstraint {}
+extension CellularDataBudgetConstraint: BackgroundPushConstraint {}

@@ -70,6 +70,14 @@ public struct Policy: Hashable, Sendable, Codable {
     /// Seconds a significant-location-change or region event keeps the app running in the background.
     public var locationEventRuntime: Double = 10
 
+    // MARK: Rate limiting and the factors by kind of work (issue 16, items 6, 7, 10)
+    /// Seconds the system leaves between two discretionary launches (refresh and processing tasks) of one
+    /// app: iOS spaces such work but publishes no figure; this default is ours (see BENCHMARKS.md).
+    public var discretionaryRateLimit: Double = 10 * 60
+    /// Seconds after which refresh tasks are expired instead of `refreshRuntime`, as seen in the field (2–5 s),
+    /// so an app can test that it survives it; 0, the default, turns it off.
+    public var refreshEarlyExpiry: Double = 0
+
     // MARK: Life cycle and background time, as iOS does them (issue 16)
     /// Seconds an app may block launching or entering the foreground before the watchdog kills it (`0x8badf00d`);
     /// ours: Apple says "about 20 seconds" (WWDC20 "Why is my app getting killed?") and gives no exact number.
@@ -95,7 +103,7 @@ public struct Policy: Hashable, Sendable, Codable {
     /// runs until it completes (its progress is watched instead).
     public func runtime(for kind: TaskKind) -> Double? {
         switch kind {
-        case .appRefresh: refreshRuntime
+        case .appRefresh: refreshEarlyExpiry > 0 ? min(refreshEarlyExpiry, refreshRuntime) : refreshRuntime
         case .processing: processingRuntime
         case .continuedProcessing: nil
         }

@@ -207,6 +207,8 @@ public enum ScenarioLoader {
             ("transitionWatchdogTimeout", .seconds(\.transitionWatchdogTimeout)),
             ("lowPowerModeBackgroundTimeAllowance", .seconds(\.lowPowerModeBackgroundTimeAllowance)),
             ("lowPowerModeOffWhileChargingLevel", .fraction(\.lowPowerModeOffWhileChargingLevel)),
+            ("discretionaryRateLimit", .seconds(\.discretionaryRateLimit)),
+            ("refreshEarlyExpiry", .seconds(\.refreshEarlyExpiry)),
             ("strategy", .strategy),
         ] + judgementSettings
     }

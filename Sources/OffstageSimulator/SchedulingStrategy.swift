@@ -24,8 +24,8 @@ public enum SchedulingStrategy: Hashable, Sendable, Codable {
     /// The judgement's constraints, which only `judgement` applies.
     static let judgementConstraints: Set<String> = Set(
         ([
-            UsageTierConstraint(), QuotaConstraint(), LaunchPredictionConstraint(), EnergyBudgetConstraint(),
-            CellularDataBudgetConstraint(), CoalescingConstraint(),
+            UsageTierConstraint(), QuotaConstraint(), RateLimitConstraint(), LaunchPredictionConstraint(),
+            EnergyBudgetConstraint(), CellularDataBudgetConstraint(), CoalescingConstraint(),
         ] as [any Constraint]).map(\.name))
 
     /// The constraints the core applies under this strategy, in `explain`'s order; `launches` are the

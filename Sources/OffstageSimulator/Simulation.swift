@@ -73,9 +73,16 @@ public final class Simulation: @unchecked Sendable {
     /// When the run stops by default: one hour after the last timeline entry.
     public var defaultDuration: Double { scenario.duration ?? ((scenario.timeline.map(\.at).max() ?? 0) + 3600) }
 
+    /// Runs that host Swift app code share Foundation's process-wide objects (`OperationQueue.main`,
+    /// `NotificationCenter.default`, `URLSession.shared`), so they take turns: one at a time in a process.
+    private static let swiftCodeRuns = NSLock()
+
     /// Runs the scenario for `duration` seconds of virtual time (default: the scenario's), reporting progress 0–1.
     @discardableResult
     public func run(for duration: Double? = nil, progress: ((Double) -> Void)? = nil) -> [Record] {
+        let hostsSwiftCode = scenario.apps.contains { $0.code != nil }
+        if hostsSwiftCode { Self.swiftCodeRuns.lock() }
+        defer { if hostsSwiftCode { Self.swiftCodeRuns.unlock() } }
         end = Instant(seconds: duration ?? defaultDuration)
         self.progress = progress
         for app in scenario.apps {

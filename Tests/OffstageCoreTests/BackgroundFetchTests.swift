@@ -205,7 +205,8 @@ import Testing
         #expect(status?.effectiveInterval == 16 * minimum)
         let times = fetchTimes(h)
         #expect(times.count >= 3)
-        #expect(times.suffix(2).reduce(0) { $1 - $0 } == 16 * minimum)
+        // The app is long unused by then: its usage tier's quota, which fetches count in, may space them further.
+        #expect(times.suffix(2).reduce(0) { $1 - $0 } >= 16 * minimum)
     }
 
     @Test func backgroundFetchesExplainTheNextFetch() {

@@ -12,7 +12,7 @@ import Testing
     func waiting(_ request: TaskRequest, blockedBy blocking: [SystemEvent], device: DeviceState = DeviceState())
         -> CoreHarness
     {
-        var h = Fixture.harness(device: device)
+        var h = Fixture.harness(policy: Fixture.unspaced, device: device)
         h.open(feed)
         h.submit(request, from: feed)
         for event in blocking { h.handle(event) }
@@ -69,7 +69,7 @@ import Testing
     }
 
     @Test func backgroundAppRefreshOffBlocksRefreshAndProcessing() {
-        var h = Fixture.harness()
+        var h = Fixture.harness(policy: Fixture.unspaced)
         h.open(feed)
         h.submit(Fixture.refreshRequest(feed), from: feed)
         h.submit(Fixture.processingRequest(feed), from: feed)
@@ -159,7 +159,7 @@ import Testing
     }
 
     @Test func lowDataModeDefersNetworkTasksOnly() {
-        var h = Fixture.harness()
+        var h = Fixture.harness(policy: Fixture.unspaced)
         h.open(feed)
         h.submit(Fixture.processingRequest(feed, 1, network: true), from: feed)
         h.submit(Fixture.processingRequest(feed, 2), from: feed)
@@ -260,7 +260,7 @@ import Testing
     }
 
     @Test func forceQuitBlocksRefreshButNotProcessing() {
-        var h = Fixture.harness()
+        var h = Fixture.harness(policy: Fixture.unspaced)
         h.open(feed)
         h.submit(Fixture.refreshRequest(feed), from: feed)
         h.submit(Fixture.processingRequest(feed), from: feed)

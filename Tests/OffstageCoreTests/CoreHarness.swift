@@ -284,6 +284,13 @@ enum Fixture {
             strategy: strategy, requiresGPU: gpu)
     }
 
+    /// iOS's policy without rate limiting: for tests of other rules that start one app's runs back to back.
+    static var unspaced: Policy {
+        var policy = Policy.iOS
+        policy.discretionaryRateLimit = 0
+        return policy
+    }
+
     /// A harness with `apps` installed; the device starts unlocked, in use, on Wi-Fi, off the charger.
     static func harness(
         _ apps: [BundleID] = [feed], policy: Policy = .iOS, device: DeviceState = DeviceState(),

@@ -118,7 +118,7 @@ import Testing
     }
 
     @Test func quotaHoldsOnTheCharger() {
-        var policy = Policy.iOS
+        var policy = Fixture.unspaced
         policy.judgement.quotaActive = 1
         var h = Fixture.harness(policy: policy)
         h.open(feed)
@@ -217,7 +217,7 @@ import Testing
     // MARK: Budgets
 
     @Test func energyBudgetHoldsWorkWhenSpentAndRefillsThroughTheDay() throws {
-        var policy = Policy.iOS
+        var policy = Fixture.unspaced
         policy.judgement.energyBudgetCapacity = 50
         policy.judgement.energyBudgetPerDay = 864  // 0.01 J/s
         var h = Fixture.harness(policy: policy)
@@ -270,7 +270,7 @@ import Testing
     }
 
     @Test func cellularDataBudgetAppliesOnCellularOnly() {
-        var policy = Policy.iOS
+        var policy = Fixture.unspaced
         policy.judgement.dataBudgetCapacity = 3_000_000
         var h = Fixture.harness(policy: policy)
         h.handle(.setNetwork(.cellular))
@@ -335,7 +335,7 @@ import Testing
     // MARK: Cooperation
 
     @Test func cooperationRisesWithQuickCompletionsAndFallsWhenExpirationIsIgnored() {
-        var h = Fixture.harness()
+        var h = Fixture.harness(policy: Fixture.unspaced)
         h.open(feed)
         h.handle(.home)
         h.submit(Fixture.refreshRequest(feed), from: feed)

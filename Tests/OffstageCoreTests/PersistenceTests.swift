@@ -63,7 +63,7 @@ import Testing
     /// used energy; then the snapshot, taken at the end.
     static func remembered() -> (CoreHarness, SystemSnapshot) {
         let feed = Fixture.feed
-        var h = Fixture.harness()
+        var h = Fixture.harness(policy: Fixture.unspaced)
         h.open(feed)
         h.handle(.home)
         h.submit(Fixture.refreshRequest(feed), from: feed)

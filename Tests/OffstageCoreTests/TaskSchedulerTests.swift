@@ -400,7 +400,7 @@ import Testing
     }
 
     @Test func retryingBySubmittingBeforeCompletingRunsTheNewRequestAfterwards() throws {
-        var h = Fixture.harness()
+        var h = Fixture.harness(policy: Fixture.unspaced)
         let first = try #require(runningRefresh(&h))
         let (result, effects) = h.callWithEffects(.submit(Fixture.refreshRequest(feed)), from: feed)
         #expect(result == .ok)

@@ -71,7 +71,7 @@ final class AsyncRefreshApp: UIApplicationDelegate, @unchecked Sendable {
         let refresh = AsyncRefreshApp.refresh
         #expect(records.of(.started, app, task: refresh).map(\.at.seconds) == [100])
         #expect(records.of(.completed, app, task: refresh).map(\.at.seconds) == [108])
-        #expect(records.of(.completed, app, task: refresh).first?.reason.contains("success: true") == true)
+        #expect(records.of(.completed, app, task: refresh).first?.succeeded == true)
         #expect(sightings.lines == ["fetched 3 after 8.0 s"])
         #expect(records.of(.terminated, app).isEmpty)
     }
@@ -84,7 +84,7 @@ final class AsyncRefreshApp: UIApplicationDelegate, @unchecked Sendable {
         #expect(expired.count == 1)
         let completed = records.of(.completed, app, task: refresh)
         #expect(completed.map(\.at) == expired.map(\.at))
-        #expect(completed.first?.reason.contains("success: false") == true)
+        #expect(completed.first?.succeeded == false)
         #expect(sightings.lines.count == 1 && sightings.lines[0].hasPrefix("cancelled after"))
         #expect(records.of(.killed, app).isEmpty)
     }

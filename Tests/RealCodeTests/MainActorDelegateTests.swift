@@ -82,7 +82,7 @@ func onMainQueue() -> Bool {
         let records = try scenario(fetchSeconds: 120, sightings: sightings).run()
         let refresh = MainActorRefreshDelegate.refresh
         #expect(records.of(.expired, app, task: refresh).count == 1)
-        #expect(records.of(.completed, app, task: refresh).first?.reason.contains("success: false") == true)
+        #expect(records.of(.completed, app, task: refresh).first?.succeeded == false)
         #expect(sightings.lines == ["expiring, main queue: true", "cancelled, main queue: true"])
         #expect(records.of(.killed, app).isEmpty)
     }

@@ -77,3 +77,10 @@ extension Array where Element == Record {
         filter { $0.kind == kind && $0.app?.rawValue == app && (task == nil || $0.task == task) }
     }
 }
+
+extension Record {
+    /// Whether a `completed` record's task succeeded (its typed detail); nil for other records.
+    var succeeded: Bool? {
+        if case .completed(let success, _) = detail { success } else { nil }
+    }
+}

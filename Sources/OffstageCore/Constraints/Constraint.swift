@@ -84,13 +84,14 @@ public struct Blocker: Hashable, Sendable, Codable, CustomStringConvertible {
 
 extension Array where Element == any Constraint {
     /// The constraints of §5, in the order `explain` lists them: the gates first, then the judgement
-    /// (usage tier, quota, launch prediction, budgets) and last coalescing, which decides when.
+    /// (usage tier, quota, rate limit, launch prediction, budgets) and last coalescing, which decides when.
     public static var standard: [any Constraint] {
         [
             EarliestBeginDateConstraint(), BackgroundAppRefreshConstraint(), LowPowerModeConstraint(),
             CriticalBatteryConstraint(), ThermalConstraint(), NetworkConstraint(), ExternalPowerConstraint(),
             DeviceIdleConstraint(), ForceQuitConstraint(), ForegroundConstraint(), NotAlreadyRunningConstraint(),
-            UsageTierConstraint(), QuotaConstraint(), LaunchPredictionConstraint(), EnergyBudgetConstraint(),
+            UsageTierConstraint(), QuotaConstraint(), RateLimitConstraint(), LaunchPredictionConstraint(),
+            EnergyBudgetConstraint(),
             CellularDataBudgetConstraint(), CoalescingConstraint(),
         ]
     }

@@ -46,12 +46,30 @@ public struct LaunchPredictionConstraint: Constraint {
     }
 }
 
-/// Energy budget: discretionary work draws on a system-wide budget that refills through the day;
-/// a run needs its reservation in the budget. Unlimited on the charger.
+/// Rate limiting: the system spaces an app's discretionary launches, `discretionaryRateLimit` apart, so
+/// a request resubmitted at once (no `earliestBeginDate`, or from its own handler) does not run back to back.
+public struct RateLimitConstraint: Constraint {
+    public init() {}
+    public var name: String { "rateLimit" }
+    public var liftsOnSharedChange: Bool { false }
+    public func applies(to request: TaskRequest) -> Bool { request.isDiscretionary }
+    public func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict {
+        let spacing = context.policy.discretionaryRateLimit
+        guard let last = context.judgement.lastRunStarted, context.now < last + spacing else { return .satisfied }
+        let ago = context.now - last
+        return .blocked(
+            reason: "the app's last background launch was \(ago < 60 ? "\(Int(ago)) s" : minutes(ago)) ago; "
+                + "launches are \(minutes(spacing)) apart", until: last + spacing)
+    }
+}
+
+/// Energy budget: refresh (and pushes and fetches, judged as refresh) draws on a system-wide budget that
+/// refills through the day; a run needs its reservation in it. Unlimited on the charger. Processing is
+/// not held by it (WWDC20): it waits for an idle device instead.
 public struct EnergyBudgetConstraint: Constraint {
     public init() {}
     public var name: String { "energyBudget" }
-    public func applies(to request: TaskRequest) -> Bool { request.isDiscretionary }
+    public func applies(to request: TaskRequest) -> Bool { request.kind == .appRefresh }
     public func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict {
         guard !context.device.isCharging else { return .satisfied }
         let need = request.energyReservation(context.policy.judgement)

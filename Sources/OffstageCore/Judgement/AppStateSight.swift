@@ -38,6 +38,7 @@ extension ForegroundConstraint: SeesOnlyWhetherForeground {}
 extension NotAlreadyRunningConstraint: SeesOnlyWhetherForeground {}
 extension UsageTierConstraint: SeesOnlyWhetherForeground {}
 extension QuotaConstraint: SeesOnlyWhetherForeground {}
+extension RateLimitConstraint: SeesOnlyWhetherForeground {}
 extension LaunchPredictionConstraint: SeesOnlyWhetherForeground {}
 extension EnergyBudgetConstraint: SeesOnlyWhetherForeground {}
 extension CellularDataBudgetConstraint: SeesOnlyWhetherForeground {}
