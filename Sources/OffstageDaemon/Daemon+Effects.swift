@@ -50,6 +50,7 @@ extension Daemon {
             lastFreezerAction = FreezerAction(
                 app: id, frozen: true, decidedAt: decidedAt, writingAt: writingAt,
                 writtenAt: DaemonClock.monotonicNanos())
+            setFrozen(true, app: id)
             // Its last sample waits until the freeze has taken effect: a frozen process uses no more CPU, and
             // reading it at once held its freezing back by tens of microseconds.
             finalSamples.append(id)
@@ -62,6 +63,7 @@ extension Daemon {
             lastFreezerAction = FreezerAction(
                 app: id, frozen: false, decidedAt: decidedAt, writingAt: writingAt,
                 writtenAt: DaemonClock.monotonicNanos())
+            setFrozen(false, app: id)
             if let owed = finalSamples.firstIndex(of: id) {
                 finalSamples.remove(at: owed)
                 sample(id)
@@ -126,6 +128,17 @@ extension Daemon {
         return []
     }
 
+    /// Marks the app's process frozen or thawed, so that nothing is written to it while frozen, and writes what
+    /// waited once thawed. A SIGSTOP stops a process only when the one thread the kernel woke for it runs: its
+    /// other threads may run on meanwhile, and an answer written at once was read before the app stopped
+    /// (a cgroup freezer stops every thread before returning, yet the answer would still wait in the socket).
+    func setFrozen(_ frozen: Bool, app id: BundleID) {
+        apps[id]?.frozen = frozen
+        guard let fd = apps[id]?.connection, let connection = connections[fd] else { return }
+        connection.frozen = frozen
+        if !frozen { flush(connection) }
+    }
+
     /// Ends the app's process (the core has already let it go).
     func end(_ id: BundleID, because reason: String, process given: AppProcess? = nil) {
         guard let process = given ?? apps[id]?.process else { return }
@@ -141,6 +154,7 @@ extension Daemon {
     /// Drops what the daemon kept for the app's process (its connection stays until it closes).
     private func forgetProcess(_ id: BundleID) {
         apps[id]?.process = nil
+        apps[id]?.frozen = false
         liveApps.remove(id)
         samplingChanged = true
         apps[id]?.memoryBytes = 0

@@ -312,6 +312,27 @@ final class DaemonHarness: @unchecked Sendable {
         return try JSONDecoder().decode([[String]].self, from: try run(process))
     }
 
+    /// Bytes sent to process `pid` that wait unread in its sockets (`ss`'s Recv-Q of each socket it holds).
+    func unreadBytes(ofProcess pid: Int32) throws -> Int {
+        let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
+        let inodes = Set(
+            descriptors.compactMap { fd -> String? in
+                guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(fd)"),
+                    target.hasPrefix("socket:[")
+                else { return nil }
+                return String(target.dropFirst("socket:[".count).dropLast())
+            })
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["ss", "-xnH"]
+        // Columns: type, state, Recv-Q, Send-Q, local address, local inode, peer address, peer inode.
+        return String(decoding: try run(process), as: UTF8.self).split(separator: "\n").reduce(0) { sum, line in
+            let columns = line.split(whereSeparator: \.isWhitespace)
+            guard columns.count > 5, inodes.contains(String(columns[5])) else { return sum }
+            return sum + (Int(columns[2]) ?? 0)
+        }
+    }
+
     // MARK: Waiting
 
     /// Polls `condition` every 20 ms until it holds; fails after `timeout` seconds naming `what`.
