@@ -32,7 +32,15 @@ extension Daemon {
             return .records(
                 records: effects.records.map { LoggedRecord(time: system.wallClock.timestamp(at: $0.at), record: $0) })
         case .tap(let app, let action):
-            guard apps[app] != nil else { throw DaemonError("\(app) is not installed") }
+            guard let installed = apps[app] else { throw DaemonError("\(app) is not installed") }
+            let controls = try AppBundle(path: installed.path).controls
+            guard controls.contains(action) else {
+                throw DaemonError(
+                    controls.isEmpty
+                        ? "\(app) has no control '\(action)': it declares no controls (OffstageControls in its "
+                            + "Info.plist)"
+                        : "\(app) has no control '\(action)'; its controls: \(controls.joined(separator: ", "))")
+            }
             let state = system.state(of: app)
             guard state == .active else {
                 throw DaemonError("\(app) is not on screen (it is \(state.rawValue)); open it first")

@@ -232,11 +232,16 @@ final class DaemonHarness: @unchecked Sendable {
 
     /// Runs `offstage ctl ARGUMENTS` against this daemon (the command path a user takes) and returns its output.
     @discardableResult
-    func ctl(_ arguments: [String]) throws -> String {
+    func ctl(_ arguments: [String]) throws -> String { try ctlExiting(arguments).output }
+
+    /// Runs `offstage ctl ARGUMENTS` and returns its output and exit status.
+    func ctlExiting(_ arguments: [String]) throws -> (output: String, status: Int32) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.product("offstage"))
         process.arguments = ["ctl"] + arguments + ["--socket", socketPath]
-        return String(decoding: try run(process, errors: true), as: UTF8.self)
+        let output = String(decoding: try run(process, errors: true), as: UTF8.self)
+        process.waitUntilExit()
+        return (output, process.terminationStatus)
     }
 
     /// Starts `process` with its standard output (and error, with `errors`) going to a new file in `folder`, and
