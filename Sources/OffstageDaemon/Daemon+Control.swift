@@ -25,6 +25,11 @@ extension Daemon {
             return .ok(message: "installed \(id) from \(path)")
         case .event(let event):
             if let app = event.app, apps[app] == nil { throw DaemonError("\(app) is not installed") }
+            if case .open(let app) = event, apps[app]!.ending {
+                // Given to the core now, the open would end with the process (its callbacks are dropped with it).
+                apps[app]!.openWhenEnded = true
+                return .ok(message: "\(app) is ending (applicationWillTerminate): it opens once its process has ended")
+            }
             let effects = system.handle(event, at: now)
             carryOut(effects)
             // A push the system holds lives only in its memory: written at once, not a save interval later.

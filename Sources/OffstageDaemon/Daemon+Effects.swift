@@ -40,8 +40,10 @@ extension Daemon {
         case .startTask(let id, _):
             workMayWait = true
             send(.effect(effect: effect), toApp: id)
-        case .deliver(let id, _, _), .expireTask(let id, _), .expireBackgroundTasks(let id, _),
-            .deliverBackgroundEvent(let id, _, _):
+        case .deliver(let id, let callback, _):
+            if callback == .willTerminate, apps[id]?.process != nil { apps[id]!.ending = true }
+            send(.effect(effect: effect), toApp: id)
+        case .expireTask(let id, _), .expireBackgroundTasks(let id, _), .deliverBackgroundEvent(let id, _, _):
             send(.effect(effect: effect), toApp: id)
         case .suspend(let id):
             guard let process = apps[id]?.process else { break }
@@ -72,6 +74,7 @@ extension Daemon {
             samplingChanged = true
         case .terminate(let id, let reason):
             end(id, because: "\(reason)")
+            return openIfAskedWhileEnding(id)
         case .record(let record):
             note(record)
         case .askUser(let id, _, let question):
@@ -151,10 +154,20 @@ extension Daemon {
         forgetProcess(id)
     }
 
+    /// The effects of opening the app if the user opened it while it was ending (`ManagedApp.openWhenEnded`), once
+    /// its process has ended: the open was queued, not dropped.
+    private func openIfAskedWhileEnding(_ id: BundleID) -> [Effect] {
+        guard apps[id]?.openWhenEnded == true, apps[id]?.process == nil else { return [] }
+        apps[id]!.openWhenEnded = false
+        logger.info("opening the app the user opened while it was ending", metadata: ["app": "\(id)"])
+        return system.handle(.open(id), at: clock.now())
+    }
+
     /// Drops what the daemon kept for the app's process (its connection stays until it closes).
     private func forgetProcess(_ id: BundleID) {
         apps[id]?.process = nil
         apps[id]?.frozen = false
+        apps[id]?.ending = false
         liveApps.remove(id)
         samplingChanged = true
         apps[id]?.memoryBytes = 0
@@ -177,7 +190,7 @@ extension Daemon {
         logger.info("app process exited", metadata: ["app": "\(id)", "pid": "\(pid)", "how": "\(how)"])
         if control.kind == .signals { control.killNow(id, process) } else { control.terminate(id, process) }
         forgetProcess(id)
-        carryOut(system.handle(.processExited(id, reason: how), at: clock.now()))
+        carryOut(system.handle(.processExited(id, reason: how), at: clock.now()) + openIfAskedWhileEnding(id))
         afterChange(app: id)
     }
 

@@ -271,6 +271,10 @@ struct ManagedApp {
     var outbox: [ServerMessage] = []
     /// Whether the daemon froze the process (and has not thawed it): its connection's writes wait.
     var frozen = false
+    /// The process was sent `applicationWillTerminate` and ends when it returns (or its time is up).
+    var ending = false
+    /// The user opened the app while it was ending: it is opened again once its process has ended.
+    var openWhenEnded = false
     /// The CPU seconds measured at the last sample, and when it was taken.
     var cpuSeen: Double = 0
     var sampledAt = Instant.zero

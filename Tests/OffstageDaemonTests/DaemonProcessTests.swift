@@ -162,6 +162,27 @@ let defaultFreezer = testableFreezers[0]
         }
     }
 
+    /// An open while the app runs `applicationWillTerminate` is queued, not dropped: the app opens in a new
+    /// process once the old one has ended.
+    @Test func anOpenDuringTheAppsTerminationOpensItOnceItHasEnded() throws {
+        let daemon = try DaemonHarness(freezer: defaultFreezer)
+        try daemon.install("test.slowend", behaviours: ["slowend"])
+        let pid = try daemon.openAndWait("test.slowend")
+        try daemon.send(.swipeAway("test.slowend"))
+        try daemon.waitUntil("the app runs applicationWillTerminate") {
+            daemon.events("test.slowend").contains("will terminate")
+        }
+        let answer = try daemon.ctl(["open", "test.slowend"])
+        #expect(answer.contains("it opens once its process has ended"))
+        try daemon.waitUntil("the app is active in a new process") {
+            guard let app = try daemon.app("test.slowend"), app.state == .active, let live = app.pid else {
+                return false
+            }
+            return live != pid
+        }
+        #expect(!ProcessProbe.isAlive(pid))
+    }
+
     @Test func pendingRequestsSurviveKillNineOfTheDaemon() throws {
         let daemon = try DaemonHarness(freezer: defaultFreezer)
         try daemon.install("test.later", behaviours: ["later"], permitted: ["test.later.refresh"])

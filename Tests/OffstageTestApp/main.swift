@@ -93,6 +93,11 @@ final class TestDelegate: UIResponder, UIApplicationDelegate, @unchecked Sendabl
 
     func applicationWillEnterForeground(_ application: UIApplication) { note("will enter foreground") }
 
+    func applicationWillTerminate(_ application: UIApplication) {
+        note("will terminate")
+        if behaviours.contains("slowend") { Thread.sleep(forTimeInterval: 1) }
+    }
+
     func applicationDidBecomeActive(_ application: UIApplication) {
         note("became active")
         if behaviours.contains("hammer") { Thread.detachNewThread { hammer(threads: 8, rounds: 50) } }
