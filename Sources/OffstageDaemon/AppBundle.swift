@@ -9,6 +9,9 @@ struct AppBundle {
     var path: String
     var manifest: AppManifest
     var executablePath: String
+    /// The controls a user can tap (`ctl tap`), as the bundle declares them under `OffstageControls` (ours, not
+    /// Apple's: a real UI's controls are its views; the daemon knows an app's controls only when it lists them).
+    var controls: [String]
 
     init(path: String) throws(DaemonError) {
         guard path.hasPrefix("/") else { throw DaemonError("\(path): the bundle path must be absolute") }
@@ -33,5 +36,11 @@ struct AppBundle {
             throw DaemonError("\(plistPath): field 'CFBundleExecutable': \(executablePath) is not an executable file")
         }
         self.path = path
+        let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any]
+        switch plist?["OffstageControls"] {
+        case nil: controls = []
+        case let names as [String]: controls = names
+        default: throw DaemonError("\(plistPath): field 'OffstageControls': must be an array of control names")
+        }
     }
 }

@@ -21,6 +21,9 @@ final class Connection {
     /// Answers wait (with everything sent after them) until the store is synced: set when a message's answer
     /// acknowledges something written (`Daemon.holdUntilSynced`), cleared at the end of the turn.
     var awaitingSync = false
+    /// The app at the other end is frozen: what is written to it waits in `outgoing` until it is thawed
+    /// (`Daemon.setFrozen`). Written at once, a SIGSTOP-frozen app could read it before it stopped.
+    var frozen = false
     /// When the client last sent bytes, and since when an unfinished message waits (`sweepConnections`).
     var lastHeard: Instant
     var partialSince: Instant?
@@ -123,6 +126,7 @@ extension Daemon {
         logger.debug("app connected", metadata: ["app": "\(app)", "pid": "\(connection.pid)"])
         guard apps[app]?.connection == nil else { return }
         apps[app]!.connection = connection.fd
+        connection.frozen = apps[app]!.frozen
         let waiting = apps[app]!.outbox
         apps[app]!.outbox = []
         for message in waiting { send(message, to: connection) }
@@ -228,9 +232,10 @@ extension Daemon {
         }
     }
 
-    /// Writes queued bytes without blocking; drops a client that lets too much pile up.
+    /// Writes queued bytes without blocking (none to a frozen app: they wait for its thaw); drops a client that
+    /// lets too much pile up.
     func flush(_ connection: Connection) {
-        guard !connection.awaitingSync else { return }
+        guard !connection.awaitingSync, !connection.frozen else { return }
         while !connection.outgoing.isEmpty {
             let n = connection.outgoing.withUnsafeBytes {
                 Glibc.send(connection.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
@@ -294,8 +299,9 @@ extension Daemon {
             let (result, effects) = system.call(call, from: app, at: clock.now())
             let decidedAt = Self.freezerDecisionTime(effects) ?? 0
             // A call that ends the app's last work (the callback returned, the task ended) freezes it before
-            // the answer is written: it waits for the answer, so it stops at once; the answer reaches it when
-            // it is thawed. Answered first, it would be woken to read the answer and then frozen while running.
+            // the answer is queued: it waits for the answer, so it stops at once; the answer is held while it is
+            // frozen (`Connection.frozen`) and written when it is thawed. Answered first, it would be woken to
+            // read the answer and then frozen while running.
             let freezesFirst = decidedAt != 0 && effects.contains(.suspend(app))
             if freezesFirst { carryOut(effects, decidedAt: decidedAt) }
             // Written before the answer, which waits for the sync: an acknowledged call is durable.

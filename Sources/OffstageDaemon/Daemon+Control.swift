@@ -25,6 +25,11 @@ extension Daemon {
             return .ok(message: "installed \(id) from \(path)")
         case .event(let event):
             if let app = event.app, apps[app] == nil { throw DaemonError("\(app) is not installed") }
+            if case .open(let app) = event, apps[app]!.ending {
+                // Given to the core now, the open would end with the process (its callbacks are dropped with it).
+                apps[app]!.openWhenEnded = true
+                return .ok(message: "\(app) is ending (applicationWillTerminate): it opens once its process has ended")
+            }
             let effects = system.handle(event, at: now)
             carryOut(effects)
             // A push the system holds lives only in its memory: written at once, not a save interval later.
@@ -32,7 +37,15 @@ extension Daemon {
             return .records(
                 records: effects.records.map { LoggedRecord(time: system.wallClock.timestamp(at: $0.at), record: $0) })
         case .tap(let app, let action):
-            guard apps[app] != nil else { throw DaemonError("\(app) is not installed") }
+            guard let installed = apps[app] else { throw DaemonError("\(app) is not installed") }
+            let controls = try AppBundle(path: installed.path).controls
+            guard controls.contains(action) else {
+                throw DaemonError(
+                    controls.isEmpty
+                        ? "\(app) has no control '\(action)': it declares no controls (OffstageControls in its "
+                            + "Info.plist)"
+                        : "\(app) has no control '\(action)'; its controls: \(controls.joined(separator: ", "))")
+            }
             let state = system.state(of: app)
             guard state == .active else {
                 throw DaemonError("\(app) is not on screen (it is \(state.rawValue)); open it first")

@@ -40,8 +40,10 @@ extension Daemon {
         case .startTask(let id, _):
             workMayWait = true
             send(.effect(effect: effect), toApp: id)
-        case .deliver(let id, _, _), .expireTask(let id, _), .expireBackgroundTasks(let id, _),
-            .deliverBackgroundEvent(let id, _, _):
+        case .deliver(let id, let callback, _):
+            if callback == .willTerminate, apps[id]?.process != nil { apps[id]!.ending = true }
+            send(.effect(effect: effect), toApp: id)
+        case .expireTask(let id, _), .expireBackgroundTasks(let id, _), .deliverBackgroundEvent(let id, _, _):
             send(.effect(effect: effect), toApp: id)
         case .suspend(let id):
             guard let process = apps[id]?.process else { break }
@@ -50,6 +52,7 @@ extension Daemon {
             lastFreezerAction = FreezerAction(
                 app: id, frozen: true, decidedAt: decidedAt, writingAt: writingAt,
                 writtenAt: DaemonClock.monotonicNanos())
+            setFrozen(true, app: id)
             // Its last sample waits until the freeze has taken effect: a frozen process uses no more CPU, and
             // reading it at once held its freezing back by tens of microseconds.
             finalSamples.append(id)
@@ -62,6 +65,7 @@ extension Daemon {
             lastFreezerAction = FreezerAction(
                 app: id, frozen: false, decidedAt: decidedAt, writingAt: writingAt,
                 writtenAt: DaemonClock.monotonicNanos())
+            setFrozen(false, app: id)
             if let owed = finalSamples.firstIndex(of: id) {
                 finalSamples.remove(at: owed)
                 sample(id)
@@ -70,6 +74,7 @@ extension Daemon {
             samplingChanged = true
         case .terminate(let id, let reason):
             end(id, because: "\(reason)")
+            return openIfAskedWhileEnding(id)
         case .record(let record):
             note(record)
         case .askUser(let id, _, let question):
@@ -126,6 +131,17 @@ extension Daemon {
         return []
     }
 
+    /// Marks the app's process frozen or thawed, so that nothing is written to it while frozen, and writes what
+    /// waited once thawed. A SIGSTOP stops a process only when the one thread the kernel woke for it runs: its
+    /// other threads may run on meanwhile, and an answer written at once was read before the app stopped
+    /// (a cgroup freezer stops every thread before returning, yet the answer would still wait in the socket).
+    func setFrozen(_ frozen: Bool, app id: BundleID) {
+        apps[id]?.frozen = frozen
+        guard let fd = apps[id]?.connection, let connection = connections[fd] else { return }
+        connection.frozen = frozen
+        if !frozen { flush(connection) }
+    }
+
     /// Ends the app's process (the core has already let it go).
     func end(_ id: BundleID, because reason: String, process given: AppProcess? = nil) {
         guard let process = given ?? apps[id]?.process else { return }
@@ -138,9 +154,20 @@ extension Daemon {
         forgetProcess(id)
     }
 
+    /// The effects of opening the app if the user opened it while it was ending (`ManagedApp.openWhenEnded`), once
+    /// its process has ended: the open was queued, not dropped.
+    private func openIfAskedWhileEnding(_ id: BundleID) -> [Effect] {
+        guard apps[id]?.openWhenEnded == true, apps[id]?.process == nil else { return [] }
+        apps[id]!.openWhenEnded = false
+        logger.info("opening the app the user opened while it was ending", metadata: ["app": "\(id)"])
+        return system.handle(.open(id), at: clock.now())
+    }
+
     /// Drops what the daemon kept for the app's process (its connection stays until it closes).
     private func forgetProcess(_ id: BundleID) {
         apps[id]?.process = nil
+        apps[id]?.frozen = false
+        apps[id]?.ending = false
         liveApps.remove(id)
         samplingChanged = true
         apps[id]?.memoryBytes = 0
@@ -163,7 +190,7 @@ extension Daemon {
         logger.info("app process exited", metadata: ["app": "\(id)", "pid": "\(pid)", "how": "\(how)"])
         if control.kind == .signals { control.killNow(id, process) } else { control.terminate(id, process) }
         forgetProcess(id)
-        carryOut(system.handle(.processExited(id, reason: how), at: clock.now()))
+        carryOut(system.handle(.processExited(id, reason: how), at: clock.now()) + openIfAskedWhileEnding(id))
         afterChange(app: id)
     }
 

@@ -84,6 +84,7 @@ extension Daemon {
         apps[id]!.sampledAt = now
         // The kernel is made to agree with the core: frozen if it was suspended, running otherwise.
         if memory.state == .suspended { control.freeze(id, recorded) } else { control.thaw(id, recorded) }
+        apps[id]!.frozen = memory.state == .suspended
         savedProcessMemory[id] = memory
         logger.notice(
             "adopted a live process left by a previous run",

@@ -162,7 +162,7 @@ final class Daemon: @unchecked Sendable {
             fds.append(pollfd(fd: timers.due, events: Int16(POLLIN), revents: 0))
             fds.append(pollfd(fd: timers.wallClockSet, events: Int16(POLLIN), revents: 0))
             for (fd, connection) in connections {
-                let events = Int16(POLLIN) | (connection.outgoing.isEmpty ? 0 : Int16(POLLOUT))
+                let events = Int16(POLLIN) | (connection.outgoing.isEmpty || connection.frozen ? 0 : Int16(POLLOUT))
                 fds.append(pollfd(fd: fd, events: events, revents: 0))
             }
             let ready = poll(&fds, nfds_t(fds.count), timeout)
@@ -269,6 +269,12 @@ struct ManagedApp {
     var connection: Int32?
     /// Messages for the process sent before it connected.
     var outbox: [ServerMessage] = []
+    /// Whether the daemon froze the process (and has not thawed it): its connection's writes wait.
+    var frozen = false
+    /// The process was sent `applicationWillTerminate` and ends when it returns (or its time is up).
+    var ending = false
+    /// The user opened the app while it was ending: it is opened again once its process has ended.
+    var openWhenEnded = false
     /// The CPU seconds measured at the last sample, and when it was taken.
     var cpuSeen: Double = 0
     var sampledAt = Instant.zero

@@ -29,6 +29,9 @@ final class ProcessControl: @unchecked Sendable {
     /// names it (nil: the v2 line): a process belongs to an app only in exactly the group the daemon made.
     private let freezerGroupPath: String?
     private let freezerController: String?
+    /// Without cgroups: each app's processes outside its process group (descendants that called `setsid` or
+    /// `setpgid`, which a signal to the group misses), remembered so that they are found once orphaned too.
+    private var strays: [BundleID: Set<AppProcess>] = [:]
 
     /// Detects what the machine offers (or takes `choice` if forced) and creates the daemon's groups.
     init(choice: FreezerChoice, name: String) throws(DaemonError) {
@@ -110,7 +113,7 @@ final class ProcessControl: @unchecked Sendable {
         switch kind {
         case .cgroupV2: freezerFiles.write("1", app: app, path: "\(freezerGroup(app)!)/cgroup.freeze")
         case .cgroupV1: freezerFiles.write("FROZEN", app: app, path: "\(freezerGroup(app)!)/freezer.state")
-        case .signals: kill(-process.pid, SIGSTOP)
+        case .signals: signalEvery(app, process, SIGSTOP)
         }
     }
 
@@ -118,7 +121,7 @@ final class ProcessControl: @unchecked Sendable {
         switch kind {
         case .cgroupV2: freezerFiles.write("0", app: app, path: "\(freezerGroup(app)!)/cgroup.freeze")
         case .cgroupV1: freezerFiles.write("THAWED", app: app, path: "\(freezerGroup(app)!)/freezer.state")
-        case .signals: kill(-process.pid, SIGCONT)
+        case .signals: signalEvery(app, process, SIGCONT)
         }
     }
 
@@ -153,8 +156,8 @@ final class ProcessControl: @unchecked Sendable {
             SysFile.write("\(freezerGroup(app)!)/freezer.state", "THAWED")
             return true
         case .signals:
-            kill(-process.pid, SIGTERM)
-            kill(-process.pid, SIGCONT)
+            signalEvery(app, process, SIGTERM)
+            signalEvery(app, process, SIGCONT)
             return false
         }
     }
@@ -162,7 +165,7 @@ final class ProcessControl: @unchecked Sendable {
     /// SIGKILL to every process of the app (its group members, or its process group).
     func killNow(_ app: BundleID, _ process: AppProcess) {
         if kind == .signals {
-            kill(-process.pid, SIGKILL)
+            signalEvery(app, process, SIGKILL)
             return
         }
         for pid in pids(of: app, process) { kill(pid, SIGKILL) }
@@ -170,7 +173,10 @@ final class ProcessControl: @unchecked Sendable {
 
     /// The app's processes: its cgroup's members, or the process and its descendants.
     func pids(of app: BundleID, _ process: AppProcess) -> [Int32] {
-        guard let group = freezerGroup(app) else { return ProcFS.tree(process.pid) }
+        guard let group = freezerGroup(app) else {
+            let tree = ProcFS.tree(process.pid)
+            return tree + outsideGroup(app, process, tree: tree).map(\.pid).filter { !tree.contains($0) }
+        }
         return SysFile.numbers(in: SysFile.bytes("\(group)/cgroup.procs") ?? []).map { Int32(truncatingIfNeeded: $0) }
     }
 
@@ -181,6 +187,26 @@ final class ProcessControl: @unchecked Sendable {
         if pid == process.pid { return true }
         guard let freezerGroupPath else { return getpgid(pid) == process.pid }
         return ProcFS.cgroup(of: pid, controller: freezerController) == "\(freezerGroupPath)/\(Self.groupName(app))"
+    }
+
+    /// Sends `signal` to the app's process group (at once: the usual case) and then to each of its processes
+    /// outside the group, as a cgroup would reach them (SIGSTOP freezer only).
+    private func signalEvery(_ app: BundleID, _ process: AppProcess, _ signal: Int32) {
+        kill(-process.pid, signal)
+        for stray in outsideGroup(app, process, tree: ProcFS.tree(process.pid)) { kill(stray.pid, signal) }
+    }
+
+    /// The app's processes outside its process group: those of `tree` (the process and its descendants), and
+    /// those found before that still live (the same start time: the pid was not reused), orphaned or not.
+    private func outsideGroup(_ app: BundleID, _ process: AppProcess, tree: [Int32]) -> [AppProcess] {
+        var found = strays[app, default: []].filter { ProcStat.read($0.pid)?.startTicks == $0.startTicks }
+        for pid in tree where pid != process.pid {
+            if let stat = ProcStat.read(pid), stat.processGroup != process.pid {
+                found.insert(AppProcess(pid: pid, startTicks: stat.startTicks))
+            }
+        }
+        strays[app] = found.isEmpty ? nil : found
+        return Array(found)
     }
 
     // MARK: CPU weight and accounting
