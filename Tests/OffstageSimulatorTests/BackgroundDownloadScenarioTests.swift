@@ -15,9 +15,8 @@ import Testing
         func times(_ kind: RecordKind, _ app: String) -> [Double] {
             records.filter { $0.kind == kind && $0.app?.rawValue == app }.map(\.at.seconds)
         }
-        // News: wakes at 21:04 (at once), 21:05 (held 60 s after the first), 21:07 (held 120 s after the second),
-        // and at 22:30 for the discretionary transfer once Wi-Fi joined the charger.
-        #expect(times(.resumed, "com.example.news") == [240.2, 300.2, 420.2, 5400.2])
+        // News: wakes at 21:04 (at once), 21:05 (held 60 s after the first), 21:07 (held 120 s after the second).
+        #expect(times(.resumed, "com.example.news") == [240.2, 300.2, 420.2])
         // Podcasts: the ordinary download ends on screen (events at once, no wake); the discretionary one at 22:30.
         #expect(times(.resumed, "com.example.podcasts") == [5430.1])
         let podcastTransfers: [Record] = records.filter {
