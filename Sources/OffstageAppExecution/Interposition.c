@@ -4,6 +4,7 @@
 #include "OffstageAppExecution.h"
 
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <sys/time.h>
 #include <time.h>
@@ -26,6 +27,26 @@ typedef uint64_t dispatch_time_value;
 
 static _Thread_local offstage_host *current_host;
 static _Thread_local void *current_queue;
+/// On a thread the app's code started: the host of that app (the thread itself runs outside it).
+static _Thread_local offstage_host *starting_host;
+/// Told when threads the app started begin and end (see offstage_set_app_thread_hook).
+static void (*app_thread_hook)(int);
+
+static void (*offstage_foreign_enqueue)(offstage_host *, void *, int64_t, void *, void (*)(void *));
+
+void offstage_set_app_thread_hook(void (*hook)(int)) { app_thread_hook = hook; }
+
+void offstage_set_foreign_enqueue(void (*hook)(offstage_host *, void *, int64_t, void *, void (*)(void *))) {
+    offstage_foreign_enqueue = hook;
+}
+
+int offstage_thread_started_by_app(void) { return starting_host != NULL; }
+
+void offstage_app_thread_stopped(void) {
+    if (!starting_host) return;
+    starting_host = NULL;
+    if (app_thread_hook) app_thread_hook(-1);
+}
 
 extern struct dispatch_queue_s _dispatch_main_q;
 
@@ -95,6 +116,7 @@ static void (*real_run_loop_add_timer)(void *, void *, const void *);
 static void (*real_run_loop_timer_set_next_fire_date)(void *, double);
 static void (*real_run_loop_perform_block)(void *, const void *, block_t);
 static void (*run_loop_timer_get_context)(void *, void *);
+static int (*real_pthread_create)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
 
 #define FIND(name) real_##name = (__typeof__(real_##name))dlsym(RTLD_NEXT, "dispatch_" #name)
 
@@ -146,6 +168,7 @@ __attribute__((constructor)) static void find_real_functions(void) {
     real_run_loop_perform_block = (__typeof__(real_run_loop_perform_block))dlsym(RTLD_NEXT, "CFRunLoopPerformBlock");
     run_loop_timer_get_context = (__typeof__(run_loop_timer_get_context))dlsym(
         RTLD_DEFAULT, "CFRunLoopTimerGetContext");
+    real_pthread_create = (__typeof__(real_pthread_create))dlsym(RTLD_NEXT, "pthread_create");
 }
 
 // MARK: Blocks as functions
@@ -244,14 +267,40 @@ static void enqueue(offstage_host *host, queue_t queue, int64_t delay, void *con
     host->enqueue(host->owner, queue, delay, context, function);
 }
 
+/// Work queued on a thread the app started goes to the host through `offstage_foreign_enqueue` (delays are measured
+/// from when the host takes it); 1 when it went, 0 when the thread is not one of those.
+static int enqueue_foreign(queue_t queue, int64_t delay, void *context, function_t function) {
+    if (!starting_host || !offstage_foreign_enqueue) return 0;
+    offstage_foreign_enqueue(starting_host, queue, delay, context, function);
+    return 1;
+}
+
+/// The relative delay of a dispatch time read on a thread outside the host (its own clock, the real one).
+static int64_t real_delay_until(dispatch_time_value when) {
+    if (when == 0) return 0;
+    if (when == ~0ULL) return -1;
+    struct timespec now;
+    int wall = (when & TIME_CLOCK_MASK) && (when & TIME_WALL_MASK);
+    real_clock_gettime(wall ? CLOCK_REALTIME : CLOCK_MONOTONIC, &now);
+    int64_t target = (int64_t)(when & ~(TIME_CLOCK_MASK | TIME_WALL_MASK));
+    int64_t current = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+    return target > current ? target - current : 0;
+}
+
 void dispatch_async(queue_t queue, block_t block) {
     offstage_host *host = current_host;
+    if (!host && starting_host) {
+        void *copy = _Block_copy(block);
+        if (enqueue_foreign(queue, 0, copy, run_block)) return;
+        _Block_release(copy);
+    }
     if (!host) return real_async(queue, block);
     enqueue(host, queue, 0, _Block_copy(block), run_block);
 }
 
 void dispatch_async_f(queue_t queue, void *context, function_t function) {
     offstage_host *host = current_host;
+    if (!host && enqueue_foreign(queue, 0, context, function)) return;
     if (!host) return real_async_f(queue, context, function);
     enqueue(host, queue, 0, context, function);
 }
@@ -270,6 +319,13 @@ void dispatch_barrier_async_f(queue_t queue, void *context, function_t function)
 
 void dispatch_after(dispatch_time_value when, queue_t queue, block_t block) {
     offstage_host *host = current_host;
+    if (!host && starting_host) {
+        int64_t delay = real_delay_until(when);
+        if (delay < 0) return;
+        void *copy = _Block_copy(block);
+        if (enqueue_foreign(queue, delay, copy, run_block)) return;
+        _Block_release(copy);
+    }
     if (!host) return real_after(when, queue, block);
     int64_t delay = delay_until(host, when);
     if (delay >= 0) enqueue(host, queue, delay, _Block_copy(block), run_block);
@@ -277,6 +333,10 @@ void dispatch_after(dispatch_time_value when, queue_t queue, block_t block) {
 
 void dispatch_after_f(dispatch_time_value when, queue_t queue, void *context, function_t function) {
     offstage_host *host = current_host;
+    if (!host && starting_host) {
+        int64_t delay = real_delay_until(when);
+        if (delay < 0 || enqueue_foreign(queue, delay, context, function)) return;
+    }
     if (!host) return real_after_f(when, queue, context, function);
     int64_t delay = delay_until(host, when);
     if (delay >= 0) enqueue(host, queue, delay, context, function);
@@ -579,4 +639,39 @@ void dispatch_suspend(void *object) {
     offstage_host *host = current_host;
     if (host) tell_source(host, OFFSTAGE_SOURCE_SUSPEND, object, NULL, 0, 0, NULL, NULL);
     real_suspend(object);
+}
+
+// MARK: Threads the app's code starts (Thread, pthread_create)
+
+/// What a thread started by app code begins with: the routine, its argument, and the host of the app.
+typedef struct {
+    void *(*routine)(void *);
+    void *argument;
+    offstage_host *host;
+} app_thread_start;
+
+static void *start_app_thread(void *pointer) {
+    app_thread_start start = *(app_thread_start *)pointer;
+    free(pointer);
+    starting_host = start.host;
+    void *result = start.routine(start.argument);
+    offstage_app_thread_stopped();
+    return result;
+}
+
+/// A thread started by app code runs for real (the host cannot run it in its time), but remembers its app: its
+/// queued work goes to the host (`offstage_foreign_enqueue`), and OffstageKit stops it, rather than the process,
+/// if it calls the system.
+int pthread_create(pthread_t *thread, const pthread_attr_t *attributes, void *(*routine)(void *), void *argument) {
+    offstage_host *host = current_host ? current_host : starting_host;
+    if (!host) return real_pthread_create(thread, attributes, routine, argument);
+    app_thread_start *start = malloc(sizeof(app_thread_start));
+    *start = (app_thread_start){routine, argument, host};
+    if (app_thread_hook) app_thread_hook(1);
+    int result = real_pthread_create(thread, attributes, start_app_thread, start);
+    if (result != 0) {
+        free(start);
+        if (app_thread_hook) app_thread_hook(-1);
+    }
+    return result;
 }

@@ -1,4 +1,5 @@
 import Foundation
+import OffstageAppExecution
 public import OffstageCore
 
 /// One running app process as OffstageKit sees it: its `UIApplication`, its `BGTaskScheduler`,
@@ -112,12 +113,34 @@ public final class AppRuntime: @unchecked Sendable {
     /// The runtime of the app whose code runs on this thread (or of the whole process, in a real one).
     public static var current: AppRuntime {
         guard let runtime = ThreadRuntime.current ?? processRuntime.value else {
+            if offstage_thread_started_by_app() != 0 { stopAppStartedThread() }
             fatalError(
                 "OffstageKit: UIApplication.shared or BGTaskScheduler.shared used on a thread with no app; "
                     + "in the simulator, app code runs on the threads the simulator starts")
         }
         return runtime
     }
+
+    /// A thread the app's code started (`Thread`, `pthread_create`) called the system: in the simulator it runs in
+    /// real time, outside the simulation, and cannot take part in it; the thread stops here for good (as a hung
+    /// thread would), and the simulation and the rest of the app go on. Said once per process on standard error.
+    private static func stopAppStartedThread() -> Never {
+        warnOnce.withValue { warned in
+            guard !warned else { return }
+            warned = true
+            FileHandle.standardError.write(
+                Data(
+                    ("OffstageKit: a thread the app started (Thread/pthread_create) used UIApplication.shared or "
+                        + "BGTaskScheduler.shared; in the simulator such threads run outside the simulation, so it is "
+                        + "stopped (the app goes on): hop to a queue (DispatchQueue.main.async) first\n").utf8))
+        }
+        offstage_app_thread_stopped()
+        let never = NSCondition()
+        never.lock()
+        while true { never.wait() }
+    }
+
+    private static let warnOnce = LockedValue(false)
 
     /// The runtime of the app whose code runs on this thread, if any.
     static var currentIfBound: AppRuntime? { ThreadRuntime.current ?? processRuntime.value }

@@ -140,6 +140,81 @@ final class AppHost: @unchecked Sendable {
         }
 }
 
+/// Work queued by threads that apps' code started (`Thread`, `pthread_create`): they run in real time outside the
+/// simulation, so the interposition layer hands their `dispatch_async`/`asyncAfter` here, from their own thread;
+/// each simulation takes its own apps' work at its next step (`take(for:)`) and queues it then.
+enum ForeignWork {
+    /// A piece of work and the host (by its C record) of the app whose thread queued it.
+    struct Piece: @unchecked Sendable {
+        var host: UnsafeMutableRawPointer
+        var delay: Double
+        var work: QueuedWork
+    }
+
+    private static let inbox = Mutex<[Piece]>([])
+    /// Read without the lock at every step of every simulation: pieces handed in and not taken yet.
+    private static let waiting = Atomic<Int>(0)
+
+    /// App-started threads whose routine has not returned, and how many of them the loop no longer waits for.
+    private static let threads = NSCondition()
+    nonisolated(unsafe) private static var running = 0
+    nonisolated(unsafe) private static var abandoned = 0
+    /// Real seconds the loop waits for app-started threads to end before virtual time moves on without them.
+    static let threadGrace = 10.0
+    /// Whether any app-started thread is waited for: read without the lock at every step.
+    private static let anyThreadWaitedFor = Atomic<Bool>(false)
+
+    /// Waits, before the loop's next step, until the threads apps started have ended (their work then comes in at
+    /// the virtual time they were started), or for `threadGrace` real seconds: a thread still running then (one that
+    /// loops or waits forever) is no longer waited for, and its later work comes in when it is handed in.
+    static func waitForAppThreads() {
+        guard anyThreadWaitedFor.load(ordering: .acquiring) else { return }
+        threads.lock()
+        defer { threads.unlock() }
+        guard running > abandoned else { return }
+        let deadline = Date(timeIntervalSinceNow: threadGrace)
+        while running > abandoned, threads.wait(until: deadline) {}
+        abandoned = running
+        anyThreadWaitedFor.store(false, ordering: .releasing)
+    }
+
+    /// Installs the hooks once, before any app runs.
+    static let installation: Void = {
+        offstage_set_app_thread_hook { delta in
+            ForeignWork.threads.lock()
+            ForeignWork.running += Int(delta)
+            ForeignWork.abandoned = min(ForeignWork.abandoned, ForeignWork.running)
+            ForeignWork.anyThreadWaitedFor.store(
+                ForeignWork.running > ForeignWork.abandoned, ordering: .releasing)
+            ForeignWork.threads.broadcast()
+            ForeignWork.threads.unlock()
+        }
+        offstage_set_foreign_enqueue { host, queue, delay, context, function in
+            ForeignWork.inbox.withLock {
+                $0.append(
+                    Piece(
+                        host: UnsafeMutableRawPointer(host), delay: Double(max(0, delay)) / 1e9,
+                        work: QueuedWork(queue: queue, context: context, function: function)))
+            }
+            ForeignWork.waiting.add(1, ordering: .relaxed)
+        }
+    }()
+
+    /// Whether any piece waits to be taken (a load, at every step of the loop).
+    static var isWaiting: Bool { waiting.load(ordering: .relaxed) > 0 }
+
+    /// Takes the pieces queued for the hosts in `hosts`, oldest first (others stay for their simulation).
+    static func take(for hosts: Set<UnsafeMutableRawPointer>) -> [Piece] {
+        let taken = inbox.withLock { pieces in
+            let mine = pieces.filter { hosts.contains($0.host) }
+            pieces.removeAll { hosts.contains($0.host) }
+            return mine
+        }
+        waiting.subtract(taken.count, ordering: .relaxed)
+        return taken
+    }
+}
+
 /// External work of the simulation's apps (`OffstageExternalWork`): how many pieces are under way, and the
 /// results of those that ended. Shared with other threads, behind a condition.
 final class ExternalWork: @unchecked Sendable {

@@ -209,6 +209,8 @@ public enum ScenarioLoader {
             ("lowPowerModeOffWhileChargingLevel", .fraction(\.lowPowerModeOffWhileChargingLevel)),
             ("discretionaryRateLimit", .seconds(\.discretionaryRateLimit)),
             ("refreshEarlyExpiry", .seconds(\.refreshEarlyExpiry)),
+            ("backgroundSessionWakeDelay", .seconds(\.backgroundSessionWakeDelay)),
+            ("backgroundSessionEventsRuntime", .seconds(\.backgroundSessionEventsRuntime)),
             ("strategy", .strategy),
         ] + judgementSettings
     }

@@ -80,6 +80,7 @@ public final class Simulation: @unchecked Sendable {
     /// Runs the scenario for `duration` seconds of virtual time (default: the scenario's), reporting progress 0–1.
     @discardableResult
     public func run(for duration: Double? = nil, progress: ((Double) -> Void)? = nil) -> [Record] {
+        ForeignWork.installation
         let hostsSwiftCode = scenario.apps.contains { $0.code != nil }
         if hostsSwiftCode { Self.swiftCodeRuns.lock() }
         defer { if hostsSwiftCode { Self.swiftCodeRuns.unlock() } }
@@ -126,7 +127,19 @@ public final class Simulation: @unchecked Sendable {
         for result in externalWork.takeResultsWhenNoneUnderWay() {
             enqueue(result.work, after: result.delay, app: result.app, generation: result.generation)
         }
+        ForeignWork.waitForAppThreads()
+        if ForeignWork.isWaiting { takeForeignWork() }
         return earliest(queue.min?.at, systemDueTime)
+    }
+
+    /// Queues the work that threads the apps started handed in since the last step, on the apps that started them.
+    private func takeForeignWork() {
+        let hosts = Dictionary(
+            uniqueKeysWithValues: processes.values.map { (UnsafeMutableRawPointer($0.host.record), $0) })
+        for piece in ForeignWork.take(for: Set(hosts.keys)) {
+            guard let process = hosts[piece.host] else { continue }
+            enqueue(piece.work, after: piece.delay, app: process.app, generation: process.generation)
+        }
     }
 
     /// The system's next due time, read where the system lies: reading a computed property of the stored

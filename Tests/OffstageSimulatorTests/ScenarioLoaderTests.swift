@@ -526,12 +526,12 @@ import Testing
             Self.behaviourError("      onLaunch:\n        - sleep: 1s\n")
                 == "demo.yaml:6: field 'apps[0].behaviour.onLaunch[0].sleep': unknown key 'sleep'; expected one of: "
                 + "submit, backgroundTask, work, register, cancel, cancelAll, fetchInterval, startMode, stopMode, "
-                + "monitorSignificantChanges, monitorRegion")
+                + "monitorSignificantChanges, monitorRegion, backgroundDownload")
         #expect(
             Self.behaviourError("      onLaunch:\n        - 42\n")
                 == "demo.yaml:6: field 'apps[0].behaviour.onLaunch[0]': expected an action: one of submit:, "
                 + "backgroundTask:, work:, register:, cancel:, cancelAll:, fetchInterval:, startMode:, stopMode:, "
-                + "monitorSignificantChanges:, monitorRegion:, got \"42\"")
+                + "monitorSignificantChanges:, monitorRegion:, backgroundDownload:, got \"42\"")
     }
 
     @Test func taskWorkErrorNamesTheTaskIdentifierInThePath() {

@@ -82,6 +82,21 @@ void *_Nonnull offstage_background_queue(void);
 void offstage_capture_dispatch(
     void *_Nullable context, void (*_Nonnull body)(void *_Nullable), void *_Nullable *_Nonnull queue,
     void (*_Nullable *_Nonnull function)(void *_Nullable), void *_Nullable *_Nonnull argument);
+/// Where work queued on a thread the app's code started (`Thread`, `pthread_create`) goes: such a thread runs in
+/// real time, outside the host's control, so its `dispatch_async`/`dispatch_after` calls are handed to this hook
+/// (from that thread, with the host of the app that started it) for the host to queue at its next step. Set once.
+void offstage_set_foreign_enqueue(
+    void (*_Nonnull hook)(
+        offstage_host *_Nonnull host, void *_Nonnull queue, int64_t delay_ns, void *_Nullable context,
+        void (*_Nonnull function)(void *_Nullable)));
+/// Told, from the threads concerned, when a thread the app's code started begins (+1) and when its routine
+/// returns (-1), so the host can let such threads finish before its time moves on. Set once.
+void offstage_set_app_thread_hook(void (*_Nonnull hook)(int delta));
+/// Whether the calling thread was started by a simulated app's code (it runs outside the host's control).
+int offstage_thread_started_by_app(void);
+/// The calling thread, started by app code, stops for good: the host no longer waits for it.
+void offstage_app_thread_stopped(void);
+
 /// The `info` of a `CFRunLoopTimer`'s context: for a Foundation `Timer`, the `Timer` object.
 void *_Nullable offstage_timer_info(void *_Nonnull timer);
 /// Calls a block without releasing it (a dispatch source's handler runs at each of its events).
