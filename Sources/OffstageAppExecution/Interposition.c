@@ -116,7 +116,7 @@ static void (*real_run_loop_add_timer)(void *, void *, const void *);
 static void (*real_run_loop_timer_set_next_fire_date)(void *, double);
 static void (*real_run_loop_perform_block)(void *, const void *, block_t);
 static void (*run_loop_timer_get_context)(void *, void *);
-static int (*real_pthread_create)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+static pthread_t (*real_thread_create)(pthread_attr_t, void *(*)(void *), void *);
 
 #define FIND(name) real_##name = (__typeof__(real_##name))dlsym(RTLD_NEXT, "dispatch_" #name)
 
@@ -168,7 +168,7 @@ __attribute__((constructor)) static void find_real_functions(void) {
     real_run_loop_perform_block = (__typeof__(real_run_loop_perform_block))dlsym(RTLD_NEXT, "CFRunLoopPerformBlock");
     run_loop_timer_get_context = (__typeof__(run_loop_timer_get_context))dlsym(
         RTLD_DEFAULT, "CFRunLoopTimerGetContext");
-    real_pthread_create = (__typeof__(real_pthread_create))dlsym(RTLD_NEXT, "pthread_create");
+    real_thread_create = (__typeof__(real_thread_create))dlsym(RTLD_NEXT, "_CFThreadCreate");
 }
 
 // MARK: Blocks as functions
@@ -659,19 +659,15 @@ static void *start_app_thread(void *pointer) {
     return result;
 }
 
-/// A thread started by app code runs for real (the host cannot run it in its time), but remembers its app: its
-/// queued work goes to the host (`offstage_foreign_enqueue`), and OffstageKit stops it, rather than the process,
-/// if it calls the system.
-int pthread_create(pthread_t *thread, const pthread_attr_t *attributes, void *(*routine)(void *), void *argument) {
+/// A `Thread` started by app code (Foundation's `Thread.start()` creates it here, inside Foundation; threads that
+/// libdispatch or other libraries start are left alone) runs for real (the host cannot run it in its time), but
+/// remembers its app: its queued work goes to the host (`offstage_foreign_enqueue`), and OffstageKit stops it,
+/// rather than the process, if it calls the system.
+pthread_t _CFThreadCreate(pthread_attr_t attributes, void *(*routine)(void *), void *argument) {
     offstage_host *host = current_host ? current_host : starting_host;
-    if (!host) return real_pthread_create(thread, attributes, routine, argument);
+    if (!host) return real_thread_create(attributes, routine, argument);
     app_thread_start *start = malloc(sizeof(app_thread_start));
     *start = (app_thread_start){routine, argument, host};
     if (app_thread_hook) app_thread_hook(1);
-    int result = real_pthread_create(thread, attributes, start_app_thread, start);
-    if (result != 0) {
-        free(start);
-        if (app_thread_hook) app_thread_hook(-1);
-    }
-    return result;
+    return real_thread_create(attributes, start_app_thread, start);
 }

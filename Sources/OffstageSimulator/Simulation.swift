@@ -168,7 +168,13 @@ public final class Simulation: @unchecked Sendable {
         let thread = Thread { [self] in body(self) }
         thread.name = "offstage simulation"
         thread.stackSize = 8 << 20
+        // Started outside the app's context (code that parks calls this from the app's thread): the new driver is
+        // the simulator's thread, not one the app started.
+        let host = offstage_current_host()
+        let queue = offstage_current_queue()
+        offstage_leave()
         thread.start()
+        if let host { offstage_enter(host, queue) }
     }
 
     /// Goes on with the step the previous driver was in when app code took its thread, then with the loop.

@@ -89,7 +89,7 @@ void offstage_set_foreign_enqueue(
     void (*_Nonnull hook)(
         offstage_host *_Nonnull host, void *_Nonnull queue, int64_t delay_ns, void *_Nullable context,
         void (*_Nonnull function)(void *_Nullable)));
-/// Told, from the threads concerned, when a thread the app's code started begins (+1) and when its routine
+/// Told, from the threads concerned, when a `Thread` the app's code started begins (+1) and when its routine
 /// returns (-1), so the host can let such threads finish before its time moves on. Set once.
 void offstage_set_app_thread_hook(void (*_Nonnull hook)(int delta));
 /// Whether the calling thread was started by a simulated app's code (it runs outside the host's control).
