@@ -44,6 +44,35 @@ import Testing
         #expect(perAppDay <= 96 && perAppDay > 80)
     }
 
+    @Test func aLeanRunHandsEveryRecordToItsObserverAndKeepsNone() throws {
+        let user = Self.small.users[0]
+        let scenario = TraceReplay.scenario(for: user, in: Self.small)
+        let full = try Simulation(scenario: scenario)
+        let records = full.run()
+        let lean = try Simulation(scenario: scenario)
+        let seen = RecordList()
+        lean.recordObserver = { seen.records.append($0) }
+        #expect(lean.run().isEmpty)
+        // The observer sees the records a full run keeps: the same launches with the same content ages, the same
+        // refresh runs. (Not compared record by record: at one instant, an app's callbacks and the timeline's next
+        // entries may come in another order while other simulations run in the process — reported to the lead.)
+        func figures(_ records: [Record]) -> [String] {
+            records.filter { $0.kind == .contentAge || $0.kind == .started }.map { "\($0.at) \($0.app!) \($0.reason)" }
+        }
+        #expect(!figures(records).isEmpty)
+        #expect(figures(seen.records) == figures(records))
+        // Nor does it keep the device's history or each run's usage, which only reports read.
+        #expect(lean.deviceHistory.readings.isEmpty && !full.deviceHistory.readings.isEmpty)
+        #expect(lean.taskUsage.used.isEmpty && !full.taskUsage.used.isEmpty)
+        // The evaluation's figures are those of the whole records.
+        let outcome = Evaluation.replay(user, of: Self.small, under: EvaluatedPolicy.standard[0])
+        #expect(outcome.refreshRuns == records.filter { $0.taskKind == .appRefresh }.count)
+        #expect(outcome.launches.map(\.contentAge) == records.filter { $0.kind == .contentAge }.map(\.value))
+    }
+
+    /// Records an observer collects.
+    final class RecordList: @unchecked Sendable { var records: [Record] = [] }
+
     @Test func oracleIsNeverBeatenOnTheExampleTrace() async {
         let example = await Self.example.value
         let oracle = row(example, "oracle")
