@@ -218,11 +218,12 @@ extension Daemon {
         awaitingSync.append(connection)
     }
 
-    /// Group commit: syncs the store once for every answer held this turn of the loop, then sends them.
+    /// Group commit: commits the turn's transaction and syncs the store once for every answer held this turn of
+    /// the loop, then sends them.
     func releaseHeldAnswers() {
-        if store.awaitsSync {
-            do { try store.sync() } catch { logger.critical("acknowledging unsynced changes: \(error)") }
-        }
+        do {
+            if store.awaitsSync { try store.sync() } else { try store.commit() }
+        } catch { logger.critical("acknowledging uncommitted or unsynced changes: \(error)") }
         guard !awaitingSync.isEmpty else { return }
         let held = awaitingSync
         awaitingSync.removeAll(keepingCapacity: true)
