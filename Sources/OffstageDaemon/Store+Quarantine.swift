@@ -89,6 +89,6 @@ extension Store {
 /// A bundle identifier read back from the store, which must still be one by Apple's rules (a row written by an
 /// older daemon that did not check may hold a path).
 func storedBundle(_ text: String) throws -> BundleID {
-    guard BundleID.isValid(text) else { throw DaemonError("'\(text)' is not a bundle identifier") }
+    guard BundleID.isValid(text) else { throw DaemonError(.store, "'\(text)' is not a bundle identifier") }
     return BundleID(text)
 }

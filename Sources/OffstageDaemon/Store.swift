@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Glibc
 import OffstageCore
+import OffstageLinux
 import OffstageProtocol
 
 /// The daemon's SQLite store (WAL mode, migrations): installed apps and their live processes,
@@ -73,7 +74,7 @@ final class Store: @unchecked Sendable {
         try commit()
         if walFile < 0 { walFile = open(walPath, O_RDONLY | O_CLOEXEC) }
         guard walFile >= 0, fsync(walFile) == 0 else {
-            throw DaemonError("cannot sync \(walPath): \(String(cString: strerror(errno)))")
+            throw DaemonError(.store, "cannot sync \(walPath): \(String(cString: strerror(errno)))")
         }
         awaitsSync = false
     }
@@ -153,7 +154,7 @@ final class Store: @unchecked Sendable {
             let manifest = try decoder.decode(AppManifest.self, from: Data((row["manifest"] as String).utf8))
             let bundle = try storedBundle(row["bundle"])
             guard manifest.bundleIdentifier == bundle else {
-                throw DaemonError("its manifest names another bundle, \(manifest.bundleIdentifier)")
+                throw DaemonError(.store, "its manifest names another bundle, \(manifest.bundleIdentifier)")
             }
             return InstalledApp(
                 bundle: bundle, path: row["path"], manifest: manifest,
