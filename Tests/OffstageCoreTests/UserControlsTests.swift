@@ -114,15 +114,18 @@ import Testing
             [BackgroundRefreshStatus.restricted, .denied, .available].map(\.rawValue) == [0, 1, 2])
     }
 
-    @Test func lowPowerModeDeniesRefreshStatus() {
+    /// Low Power Mode denies refresh, and charging does not lift it: iOS turns it off itself at 80 % on the charger.
+    @Test func lowPowerModeDeniesRefreshStatusWhileChargingUntil80Percent() {
         var h = Fixture.harness()
         h.open(feed)
         h.handle(.setLowPowerMode(true))
         #expect(h.call(.backgroundRefreshStatus, from: feed) == .refreshStatus(.denied))
-        h.handle(.setBattery(level: 0.5, charging: true))
-        #expect(h.call(.backgroundRefreshStatus, from: feed) == .refreshStatus(.available), "lifted while charging")
-        h.handle(.setLowPowerMode(false))
-        h.handle(.setBattery(level: 0.5, charging: false))
+        h.handle(.setBattery(level: 0.39, charging: true))
+        #expect(h.call(.backgroundRefreshStatus, from: feed) == .refreshStatus(.denied), "still on while charging")
+        #expect(h.submit(Fixture.refreshRequest(feed), from: feed) == .failed(.unavailable))
+        let effects = h.handle(.setBattery(level: 0.80, charging: true))
+        #expect(effects.records(.setting).map(\.reason) == ["Low Power Mode off: the charging battery reached 80%"])
+        #expect(!h.system.settings.lowPowerMode)
         #expect(h.call(.backgroundRefreshStatus, from: feed) == .refreshStatus(.available))
     }
 
@@ -171,5 +174,32 @@ import Testing
         #expect(h.system.device.idleSince == nil)
         #expect(h.state(of: mail) == .suspended, "the app under the lock is not brought back")
         #expect(h.advance(by: 3600).startedTasks.isEmpty, "the device is in use: no processing")
+    }
+}
+
+@Suite struct LockedScreenTests {
+    let feed = Fixture.feed
+
+    @Test func aGlanceAtTheLockedScreenEndsIdlenessUntilTheScreenGoesDarkAgain() {
+        var h = Fixture.harness([feed])
+        h.handle(.lock)
+        h.advance(by: 60)
+        h.handle(.screenOn)
+        #expect(h.system.device.isLocked, "a glance does not unlock")
+        #expect(h.system.device.isScreenOn)
+        #expect(h.system.device.idleSince == nil, "the device is not idle while its screen is lit")
+        h.advance(by: 5)
+        h.handle(.lock)
+        #expect(!h.system.device.isScreenOn)
+        #expect(h.system.device.idleSince == h.system.now, "idle again from the moment the screen went dark")
+    }
+
+    @Test func aNotificationOfAnAppIsRecordedForThatAppWithoutOpeningIt() {
+        var h = Fixture.harness([feed])
+        h.handle(.lock)
+        let effects = h.handle(.notificationShown(feed))
+        #expect(effects.records(.user).map(\.app) == [feed])
+        #expect(h.state(of: feed) == .notRunning)
+        #expect(h.system.device.isLocked)
     }
 }
