@@ -287,6 +287,24 @@ import Testing
         #expect(a == b)
     }
 
+    /// Declarative apps' simulations running side by side (as an evaluation runs them) give the records of one
+    /// at a time: before, their UIKit notifications went through the process-wide `OperationQueue.main`, and
+    /// six runs of one user at once gave six different orders of records.
+    @Test func declarativeSimulationsSideBySideGiveTheRecordsOfOneAtATime() async throws {
+        let evaluated = EvaluatedPolicy.standard[0]
+        @Sendable func records() -> String {
+            var scenario = TraceReplay.scenario(for: Self.small.users[2], in: Self.small, policy: evaluated.policy)
+            scenario.strategy = evaluated.strategy
+            return try! Simulation(scenario: scenario).run().map { "\($0)" }.joined(separator: "\n")
+        }
+        let alone = records()
+        let sideBySide = await withTaskGroup(of: String.self) { group in
+            for _ in 0..<6 { group.addTask { records() } }
+            return await group.reduce(into: [String]()) { $0.append($1) }
+        }
+        #expect(sideBySide.allSatisfy { $0 == alone })
+    }
+
     @Test func strategiesParseAsScenariosWriteThem() {
         #expect(SchedulingStrategy(text: "judgement") == .judgement)
         #expect(SchedulingStrategy(text: "fixed 15m") == .fixedPeriod(seconds: 900))
