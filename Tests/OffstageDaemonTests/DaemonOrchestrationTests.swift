@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Glibc
 import Logging
 import OffstageCore
 import OffstageLinux
@@ -72,6 +73,57 @@ import Testing
         Self.answerCallbacks(daemon)
         #expect(host.actions == [.launch(Self.app), .freeze(Self.app), .thaw(Self.app), .terminate(Self.app)])
         #expect(host.live.isEmpty)
+    }
+
+    /// The app's process connected over a socket pair: the daemon's end is bound to the app as an accepted
+    /// connection would be; the other end is the app's.
+    static func connect(_ daemon: Daemon) throws -> (connection: Connection, app: UnixSocket) {
+        var ends: [Int32] = [0, 0]
+        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0)
+        _ = fcntl(ends[0], F_SETFL, O_NONBLOCK)
+        let pid = try #require(daemon.apps[app]?.process?.pid)
+        let connection = Connection(fd: ends[0], peer: PeerCredentials(pid: pid), at: daemon.clock.now())
+        daemon.connections[ends[0]] = connection
+        daemon.attach(connection, to: app)
+        let socket = UnixSocket(fd: ends[1])
+        socket.setReceiveTimeout(seconds: 1)
+        return (connection, socket)
+    }
+
+    /// Whether the app's end of the connection has bytes to read now.
+    static func hasUnread(_ socket: UnixSocket) -> Bool {
+        var byte: UInt8 = 0
+        return recv(socket.fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) > 0
+    }
+
+    /// A call that freezes the calling app is answered only once the app is thawed: nothing is written to a
+    /// frozen app (with SIGSTOP, a thread of the app read an answer written right after the freeze).
+    @Test func aFrozenAppIsWrittenNothingUntilItIsThawed() throws {
+        let (folder, bundle) = try Self.folderWithBundle()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let host = FakeProcessHost()
+        let daemon = try Self.daemon(in: folder, host: host)
+        _ = try daemon.answer(.install(path: bundle))
+        try Self.open(daemon)
+        let (connection, app) = try Self.connect(daemon)
+        defer { app.disconnect() }
+        _ = try daemon.answer(.event(event: .home))
+        // The app's delegate returns from each callback; the last return leaves it idle in the background.
+        var lastCall = 0
+        while host.actions.last != .freeze(Self.app) {
+            guard case .effect(.deliver(_, _, let token)) = try app.receiveMessage(ServerMessage.self) else {
+                continue
+            }
+            lastCall += 1
+            daemon.handle(
+                ClientMessage(id: lastCall, body: .call(call: .returned(token: token), bundle: nil)), from: connection)
+            daemon.releaseHeldAnswers()
+        }
+        #expect(host.actions.last == .freeze(Self.app), "the app was frozen by its own call")
+        #expect(!Self.hasUnread(app), "the answer to the call that froze it waits")
+        _ = try daemon.answer(.event(event: .open(Self.app)))
+        #expect(host.actions.last == .thaw(Self.app))
+        #expect(try app.receiveMessage(ServerMessage.self) == .result(id: lastCall, result: .ok))
     }
 
     @Test func aLaunchTheHostCannotStartIsTheProcessEndingAtOnce() throws {
