@@ -134,6 +134,26 @@ import Testing
         #expect(try app.receiveMessage(ServerMessage.self) == .result(id: lastCall, result: .ok))
     }
 
+    /// An open while the app runs `applicationWillTerminate` is answered as queued and carried out once the
+    /// process has ended: a new process is launched.
+    @Test func anOpenWhileTheAppEndsIsQueuedAndLaunchesItOnceEnded() throws {
+        let folder = try UnitFolder()
+        let host = FakeProcessHost()
+        let daemon = try folder.daemonWithTheApp(host: host)
+        try Self.open(daemon)
+        _ = try daemon.answer(.event(event: .swipeAway(Self.app)))
+        #expect(daemon.apps[Self.app]?.ending == true, "applicationWillTerminate was sent")
+        let answer = try daemon.answer(.event(event: .open(Self.app)))
+        #expect(
+            answer
+                == .ok(message: "\(Self.app) is ending (applicationWillTerminate): it opens once its process has ended")
+        )
+        #expect(host.actions == [.launch(Self.app)])
+        Self.answerCallbacks(daemon)
+        #expect(host.actions == [.launch(Self.app), .terminate(Self.app), .launch(Self.app)])
+        #expect(daemon.system.state(of: Self.app) == .active)
+    }
+
     @Test func aLaunchTheHostCannotStartIsTheProcessEndingAtOnce() throws {
         let folder = try UnitFolder()
         let host = FakeProcessHost()
