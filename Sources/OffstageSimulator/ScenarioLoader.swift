@@ -919,7 +919,7 @@ extension ScenarioReader {
                 .simulateLaunch(let app, _),
                 .simulateExpiration(let app, _), .processExited(let app, _),
                 .cancelContinuedProcessingTask(let app, _), .answerContinuedProcessingQuestion(let app, _, _),
-                .backgroundPush(let app, _), .locationEvent(let app, _):
+                .backgroundPush(let app, _), .locationEvent(let app, _), .notificationShown(let app):
                 try checkKnown(app, apps: apps, at: field)
             default:
                 return

@@ -641,9 +641,10 @@ import Testing
             Self.timelineError("  - { at: 1h }\n") == "demo.yaml:9: field 'timeline[0].do': is required")
     }
 
-    @Test func commandNamingAnUnknownAppIsAnError() {
+    @Test(arguments: ["open com.typo", "notification com.typo"])
+    func commandNamingAnUnknownAppIsAnError(command: String) {
         #expect(
-            Self.timelineError("  - { at: 1h, do: open com.typo }\n")
+            Self.timelineError("  - { at: 1h, do: \(command) }\n")
                 == "demo.yaml:9: field 'timeline[0].do': unknown app 'com.typo': not one of the scenario's apps "
                 + "(they are com.x, com.real)")
     }
