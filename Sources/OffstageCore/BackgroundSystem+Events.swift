@@ -20,7 +20,7 @@ extension BackgroundSystem {
             if let current = foregroundApp { sendToBackground(current) }
         case .lock:
             record(nil, .user, reason: "lock")
-            guard !device.isLocked else { return }
+            guard !device.isLocked else { return screenOffWhileLocked() }
             appUnderLock = foregroundApp
             if let current = foregroundApp { sendToBackground(current) }
             device.isLocked = true
@@ -33,6 +33,16 @@ extension BackgroundSystem {
                 appUnderLock = nil
                 bringToForeground(previous)
             }
+        case .screenOn:
+            record(nil, .user, reason: "screen on")
+            guard device.isLocked, !device.isScreenOn else { return }
+            device.isScreenOn = true
+            device.idleSince = nil
+        case .notificationShown(let id):
+            guard apps.contains(id) else {
+                return record(nil, .log, reason: "notification: \(id) is not installed")
+            }
+            record(id, .user, reason: "notification shown")
         case .openSwitcher:
             record(nil, .user, reason: "open the app switcher")
             if let current = foregroundApp { resignActive(current) }
@@ -121,6 +131,13 @@ extension BackgroundSystem {
         device.idleSince = nil
     }
 
+    /// The screen of a locked device goes dark again after a glance: the device is idle from now.
+    mutating func screenOffWhileLocked() {
+        guard device.isScreenOn else { return }
+        device.isScreenOn = false
+        device.idleSince = now
+    }
+
     /// Opening an app needs an unlocked device: the user unlocks on the way, and the app that was
     /// on screen before the lock stays in the background.
     mutating func unlockToOpen() {
@@ -145,7 +162,7 @@ extension SystemEvent {
             .setContinuedProcessing(let id, _), .setMemoryFootprint(let id, _), .processExited(let id, _),
             .resourceUsage(let id, _), .simulateLaunch(let id, _), .simulateExpiration(let id, _),
             .backgroundPush(let id, _), .locationEvent(let id, _), .cancelContinuedProcessingTask(let id, _),
-            .answerContinuedProcessingQuestion(let id, _, _):
+            .answerContinuedProcessingQuestion(let id, _, _), .notificationShown(let id):
             id
         default: nil
         }
@@ -160,7 +177,7 @@ extension SystemEvent {
         case .resourceUsage: .noApp
         case .tick, .setMemoryFootprint, .processExited, .simulateLaunch, .simulateExpiration,
             .swipeAway, .setAppBackgroundAppRefresh, .setContinuedProcessing, .backgroundPush, .locationEvent,
-            .cancelContinuedProcessingTask, .answerContinuedProcessingQuestion:
+            .cancelContinuedProcessingTask, .answerContinuedProcessingQuestion, .notificationShown:
             .namedApp
         case .setWallClock: .everyApp
         default: .appsSharedChangesConcern

@@ -8,6 +8,12 @@ public enum SystemEvent: Hashable, Sendable, Codable {
     case home
     case lock
     case unlock
+    /// The screen lit while the device stays locked (raised to look, a notification): no app opens.
+    /// Usage traces carry it; the judgement learns which apps follow it.
+    case screenOn
+    /// A notification of the app appeared on the screen (an alert, not a silent background push).
+    /// Usage traces carry it; a person often opens the app soon after.
+    case notificationShown(BundleID)
     /// Open the app switcher: the foreground app resigns active.
     case openSwitcher
     /// Swipe an app away in the app switcher: force-quit.

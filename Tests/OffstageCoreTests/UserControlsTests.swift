@@ -176,3 +176,30 @@ import Testing
         #expect(h.advance(by: 3600).startedTasks.isEmpty, "the device is in use: no processing")
     }
 }
+
+@Suite struct LockedScreenTests {
+    let feed = Fixture.feed
+
+    @Test func aGlanceAtTheLockedScreenEndsIdlenessUntilTheScreenGoesDarkAgain() {
+        var h = Fixture.harness([feed])
+        h.handle(.lock)
+        h.advance(by: 60)
+        h.handle(.screenOn)
+        #expect(h.system.device.isLocked, "a glance does not unlock")
+        #expect(h.system.device.isScreenOn)
+        #expect(h.system.device.idleSince == nil, "the device is not idle while its screen is lit")
+        h.advance(by: 5)
+        h.handle(.lock)
+        #expect(!h.system.device.isScreenOn)
+        #expect(h.system.device.idleSince == h.system.now, "idle again from the moment the screen went dark")
+    }
+
+    @Test func aNotificationOfAnAppIsRecordedForThatAppWithoutOpeningIt() {
+        var h = Fixture.harness([feed])
+        h.handle(.lock)
+        let effects = h.handle(.notificationShown(feed))
+        #expect(effects.records(.user).map(\.app) == [feed])
+        #expect(h.state(of: feed) == .notRunning)
+        #expect(h.system.device.isLocked)
+    }
+}

@@ -25,7 +25,7 @@ import Testing
         let oracle = EvaluatedPolicy.standard.last!
         for user in Self.small.users {
             let outcome = Evaluation.replay(user, of: Self.small, under: oracle)
-            let apps = Set(Self.small.events(of: user).map(\.app)).count
+            let apps = Set(Self.small.events(of: user).compactMap(\.app)).count
             // Before its first launch an app has never run, so nothing was submitted to refresh.
             let ages = outcome.launches.map(\.contentAge)
             #expect(ages.prefix { $0 == nil }.count <= apps)
@@ -38,7 +38,7 @@ import Testing
     @Test func fixedPeriodRefreshesAboutEveryPeriod() {
         let user = Self.small.users[0]
         let outcome = Evaluation.replay(user, of: Self.small, under: EvaluatedPolicy.standard[1])
-        let apps = Double(Set(Self.small.events(of: user).map(\.app)).count)
+        let apps = Double(Set(Self.small.events(of: user).compactMap(\.app)).count)
         // At most 96 runs a day per app; a little less, as an app on screen is not refreshed.
         let perAppDay = Double(outcome.refreshRuns) / outcome.days / apps
         #expect(perAppDay <= 96 && perAppDay > 80)

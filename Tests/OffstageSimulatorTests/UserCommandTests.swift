@@ -12,6 +12,8 @@ import Testing
         ("home", .system(.home)),
         ("lock", .system(.lock)),
         ("unlock", .system(.unlock)),
+        ("screen-on", .system(.screenOn)),
+        ("notification com.x", .system(.notificationShown("com.x"))),
         ("switcher", .system(.openSwitcher)),
         ("swipe com.x", .system(.swipeAway("com.x"))),
         ("interrupt", .system(.interruptionBegan)),
@@ -90,7 +92,8 @@ import Testing
     @Test func unknownVerbListsEveryVerb() {
         #expect(
             message(of: "opn com.x")
-                == "unknown command 'opn'; expected one of: open, home, lock, unlock, switcher, swipe, interrupt, "
+                == "unknown command 'opn'; expected one of: open, home, lock, unlock, screen-on, notification, switcher, "
+                + "swipe, interrupt, "
                 + "interrupt-end, battery, plug, unplug, network, thermal, low-power, low-data, background-refresh, "
                 + "background-refresh-restricted, continued-processing, memory-pressure, memory, simulate-launch, "
                 + "simulate-expiration, tap, cancel-task, answer, push, location")
