@@ -94,6 +94,9 @@ extension BackgroundSystem {
             return "UIBackgroundModes lacks 'processing'"
         default: break
         }
+        if request.protectionTypeOfRequiredData != nil, !manifest.entitlements.contains(Entitlement.healthResearch) {
+            return "a health research task requires the entitlement \(Entitlement.healthResearch)"
+        }
         switch manifest.permission(for: request.identifier) {
         case .notPermitted:
             return "identifier not in BGTaskSchedulerPermittedIdentifiers"
