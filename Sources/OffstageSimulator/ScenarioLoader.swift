@@ -777,7 +777,7 @@ extension ScenarioReader {
             kinds.map(\.key) + ["after", "network", "power", "title", "subtitle", "strategy", "gpu"],
             expecting:
                 "a request: { refresh: ID, after: 1h }, { processing: ID, … }, { healthResearch: ID, … } or "
-                    + "{ continued: ID, … }")
+                + "{ continued: ID, … }")
         let given = kinds.filter { table[$0.key] != nil }
         guard given.count == 1, let kind = given.first, let identifier = table[kind.key] else {
             let message =
@@ -785,9 +785,10 @@ extension ScenarioReader {
             throw (given.count > 1 ? table[given[1].key] ?? field : field).error(message)
         }
         for entry in table.entries where entry.key != kind.key && !kind.fields.contains(entry.key) {
-            let owners = kinds.filter { $0.fields.contains(entry.key) }.map(\.key).joined(
-                separator: " and ")
-            throw entry.value.error("'\(entry.key)' is for \(owners) requests, not \(kind.key)")
+            let owners = kinds.filter { $0.fields.contains(entry.key) }.map(\.key)
+            let named =
+                owners.dropLast().joined(separator: ", ") + (owners.count > 1 ? " and " : "") + (owners.last ?? "")
+            throw entry.value.error("'\(entry.key)' is for \(named) requests, not \(kind.key)")
         }
         var template = RequestTemplate(identifier: try identifier.string(), kind: kind.kind)
         if kind.key == "healthResearch" {  // BGHealthResearchTaskRequest's default protection
