@@ -9,18 +9,25 @@ import Testing
     let study = "com.study"
     let task = "com.study.upload"
 
-    @Test func performExpiringActivityRunsTheBlockUnderAnAssertionNamedForItsReason() throws {
+    /// An app that, entering the background at 2 s, performs an expiring activity whose block works `seconds`:
+    /// what the block was told, and the records.
+    func expiringActivity(reason: String, working seconds: Double) throws -> (told: [String], records: [Record]) {
         let seen = Observations()
         let app = TestApp(background: { _ in
-            ProcessInfo.processInfo.performExpiringActivity(withReason: "Save draft") { expired in
+            ProcessInfo.processInfo.performExpiringActivity(withReason: reason) { expired in
                 seen.note("block \(expired)")
-                if !expired { OffstageClock.sleep(seconds: 10) }
+                if !expired { OffstageClock.sleep(seconds: seconds) }
             }
         })
         let records = try simulate(
             [(manifest(study, identifiers: []), app)], timeline: [at(1, .open(BundleID(study))), at(2, .home)],
-            duration: 60)
-        #expect(seen.lines == ["block false"])
+            duration: 120)
+        return (seen.lines, records)
+    }
+
+    @Test func performExpiringActivityRunsTheBlockUnderAnAssertionNamedForItsReason() throws {
+        let (told, records) = try expiringActivity(reason: "Save draft", working: 10)
+        #expect(told == ["block false"])
         #expect(records.of(.assertionBegan, study).map(\.reason) == ["background task 1 (\"Save draft\")"])
         #expect(records.of(.assertionEnded, study).map(\.at.seconds) == [12])
         #expect(records.of(.suspended, study).map(\.at.seconds) == [12])
@@ -28,17 +35,8 @@ import Testing
 
     /// When the assertion's time runs out while the block still works, the block is called again with `true`.
     @Test func performExpiringActivityCallsTheBlockAgainWithTrueWhenItsTimeRunsOut() throws {
-        let seen = Observations()
-        let app = TestApp(background: { _ in
-            ProcessInfo.processInfo.performExpiringActivity(withReason: "Upload") { expired in
-                seen.note("block \(expired)")
-                if !expired { OffstageClock.sleep(seconds: 60) }
-            }
-        })
-        let records = try simulate(
-            [(manifest(study, identifiers: []), app)], timeline: [at(1, .open(BundleID(study))), at(2, .home)],
-            duration: 120)
-        #expect(seen.lines == ["block false", "block true"])
+        let (told, records) = try expiringActivity(reason: "Upload", working: 60)
+        #expect(told == ["block false", "block true"])
         let expired = try #require(records.of(.assertionExpired, study).first)
         #expect(expired.at.seconds == 2 + Policy.iOS.backgroundTimeAllowance - Policy.iOS.assertionExpirationWarning)
     }
