@@ -12,11 +12,10 @@ extension BackgroundSystem {
         }
         record(id, .push, task: label, reason: "background push arrived (payload \"\(payload)\")")
         if !app.manifest.backgroundModes.contains(.remoteNotification) {
-            return record(id, .dropped, task: label, reason: "UIBackgroundModes lacks 'remote-notification'")
+            return record(id, .dropped, task: label, .pushDropped(.modeMissing))
         }
         if app.forceQuit, FactorTable.standard.holds(.appSwitcher, .backgroundPush) {
-            return record(
-                id, .dropped, task: label, reason: "the user swiped the app away: no pushes until they open it")
+            return record(id, .dropped, task: label, .pushDropped(.swipedAway))
         }
         if let older = app.backgroundWork.heldPush {
             record(id, .dropped, task: label, .pushCoalesced(arrivedAt: older.arrivedAt, payload: older.payload))

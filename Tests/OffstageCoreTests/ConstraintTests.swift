@@ -131,7 +131,10 @@ import Testing
         let charging = try #require(h.system.device.battery.secondsOfCharging(from: 0.39, to: 0.80))
         #expect(try #require(h.system.nextDueTime) == pluggedAt + charging)  // the earliest, as if nothing drew
         h.advance(by: 3 * 3600)
-        let off = try #require(h.log.records(.setting).first { $0.reason.hasPrefix("Low Power Mode off") })
+        let off = try #require(
+            h.log.records(.setting).first {
+                $0.reason == "Low Power Mode off: the charging battery reached 80%"
+            })
         #expect(off.at - pluggedAt >= charging && off.at - pluggedAt < charging * 1.2)  // the screen draws meanwhile
         #expect(!h.system.settings.lowPowerMode)
         #expect(h.log.startedTasks.map(\.request.identifier) == [Fixture.refresh(feed)])

@@ -203,7 +203,7 @@ struct FactorScenario {
         h.handle(.backgroundPush(app, payload: "last"))
         h.advance(by: 1)
         var heldBy = factors(of: h.system.heldPushes().first?.blockers ?? [])
-        let swiped = h.log.records(.dropped).contains { $0.reason.contains("the user swiped the app away") }
+        let swiped = h.log.records(.dropped).contains { $0.detail == .pushDropped(.swipedAway) }
         if swiped { heldBy.insert(.appSwitcher) }
         return Outcome(ran: pushes(h) > before, heldBy: heldBy)
     }
