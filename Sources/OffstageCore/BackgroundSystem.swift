@@ -148,6 +148,7 @@ public struct BackgroundSystem: Sendable {
         consider(reviews.min?.at)
         consider(criticalBatteryDueTime)
         consider(emptyBatteryDueTime)
+        consider(lowPowerModeOffDueTime)
         for time in continuedProcessingDueTimes { consider(time) }
         for time in backgroundTransferDueTimes { consider(time) }
         return next

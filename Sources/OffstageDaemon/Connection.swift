@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Logging
 import OffstageCore
+import OffstageLinux
 import OffstageProtocol
 
 /// One client connection: who is at the other end (from the kernel), the bytes of its unfinished
@@ -65,7 +66,7 @@ extension Daemon {
                 continue
             }
             let connection = Connection(fd: fd, peer: peer, at: clock.now())
-            if let app = apps.first(where: { id, app in app.process.map { control.owns(id, $0, pid: peer.pid) } ?? false
+            if let app = apps.first(where: { id, app in app.process.map { host.owns(id, $0, pid: peer.pid) } ?? false
             })?.key {
                 connections[fd] = connection
                 attach(connection, to: app)
@@ -218,11 +219,12 @@ extension Daemon {
         awaitingSync.append(connection)
     }
 
-    /// Group commit: syncs the store once for every answer held this turn of the loop, then sends them.
+    /// Group commit: commits the turn's transaction and syncs the store once for every answer held this turn of
+    /// the loop, then sends them.
     func releaseHeldAnswers() {
-        if store.awaitsSync {
-            do { try store.sync() } catch { logger.critical("acknowledging unsynced changes: \(error)") }
-        }
+        do {
+            if store.awaitsSync { try store.sync() } else { try store.commit() }
+        } catch { logger.critical("acknowledging uncommitted or unsynced changes: \(error)") }
         guard !awaitingSync.isEmpty else { return }
         let held = awaitingSync
         awaitingSync.removeAll(keepingCapacity: true)
@@ -340,7 +342,7 @@ extension Daemon {
         let owner = getuid()
         if connection.uid == owner || connection.uid == 0 { return nil }
         if let group = configuration.controlGroup,
-            connection.gid == group || supplementaryGroups(of: connection.pid).contains(group)
+            connection.gid == group || host.supplementaryGroups(of: connection.pid).contains(group)
         {
             return nil
         }
@@ -349,10 +351,4 @@ extension Daemon {
             + " may change apps or settings, or read the decision log"
     }
 
-    private func supplementaryGroups(of pid: Int32) -> [UInt32] {
-        guard let text = SysFile.read("/proc/\(pid)/status"), let groups = SysFile.field("Groups", in: text) else {
-            return []
-        }
-        return groups.split(whereSeparator: { $0 == " " || $0 == "\t" }).compactMap { UInt32($0) }
-    }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Logging
 import OffstageCore
+import OffstageLinux
 import OffstageProtocol
 
 /// Carrying out the core's effects on real processes: launch, deliver, freeze, thaw, kill, record;
@@ -48,7 +49,7 @@ extension Daemon {
         case .suspend(let id):
             guard let process = apps[id]?.process else { break }
             let writingAt = DaemonClock.monotonicNanos()
-            control.freeze(id, process)
+            host.freeze(id, process)
             lastFreezerAction = FreezerAction(
                 app: id, frozen: true, decidedAt: decidedAt, writingAt: writingAt,
                 writtenAt: DaemonClock.monotonicNanos())
@@ -61,7 +62,7 @@ extension Daemon {
         case .resume(let id):
             guard let process = apps[id]?.process else { break }
             let writingAt = DaemonClock.monotonicNanos()
-            control.thaw(id, process)
+            host.thaw(id, process)
             lastFreezerAction = FreezerAction(
                 app: id, frozen: false, decidedAt: decidedAt, writingAt: writingAt,
                 writtenAt: DaemonClock.monotonicNanos())
@@ -82,7 +83,7 @@ extension Daemon {
             logger.notice("asking the user", metadata: ["app": "\(id)", "question": "\(question)"])
         case .setCPUPriority(let id, let priority):
             guard let process = apps[id]?.process else { break }
-            control.setPriority(id, process, priority)
+            host.setPriority(id, process, priority)
         }
         return []
     }
@@ -96,29 +97,20 @@ extension Daemon {
             logger.error("cannot launch", metadata: ["app": "\(id)", "error": "\(error)"])
             return system.handle(.processExited(id, reason: "\(error)"), at: clock.now())
         }
-        let files = control.groupProcsFiles(for: id)
-        if let user = configuration.appUser { control.delegateGroups(of: id, to: user) }
-        let placeholder = AppProcess(pid: 0, startTicks: 0)
-        if control.kind != .signals {
-            for pid in control.pids(of: id, placeholder) { kill(pid, SIGKILL) }
-            control.thaw(id, placeholder)
-        }
-        let pid: Int32
+        let process: AppProcess
         do {
-            pid = try ProcessSpawner.spawn(
-                executable: bundle.executablePath,
+            process = try host.launch(
+                id, executable: bundle.executablePath,
                 environment: [
                     "OFFSTAGE_SOCKET": configuration.socketPath, "OFFSTAGE_BUNDLE_ID": id.rawValue,
                     "OFFSTAGE_LAUNCH_REASON": reason.rawValue,
                 ],
-                joining: files, logPath: "\(configuration.stateDirectory)/logs/\(ProcessControl.groupName(id)).log",
-                as: configuration.appUser)
+                logPath: "\(configuration.stateDirectory)/logs/\(id.rawValue).log", as: try user(of: id))
         } catch {
             logger.error("cannot launch", metadata: ["app": "\(id)", "error": "\(error)"])
             return system.handle(.processExited(id, reason: "\(error)"), at: clock.now())
         }
-        reaper.childStarted()
-        let process = AppProcess(pid: pid, startTicks: ProcStat.read(pid)?.startTicks ?? 0)
+        let pid = process.pid
         apps[id]!.process = process
         liveApps.insert(id)
         samplingChanged = true
@@ -142,13 +134,21 @@ extension Daemon {
         if !frozen { flush(connection) }
     }
 
+    /// The user the app runs as: the one of `--app-user`, or its own of `--app-uids` (nil: the daemon's).
+    private func user(of id: BundleID) throws -> AppUser? {
+        if let user = configuration.appUser { return user }
+        guard let range = configuration.appUIDs else { return nil }
+        let uid = try store.userID(of: id, in: range)
+        return AppUser(uid: uid, gid: uid)
+    }
+
     /// Ends the app's process (the core has already let it go).
     func end(_ id: BundleID, because reason: String, process given: AppProcess? = nil) {
         guard let process = given ?? apps[id]?.process else { return }
         sample(id)
         logger.info("ending", metadata: ["app": "\(id)", "pid": "\(process.pid)", "reason": "\(reason)"])
         dying[process.pid] = id
-        if !control.terminate(id, process) {
+        if !host.terminate(id, process) {
             pendingKills.append((id, process, clock.now() + configuration.killGrace))
         }
         forgetProcess(id)
@@ -188,7 +188,7 @@ extension Daemon {
             return
         }
         logger.info("app process exited", metadata: ["app": "\(id)", "pid": "\(pid)", "how": "\(how)"])
-        if control.kind == .signals { control.killNow(id, process) } else { control.terminate(id, process) }
+        if host.freezer == .signals { host.killNow(id, process) } else { host.terminate(id, process) }
         forgetProcess(id)
         carryOut(system.handle(.processExited(id, reason: how), at: clock.now()) + openIfAskedWhileEnding(id))
         afterChange(app: id)
@@ -198,7 +198,7 @@ extension Daemon {
     func killOverdue(at now: Instant) {
         let due = pendingKills.filter { $0.at <= now }
         pendingKills.removeAll { $0.at <= now }
-        for entry in due { control.killNow(entry.app, entry.process) }
+        for entry in due { host.killNow(entry.app, entry.process) }
     }
 
     // MARK: Records and the store

@@ -1,5 +1,6 @@
 public import Foundation
 public import OffstageCore
+public import OffstageLinux
 import OffstageProtocol
 
 /// Everything the daemon is told at start: where it keeps state, where it listens, how it freezes apps,
@@ -40,6 +41,9 @@ public struct DaemonConfiguration: Sendable {
     /// The user apps run as (nil: the daemon's own user): their processes, their control groups (delegated to
     /// them) and their log files are theirs; the daemon's state folder (mode 0700) is not theirs to open.
     public var appUser: AppUser?
+    /// One user per app instead (Android's model): each app is given the lowest free id of this range (as its
+    /// uid and gid) at its first launch, kept in the store; exclusive with `appUser`.
+    public var appUIDs: ClosedRange<UInt32>?
     /// Tests only: a file whose number of seconds is added to the wall clock as the daemon reads it.
     public var wallClockShiftFile: String?
 
@@ -56,24 +60,5 @@ public struct DaemonConfiguration: Sendable {
         DaemonConfiguration(
             stateDirectory: DaemonLocation.stateDirectory(environment: environment),
             socketPath: DaemonLocation.socketPath(environment: environment))
-    }
-}
-
-/// A freezer the user forces, or automatic detection (v2, then v1, then signals).
-public enum FreezerChoice: String, Sendable, CaseIterable {
-    case automatic = "auto"
-    case cgroupV2 = "cgroup2"
-    case cgroupV1 = "cgroup1"
-    case signals = "sigstop"
-}
-
-/// A user and group apps run as.
-public struct AppUser: Sendable, Hashable {
-    public var uid: UInt32
-    public var gid: UInt32
-
-    public init(uid: UInt32, gid: UInt32) {
-        self.uid = uid
-        self.gid = gid
     }
 }

@@ -49,16 +49,19 @@ struct TraceLaunch: Hashable, Sendable {
         var lastUse: [BundleID: Double] = [:]
         var launches: [TraceLaunch] = []
         for row in rows {
+            guard let app = row.app else { continue }
             switch row.kind {
             case .opened:
-                guard onScreen != row.app else { continue }
+                guard onScreen != app else { continue }
                 if let previous = onScreen { lastUse[previous] = row.epoch }
                 launches.append(
-                    TraceLaunch(epoch: row.epoch, app: row.app, sinceLastUse: lastUse[row.app].map { row.epoch - $0 }))
-                onScreen = row.app
+                    TraceLaunch(epoch: row.epoch, app: app, sinceLastUse: lastUse[app].map { row.epoch - $0 }))
+                onScreen = app
             case .closed:
-                lastUse[row.app] = row.epoch
+                lastUse[app] = row.epoch
                 onScreen = nil
+            case .notification, .screenOn, .unlock, .screenOff:
+                continue
             }
         }
         return launches
@@ -69,5 +72,27 @@ struct TraceLaunch: Hashable, Sendable {
         guard let sinceLastUse else { return .first }
         if let battery, !battery.isCharging, battery.level < criticalLevel { return .lowBattery }
         return sinceLastUse <= Evaluation.freshWithin ? .reopened : .cold
+    }
+}
+
+/// What an evaluation keeps of a lean run's records as they come (`Simulation.recordObserver`): the content
+/// age recorded at each launch and the count of refresh runs; the rest is dropped, so memory stays bounded.
+final class RecordSummary {
+    /// A `contentAge` record: when, which app, and the age (nil when never refreshed).
+    struct ContentAge {
+        var at: Instant
+        var app: BundleID?
+        var value: Double?
+    }
+
+    private(set) var contentAges: [ContentAge] = []
+    /// `started` records of app-refresh tasks.
+    private(set) var refreshRecords = 0
+
+    func note(_ record: Record) {
+        if record.kind == .contentAge {
+            contentAges.append(ContentAge(at: record.at, app: record.app, value: record.value))
+        }
+        if record.taskKind == .appRefresh { refreshRecords += 1 }
     }
 }

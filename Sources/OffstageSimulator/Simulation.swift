@@ -13,6 +13,10 @@ public final class Simulation: @unchecked Sendable {
     /// Virtual time now.
     public private(set) var now: Instant = .zero
     public private(set) var records: [Record] = []
+    /// When set, the run is lean: each record goes to it as it is made and is not kept, nor are the device's
+    /// history and each task run's usage (only reports read them). An evaluation keeps its summaries this way,
+    /// so its memory stays bounded whatever the run's length.
+    public var recordObserver: ((Record) -> Void)?
     /// The battery's level and charger after each step, for the battery curve of reports.
     public private(set) var batteryHistory = BatteryHistory()
     /// The device's conditions over the run (screen, lock, charger, network, modes, thermal, idle), for reports.
@@ -106,19 +110,29 @@ public final class Simulation: @unchecked Sendable {
             while let next = nextStepTime(), next <= end {
                 now = max(now, next)
                 if let top = queue.min, top.at <= next {
-                    execute(queue.removeMin().action)
+                    let action = queue.removeMin().action
+                    postingRefreshStatusChanges(if: action.canChangeRefreshStatus) { execute(action) }
                 } else {
-                    perform(system.handle(.tick, at: now))
+                    postingRefreshStatusChanges(if: false) { perform(system.handle(.tick, at: now)) }
                 }
                 noteStep()
             }
             finalTickDone = true
             now = end
-            perform(system.handle(.tick, at: end))
+            postingRefreshStatusChanges(if: false) { perform(system.handle(.tick, at: end)) }
         }
         sampleDevice()
         batteryHistory.finish()
         finished.signal()
+    }
+
+    /// Runs one step, and tells the apps whose refresh status it changed: a step whose event can change it, and
+    /// any step on the charger in Low Power Mode, which iOS turns off itself at 80 % with no event of its own.
+    private func postingRefreshStatusChanges(if eventCanChangeIt: Bool, _ step: () -> Void) {
+        let mayChange = eventCanChangeIt || (system.settings.lowPowerMode && system.device.isCharging)
+        let statuses = mayChange ? refreshStatuses() : nil
+        step()
+        if let statuses { postRefreshStatusChanges(since: statuses) }
     }
 
     /// When the loop's next step is: first, virtual time waits for the apps' external work under way, whose
@@ -189,7 +203,9 @@ public final class Simulation: @unchecked Sendable {
     /// Notes the battery and the device's conditions as the system's last entry point left them (steps that only run
     /// app code change nothing).
     private func sampleDevice() {
-        deviceHistory.observe(system)
+        if recordObserver == nil {
+            withUnsafeMutablePointer(to: &system) { deviceHistory.observe($0.pointee) }
+        }
         batteryHistory.observe(
             BatteryHistory.Sample(
                 at: system.now, level: system.device.batteryLevel, isCharging: system.device.isCharging))
@@ -240,9 +256,7 @@ public final class Simulation: @unchecked Sendable {
             switch entry.action {
             case .system(let event):
                 if case .setBattery = event { sampleBatteryBeforeJump() }
-                let refreshStatuses = event.canChangeRefreshStatus ? refreshStatuses() : nil
                 perform(system.handle(event, at: now))
-                if let refreshStatuses { postRefreshStatusChanges(since: refreshStatuses) }
                 // A process that exits on its own gets no `terminate` effect: the host ends it itself.
                 if case .processExited(let app, _) = event, system.state(of: app) == .notRunning {
                     dropProcess(of: app)
@@ -297,11 +311,10 @@ public final class Simulation: @unchecked Sendable {
 
     private func tap(_ app: BundleID, _ control: String) {
         guard let process = processes[app], system.foregroundApp == app else {
-            records.append(
-                Record(at: now, app: app, kind: .log, reason: "tap \(control): the app is not on screen; ignored"))
+            keep(Record(at: now, app: app, kind: .log, reason: "tap \(control): the app is not on screen; ignored"))
             return
         }
-        records.append(Record(at: now, app: app, kind: .user, reason: "tap \(control)"))
+        keep(Record(at: now, app: app, kind: .user, reason: "tap \(control)"))
         runOnApp(process) { process.runtime.performUserAction(control) }
     }
 
@@ -471,12 +484,19 @@ public final class Simulation: @unchecked Sendable {
     private func enqueue(_ effects: [Effect]) {
         for effect in effects {
             if case .record(let record) = effect {
-                records.append(record)
-                taskUsage.note(record, in: system)
+                keep(record)
             } else {
                 pendingEffects.append(effect)
             }
         }
+    }
+
+    /// Keeps a record and notes the task run it starts or ends; in a lean run, hands it to the observer only.
+    /// (The system is read where it lies: passing the stored system as an argument copies it whole.)
+    private func keep(_ record: Record) {
+        if let recordObserver { return recordObserver(record) }
+        records.append(record)
+        withUnsafeMutablePointer(to: &system) { taskUsage.note(record, in: $0.pointee) }
     }
 
     /// Carries out queued effects in order, including those that app code causes meanwhile.
@@ -533,7 +553,7 @@ public final class Simulation: @unchecked Sendable {
             return true
         }
         guard !answered else { return }
-        records.append(
+        keep(
             Record(
                 at: now, app: app, kind: .log, task: identifier,
                 reason: "the timeline does not answer the question: the user answers continue (the default)"))

@@ -1,5 +1,6 @@
 import Foundation
 import OffstageCore
+import OffstageLinux
 import OffstageProtocol
 import Testing
 

@@ -25,7 +25,7 @@ import Testing
         let oracle = EvaluatedPolicy.standard.last!
         for user in Self.small.users {
             let outcome = Evaluation.replay(user, of: Self.small, under: oracle)
-            let apps = Set(Self.small.events(of: user).map(\.app)).count
+            let apps = Set(Self.small.events(of: user).compactMap(\.app)).count
             // Before its first launch an app has never run, so nothing was submitted to refresh.
             let ages = outcome.launches.map(\.contentAge)
             #expect(ages.prefix { $0 == nil }.count <= apps)
@@ -38,11 +38,37 @@ import Testing
     @Test func fixedPeriodRefreshesAboutEveryPeriod() {
         let user = Self.small.users[0]
         let outcome = Evaluation.replay(user, of: Self.small, under: EvaluatedPolicy.standard[1])
-        let apps = Double(Set(Self.small.events(of: user).map(\.app)).count)
+        let apps = Double(Set(Self.small.events(of: user).compactMap(\.app)).count)
         // At most 96 runs a day per app; a little less, as an app on screen is not refreshed.
         let perAppDay = Double(outcome.refreshRuns) / outcome.days / apps
         #expect(perAppDay <= 96 && perAppDay > 80)
     }
+
+    @Test func aLeanRunHandsEveryRecordToItsObserverAndKeepsNone() throws {
+        let user = Self.small.users[0]
+        let scenario = TraceReplay.scenario(for: user, in: Self.small)
+        let full = try Simulation(scenario: scenario)
+        let records = full.run()
+        let lean = try Simulation(scenario: scenario)
+        let seen = RecordList()
+        lean.recordObserver = { seen.records.append($0) }
+        #expect(lean.run().isEmpty)
+        // The observer sees every record a full run keeps, in the same order.
+        #expect(!records.isEmpty)
+        #expect(seen.records.count == records.count)
+        let differ = records.indices.first { $0 < seen.records.count && seen.records[$0] != records[$0] }
+        #expect(differ == nil, "\(differ.map { "\(seen.records[$0]) against \(records[$0])" } ?? "")")
+        // Nor does it keep the device's history or each run's usage, which only reports read.
+        #expect(lean.deviceHistory.readings.isEmpty && !full.deviceHistory.readings.isEmpty)
+        #expect(lean.taskUsage.used.isEmpty && !full.taskUsage.used.isEmpty)
+        // The evaluation's figures are those of the whole records.
+        let outcome = Evaluation.replay(user, of: Self.small, under: EvaluatedPolicy.standard[0])
+        #expect(outcome.refreshRuns == records.filter { $0.taskKind == .appRefresh }.count)
+        #expect(outcome.launches.map(\.contentAge) == records.filter { $0.kind == .contentAge }.map(\.value))
+    }
+
+    /// Records an observer collects.
+    final class RecordList: @unchecked Sendable { var records: [Record] = [] }
 
     @Test func oracleIsNeverBeatenOnTheExampleTrace() async {
         let example = await Self.example.value
