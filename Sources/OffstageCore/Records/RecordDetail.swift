@@ -37,6 +37,8 @@ public enum RecordDetail: Hashable, Sendable, Codable {
     case heldPushDiscarded(payload: String, because: String)
     /// The age of the app's content when the user opened it, in seconds; nil if never refreshed.
     case contentAge(seconds: Double?)
+    /// The chance the app is opened within the freshness window that let its refresh start, and why.
+    case launchLikelihood(LaunchLikelihood)
 
     /// What started a task.
     public enum StartCause: String, Hashable, Sendable, Codable {
@@ -121,6 +123,7 @@ public enum RecordDetail: Hashable, Sendable, Codable {
         case .heldPushDiscarded(let payload, let why): "held push (payload \"\(payload)\") discarded: \(why)"
         case .contentAge(let seconds?): "content refreshed in the background \(minutes(seconds)) before this launch"
         case .contentAge(nil): "content never refreshed in the background before this launch"
+        case .launchLikelihood(let likelihood): likelihood.words
         }
     }
 
