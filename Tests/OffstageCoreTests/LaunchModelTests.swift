@@ -19,17 +19,21 @@ import Testing
         var model = LaunchModel()
         for d in 0..<2 { _ = model.launched(feed, at: at(d, 8.25), clock: clock) }  // Thursday, Friday
         let morning = model.likelihood(of: feed, at: at(5, 8.5), clock: clock, policy: policy)  // Tuesday
-        // Two launches at 08:xx over two weekdays seen (plus one): 2/3 a day in that hour, a quarter of it.
-        #expect(abs(morning.probability - (1 - exp(-2.0 / 3 / 4))) < 1e-9)
+        // Two launches at 08:xx over two weekdays seen (plus one, at the app's rate in any hour: 2 in 48 hours).
+        let anyHour = 2.0 / 48
+        #expect(abs(morning.probability - (1 - exp(-(2 + anyHour) / 3 / 4))) < 1e-9)
         #expect(morning.signal == .timeOfDay(hour: 8))
-        #expect(model.likelihood(of: feed, at: at(5, 14), clock: clock, policy: policy).probability == 0)
+        let afternoon = model.likelihood(of: feed, at: at(5, 14), clock: clock, policy: policy).probability
+        #expect(abs(afternoon - (1 - exp(-anyHour / 3 / 4))) < 1e-9)
     }
 
     @Test func weekdaysAndWeekendDaysAreCountedApart() {
         var model = LaunchModel()
         for d in 0..<2 { _ = model.launched(feed, at: at(d, 8.25), clock: clock) }  // Thursday, Friday
-        // Saturday, 08:30: the weekday habit says nothing of the weekend.
-        #expect(model.likelihood(of: feed, at: at(2, 8.5), clock: clock, policy: policy).probability == 0)
+        // Saturday, 08:30: the weekday habit says nothing of the weekend beyond the app's rate in any hour.
+        let saturday = model.likelihood(of: feed, at: at(2, 8.5), clock: clock, policy: policy).probability
+        let tuesday = model.likelihood(of: feed, at: at(5, 8.5), clock: clock, policy: policy).probability
+        #expect(saturday < tuesday / 10)
     }
 
     @Test func theAppJustOpenedMakesItsUsualNextAppLikely() {
@@ -42,9 +46,10 @@ import Testing
         #expect(affected == [feed])
         let likely = model.likelihood(of: feed, at: at(4, 18), clock: clock, policy: policy)
         #expect(likely.signal == .afterApp(mail))
-        // Followed 4 times of 5 firings (the fifth just fired), the prior worth 2 firings at the base rate 0.
-        #expect(abs(likely.probability - 4.0 / 7) < 1e-9)
-        #expect(model.likelihood(of: photos, at: at(4, 18), clock: clock, policy: policy).probability == 0)
+        // Followed 4 times of 5 firings (the fifth just fired), the prior worth 2 firings at feed's base rate.
+        let base = model.baseRate(of: feed, at: at(4, 18), clock)
+        #expect(abs(likely.probability - (4 + 2 * base) / 7) < 1e-9)
+        #expect(model.likelihood(of: photos, at: at(4, 18), clock: clock, policy: policy).probability == 0)  // never opened
     }
 
     @Test func theScreenComingOnMakesTheAppsOpenedAfterItLikely() {
@@ -69,7 +74,8 @@ import Testing
         #expect(model.left(feed, at: at(3, 15), clock: clock) == [feed])
         let likely = model.likelihood(of: feed, at: at(3, 15), clock: clock, policy: policy)
         #expect(likely.signal == .recentUse)
-        #expect(abs(likely.probability - 3.0 / 6) < 1e-9)  // 3 of 4 firings, the prior 2 firings at base rate 0
+        let base = model.baseRate(of: feed, at: at(3, 15), clock)
+        #expect(abs(likely.probability - (3 + 2 * base) / 6) < 1e-9)  // 3 of 4 firings, the prior worth 2
         #expect(model.likelihood(of: mail, at: at(3, 15), clock: clock, policy: policy).probability == 0)
     }
 
@@ -97,20 +103,22 @@ import Testing
         _ = model.charger(plugged: false, at: at(3, 6), clock: clock)
         let likely = model.likelihood(of: feed, at: at(3, 6), clock: clock, policy: policy)
         #expect(likely.signal == .charger(plugged: false))
-        #expect(abs(likely.probability - 3.0 / 6) < 1e-9)
+        #expect(abs(likely.probability - (3 + 2 * model.baseRate(of: feed, at: at(3, 6), clock)) / 6) < 1e-9)
     }
 
     @Test func aSignalFadesOverItsWindowAndStopsOnceTheAppIsOpened() {
         var model = LaunchModel()
-        for d in 0..<3 {
+        for d in 0..<3 {  // feed follows mail within the first minute, three times
             _ = model.launched(mail, at: at(d, 12), clock: clock)
-            _ = model.launched(feed, at: at(d, 12) + 60, clock: clock)
+            _ = model.launched(feed, at: at(d, 12) + 30, clock: clock)
         }
         _ = model.launched(mail, at: at(3, 18), clock: clock)
         let fresh = model.likelihood(of: feed, at: at(3, 18), clock: clock, policy: policy).probability
-        let later = model.likelihood(of: feed, at: at(3, 18) + 450, clock: clock, policy: policy).probability
-        #expect(abs(later - fresh / 2) < 1e-9)
-        #expect(model.likelihood(of: feed, at: at(3, 18) + 900, clock: clock, policy: policy).probability == 0)
+        #expect(abs(fresh - (3 + 2 * model.baseRate(of: feed, at: at(3, 18), clock)) / 6) < 1e-9)
+        // Two minutes on, without feed: it never came that late, so only the base rate is left.
+        let later = model.likelihood(of: feed, at: at(3, 18) + 120, clock: clock, policy: policy)
+        #expect(later.signal == .timeOfDay(hour: 18))
+        #expect(model.likelihood(of: feed, at: at(3, 18) + 900, clock: clock, policy: policy).signal == .timeOfDay(hour: 18))
         _ = model.launched(feed, at: at(3, 18) + 10, clock: clock)
         #expect(model.likelihood(of: feed, at: at(3, 18) + 20, clock: clock, policy: policy).signal != .afterApp(mail))
     }
@@ -121,7 +129,7 @@ import Testing
         _ = model.launched(feed, at: at(0, 12) + 60, clock: clock)
         _ = model.launched(mail, at: at(1, 12), clock: clock)
         let base = model.baseRate(of: feed, at: at(1, 12), clock)
-        let estimate = model.estimate(feed, after: .opened(mail), prior: base, policy)
+        let estimate = model.estimate(feed, after: .opened(mail), age: 0, prior: base, policy)
         #expect(abs(estimate - (1 + 2 * base) / 4) < 1e-9)
         #expect(estimate < 0.5)
     }
@@ -159,8 +167,8 @@ import Testing
         h.handle(.lock)
         h.handle(.setCharging(true))
         let model = h.system.launchModel
-        #expect(model.evidence[.notification(mail)]?.followed[mail] == 1)
-        #expect(model.evidence[.opened(mail)]?.followed[feed] == 1)
+        #expect(model.evidence[.notification(mail)]?.followed(by: mail) == 1)
+        #expect(model.evidence[.opened(mail)]?.followed(by: feed) == 1)
         #expect(model.evidence[.left(mail)]?.fired == 1)
         #expect(model.evidence[.left(feed)]?.fired == 1)
         #expect(model.evidence[.charger(plugged: true)]?.fired == 1)

@@ -37,10 +37,23 @@ public struct LaunchModel: Hashable, Sendable, Codable {
         }
     }
 
-    /// How often a trigger fired, and how many of those firings each app's launch followed within the window.
+    /// How often a trigger fired, and how many of those firings each app's launch followed within the window,
+    /// by how long after (`delayBins`): most launches after the screen comes on follow within seconds, so a
+    /// firing a few minutes old says much less than a new one.
     struct Evidence: Hashable, Sendable, Codable {
         var fired = 0.0
-        var followed: [BundleID: Double] = [:]
+        var followed: [BundleID: [Double]] = [:]
+
+        /// Launches of `app` that followed within the window.
+        func followed(by app: BundleID) -> Double { followed[app]?.reduce(0, +) ?? 0 }
+    }
+
+    /// The upper ends of the delay bins, as shares of the window (for 15 min: 1, 3, 6, 10 and 15 min).
+    static let delayBins = [1.0 / 15, 3.0 / 15, 6.0 / 15, 10.0 / 15, 1]
+
+    /// The delay bin of `delay` seconds after a firing.
+    func delayBin(_ delay: Double) -> Int {
+        Self.delayBins.firstIndex { delay < $0 * window } ?? Self.delayBins.count - 1
     }
 
     /// A trigger that fired within the last window, with the apps launched since (each counted once).
@@ -73,7 +86,9 @@ public struct LaunchModel: Hashable, Sendable, Codable {
         for index in recent.indices
         where recent[index].trigger.concerns(app) && !recent[index].launched.contains(app) {
             recent[index].launched.insert(app)
-            evidence[recent[index].trigger, default: Evidence()].followed[app, default: 0] += 1
+            let bin = delayBin(time - recent[index].at)
+            evidence[recent[index].trigger, default: Evidence()].followed[
+                app, default: Array(repeating: 0, count: Self.delayBins.count)][bin] += 1
         }
         launchesByHour[app, default: Array(repeating: 0, count: 48)][Self.slot(at: time, clock)] += 1
         return fire(.opened(app), at: time)
@@ -142,8 +157,7 @@ public struct LaunchModel: Hashable, Sendable, Codable {
             learnt: daysSeen[0] + daysSeen[1] >= Double(policy.likelihoodLearningDays))
         for firing in recent
         where time - firing.at < window && firing.trigger.concerns(app) && !firing.launched.contains(app) {
-            let left = (window - (time - firing.at)) / window
-            let probability = estimate(app, after: firing.trigger, prior: base, policy) * left
+            let probability = estimate(app, after: firing.trigger, age: time - firing.at, prior: base, policy)
             if probability > best.probability {
                 best.probability = probability
                 best.signal = firing.trigger.signal
@@ -152,21 +166,32 @@ public struct LaunchModel: Hashable, Sendable, Codable {
         return best
     }
 
-    /// The share of the trigger's firings that `app`'s launch followed within the window, as the mean of a
-    /// Beta posterior whose prior is the app's base rate worth `likelihoodPriorWeight` firings: a trigger
-    /// seen a few times stays near the base rate, one seen often says what it saw.
-    func estimate(_ app: BundleID, after trigger: Trigger, prior: Double, _ policy: JudgementPolicy) -> Double {
+    /// The chance that `app` is opened in what is left of the window of a firing `age` seconds old, with no
+    /// launch of it yet: of the trigger's firings not followed by the app before this age's delay bin, the
+    /// share followed from that bin on. The mean of a Beta posterior whose prior is the app's base rate for the
+    /// rest of the window, worth `likelihoodPriorWeight` firings: a trigger seen a few times stays near the
+    /// base rate, one seen often says what it saw.
+    func estimate(
+        _ app: BundleID, after trigger: Trigger, age: Double = 0, prior: Double, _ policy: JudgementPolicy
+    ) -> Double {
         let seen = evidence[trigger] ?? Evidence()
+        let bins = seen.followed[app] ?? []
+        let bin = delayBin(age)
+        let before = bins.prefix(bin).reduce(0, +)
+        let after = bins.dropFirst(bin).reduce(0, +)
         let weight = policy.likelihoodPriorWeight
-        return ((seen.followed[app] ?? 0) + weight * prior) / (seen.fired + weight)
+        let rest = max(0, window - age) / window
+        return (after + weight * prior * rest) / (max(0, seen.fired - before) + weight)
     }
 
     /// The chance of a launch of `app` within the window at this hour of a weekday or weekend day: its launches
-    /// in that hour a day (a day more than seen, so that a new habit starts low), as a Poisson rate.
+    /// in that hour a day, as a Poisson rate, smoothed towards its launches in any hour by one day's worth (so a
+    /// new habit starts low and an hour never seen is not quite impossible).
     func baseRate(of app: BundleID, at time: Instant, _ clock: WallClock) -> Double {
+        guard let counts = launchesByHour[app] else { return 0 }
         let slot = Self.slot(at: time, clock)
-        let days = daysSeen[slot < 24 ? 0 : 1] + 1
-        let perHour = (launchesByHour[app]?[slot] ?? 0) / days
+        let anyHour = counts.reduce(0, +) / max(1, 24 * (daysSeen[0] + daysSeen[1]))
+        let perHour = (counts[slot] + anyHour) / (daysSeen[slot < 24 ? 0 : 1] + 1)
         return 1 - exp(-perHour * window / 3600)
     }
 
