@@ -89,10 +89,17 @@ let package = Package(
             path: "Examples/ColorFeed/Sources/ColorFeedApp",
             swiftSettings: strictSettings
         ),
+        // The daemon's Linux layer (procfs, cgroups, signals, spawning, reaping, device probes) behind
+        // `AppProcessHost`, so that the daemon's orchestration is tested with a double.
+        .target(
+            name: "OffstageLinux",
+            dependencies: ["OffstageCore"],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "OffstageDaemon",
             dependencies: [
-                "OffstageCore", "OffstageProtocol",
+                "OffstageCore", "OffstageProtocol", "OffstageLinux",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -104,7 +111,7 @@ let package = Package(
         .target(
             name: "OffstageDaemonCLI",
             dependencies: [
-                "OffstageCore", "OffstageDaemon",
+                "OffstageCore", "OffstageDaemon", "OffstageLinux",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -171,7 +178,7 @@ let package = Package(
             name: "OffstageDaemonTests",
             dependencies: [
                 "offstage", "offstage-daemon", "OffstageTestApp", "SceneTestApp", "OffstageCore", "OffstageProtocol", "OffstageDaemon",
-                "ColorFeedApp",
+                "OffstageLinux", "ColorFeedApp", .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strictSettings
         ),

@@ -79,6 +79,22 @@ static int (*real_gettimeofday)(struct timeval *, void *);
 static time_t (*real_time)(time_t *);
 static int (*real_nanosleep)(const struct timespec *, struct timespec *);
 static int (*real_clock_nanosleep)(clockid_t, int, const struct timespec *, struct timespec *);
+static void *(*real_source_create)(const void *, uintptr_t, uintptr_t, queue_t);
+static void (*real_source_set_timer)(void *, dispatch_time_value, uint64_t, uint64_t);
+static void (*real_source_set_event_handler)(void *, block_t);
+static void (*real_source_set_cancel_handler)(void *, block_t);
+static void (*real_source_cancel)(void *);
+static void (*real_activate)(void *);
+static void (*real_resume)(void *);
+static void (*real_suspend)(void *);
+static const void *timer_source_type;
+static unsigned char (*real_is_main_thread)(void);
+static void *(*real_run_loop_get_current)(void);
+static void *(*real_run_loop_get_main)(void);
+static void (*real_run_loop_add_timer)(void *, void *, const void *);
+static void (*real_run_loop_timer_set_next_fire_date)(void *, double);
+static void (*real_run_loop_perform_block)(void *, const void *, block_t);
+static void (*run_loop_timer_get_context)(void *, void *);
 
 #define FIND(name) real_##name = (__typeof__(real_##name))dlsym(RTLD_NEXT, "dispatch_" #name)
 
@@ -109,11 +125,34 @@ __attribute__((constructor)) static void find_real_functions(void) {
     real_time = (__typeof__(real_time))dlsym(RTLD_NEXT, "time");
     real_nanosleep = (__typeof__(real_nanosleep))dlsym(RTLD_NEXT, "nanosleep");
     real_clock_nanosleep = (__typeof__(real_clock_nanosleep))dlsym(RTLD_NEXT, "clock_nanosleep");
+    real_source_create = (__typeof__(real_source_create))dlsym(RTLD_NEXT, "dispatch_source_create");
+    real_source_set_timer = (__typeof__(real_source_set_timer))dlsym(RTLD_NEXT, "dispatch_source_set_timer");
+    real_source_set_event_handler = (__typeof__(real_source_set_event_handler))dlsym(
+        RTLD_NEXT, "dispatch_source_set_event_handler");
+    real_source_set_cancel_handler = (__typeof__(real_source_set_cancel_handler))dlsym(
+        RTLD_NEXT, "dispatch_source_set_cancel_handler");
+    real_source_cancel = (__typeof__(real_source_cancel))dlsym(RTLD_NEXT, "dispatch_source_cancel");
+    real_activate = (__typeof__(real_activate))dlsym(RTLD_NEXT, "dispatch_activate");
+    real_resume = (__typeof__(real_resume))dlsym(RTLD_NEXT, "dispatch_resume");
+    real_suspend = (__typeof__(real_suspend))dlsym(RTLD_NEXT, "dispatch_suspend");
+    timer_source_type = dlsym(RTLD_DEFAULT, "_dispatch_source_type_timer");
+    // CoreFoundation's run loop, inside Foundation (absent from a process without Foundation: never called then).
+    real_is_main_thread = (__typeof__(real_is_main_thread))dlsym(RTLD_NEXT, "_CFIsMainThread");
+    real_run_loop_get_current = (__typeof__(real_run_loop_get_current))dlsym(RTLD_NEXT, "CFRunLoopGetCurrent");
+    real_run_loop_get_main = (__typeof__(real_run_loop_get_main))dlsym(RTLD_NEXT, "CFRunLoopGetMain");
+    real_run_loop_add_timer = (__typeof__(real_run_loop_add_timer))dlsym(RTLD_NEXT, "CFRunLoopAddTimer");
+    real_run_loop_timer_set_next_fire_date = (__typeof__(real_run_loop_timer_set_next_fire_date))dlsym(
+        RTLD_NEXT, "CFRunLoopTimerSetNextFireDate");
+    real_run_loop_perform_block = (__typeof__(real_run_loop_perform_block))dlsym(RTLD_NEXT, "CFRunLoopPerformBlock");
+    run_loop_timer_get_context = (__typeof__(run_loop_timer_get_context))dlsym(
+        RTLD_DEFAULT, "CFRunLoopTimerGetContext");
 }
 
 // MARK: Blocks as functions
 
 static void call_block(void *block) { ((block_t)block)->invoke(block); }
+
+void offstage_call_block(void *block) { call_block(block); }
 
 static void run_block(void *block) {
     call_block(block);
@@ -419,4 +458,125 @@ long dispatch_group_wait(group_t group, dispatch_time_value timeout) {
 void dispatch_assert_queue(queue_t queue) {
     if (current_host && queue == current_queue) return;
     real_assert_queue(queue);
+}
+
+// MARK: The main thread and its run loop (Thread.isMainThread, RunLoop.main, Timer)
+
+/// Whether app code runs on the main queue, which the host runs as the app's main thread.
+static int on_main_queue(void) { return current_host && current_queue == (void *)&_dispatch_main_q; }
+
+/// `Thread.isMainThread`, `Thread.current` (`Thread.main` there) and `OperationQueue.current` (`.main`) ask this.
+unsigned char _CFIsMainThread(void) {
+    if (current_host) return on_main_queue();
+    return real_is_main_thread();
+}
+
+/// On the main queue, `RunLoop.current` is the main run loop (where `Timer.scheduledTimer` adds its timer).
+void *CFRunLoopGetCurrent(void) {
+    if (on_main_queue()) return real_run_loop_get_main();
+    return real_run_loop_get_current();
+}
+
+/// A timer added to the main run loop by app code fires as the host's main-queue work; added to another thread's
+/// run loop (a background queue's), it waits for that run loop to run, as on iOS: never, unless the app runs it.
+void CFRunLoopAddTimer(void *run_loop, void *timer, const void *mode) {
+    offstage_host *host = current_host;
+    if (host && run_loop == real_run_loop_get_main()) return host->timer(host->owner, timer, 1);
+    real_run_loop_add_timer(run_loop, timer, mode);
+}
+
+void CFRunLoopTimerSetNextFireDate(void *timer, double date) {
+    real_run_loop_timer_set_next_fire_date(timer, date);
+    offstage_host *host = current_host;
+    if (host) host->timer(host->owner, timer, 0);
+}
+
+/// `RunLoop.main.perform { }`: the block runs as main-queue work.
+void CFRunLoopPerformBlock(void *run_loop, const void *modes, block_t block) {
+    offstage_host *host = current_host;
+    if (host && run_loop == real_run_loop_get_main())
+        return enqueue(host, &_dispatch_main_q, 0, _Block_copy(block), run_block);
+    real_run_loop_perform_block(run_loop, modes, block);
+}
+
+/// CoreFoundation's `CFRunLoopTimerContext`.
+typedef struct {
+    long version;
+    void *info;
+    void *retain, *release, *copy_description;
+} run_loop_timer_context;
+
+void *offstage_timer_info(void *timer) {
+    run_loop_timer_context context = {0};
+    run_loop_timer_get_context(timer, &context);
+    return context.info;
+}
+
+// MARK: Dispatch timer sources
+
+/// Tells the host of an event of `source`; nonzero when the host keeps it (a timer source the app made).
+static long tell_source(
+    offstage_host *host, int event, void *source, void *queue, int64_t delay, int64_t interval, void *context,
+    function_t function) {
+    return host->source(host->owner, event, source, queue, delay, interval, context, function);
+}
+
+/// A timer source made by app code is the host's: libdispatch keeps the object but never arms its timer.
+void *dispatch_source_create(const void *type, uintptr_t handle, uintptr_t mask, queue_t queue) {
+    void *source = real_source_create(type, handle, mask, queue);
+    offstage_host *host = current_host;
+    if (host && source && type == timer_source_type)
+        tell_source(host, OFFSTAGE_SOURCE_CREATED, source, queue ? queue : offstage_background_queue(), 0, 0, NULL,
+            NULL);
+    return source;
+}
+
+void dispatch_source_set_timer(void *source, dispatch_time_value start, uint64_t interval, uint64_t leeway) {
+    offstage_host *host = current_host;
+    if (host) {
+        int64_t repeat = interval == ~0ULL || interval > INT64_MAX ? -1 : (int64_t)interval;
+        if (tell_source(host, OFFSTAGE_SOURCE_TIMER, source, NULL, delay_until(host, start), repeat, NULL, NULL))
+            return real_source_set_timer(source, ~0ULL, ~0ULL, leeway);
+    }
+    real_source_set_timer(source, start, interval, leeway);
+}
+
+void dispatch_source_set_event_handler(void *source, block_t handler) {
+    offstage_host *host = current_host;
+    if (host && handler && tell_source(host, OFFSTAGE_SOURCE_EVENT_HANDLER, source, NULL, 0, 0, NULL, NULL))
+        return (void)tell_source(
+            host, OFFSTAGE_SOURCE_EVENT_HANDLER, source, NULL, 0, 0, _Block_copy(handler), offstage_call_block);
+    real_source_set_event_handler(source, handler);
+}
+
+void dispatch_source_set_cancel_handler(void *source, block_t handler) {
+    offstage_host *host = current_host;
+    if (host && handler && tell_source(host, OFFSTAGE_SOURCE_CANCEL_HANDLER, source, NULL, 0, 0, NULL, NULL))
+        return (void)tell_source(
+            host, OFFSTAGE_SOURCE_CANCEL_HANDLER, source, NULL, 0, 0, _Block_copy(handler), offstage_call_block);
+    real_source_set_cancel_handler(source, handler);
+}
+
+void dispatch_source_cancel(void *source) {
+    offstage_host *host = current_host;
+    if (host) tell_source(host, OFFSTAGE_SOURCE_CANCEL, source, NULL, 0, 0, NULL, NULL);
+    real_source_cancel(source);
+}
+
+void dispatch_activate(void *object) {
+    offstage_host *host = current_host;
+    if (host) tell_source(host, OFFSTAGE_SOURCE_ACTIVATE, object, NULL, 0, 0, NULL, NULL);
+    real_activate(object);
+}
+
+void dispatch_resume(void *object) {
+    offstage_host *host = current_host;
+    if (host) tell_source(host, OFFSTAGE_SOURCE_RESUME, object, NULL, 0, 0, NULL, NULL);
+    real_resume(object);
+}
+
+void dispatch_suspend(void *object) {
+    offstage_host *host = current_host;
+    if (host) tell_source(host, OFFSTAGE_SOURCE_SUSPEND, object, NULL, 0, 0, NULL, NULL);
+    real_suspend(object);
 }

@@ -13,7 +13,10 @@ struct TraceCommand: ParsableCommand {
 /// model documented in docs/traces.md, the same for the same arguments.
 struct GenerateTraceCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "generate", abstract: "Make a synthetic usage trace (daily rhythm, app popularity, habits).")
+        commandName: "generate",
+        abstract:
+            "Make a synthetic usage trace (daily rhythm, popularity, habits, re-opens, glances, notifications, charging); with -o, print its statistics."
+    )
 
     @Option(help: "Users in the trace.") var users = 5
     @Option(help: "Days per user.") var days = 14
@@ -30,15 +33,16 @@ struct GenerateTraceCommand: ParsableCommand {
     }
 
     func run() throws {
-        let csv = TraceGenerator.generate(TraceModel(users: users, days: days, apps: apps, seed: seed)).csv()
+        let trace = TraceGenerator.generate(TraceModel(users: users, days: days, apps: apps, seed: seed))
+        let csv = trace.csv()
         guard let output else { return Console.print(csv, terminator: "") }
         try OutputFile(option: "-o", path: output).write(Data(csv.utf8))
-        let rows = csv.utf8.count { $0 == UInt8(ascii: "\n") } - 1
         Console.print(
             "Trace written to \(output): \(RunReport.count(users, "user", "users")), "
                 + "\(RunReport.count(days, "day", "days")), \(RunReport.count(apps, "app", "apps")), "
-                + "\(RunReport.count(rows, "event", "events")) "
+                + "\(RunReport.count(trace.events.count, "event", "events")) "
                 + "(replay it with `offstage evaluate --trace \(output)`)")
+        Console.print(TraceStatistics(trace).text(source: output))
     }
 }
 

@@ -62,6 +62,9 @@ struct AppRecord: Sendable {
     /// Whether the app has tasks running (delivered or not).
     var hasRunningTasks: Bool { !box.fields.running.isEmpty }
 
+    /// Whether a task handed to the app is running: its own time then covers the app's background time.
+    var backgroundTimeCoveredByTask: Bool { box.fields.running.contains { $0.delivered } }
+
     /// Whether a running task waits to be handed to the app's code.
     var hasUndeliveredTask: Bool { box.fields.running.contains { !$0.delivered } }
 

@@ -152,6 +152,13 @@ extension BackgroundSystem {
     mutating func submitContinued(_ id: BundleID, _ request: TaskRequest) -> AppCallResult {
         let running = runningTasks.filter { $0.request.kind == .continuedProcessing }.count
         let name = request.identifier
+        // Apple: "The app submits this request from the foreground", from a person's action; the error code is ours.
+        guard apps[id].state.isForeground else {
+            record(
+                id, .rejected, task: name,
+                reason: "notPermitted: submitted from the background, not from a person's action")
+            return .failed(.notPermitted)
+        }
         if running < policy.maxConcurrentContinuedProcessingTasks && continuedQueue.isEmpty {
             record(id, .submitted, task: name, .submitted(kind: request.kind, outcome: .startsNow))
             start(id, request, .userStarted)
@@ -186,7 +193,23 @@ extension BackgroundSystem {
         guard let app = apps.lookUp(id), let since = app.backgroundSince, !app.state.isForeground else {
             return Double.greatestFiniteMagnitude
         }
-        return max(0, since + policy.backgroundTimeAllowance - now)
+        if app.backgroundTimeCoveredByTask { return taskTimeRemaining(of: app) }
+        return max(0, since + backgroundTimeAllowance - now)
+    }
+
+    /// The app's background time for assertions: shorter while Low Power Mode is on (SPEC §5).
+    var backgroundTimeAllowance: Double {
+        settings.lowPowerMode ? policy.lowPowerModeBackgroundTimeAllowance : policy.backgroundTimeAllowance
+    }
+
+    /// The time left to the app's longest-running delivered task (its grace once expired): while a task runs,
+    /// its own time covers the app, so `beginBackgroundTask` is granted (SPEC §3; our model, Apple gives no rule).
+    func taskTimeRemaining(of app: AppRecord) -> Double {
+        let ends = app.running.filter(\.delivered).map { run in
+            run.expiredAt.map { $0 + policy.expirationGrace } ?? run.expiresAt
+                ?? .init(seconds: .greatestFiniteMagnitude)
+        }
+        return max(0, (ends.max() ?? now) - now)
     }
 
     mutating func beginBackgroundTask(_ id: BundleID, name: String?) -> AppCallResult {

@@ -88,6 +88,7 @@ extension BackgroundSystem {
             record(
                 nil, .device, reason: "battery \(percent)%\(plugged ? (charging ? ", plugged in" : ", unplugged") : "")"
             )
+            turnOffLowPowerModeIfCharged()
         case .setNetwork(let kind):
             device.network = kind
             record(nil, .device, reason: "network: \(kind.rawValue)")
@@ -201,5 +202,19 @@ extension Set where Element == BundleID {
     /// Adds `app` to a set of apps whose switch is off, or removes it when it is turned on.
     mutating func turn(_ app: BundleID, off: Bool) {
         if off { insert(app) } else { remove(app) }
+    }
+}
+
+extension BackgroundSystem {
+    /// iOS turns Low Power Mode off itself once the charging battery reaches 80 %; plugging in alone does not.
+    mutating func turnOffLowPowerModeIfCharged() {
+        guard settings.lowPowerMode, device.isCharging, device.batteryLevel >= policy.lowPowerModeOffWhileChargingLevel
+        else { return }
+        settings.lowPowerMode = false
+        record(
+            nil, .setting,
+            reason:
+                "Low Power Mode off: the charging battery reached \(Int(policy.lowPowerModeOffWhileChargingLevel * 100))%"
+        )
     }
 }

@@ -41,8 +41,8 @@ extension BackgroundSystem {
     mutating func wakeForBackgroundWork(_ id: BundleID, why: String) {
         switch apps.lookUp(id)?.projectedState {
         case .notRunning: launchProcess(id, .backgroundTask, purpose: why)
-        // Resumed for an event: no callback, as the app never left the background.
-        case .suspended: resumeProcess(id, then: [], why: why)
+        // Resumed for an event: `didEnterBackground` first, then the event ("About the background execution sequence").
+        case .suspended: resumeProcess(id, then: [.didEnterBackground], why: why)
         default: break
         }
     }
@@ -86,12 +86,7 @@ extension BackgroundSystem {
         }
         let token = nextToken
         nextToken += 1
-        let deadline: Instant? =
-            switch callback {
-            case .didEnterBackground: now + policy.didEnterBackgroundDeadline
-            case .willTerminate: now + policy.willTerminateDeadline
-            default: nil
-            }
+        let deadline = policy.watchdogTimeout(for: callback).map { now + $0 }
         apps[id].inFlight = (token, callback, deadline)
         let after = apps[id].state
         if before != after { record(id, .state, .stateChanged(from: before, to: after)) }

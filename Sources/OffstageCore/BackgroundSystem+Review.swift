@@ -81,8 +81,8 @@ extension BackgroundSystem {
         var next = EarliestAfter(now)
         let app = apps[id]  // looked up once: each lookup probes the table
         next.note(app.inFlight?.deadline)
-        if let since = app.backgroundSince, !app.assertions.isEmpty {
-            let end = since + policy.backgroundTimeAllowance
+        if let since = app.backgroundSince, !app.assertions.isEmpty, !app.backgroundTimeCoveredByTask {
+            let end = since + backgroundTimeAllowance
             next.note(app.assertionsWarned ? end : end + (-policy.assertionExpirationWarning))
         }
         for run in app.running where run.delivered {

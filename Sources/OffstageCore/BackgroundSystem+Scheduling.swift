@@ -9,13 +9,14 @@ extension BackgroundSystem {
             if inFlight.callback == .willTerminate, let reason = app.terminating {
                 endProcess(id, reason)
             } else {
-                let limit = Int(policy.didEnterBackgroundDeadline)
-                endProcess(id, .watchdog("\(inFlight.callback.rawValue) did not return within \(limit) s"))
+                let limit = Int(policy.watchdogTimeout(for: inFlight.callback) ?? 0)
+                let why = "\(inFlight.callback.rawValue) did not return within \(limit) s (0x8badf00d)"
+                endProcess(id, .watchdog(why))
             }
             return
         }
-        if let since = app.backgroundSince, !app.assertions.isEmpty {
-            let end = since + policy.backgroundTimeAllowance
+        if let since = app.backgroundSince, !app.assertions.isEmpty, !app.backgroundTimeCoveredByTask {
+            let end = since + backgroundTimeAllowance
             if now >= end { return endProcess(id, .watchdog("background task assertion timeout")) }
             if !app.assertionsWarned, now >= end + (-policy.assertionExpirationWarning) {
                 let ids = app.assertions.keys.sorted()

@@ -52,6 +52,10 @@ extension BackgroundSystem {
             return record(id, .log, reason: "setTaskCompleted for a task that is not running (\(taskID)): ignored")
         }
         apps[id].running.removeAll { $0.id == taskID }
+        // The last task's time covered the app: its own background time for assertions starts now.
+        if apps[id].backgroundSince != nil, !apps[id].backgroundTimeCoveredByTask {
+            apps[id].startBackgroundTime(at: now)
+        }
         record(id, .completed, task: run.request.identifier, .completed(success: success, seconds: now - run.startedAt))
         finishRun(id, run, success: success)
         if run.request.kind == .continuedProcessing { continuedTaskCompleted(run, success: success) }

@@ -203,7 +203,7 @@ public struct BackgroundSystem: Sendable {
         if settings.backgroundAppRefreshRestricted { return .restricted }
         let on =
             settings.backgroundAppRefresh && !settings.backgroundAppRefreshOff.contains(app)
-            && !(settings.lowPowerMode && !device.isCharging)
+            && !settings.lowPowerMode
         return on ? .available : .denied
     }
 

@@ -78,6 +78,27 @@ public struct Policy: Hashable, Sendable, Codable {
     /// so an app can test that it survives it; 0, the default, turns it off.
     public var refreshEarlyExpiry: Double = 0
 
+    // MARK: Life cycle and background time, as iOS does them (issue 16)
+    /// Seconds an app may block launching or entering the foreground before the watchdog kills it (`0x8badf00d`);
+    /// ours: Apple says "about 20 seconds" (WWDC20 "Why is my app getting killed?") and gives no exact number.
+    public var transitionWatchdogTimeout: Double = 20
+    /// Seconds of background time for assertions while Low Power Mode is on; ours: Apple says only that Low
+    /// Power Mode reduces the time available (`backgroundRefreshStatus`'s documentation).
+    public var lowPowerModeBackgroundTimeAllowance: Double = 15
+    /// Battery level (0–1) at which iOS turns Low Power Mode off itself while charging (Apple: 80 %).
+    public var lowPowerModeOffWhileChargingLevel: Double = 0.80
+
+    /// Seconds an app has to return from `callback` before the watchdog kills it; nil for callbacks with no limit.
+    public func watchdogTimeout(for callback: LifecycleCallback) -> Double? {
+        switch callback {
+        case .didEnterBackground: didEnterBackgroundDeadline
+        case .willTerminate: willTerminateDeadline
+        case .willFinishLaunching, .didFinishLaunching, .willEnterForeground, .didBecomeActive:
+            transitionWatchdogTimeout
+        default: nil
+        }
+    }
+
     /// Seconds a task of this kind may run before it is expired; nil for continued processing, which
     /// runs until it completes (its progress is watched instead).
     public func runtime(for kind: TaskKind) -> Double? {

@@ -9,29 +9,41 @@ struct AppBundle {
     var path: String
     var manifest: AppManifest
     var executablePath: String
+    /// The controls a user can tap (`ctl tap`), as the bundle declares them under `OffstageControls` (ours, not
+    /// Apple's: a real UI's controls are its views; the daemon knows an app's controls only when it lists them).
+    var controls: [String]
 
     init(path: String) throws(DaemonError) {
-        guard path.hasPrefix("/") else { throw DaemonError("\(path): the bundle path must be absolute") }
+        guard path.hasPrefix("/") else { throw DaemonError(.badBundle, "\(path): the bundle path must be absolute") }
         let plistPath = path + "/Info.plist"
         guard let data = FileManager.default.contents(atPath: plistPath) else {
-            throw DaemonError("\(plistPath): cannot be read (an app bundle is a folder with an Info.plist)")
+            throw DaemonError(.badBundle, "\(plistPath): cannot be read (an app bundle is a folder with an Info.plist)")
         }
         do {
             manifest = try AppManifest(plist: data, source: plistPath)
         } catch {
-            throw DaemonError(error.description)
+            throw DaemonError(.badBundle, error.description)
         }
         do { try BundleID.check(manifest.bundleIdentifier.rawValue, in: plistPath, field: "CFBundleIdentifier") } catch
         {
-            throw DaemonError(error.description)
+            throw DaemonError(.badBundle, error.description)
         }
         guard let executable = manifest.executable, !executable.isEmpty, !executable.contains("/") else {
-            throw DaemonError("\(plistPath): field 'CFBundleExecutable': missing (the executable's name in the bundle)")
+            throw DaemonError(
+                .badBundle, "\(plistPath): field 'CFBundleExecutable': missing (the executable's name in the bundle)")
         }
         executablePath = path + "/" + executable
         guard access(executablePath, X_OK) == 0 else {
-            throw DaemonError("\(plistPath): field 'CFBundleExecutable': \(executablePath) is not an executable file")
+            throw DaemonError(
+                .badBundle, "\(plistPath): field 'CFBundleExecutable': \(executablePath) is not an executable file")
         }
         self.path = path
+        let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any]
+        switch plist?["OffstageControls"] {
+        case nil: controls = []
+        case let names as [String]: controls = names
+        default:
+            throw DaemonError(.badBundle, "\(plistPath): field 'OffstageControls': must be an array of control names")
+        }
     }
 }

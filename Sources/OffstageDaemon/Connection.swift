@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Logging
 import OffstageCore
+import OffstageLinux
 import OffstageProtocol
 
 /// One client connection: who is at the other end (from the kernel), the bytes of its unfinished
@@ -21,6 +22,9 @@ final class Connection {
     /// Answers wait (with everything sent after them) until the store is synced: set when a message's answer
     /// acknowledges something written (`Daemon.holdUntilSynced`), cleared at the end of the turn.
     var awaitingSync = false
+    /// The app at the other end is frozen: what is written to it waits in `outgoing` until it is thawed
+    /// (`Daemon.setFrozen`). Written at once, a SIGSTOP-frozen app could read it before it stopped.
+    var frozen = false
     /// When the client last sent bytes, and since when an unfinished message waits (`sweepConnections`).
     var lastHeard: Instant
     var partialSince: Instant?
@@ -62,7 +66,7 @@ extension Daemon {
                 continue
             }
             let connection = Connection(fd: fd, peer: peer, at: clock.now())
-            if let app = apps.first(where: { id, app in app.process.map { control.owns(id, $0, pid: peer.pid) } ?? false
+            if let app = apps.first(where: { id, app in app.process.map { host.owns(id, $0, pid: peer.pid) } ?? false
             })?.key {
                 connections[fd] = connection
                 attach(connection, to: app)
@@ -123,6 +127,7 @@ extension Daemon {
         logger.debug("app connected", metadata: ["app": "\(app)", "pid": "\(connection.pid)"])
         guard apps[app]?.connection == nil else { return }
         apps[app]!.connection = connection.fd
+        connection.frozen = apps[app]!.frozen
         let waiting = apps[app]!.outbox
         apps[app]!.outbox = []
         for message in waiting { send(message, to: connection) }
@@ -214,11 +219,12 @@ extension Daemon {
         awaitingSync.append(connection)
     }
 
-    /// Group commit: syncs the store once for every answer held this turn of the loop, then sends them.
+    /// Group commit: commits the turn's transaction and syncs the store once for every answer held this turn of
+    /// the loop, then sends them.
     func releaseHeldAnswers() {
-        if store.awaitsSync {
-            do { try store.sync() } catch { logger.critical("acknowledging unsynced changes: \(error)") }
-        }
+        do {
+            if store.awaitsSync { try store.sync() } else { try store.commit() }
+        } catch { logger.critical("acknowledging uncommitted or unsynced changes: \(error)") }
         guard !awaitingSync.isEmpty else { return }
         let held = awaitingSync
         awaitingSync.removeAll(keepingCapacity: true)
@@ -228,9 +234,10 @@ extension Daemon {
         }
     }
 
-    /// Writes queued bytes without blocking; drops a client that lets too much pile up.
+    /// Writes queued bytes without blocking (none to a frozen app: they wait for its thaw); drops a client that
+    /// lets too much pile up.
     func flush(_ connection: Connection) {
-        guard !connection.awaitingSync else { return }
+        guard !connection.awaitingSync, !connection.frozen else { return }
         while !connection.outgoing.isEmpty {
             let n = connection.outgoing.withUnsafeBytes {
                 Glibc.send(connection.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
@@ -294,8 +301,9 @@ extension Daemon {
             let (result, effects) = system.call(call, from: app, at: clock.now())
             let decidedAt = Self.freezerDecisionTime(effects) ?? 0
             // A call that ends the app's last work (the callback returned, the task ended) freezes it before
-            // the answer is written: it waits for the answer, so it stops at once; the answer reaches it when
-            // it is thawed. Answered first, it would be woken to read the answer and then frozen while running.
+            // the answer is queued: it waits for the answer, so it stops at once; the answer is held while it is
+            // frozen (`Connection.frozen`) and written when it is thawed. Answered first, it would be woken to
+            // read the answer and then frozen while running.
             let freezesFirst = decidedAt != 0 && effects.contains(.suspend(app))
             if freezesFirst { carryOut(effects, decidedAt: decidedAt) }
             // Written before the answer, which waits for the sync: an acknowledged call is durable.
@@ -334,7 +342,7 @@ extension Daemon {
         let owner = getuid()
         if connection.uid == owner || connection.uid == 0 { return nil }
         if let group = configuration.controlGroup,
-            connection.gid == group || supplementaryGroups(of: connection.pid).contains(group)
+            connection.gid == group || host.supplementaryGroups(of: connection.pid).contains(group)
         {
             return nil
         }
@@ -343,10 +351,4 @@ extension Daemon {
             + " may change apps or settings, or read the decision log"
     }
 
-    private func supplementaryGroups(of pid: Int32) -> [UInt32] {
-        guard let text = SysFile.read("/proc/\(pid)/status"), let groups = SysFile.field("Groups", in: text) else {
-            return []
-        }
-        return groups.split(whereSeparator: { $0 == " " || $0 == "\t" }).compactMap { UInt32($0) }
-    }
 }

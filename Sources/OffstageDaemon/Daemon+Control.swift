@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import OffstageCore
+import OffstageLinux
 import OffstageProtocol
 
 /// The answers to `offstage ctl`: installing apps, user and device events, and the views
@@ -20,11 +21,16 @@ extension Daemon {
                 try store.saveApp(
                     Store.InstalledApp(bundle: id, path: path, manifest: bundle.manifest),
                     at: system.wallClock.epoch(at: now))
-            } catch { throw DaemonError("cannot save the app: \(error)") }
+            } catch { throw DaemonError(.store, "cannot save the app: \(error)") }
             carryOut(effects)
             return .ok(message: "installed \(id) from \(path)")
         case .event(let event):
-            if let app = event.app, apps[app] == nil { throw DaemonError("\(app) is not installed") }
+            if let app = event.app, apps[app] == nil { throw DaemonError(.refused, "\(app) is not installed") }
+            if case .open(let app) = event, apps[app]!.ending {
+                // Given to the core now, the open would end with the process (its callbacks are dropped with it).
+                apps[app]!.openWhenEnded = true
+                return .ok(message: "\(app) is ending (applicationWillTerminate): it opens once its process has ended")
+            }
             let effects = system.handle(event, at: now)
             carryOut(effects)
             // A push the system holds lives only in its memory: written at once, not a save interval later.
@@ -32,17 +38,28 @@ extension Daemon {
             return .records(
                 records: effects.records.map { LoggedRecord(time: system.wallClock.timestamp(at: $0.at), record: $0) })
         case .tap(let app, let action):
-            guard apps[app] != nil else { throw DaemonError("\(app) is not installed") }
+            guard let installed = apps[app] else { throw DaemonError(.refused, "\(app) is not installed") }
+            let controls = try AppBundle(path: installed.path).controls
+            guard controls.contains(action) else {
+                throw DaemonError(
+                    .refused,
+                    controls.isEmpty
+                        ? "\(app) has no control '\(action)': it declares no controls (OffstageControls in its "
+                            + "Info.plist)"
+                        : "\(app) has no control '\(action)'; its controls: \(controls.joined(separator: ", "))")
+            }
             let state = system.state(of: app)
             guard state == .active else {
-                throw DaemonError("\(app) is not on screen (it is \(state.rawValue)); open it first")
+                throw DaemonError(.refused, "\(app) is not on screen (it is \(state.rawValue)); open it first")
             }
             send(.userAction(action: action), toApp: app)
             return .ok(message: "tapped \(action) in \(app)")
         case .device(let newer, let reset):
             if reset { overrides = DeviceOverrides() }
             overrides = overrides.merged(with: newer)
-            do { try store.save(overrides, as: "deviceOverrides") } catch { throw DaemonError("cannot save: \(error)") }
+            do { try store.save(overrides, as: "deviceOverrides") } catch {
+                throw DaemonError(.store, "cannot save: \(error)")
+            }
             if let bytes = newer.memoryPressureBytes { carryOut(system.handle(.memoryPressure(bytes: bytes), at: now)) }
             probeDevice()
             let device = system.device
@@ -59,7 +76,7 @@ extension Daemon {
             do {
                 return .records(records: fitting(try store.decisions(for: app, limit: min(max(limit, 1), 500))))
             } catch {
-                throw DaemonError("cannot read the decision log: \(error)")
+                throw DaemonError(.store, "cannot read the decision log: \(error)")
             }
         case .status:
             return .status(status: status())
@@ -90,7 +107,7 @@ extension Daemon {
             let usage = system.usage(of: id)
             return AppInfo(
                 bundle: id, path: app.path, state: system.state(of: id), pid: app.process?.pid,
-                frozen: app.process.map { control.isFrozen(id, $0) }, forceQuit: system.isForceQuit(id),
+                frozen: app.process.map { host.isFrozen(id, $0) }, forceQuit: system.isForceQuit(id),
                 cpuSeconds: system.totalUsage(of: id).cpuSeconds, memoryBytes: app.memoryBytes,
                 usageTier: system.usageTier(of: id).rawValue, launches: usage?.history.launches.count ?? 0,
                 cooperation: usage?.cooperation.score ?? 1, energyJoules: system.energy.totals[.app(id)]?.total ?? 0)
@@ -116,7 +133,7 @@ extension Daemon {
 
     func status() -> DaemonStatus {
         DaemonStatus(
-            pid: getpid(), protocolVersion: Frame.version, uptimeSeconds: uptime, freezer: control.kind.rawValue,
+            pid: getpid(), protocolVersion: Frame.version, uptimeSeconds: uptime, freezer: host.freezer.rawValue,
             socket: configuration.socketPath, stateDirectory: configuration.stateDirectory, device: system.device,
             overrides: overrides, settings: system.settings, loadAverage: reading.loadAverage,
             memoryPressure: reading.memoryPressure, installedApps: apps.count,

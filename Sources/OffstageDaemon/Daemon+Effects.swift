@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Logging
 import OffstageCore
+import OffstageLinux
 import OffstageProtocol
 
 /// Carrying out the core's effects on real processes: launch, deliver, freeze, thaw, kill, record;
@@ -40,16 +41,19 @@ extension Daemon {
         case .startTask(let id, _):
             workMayWait = true
             send(.effect(effect: effect), toApp: id)
-        case .deliver(let id, _, _), .expireTask(let id, _), .expireBackgroundTasks(let id, _),
-            .deliverBackgroundEvent(let id, _, _):
+        case .deliver(let id, let callback, _):
+            if callback == .willTerminate, apps[id]?.process != nil { apps[id]!.ending = true }
+            send(.effect(effect: effect), toApp: id)
+        case .expireTask(let id, _), .expireBackgroundTasks(let id, _), .deliverBackgroundEvent(let id, _, _):
             send(.effect(effect: effect), toApp: id)
         case .suspend(let id):
             guard let process = apps[id]?.process else { break }
             let writingAt = DaemonClock.monotonicNanos()
-            control.freeze(id, process)
+            host.freeze(id, process)
             lastFreezerAction = FreezerAction(
                 app: id, frozen: true, decidedAt: decidedAt, writingAt: writingAt,
                 writtenAt: DaemonClock.monotonicNanos())
+            setFrozen(true, app: id)
             // Its last sample waits until the freeze has taken effect: a frozen process uses no more CPU, and
             // reading it at once held its freezing back by tens of microseconds.
             finalSamples.append(id)
@@ -58,10 +62,11 @@ extension Daemon {
         case .resume(let id):
             guard let process = apps[id]?.process else { break }
             let writingAt = DaemonClock.monotonicNanos()
-            control.thaw(id, process)
+            host.thaw(id, process)
             lastFreezerAction = FreezerAction(
                 app: id, frozen: false, decidedAt: decidedAt, writingAt: writingAt,
                 writtenAt: DaemonClock.monotonicNanos())
+            setFrozen(false, app: id)
             if let owed = finalSamples.firstIndex(of: id) {
                 finalSamples.remove(at: owed)
                 sample(id)
@@ -70,6 +75,7 @@ extension Daemon {
             samplingChanged = true
         case .terminate(let id, let reason):
             end(id, because: "\(reason)")
+            return openIfAskedWhileEnding(id)
         case .record(let record):
             note(record)
         case .askUser(let id, _, let question):
@@ -77,7 +83,7 @@ extension Daemon {
             logger.notice("asking the user", metadata: ["app": "\(id)", "question": "\(question)"])
         case .setCPUPriority(let id, let priority):
             guard let process = apps[id]?.process else { break }
-            control.setPriority(id, process, priority)
+            host.setPriority(id, process, priority)
         }
         return []
     }
@@ -91,29 +97,20 @@ extension Daemon {
             logger.error("cannot launch", metadata: ["app": "\(id)", "error": "\(error)"])
             return system.handle(.processExited(id, reason: "\(error)"), at: clock.now())
         }
-        let files = control.groupProcsFiles(for: id)
-        if let user = configuration.appUser { control.delegateGroups(of: id, to: user) }
-        let placeholder = AppProcess(pid: 0, startTicks: 0)
-        if control.kind != .signals {
-            for pid in control.pids(of: id, placeholder) { kill(pid, SIGKILL) }
-            control.thaw(id, placeholder)
-        }
-        let pid: Int32
+        let process: AppProcess
         do {
-            pid = try ProcessSpawner.spawn(
-                executable: bundle.executablePath,
+            process = try host.launch(
+                id, executable: bundle.executablePath,
                 environment: [
                     "OFFSTAGE_SOCKET": configuration.socketPath, "OFFSTAGE_BUNDLE_ID": id.rawValue,
                     "OFFSTAGE_LAUNCH_REASON": reason.rawValue,
                 ],
-                joining: files, logPath: "\(configuration.stateDirectory)/logs/\(ProcessControl.groupName(id)).log",
-                as: configuration.appUser)
+                logPath: "\(configuration.stateDirectory)/logs/\(id.rawValue).log", as: configuration.appUser)
         } catch {
             logger.error("cannot launch", metadata: ["app": "\(id)", "error": "\(error)"])
             return system.handle(.processExited(id, reason: "\(error)"), at: clock.now())
         }
-        reaper.childStarted()
-        let process = AppProcess(pid: pid, startTicks: ProcStat.read(pid)?.startTicks ?? 0)
+        let pid = process.pid
         apps[id]!.process = process
         liveApps.insert(id)
         samplingChanged = true
@@ -126,21 +123,43 @@ extension Daemon {
         return []
     }
 
+    /// Marks the app's process frozen or thawed, so that nothing is written to it while frozen, and writes what
+    /// waited once thawed. A SIGSTOP stops a process only when the one thread the kernel woke for it runs: its
+    /// other threads may run on meanwhile, and an answer written at once was read before the app stopped
+    /// (a cgroup freezer stops every thread before returning, yet the answer would still wait in the socket).
+    func setFrozen(_ frozen: Bool, app id: BundleID) {
+        apps[id]?.frozen = frozen
+        guard let fd = apps[id]?.connection, let connection = connections[fd] else { return }
+        connection.frozen = frozen
+        if !frozen { flush(connection) }
+    }
+
     /// Ends the app's process (the core has already let it go).
     func end(_ id: BundleID, because reason: String, process given: AppProcess? = nil) {
         guard let process = given ?? apps[id]?.process else { return }
         sample(id)
         logger.info("ending", metadata: ["app": "\(id)", "pid": "\(process.pid)", "reason": "\(reason)"])
         dying[process.pid] = id
-        if !control.terminate(id, process) {
+        if !host.terminate(id, process) {
             pendingKills.append((id, process, clock.now() + configuration.killGrace))
         }
         forgetProcess(id)
     }
 
+    /// The effects of opening the app if the user opened it while it was ending (`ManagedApp.openWhenEnded`), once
+    /// its process has ended: the open was queued, not dropped.
+    private func openIfAskedWhileEnding(_ id: BundleID) -> [Effect] {
+        guard apps[id]?.openWhenEnded == true, apps[id]?.process == nil else { return [] }
+        apps[id]!.openWhenEnded = false
+        logger.info("opening the app the user opened while it was ending", metadata: ["app": "\(id)"])
+        return system.handle(.open(id), at: clock.now())
+    }
+
     /// Drops what the daemon kept for the app's process (its connection stays until it closes).
     private func forgetProcess(_ id: BundleID) {
         apps[id]?.process = nil
+        apps[id]?.frozen = false
+        apps[id]?.ending = false
         liveApps.remove(id)
         samplingChanged = true
         apps[id]?.memoryBytes = 0
@@ -161,9 +180,9 @@ extension Daemon {
             return
         }
         logger.info("app process exited", metadata: ["app": "\(id)", "pid": "\(pid)", "how": "\(how)"])
-        if control.kind == .signals { control.killNow(id, process) } else { control.terminate(id, process) }
+        if host.freezer == .signals { host.killNow(id, process) } else { host.terminate(id, process) }
         forgetProcess(id)
-        carryOut(system.handle(.processExited(id, reason: how), at: clock.now()))
+        carryOut(system.handle(.processExited(id, reason: how), at: clock.now()) + openIfAskedWhileEnding(id))
         afterChange(app: id)
     }
 
@@ -171,7 +190,7 @@ extension Daemon {
     func killOverdue(at now: Instant) {
         let due = pendingKills.filter { $0.at <= now }
         pendingKills.removeAll { $0.at <= now }
-        for entry in due { control.killNow(entry.app, entry.process) }
+        for entry in due { host.killNow(entry.app, entry.process) }
     }
 
     // MARK: Records and the store

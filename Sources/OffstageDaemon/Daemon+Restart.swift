@@ -1,6 +1,7 @@
 import Glibc
 import Logging
 import OffstageCore
+import OffstageLinux
 import OffstageProtocol
 
 /// A start after a stop or a crash: the store is read back into the core, and each app process a previous
@@ -46,15 +47,10 @@ extension Daemon {
     /// Ends the processes in groups of this daemon that no installed app's live process accounts for: left by a
     /// run whose state is lost (a deleted, truncated or quarantined store), they would otherwise run on unmanaged.
     private func endStrayProcesses() {
-        let live = Set(liveApps.map(ProcessControl.groupName))
-        for (group, pids) in control.strayGroups(keeping: live) where !pids.isEmpty {
+        for (group, pids) in host.endStrayGroups(keeping: liveApps) {
             logger.error(
                 "ending processes left in a control group by a run whose state is lost",
                 metadata: ["group": "\(group)", "pids": "\(pids)"])
-            for pid in pids { kill(pid, SIGKILL) }
-            // A frozen process dies once thawed.
-            SysFile.write("\(group)/cgroup.freeze", "0")
-            SysFile.write("\(group)/freezer.state", "THAWED")
         }
     }
 
@@ -74,16 +70,17 @@ extension Daemon {
         guard memory.launchCompleted else {
             return cleanUpLeftovers(id, recorded, because: "the daemon stopped during its launch")
         }
-        if let problem = adoptionProblem(id, recorded) {
+        if let problem = host.adoptionProblem(id, recorded) {
             return cleanUpLeftovers(id, recorded, because: problem)
         }
         apps[id]!.process = recorded
         liveApps.insert(id)
         samplingChanged = true
-        apps[id]!.cpuSeen = control.usage(id, recorded).cpuSeconds
+        apps[id]!.cpuSeen = host.usage(id, recorded).cpuSeconds
         apps[id]!.sampledAt = now
         // The kernel is made to agree with the core: frozen if it was suspended, running otherwise.
-        if memory.state == .suspended { control.freeze(id, recorded) } else { control.thaw(id, recorded) }
+        if memory.state == .suspended { host.freeze(id, recorded) } else { host.thaw(id, recorded) }
+        apps[id]!.frozen = memory.state == .suspended
         savedProcessMemory[id] = memory
         logger.notice(
             "adopted a live process left by a previous run",
@@ -91,49 +88,14 @@ extension Daemon {
         carryOut(system.adoptProcess(id, memory, at: now))
     }
 
-    /// Why the recorded process cannot be adopted, or nil if it can (then its exit is watched from now on).
-    private func adoptionProblem(_ id: BundleID, _ recorded: AppProcess) -> String? {
-        guard let stat = ProcStat.read(recorded.pid), stat.state != "Z" else {
-            return "its process \(recorded.pid) has ended"
-        }
-        guard stat.startTicks == recorded.startTicks else {
-            return "pid \(recorded.pid) now names another process (its start time differs)"
-        }
-        if control.kind == .signals {
-            guard stat.processGroup == recorded.pid else { return "process \(recorded.pid) left its process group" }
-        } else {
-            guard control.pids(of: id, recorded).contains(recorded.pid) else {
-                return "process \(recorded.pid) is no longer in the app's control group"
-            }
-        }
-        guard exitWatcher.watch(recorded.pid) else {
-            return "this kernel cannot tell the daemon when a process it did not start ends (no pidfd_open)"
-        }
-        return nil
-    }
-
-    /// Ends the processes of `app` a previous run left (its group's members, or its recorded process while
-    /// that pid still names it: a recycled pid is never signalled), and forgets the recorded process.
+    /// Ends what a previous run left of the app (`AppProcessHost.endLeftovers`: a recycled pid is never signalled)
+    /// and forgets the recorded process.
     private func cleanUpLeftovers(_ app: BundleID, _ recorded: AppProcess?, because reason: String) {
-        let placeholder = AppProcess(pid: 0, startTicks: 0)
-        var leftovers = control.kind == .signals ? [] : control.pids(of: app, placeholder)
-        // The recorded process, if its pid still names it (same start time, not a zombie).
-        let live = recorded.flatMap { recorded in
-            ProcStat.read(recorded.pid).flatMap {
-                $0.startTicks == recorded.startTicks && $0.state != "Z" ? recorded : nil
-            }
-        }
-        if let live, !leftovers.contains(live.pid) { leftovers.append(live.pid) }
-        if !leftovers.isEmpty {
+        let ended = host.endLeftovers(of: app, recorded: recorded)
+        if !ended.isEmpty {
             logger.notice(
                 "ending processes left by a previous run instead of adopting them",
-                metadata: ["app": "\(app)", "pids": "\(leftovers)", "reason": "\(reason)"])
-            if control.kind == .signals {
-                if let live { control.killNow(app, live) }
-            } else {
-                control.terminate(app, placeholder)
-            }
-            for pid in leftovers { kill(pid, SIGKILL) }
+                metadata: ["app": "\(app)", "pids": "\(ended)", "reason": "\(reason)"])
         } else if recorded != nil {
             logger.info(
                 "the app's recorded process is not adopted", metadata: ["app": "\(app)", "reason": "\(reason)"])

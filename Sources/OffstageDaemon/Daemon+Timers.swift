@@ -1,5 +1,6 @@
 import Logging
 import OffstageCore
+import OffstageLinux
 import OffstageProtocol
 
 /// When the daemon wakes without an event: the core's next due time, resource samples of apps that
@@ -114,7 +115,7 @@ extension Daemon {
     func sample(_ id: BundleID) {
         guard let app = apps[id], let process = app.process else { return }
         let now = clock.now()
-        let (cpu, memory) = control.usage(id, process)
+        let (cpu, memory) = host.usage(id, process)
         let used = max(0, cpu - app.cpuSeen)
         apps[id]!.cpuSeen = max(cpu, app.cpuSeen)
         apps[id]!.sampledAt = now
@@ -129,7 +130,7 @@ extension Daemon {
     func probeDevice() {
         let now = clock.now()
         lastProbe = now
-        reading = DeviceProbe.read()
+        reading = host.readDevice()
         logger.debug("probed the device")
         let device = reading.overridden(by: overrides)
         let current = system.device
@@ -138,5 +139,17 @@ extension Daemon {
         }
         if device.network != current.network { carryOut(system.handle(.setNetwork(device.network), at: now)) }
         if device.thermal != current.thermalState { carryOut(system.handle(.setThermalState(device.thermal), at: now)) }
+    }
+}
+
+extension DeviceReading {
+    /// This reading with the user's overrides on top.
+    func overridden(by overrides: DeviceOverrides) -> DeviceReading {
+        var result = self
+        if let level = overrides.batteryLevel { result.batteryLevel = level }
+        if let charging = overrides.charging { result.charging = charging }
+        if let network = overrides.network { result.network = network }
+        if let thermal = overrides.thermal { result.thermal = thermal }
+        return result
     }
 }

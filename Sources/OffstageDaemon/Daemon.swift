@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Logging
 import OffstageCore
+import OffstageLinux
 import OffstageProtocol
 
 /// The real-time host of the core: one thread runs a `poll` loop over the socket, the client
@@ -12,7 +13,8 @@ final class Daemon: @unchecked Sendable {
     let logger: Logger
     var clock: DaemonClock
     var timers: WakeTimers
-    let control: ProcessControl
+    /// The operating system's side of the apps (Linux: procfs, cgroups, signals; a double in unit tests).
+    let host: any AppProcessHost
     let store: Store
     /// Held for the daemon's life: one daemon per state folder.
     let stateLock: StateLock
@@ -23,9 +25,6 @@ final class Daemon: @unchecked Sendable {
     let wakeRead: Int32
     let wakeWrite: Int32
     let inbox = Inbox()
-    var reaper: Reaper!
-    /// Watches the exit of processes adopted after a restart (not children of this daemon).
-    var exitWatcher: ExitWatcher!
 
     var connections: [Int32: Connection] = [:]
     /// Clients' connections (not apps') per user, for the limits; when to sweep connections next.
@@ -75,13 +74,18 @@ final class Daemon: @unchecked Sendable {
     var samplingChanged = true
 
     /// Opens the store, detects the freezer, restores the apps and their pending requests, adopts (or cleans
-    /// up) processes left by a previous run, and starts listening.
-    init(configuration: DaemonConfiguration, logger: Logger) throws {
+    /// up) processes left by a previous run, and starts listening. `makeHost` makes the Linux layer, given what
+    /// to call when an app's process ends (by default the real one, `LinuxProcessHost`).
+    init(
+        configuration: DaemonConfiguration, logger: Logger,
+        host makeHost: ((@escaping @Sendable (_ pid: Int32, _ how: String) -> Void) throws -> any AppProcessHost)? =
+            nil
+    ) throws {
         self.configuration = configuration
         self.logger = logger
         guard SysFile.makeDirectory(configuration.stateDirectory, mode: 0o700),
             SysFile.makeDirectory(configuration.stateDirectory + "/logs", mode: 0o700)
-        else { throw DaemonError("cannot create the state folder \(configuration.stateDirectory)") }
+        else { throw DaemonError(.startup, "cannot create the state folder \(configuration.stateDirectory)") }
         stateLock = try StateLock(folder: configuration.stateDirectory)
         let statePath = configuration.stateDirectory + "/offstage.sqlite"
         Self.setAsideEmptyStore(statePath, logger: logger)
@@ -100,10 +104,9 @@ final class Daemon: @unchecked Sendable {
         timers = try WakeTimers()
         savedMemory = memory?.snapshot
         decisions = DecisionBuffer(limit: configuration.decisionLogLimit)
-        control = try ProcessControl(choice: configuration.freezer, name: configuration.cgroupName)
         system = BackgroundSystem(policy: configuration.policy, wallClock: clock.wallClock())
         var pipeEnds: [Int32] = [0, 0]
-        guard pipe(&pipeEnds) == 0 else { throw DaemonError("pipe failed") }
+        guard pipe(&pipeEnds) == 0 else { throw DaemonError(.startup, "pipe failed") }
         for end in pipeEnds {
             _ = fcntl(end, F_SETFL, O_NONBLOCK)
             _ = fcntl(end, F_SETFD, FD_CLOEXEC)
@@ -118,8 +121,9 @@ final class Daemon: @unchecked Sendable {
             inbox.post(.childExited(pid: pid, how: how))
             Self.poke(wakeWrite)
         }
-        exitWatcher = try ExitWatcher(onExit: exited)
-        reaper = Reaper(onExit: exited)
+        host =
+            try makeHost?(exited)
+            ?? LinuxProcessHost(freezer: configuration.freezer, groupName: configuration.cgroupName, onExit: exited)
         try restore()
         if configuration.appUser == nil && getuid() == 0 {
             logger.warning("apps run as root: give them a user of their own with --app-user (e.g. nobody)")
@@ -128,7 +132,7 @@ final class Daemon: @unchecked Sendable {
             "offstage daemon started",
             metadata: [
                 "socket": "\(configuration.socketPath)", "state": "\(configuration.stateDirectory)",
-                "freezer": "\(control.kind.rawValue)", "apps": "\(apps.count)",
+                "freezer": "\(host.freezer.rawValue)", "apps": "\(apps.count)",
             ])
     }
 
@@ -162,7 +166,7 @@ final class Daemon: @unchecked Sendable {
             fds.append(pollfd(fd: timers.due, events: Int16(POLLIN), revents: 0))
             fds.append(pollfd(fd: timers.wallClockSet, events: Int16(POLLIN), revents: 0))
             for (fd, connection) in connections {
-                let events = Int16(POLLIN) | (connection.outgoing.isEmpty ? 0 : Int16(POLLOUT))
+                let events = Int16(POLLIN) | (connection.outgoing.isEmpty || connection.frozen ? 0 : Int16(POLLOUT))
                 fds.append(pollfd(fd: fd, events: events, revents: 0))
             }
             let ready = poll(&fds, nfds_t(fds.count), timeout)
@@ -217,8 +221,8 @@ final class Daemon: @unchecked Sendable {
         logger.info("offstage daemon stopping: ending apps")
         for (id, app) in apps {
             guard let process = app.process else { continue }
-            control.terminate(id, process)
-            control.killNow(id, process)
+            host.terminate(id, process)
+            host.killNow(id, process)
             try? store.saveProcess(nil, of: id)
         }
         flushDecisions()
@@ -229,7 +233,7 @@ final class Daemon: @unchecked Sendable {
         close(listener)
         unlink(configuration.socketPath)
         // No app runs on after a clean stop, so nothing is left to adopt: the control groups go too.
-        let left = control.removeAllGroups(timeout: 2)
+        let left = host.removeAllGroups(timeout: 2)
         if !left.isEmpty {
             logger.warning("control groups left behind (still populated)", metadata: ["groups": "\(left)"])
         }
@@ -269,6 +273,12 @@ struct ManagedApp {
     var connection: Int32?
     /// Messages for the process sent before it connected.
     var outbox: [ServerMessage] = []
+    /// Whether the daemon froze the process (and has not thawed it): its connection's writes wait.
+    var frozen = false
+    /// The process was sent `applicationWillTerminate` and ends when it returns (or its time is up).
+    var ending = false
+    /// The user opened the app while it was ending: it is opened again once its process has ended.
+    var openWhenEnded = false
     /// The CPU seconds measured at the last sample, and when it was taken.
     var cpuSeen: Double = 0
     var sampledAt = Instant.zero

@@ -1,5 +1,6 @@
 import Glibc
 import OffstageCore
+import OffstageLinux
 
 /// The daemon's time: `Instant`s are seconds on the boot clock (which keeps counting through suspend and
 /// never jumps) since the daemon's first start, so that the instants in its stored history stay valid across

@@ -1,5 +1,6 @@
 public import Foundation
 public import OffstageCore
+public import OffstageLinux
 import OffstageProtocol
 
 /// Everything the daemon is told at start: where it keeps state, where it listens, how it freezes apps,
@@ -56,24 +57,5 @@ public struct DaemonConfiguration: Sendable {
         DaemonConfiguration(
             stateDirectory: DaemonLocation.stateDirectory(environment: environment),
             socketPath: DaemonLocation.socketPath(environment: environment))
-    }
-}
-
-/// A freezer the user forces, or automatic detection (v2, then v1, then signals).
-public enum FreezerChoice: String, Sendable, CaseIterable {
-    case automatic = "auto"
-    case cgroupV2 = "cgroup2"
-    case cgroupV1 = "cgroup1"
-    case signals = "sigstop"
-}
-
-/// A user and group apps run as.
-public struct AppUser: Sendable, Hashable {
-    public var uid: UInt32
-    public var gid: UInt32
-
-    public init(uid: UInt32, gid: UInt32) {
-        self.uid = uid
-        self.gid = gid
     }
 }

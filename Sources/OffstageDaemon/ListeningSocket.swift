@@ -1,4 +1,5 @@
 import Glibc
+import OffstageLinux
 import OffstageProtocol
 
 /// The daemon's listening Unix-domain socket and the kernel's word on who connected (`SO_PEERCRED`).
@@ -8,15 +9,15 @@ enum ListeningSocket {
     static func open(at path: String) throws(DaemonError) -> Int32 {
         if SysFile.exists(path) {
             if (try? UnixSocket.connecting(to: path)).map({ $0.disconnect() }) != nil {
-                throw DaemonError("another daemon is already listening on \(path)")
+                throw DaemonError(.startup, "another daemon is already listening on \(path)")
             }
             unlink(path)
         }
         let fd = socket(
             AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-        guard fd >= 0 else { throw DaemonError("socket: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw DaemonError(.startup, "socket: \(String(cString: strerror(errno)))") }
         var address: sockaddr_un
-        do { address = try UnixSocket.makeAddress(path) } catch { throw DaemonError(error.description) }
+        do { address = try UnixSocket.makeAddress(path) } catch { throw DaemonError(.startup, error.description) }
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
@@ -25,7 +26,7 @@ enum ListeningSocket {
         guard bound == 0, listen(fd, 128) == 0 else {
             let why = String(cString: strerror(errno))
             close(fd)
-            throw DaemonError("cannot listen on \(path): \(why)")
+            throw DaemonError(.startup, "cannot listen on \(path): \(why)")
         }
         chmod(path, 0o666)
         return fd

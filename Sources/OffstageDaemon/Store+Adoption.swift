@@ -23,7 +23,7 @@ extension Store {
     /// Records what the core knows of the app's live process (nil: it has none), for re-adoption after a crash.
     func saveProcessMemory(_ memory: ProcessMemory?, of app: BundleID) throws {
         let json = try memory.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
-        try database.write { db in
+        try write { db in
             try db.execute(sql: "UPDATE app SET process = ? WHERE bundle = ?", arguments: [json, app.rawValue])
         }
     }

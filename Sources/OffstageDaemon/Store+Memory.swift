@@ -57,7 +57,7 @@ extension Store {
             (previous?.energy.hours ?? []).map { ($0.index, $0) }, uniquingKeysWith: { first, _ in first })
         let changedHours = snapshot.energy.hours.filter { oldHours[$0.index] != $0 }
         let oldest = snapshot.energy.hours.first?.index
-        try database.write { db in
+        try write { db in
             try db.execute(
                 sql: """
                     INSERT INTO memory (id, takenAt, clockOrigin, wakeUps, nextToken, nextTaskID) VALUES (1, ?, ?, ?, ?, ?)

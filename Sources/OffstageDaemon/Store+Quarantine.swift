@@ -50,7 +50,7 @@ extension Store {
             }
         }
         guard !damaged.isEmpty else { return values }
-        try database.write { db in
+        try write { db in
             for row in damaged {
                 if let dependents {
                     for dependent in try Row.fetchAll(
@@ -80,6 +80,7 @@ extension Store {
     /// daemon goes on without a part it cannot read; returns the copy's path.
     func keepCopy() throws -> String {
         let copy = "\(path).damaged-\(Int(Date().timeIntervalSince1970))"
+        try commit()
         try database.writeWithoutTransaction { db in try db.execute(sql: "VACUUM INTO ?", arguments: [copy]) }
         return copy
     }
@@ -88,6 +89,6 @@ extension Store {
 /// A bundle identifier read back from the store, which must still be one by Apple's rules (a row written by an
 /// older daemon that did not check may hold a path).
 func storedBundle(_ text: String) throws -> BundleID {
-    guard BundleID.isValid(text) else { throw DaemonError("'\(text)' is not a bundle identifier") }
+    guard BundleID.isValid(text) else { throw DaemonError(.store, "'\(text)' is not a bundle identifier") }
     return BundleID(text)
 }

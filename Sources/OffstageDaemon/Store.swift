@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Glibc
 import OffstageCore
+import OffstageLinux
 import OffstageProtocol
 
 /// The daemon's SQLite store (WAL mode, migrations): installed apps and their live processes,
@@ -20,6 +21,8 @@ final class Store: @unchecked Sendable {
     /// Whether something the daemon acknowledges (an app's requests, settings, an installation, device
     /// overrides) was written since the last `sync`: its answer waits for the sync.
     private(set) var awaitsSync = false
+    /// Whether this turn of the loop wrote (its transaction waits for `commit`): no commit is tried otherwise.
+    private var turnHasWritten = false
 
     /// Opens (or creates) the store at `path` and brings its schema up to date.
     init(path: String) throws {
@@ -27,6 +30,8 @@ final class Store: @unchecked Sendable {
         walPath = path + "-wal"
         var configuration = Configuration()
         configuration.journalMode = .wal
+        // The loop's turn keeps one transaction open across its writes (`write`, `commit`).
+        configuration.allowsUnsafeTransactions = true
         // Commits reach the operating system at once (a crash of the daemon loses none) and the disk at `sync`,
         // once for every answer of a turn of the loop (group commit), not once per transaction.
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
@@ -40,12 +45,36 @@ final class Store: @unchecked Sendable {
 
     deinit { if walFile >= 0 { close(walFile) } }
 
-    /// Makes every commit so far durable: one `fsync` of the write-ahead log, which holds every commit since the
-    /// last checkpoint (SQLite syncs the log before it checkpoints, and the database after).
-    func sync() throws(DaemonError) {
+    /// Writes `updates` in the transaction of this turn of the daemon's loop, begun by the turn's first write and
+    /// ended by `commit` at the end of the turn: a turn's changes (200 clients' at once) cost one commit, not one
+    /// each. Each write is a savepoint of its own: one that fails leaves the others.
+    func write(_ updates: (Database) throws -> Void) throws {
+        turnHasWritten = true
+        try database.writeWithoutTransaction { db in
+            if !db.isInsideTransaction { try db.beginTransaction(.immediate) }
+            try db.inSavepoint {
+                try updates(db)
+                return .commit
+            }
+        }
+    }
+
+    /// Commits the turn's transaction, if a write began one (the loop calls it at the end of each turn, before
+    /// the sync that answers wait for).
+    func commit() throws {
+        guard turnHasWritten else { return }
+        turnHasWritten = false
+        try database.writeWithoutTransaction { db in if db.isInsideTransaction { try db.commit() } }
+    }
+
+    /// Makes every commit so far durable (the turn's transaction is committed first): one `fsync` of the
+    /// write-ahead log, which holds every commit since the last checkpoint (SQLite syncs the log before it
+    /// checkpoints, and the database after).
+    func sync() throws {
+        try commit()
         if walFile < 0 { walFile = open(walPath, O_RDONLY | O_CLOEXEC) }
         guard walFile >= 0, fsync(walFile) == 0 else {
-            throw DaemonError("cannot sync \(walPath): \(String(cString: strerror(errno)))")
+            throw DaemonError(.store, "cannot sync \(walPath): \(String(cString: strerror(errno)))")
         }
         awaitsSync = false
     }
@@ -105,7 +134,7 @@ final class Store: @unchecked Sendable {
     func saveApp(_ app: InstalledApp, at epoch: Double) throws {
         let manifest = String(decoding: try encoder.encode(app.manifest), as: UTF8.self)
         awaitsSync = true
-        try database.write { db in
+        try write { db in
             try db.execute(
                 sql: """
                     INSERT INTO app (bundle, path, manifest, installedAt) VALUES (?, ?, ?, ?)
@@ -125,7 +154,7 @@ final class Store: @unchecked Sendable {
             let manifest = try decoder.decode(AppManifest.self, from: Data((row["manifest"] as String).utf8))
             let bundle = try storedBundle(row["bundle"])
             guard manifest.bundleIdentifier == bundle else {
-                throw DaemonError("its manifest names another bundle, \(manifest.bundleIdentifier)")
+                throw DaemonError(.store, "its manifest names another bundle, \(manifest.bundleIdentifier)")
             }
             return InstalledApp(
                 bundle: bundle, path: row["path"], manifest: manifest,
@@ -137,13 +166,16 @@ final class Store: @unchecked Sendable {
     /// Records the app's live process (nil when it ended, which forgets its state too), for re-adoption or
     /// clean-up after a crash of the daemon.
     func saveProcess(_ process: AppProcess?, of app: BundleID) throws {
-        try database.write { db in
+        try write { db in
             try db.execute(
                 sql: process == nil
                     ? "UPDATE app SET pid = NULL, startTicks = NULL, process = NULL WHERE bundle = ?"
                     : "UPDATE app SET pid = ?, startTicks = ?, process = NULL WHERE bundle = ?",
                 arguments: process.map { [$0.pid, $0.startTicks, app.rawValue] } ?? [app.rawValue])
         }
+        // Committed at once, not at the end of the turn: a process the daemon started is on record even if the
+        // daemon is killed before the turn ends, so that the next run adopts or ends it.
+        try commit()
     }
 
     // MARK: Pending requests
@@ -152,7 +184,7 @@ final class Store: @unchecked Sendable {
     func savePending(_ requests: [TaskRequest], of app: BundleID) throws {
         let rows = try requests.map { ($0.identifier, String(decoding: try encoder.encode($0), as: UTF8.self)) }
         awaitsSync = true
-        try database.write { db in
+        try write { db in
             try db.execute(sql: "DELETE FROM pendingRequest WHERE bundle = ?", arguments: [app.rawValue])
             for (identifier, json) in rows {
                 try db.execute(
@@ -181,7 +213,7 @@ final class Store: @unchecked Sendable {
     func save<Value: Encodable>(_ value: Value, as key: String) throws {
         let json = String(decoding: try encoder.encode(value), as: UTF8.self)
         awaitsSync = true
-        try database.write { db in
+        try write { db in
             try db.execute(
                 sql:
                     "INSERT INTO setting (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
@@ -201,7 +233,7 @@ final class Store: @unchecked Sendable {
     /// Appends decisions, then drops the oldest beyond `limit`.
     func log(_ records: [(time: String, record: OffstageCore.Record)], limit: Int) throws {
         guard !records.isEmpty else { return }
-        try database.write { db in
+        try write { db in
             // One statement compiled once for the whole batch (compiling it per row cost more than the insert).
             let insert = try db.cachedStatement(
                 sql: "INSERT INTO decision (time, at, bundle, kind, task, reason) VALUES (?, ?, ?, ?, ?, ?)")

@@ -13,7 +13,7 @@ struct WakeTimers: ~Copyable {
         due = Self.create(CLOCK_BOOTTIME, O_NONBLOCK | O_CLOEXEC)  // TFD_NONBLOCK, TFD_CLOEXEC are these
         wallClockSet = Self.create(CLOCK_REALTIME, O_NONBLOCK | O_CLOEXEC)
         guard due >= 0, wallClockSet >= 0 else {
-            throw DaemonError("timerfd_create: \(String(cString: strerror(errno)))")
+            throw DaemonError(.startup, "timerfd_create: \(String(cString: strerror(errno)))")
         }
         watchWallClock()
     }

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import OffstageCore
 import OffstageDaemon
+import OffstageLinux
 
 /// The options of the daemon and how it runs with them: shared by `offstage daemon` and `offstage-daemon`,
 /// the daemon alone (an executable without the simulator and the rest of the CLI, which `offstage daemon`
@@ -107,7 +108,7 @@ public struct DaemonOptions: ParsableArguments {
             finished.signal()
         }
         finished.wait()
-        if let message = failure.message { throw DaemonError("offstage daemon: \(message)") }
+        if let message = failure.message { throw DaemonError(.badOption, "offstage daemon: \(message)") }
     }
 
     /// The error a service ended with, handed from its task to the waiting command.

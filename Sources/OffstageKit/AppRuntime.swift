@@ -11,6 +11,9 @@ public final class AppRuntime: @unchecked Sendable {
     public private(set) lazy var application = UIApplication(runtime: self)
     public private(set) lazy var scheduler = BGTaskScheduler(runtime: self)
     let makeDelegate: () -> any UIApplicationDelegate
+    /// Whether UIKit's notifications are posted for this app: false for an app with no code of its own to hear
+    /// them (a declarative scenario app), since they go through the process-wide `OperationQueue.main`.
+    public let postsNotifications: Bool
     /// The delegate, launch handlers by identifier, live tasks by ID and assertion expiration handlers.
     private let registry = LockedValue(Registry())
     /// The app's `CLLocationManager`s, for location events (§7).
@@ -32,10 +35,12 @@ public final class AppRuntime: @unchecked Sendable {
     }
 
     public init(
-        bundleIdentifier: BundleID, link: any SystemLink, makeDelegate: @escaping () -> any UIApplicationDelegate
+        bundleIdentifier: BundleID, link: any SystemLink, postsNotifications: Bool = true,
+        makeDelegate: @escaping () -> any UIApplicationDelegate
     ) {
         self.bundleIdentifier = bundleIdentifier
         self.link = link
+        self.postsNotifications = postsNotifications
         self.makeDelegate = makeDelegate
         // Made now, while one thread has the runtime: a lazy property first read by two threads at once races.
         _ = application
@@ -144,7 +149,7 @@ public final class AppRuntime: @unchecked Sendable {
             _ = delegate?.application(app, didFinishLaunchingWithOptions: registry.value.launchOptions)
         default: deliverChange(callback, to: app)
         }
-        if let name = UIApplication.notification(after: callback) {
+        if postsNotifications, let name = UIApplication.notification(after: callback) {
             NotificationCenter.postFromMainQueue(name, object: app)
         }
         send(.returned(token: token))

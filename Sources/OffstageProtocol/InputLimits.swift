@@ -129,7 +129,9 @@ extension ControlCommand {
 extension SystemEvent {
     /// Every number and name of the event in range (the user's and the debugger's events, from `ctl`).
     func check() throws(InputError) {
-        let what = "event '\(String(describing: self).prefix { $0 != "(" })'"
+        // Named only for an error: `String(describing:)` walks the value by reflection, a twentieth of the
+        // daemon's time when it was worked out for every event.
+        var what: String { "event '\(String(describing: self).prefix { $0 != "(" })'" }
         if let app { try BundleID.check(app.rawValue, in: what, field: "_0") }
         switch self {
         case .setBattery(let level, _):
@@ -187,10 +189,10 @@ extension BundleID {
     }
 
     /// Throws unless `text` is a valid bundle identifier (`isValid`).
-    public static func check(_ text: String, in what: String, field: String) throws(InputError) {
+    public static func check(_ text: String, in what: @autoclosure () -> String, field: String) throws(InputError) {
         guard !isValid(text) else { return }
         throw InputError(
-            what, field,
+            what(), field,
             "\(quoted(text)) is not a bundle identifier (reverse-DNS: letters, digits, hyphens and periods, "
                 + "as in com.example.App)")
     }

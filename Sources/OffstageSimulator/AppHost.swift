@@ -13,6 +13,8 @@ final class AppHost: @unchecked Sendable {
     unowned let simulation: Simulation
     let app: BundleID
     let generation: Int
+    /// The app's run-loop and dispatch timers, fired in virtual time.
+    private(set) lazy var timers = AppTimers(host: self)
     /// Groups the app asked to be told about (`DispatchGroup.notify`), oldest first.
     private var groupWatches: [GroupWatch] = []
 
@@ -31,7 +33,7 @@ final class AppHost: @unchecked Sendable {
             to: offstage_host(
                 owner: UnsafeMutableRawPointer(bitPattern: 1)!, enqueue: Self.enqueue, notify: Self.notify,
                 run_due: Self.runDue, wait: Self.wait, begin_external: Self.beginExternal,
-                finish_external: Self.finishExternal,
+                finish_external: Self.finishExternal, timer: Self.timer, source: Self.source,
                 uptime_ns: 0, wall_ns: 0))
         record.pointee.owner = Unmanaged.passUnretained(self).toOpaque()
     }
@@ -109,6 +111,22 @@ final class AppHost: @unchecked Sendable {
                 ExternalWork.Result(
                     app: host.app, generation: host.generation, delay: Double(delay) / 1e9,
                     work: QueuedWork(queue: queue, context: context, function: function)))
+        }
+
+    private static let timer: @convention(c) (UnsafeMutableRawPointer, UnsafeMutableRawPointer, Int32) -> Void = {
+        owner, timer, added in
+        host(owner).timers.runLoopTimer(timer, added: added != 0)
+    }
+
+    private static let source:
+        @convention(c) (
+            UnsafeMutableRawPointer, Int32, UnsafeMutableRawPointer, UnsafeMutableRawPointer?, Int64, Int64,
+            UnsafeMutableRawPointer?, (@convention(c) (UnsafeMutableRawPointer?) -> Void)?
+        ) -> Int = { owner, event, source, queue, delay, interval, context, function in
+            let handler = function.map { (context: context, function: $0) }
+            let kept = host(owner).timers.sourceEvent(
+                event, source, queue: queue, delay: delay, interval: interval, handler: handler)
+            return kept ? 1 : 0
         }
 
     private static let wait: @convention(c) (UnsafeMutableRawPointer, Int32, UnsafeMutableRawPointer, Int64) -> Int =

@@ -49,16 +49,19 @@ struct TraceLaunch: Hashable, Sendable {
         var lastUse: [BundleID: Double] = [:]
         var launches: [TraceLaunch] = []
         for row in rows {
+            guard let app = row.app else { continue }
             switch row.kind {
             case .opened:
-                guard onScreen != row.app else { continue }
+                guard onScreen != app else { continue }
                 if let previous = onScreen { lastUse[previous] = row.epoch }
                 launches.append(
-                    TraceLaunch(epoch: row.epoch, app: row.app, sinceLastUse: lastUse[row.app].map { row.epoch - $0 }))
-                onScreen = row.app
+                    TraceLaunch(epoch: row.epoch, app: app, sinceLastUse: lastUse[app].map { row.epoch - $0 }))
+                onScreen = app
             case .closed:
-                lastUse[row.app] = row.epoch
+                lastUse[app] = row.epoch
                 onScreen = nil
+            case .notification, .screenOn, .unlock, .screenOff:
+                continue
             }
         }
         return launches

@@ -17,7 +17,7 @@ extension Simulation {
     func postRefreshStatusChanges(since before: [BundleID: AppCallResult]) {
         let after = refreshStatuses()
         for app in after.keys.sorted(by: { $0.rawValue < $1.rawValue }) where after[app] != before[app] {
-            guard let process = processes[app] else { continue }
+            guard let process = processes[app], process.runtime.postsNotifications else { continue }
             schedule(
                 at: now,
                 .appWork(app, generation: process.generation) {

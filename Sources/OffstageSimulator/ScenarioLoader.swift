@@ -203,6 +203,10 @@ public enum ScenarioLoader {
             ("slowBackgroundFetch", .seconds(\.slowBackgroundFetch)),
             ("maxBackgroundFetchBackoff", .count(\.maxBackgroundFetchBackoff)),
             ("locationEventRuntime", .seconds(\.locationEventRuntime)),
+            // Life cycle and background time, as iOS does them (issue 16).
+            ("transitionWatchdogTimeout", .seconds(\.transitionWatchdogTimeout)),
+            ("lowPowerModeBackgroundTimeAllowance", .seconds(\.lowPowerModeBackgroundTimeAllowance)),
+            ("lowPowerModeOffWhileChargingLevel", .fraction(\.lowPowerModeOffWhileChargingLevel)),
             ("discretionaryRateLimit", .seconds(\.discretionaryRateLimit)),
             ("refreshEarlyExpiry", .seconds(\.refreshEarlyExpiry)),
             ("strategy", .strategy),

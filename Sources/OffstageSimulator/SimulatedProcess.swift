@@ -29,13 +29,15 @@ final class SimulatedProcess: @unchecked Sendable {
     var heldReturns: [AppCall] = []
 
     init(
-        app: BundleID, generation: Int, simulation: Simulation, makeDelegate: @escaping () -> any UIApplicationDelegate
+        app: BundleID, generation: Int, simulation: Simulation, postsNotifications: Bool,
+        makeDelegate: @escaping () -> any UIApplicationDelegate
     ) {
         self.app = app
         self.generation = generation
         host = AppHost(simulation: simulation, app: app, generation: generation)
         let link = SimulatorLink(simulation: simulation, app: app, generation: generation)
-        let runtime = AppRuntime(bundleIdentifier: app, link: link, makeDelegate: makeDelegate)
+        let runtime = AppRuntime(
+            bundleIdentifier: app, link: link, postsNotifications: postsNotifications, makeDelegate: makeDelegate)
         self.runtime = runtime
         link.process = self
     }

@@ -546,14 +546,18 @@ public final class Simulation: @unchecked Sendable {
         let generation = (generations[app] ?? 0) + 1
         generations[app] = generation
         let makeDelegate: () -> any UIApplicationDelegate
-        if let code = spec.code, let make = catalog.apps[code] {
-            makeDelegate = make
+        let swiftCode = spec.code.flatMap { catalog.apps[$0] }
+        if let swiftCode {
+            makeDelegate = swiftCode
         } else {
             let behaviour = spec.behaviour
             makeDelegate = { [unowned self] in ScriptedApp(behaviour: behaviour, simulation: self) }
         }
+        // A declarative app has no observers: posting its notifications through the process-wide
+        // `OperationQueue.main` would only let simulations side by side (an evaluation's) disturb each other.
         processes[app] = SimulatedProcess(
-            app: app, generation: generation, simulation: self, makeDelegate: makeDelegate)
+            app: app, generation: generation, simulation: self, postsNotifications: swiftCode != nil,
+            makeDelegate: makeDelegate)
         processes[app]?.runtime.sceneManifest = spec.sceneManifest
     }
 }

@@ -2,7 +2,8 @@ import Foundation
 public import OffstageCore
 
 /// The parameters of a synthetic usage trace (`offstage trace generate`): how many users, days and
-/// apps, and the seed every draw comes from. The model itself is `TraceGenerator`'s, documented there.
+/// apps, the seed every draw comes from, and the behaviour's numbers (each documented in `docs/traces.md`,
+/// chosen so that `offstage trace stats` shows what real usage shows). The model is `TraceGenerator`'s.
 public struct TraceModel: Hashable, Sendable {
     public var users: Int
     public var days: Int
@@ -10,6 +11,25 @@ public struct TraceModel: Hashable, Sendable {
     public var seed: UInt64
     /// Wall-clock seconds since 1970 of the first day's local midnight, read as UTC (2026-11-23, a Monday).
     public var firstDay: Double = 1_795_392_000
+    /// The chance that, after a screen session with an app, the user comes back to its last app within
+    /// 15 minutes (each return may be followed by another): quick re-opens.
+    public var reopenChance = 0.45
+    /// The median gap before such a return (seconds; log-normal, at most 14 minutes).
+    public var reopenMedianGap: Double = 150
+    /// Within a session, the share of next apps drawn from the app's two usual successors (the rest by
+    /// popularity): app-to-app transitions.
+    public var transitionShare = 0.6
+    /// Mean screen sessions without an app per waking day (random glances; a third of them unlock to the
+    /// home screen and lock again), besides those that notifications light.
+    public var glancesPerDay = 18.0
+    /// Mean notifications a day over all of a user's apps (shared by popularity, weight 1/rank).
+    public var notificationsPerDay = 20.0
+    /// The chance that a notification makes the user open its app (within seconds, or minutes later).
+    public var notificationOpenChance = 0.2
+    /// The chance that a notification left unopened lights the dark screen for a glance.
+    public var notificationGlanceChance = 0.5
+    /// The share of users who also charge at work on weekdays (an hour or two after lunch), besides nightly.
+    public var daytimeChargerShare = 0.3
 
     public init(users: Int, days: Int, apps: Int, seed: UInt64) {
         self.users = users
@@ -26,10 +46,13 @@ public struct TraceModel: Hashable, Sendable {
 /// - **app popularity**: each user ranks the apps in their own order and picks them Zipf-like (weight 1/rank);
 /// - **habits**: each user's top third of apps have one or two usual times of day, kept on most days
 ///   (85 %, some on weekdays only) with ±`habitJitter` of jitter;
-/// - **sessions**: a session opens one app, or more in a row (each next one with 35 % chance), each used for
-///   a log-normal time (median 90 s); the screen goes off at the end of a session;
+/// - **sessions**: a session opens one app, or more in a row (each next one with 35 % chance, most often one
+///   of the app's usual successors), each used for a log-normal time (median 90 s); the screen goes off at
+///   the end; the user often comes back to the last app within minutes (quick re-opens);
+/// - **glances and notifications**: the screen lights without an app (a look, or an unlock to the home
+///   screen); apps' notifications come through the waking day, some opened, some lighting the screen;
 /// - **weekdays and weekends**: weekends start 90 min later and have fewer sessions; on weekdays the user
-///   is away from home (on cellular) from about 08:30 to 18:00, on Wi-Fi otherwise.
+///   is away from home (on cellular) from about 08:30 to 18:00, on Wi-Fi otherwise, and some charge at work.
 /// The same model and seed always give the same trace, byte for byte.
 public enum TraceGenerator {
     /// Relative rates of starting a random session in each local hour (0–23).
@@ -65,12 +88,16 @@ public enum TraceGenerator {
         var events: [TraceEvent] = []
         for index in 0..<model.users {
             var random = SeededRandom(seed: model.seed &* 0x9E37_79B9_7F4A_7C15 &+ UInt64(index + 1))
-            let person = Person(index: index, apps: apps, random: &random)
+            let person = Person(index: index, apps: apps, model: model, random: &random)
             var sessions: [Session] = []
+            var notifications: [Notification] = []
             for day in 0..<model.days {
-                sessions += person.sessions(on: day, firstDay: model.firstDay, random: &random)
+                let (daySessions, dayNotifications) = person.day(day, random: &random)
+                sessions += daySessions
+                notifications += dayNotifications
             }
-            events += person.rows(Session.placed(sessions), firstDay: model.firstDay)
+            let placed = person.placed(sessions, random: &random)
+            events += person.rows(placed, notifications: notifications)
         }
         return UsageTrace(source: "generated (seed \(model.seed))", events: events, hasScreenColumn: true)
     }
@@ -82,41 +109,50 @@ private struct Use {
     var seconds: Double
 }
 
-/// A stretch of use between unlocking and locking the phone: one app or a few in a row.
+/// A stretch of use between the screen lighting and going dark: one app or a few in a row, or none (a glance).
 private struct Session {
-    /// Seconds after the day's local midnight.
+    /// Seconds after the first day's local midnight.
     var start: Double
     var uses: [Use]
-    /// The phone is unplugged when this session starts (the first of the day) or plugged in at its end (the last).
-    var unplugs = false
-    var plugsIn = false
-    var length: Double { uses.reduce(0) { $0 + $1.seconds } + Double(uses.count - 1) * 5 }
-
-    /// The sessions in time order, each moved to start a minute after the one before ends at the earliest.
-    static func placed(_ sessions: [Session]) -> [Session] {
-        var placed: [Session] = []
-        for var session in sessions.sorted(by: { $0.start < $1.start }) {
-            if let last = placed.last { session.start = max(session.start, last.start + last.length + 60) }
-            placed.append(session)
-        }
-        return placed
-    }
+    /// How the screen lights: a look at the lock screen (its rows start with `screen-on`) or an unlock.
+    /// A session without uses lasts `glance` seconds.
+    var litWhileLocked = false
+    var glance: Double = 0
+    /// The phone is unplugged when this session starts or plugged in at its end (nil: neither).
+    var charger: Bool? = nil
+    /// The phone is plugged in at its start (a glance made by plugging in).
+    var plugsInAtStart = false
+    /// A glance may be dropped when another session is under way (the screen is already on); a use is moved.
+    var droppable: Bool { uses.isEmpty && charger == nil && !plugsInAtStart }
+    var length: Double { uses.isEmpty ? glance : uses.reduce(0) { $0 + $1.seconds } + Double(uses.count - 1) * 5 }
 }
 
-/// One generated user: time zone, waking day, app ranking, habits and activity.
+/// A notification of an app, at a moment (seconds after the first day's local midnight).
+private struct Notification {
+    var at: Double
+    var app: BundleID
+}
+
+/// One generated user: time zone, waking day, app ranking and successors, habits, notifications, activity.
 private struct Person {
+    let model: TraceModel
     let name: String
     let utcOffset: Double
     /// The user's apps, most used first.
     let ranking: [BundleID]
+    /// Each app's two usual next apps within a session.
+    let successors: [BundleID: [BundleID]]
     /// Seconds after midnight the user wakes up on weekdays, and goes to bed.
     let wake: Double
     let bed: Double
     let activity: Double
     /// Usual times (seconds after midnight) of the top apps, and whether each holds on weekdays only.
     let habits: [(app: BundleID, time: Double, weekdaysOnly: Bool)]
+    /// Whether the user charges at work on weekdays.
+    let chargesAtWork: Bool
 
-    init(index: Int, apps: [BundleID], random: inout SeededRandom) {
+    init(index: Int, apps: [BundleID], model: TraceModel, random: inout SeededRandom) {
+        self.model = model
         name = "user\(index + 1)"
         utcOffset = TraceGenerator.timeZones[index % TraceGenerator.timeZones.count]
         var shuffled = apps
@@ -135,16 +171,29 @@ private struct Person {
             }
         }
         self.habits = habits
+        var successors: [BundleID: [BundleID]] = [:]
+        for app in shuffled {
+            let others = shuffled.filter { $0 != app }
+            var picked: [BundleID] = []
+            while picked.count < min(2, others.count) {
+                let candidate = others[random.pick(weights: others.indices.map { 1 / Double($0 + 1) })]
+                if !picked.contains(candidate) { picked.append(candidate) }
+            }
+            successors[app] = picked
+        }
+        self.successors = successors
+        chargesAtWork = random.uniform() < model.daytimeChargerShare
     }
 
-    /// The day's sessions (starts in seconds after the first day's local midnight): wake-up, habits,
-    /// random ones, bedtime.
-    func sessions(on day: Int, firstDay: Double, random: inout SeededRandom) -> [Session] {
-        let weekday = WallClock(epochAtZero: firstDay + Double(day) * 86_400).localWeekday(at: .zero)
+    /// The day's sessions (wake-up, habits, random ones, glances, charging, bedtime) and notifications (some
+    /// with the session that opens their app), in seconds after the first day's local midnight.
+    func day(_ day: Int, random: inout SeededRandom) -> ([Session], [Notification]) {
+        let midnight = Double(day) * 86_400
+        let weekday = WallClock(epochAtZero: model.firstDay + midnight).localWeekday(at: .zero)
         let weekend = weekday == 0 || weekday == 6
         let wakeToday = wake + (weekend ? 5400 : 0) + random.between(-1200, 1200)
         let bedToday = bed + (weekend ? 1800 : 0) + random.between(-1200, 1200)
-        var sessions = [Session(start: wakeToday, uses: [use(ranking[0], &random)], unplugs: true)]
+        var sessions = [Session(start: wakeToday, uses: uses(from: ranking[0], &random), charger: false)]
         for habit in habits where !(weekend && habit.weekdaysOnly) && random.uniform() < 0.85 {
             let time =
                 habit.time + (weekend ? 3600 : 0)
@@ -154,20 +203,74 @@ private struct Person {
         }
         let mean = activity * (weekend ? TraceGenerator.sessionsPerWeekendDay : TraceGenerator.sessionsPerWeekday)
         for _ in 0..<random.poisson(mean) {
-            let hour = random.pick(weights: TraceGenerator.hourlyRate)
-            let time = Double(hour) * 3600 + random.uniform() * 3600
+            let time = randomTime(&random)
             // Awake hours only, but for the odd look at the phone in the night (one in ten drawn there).
             guard (time > wakeToday && time < bedToday) || random.uniform() < 0.1 else { continue }
-            var uses = [use(popular(&random), &random)]
-            while uses.count < 4, random.uniform() < 0.35 { uses.append(use(popular(&random), &random)) }
-            sessions.append(Session(start: time, uses: uses))
+            sessions.append(Session(start: time, uses: uses(from: popular(&random), &random)))
         }
-        sessions.append(Session(start: bedToday, uses: [use(popular(&random), &random)], plugsIn: true))
-        return sessions.map { session in
-            var session = session
-            session.start += Double(day) * 86_400
-            return session
+        for _ in 0..<random.poisson(activity * model.glancesPerDay) {
+            let time = randomTime(&random)
+            guard time > wakeToday, time < bedToday else { continue }
+            sessions.append(
+                Session(start: time, uses: [], litWhileLocked: random.uniform() < 2 / 3, glance: random.between(3, 20)))
         }
+        var notifications: [Notification] = []
+        let weights = ranking.indices.map { 1 / Double($0 + 1) }
+        for _ in 0..<random.poisson(model.notificationsPerDay) {
+            let app = ranking[random.pick(weights: weights)]
+            let time = wakeToday + random.uniform() * (bedToday - wakeToday)
+            notifications.append(Notification(at: midnight + time, app: app))
+            let draw = random.uniform()
+            if draw < model.notificationOpenChance {
+                // Opened at once from the lit lock screen, or a few minutes later.
+                let soon = random.uniform() < 0.5
+                let delay = soon ? random.between(2, 20) : min(840, 120 * exp(0.8 * random.normal()))
+                var uses = uses(from: app, &random)
+                uses[0].app = app
+                sessions.append(Session(start: time + delay, uses: uses, litWhileLocked: soon))
+            } else if draw < model.notificationOpenChance + (1 - model.notificationOpenChance)
+                * model.notificationGlanceChance
+            {
+                sessions.append(Session(start: time + 1, uses: [], litWhileLocked: true, glance: random.between(3, 10)))
+            }
+        }
+        if chargesAtWork, !weekend {
+            let plug = 13 * 3600 + random.between(0, 3600)
+            sessions.append(Session(start: plug, uses: [], litWhileLocked: true, glance: 5, plugsInAtStart: true))
+            sessions.append(
+                Session(
+                    start: plug + random.between(3600, 7200), uses: [], litWhileLocked: true, glance: 5,
+                    charger: false))
+        }
+        sessions.append(Session(start: bedToday, uses: [use(popular(&random), &random)], charger: true))
+        return (
+            sessions.map { session in
+                var session = session
+                session.start += midnight
+                return session
+            }, notifications
+        )
+    }
+
+    /// A time of day drawn from the hourly open-rate curve (seconds after midnight).
+    func randomTime(_ random: inout SeededRandom) -> Double {
+        Double(random.pick(weights: TraceGenerator.hourlyRate)) * 3600 + random.uniform() * 3600
+    }
+
+    /// A session's uses: `first`, then another app with 35 % chance each (up to four), most often one of
+    /// the previous app's usual successors.
+    func uses(from first: BundleID, _ random: inout SeededRandom) -> [Use] {
+        var uses = [use(first, &random)]
+        while uses.count < 4, random.uniform() < 0.35 {
+            let previous = uses.last!.app
+            let usual = successors[previous] ?? []
+            let next =
+                !usual.isEmpty && random.uniform() < model.transitionShare
+                ? usual[Int(random.next() % UInt64(usual.count))] : popular(&random)
+            guard next != previous else { continue }
+            uses.append(use(next, &random))
+        }
+        return uses
     }
 
     /// An app by popularity: Zipf-like, weight 1/rank over the user's own ranking.
@@ -180,33 +283,68 @@ private struct Person {
         Use(app: app, seconds: min(1200, max(10, (90 * exp(0.9 * random.normal())).rounded())))
     }
 
-    /// The rows of the sessions: opened and closed for each use, the screen off after the last,
-    /// the charger and the network as the day goes.
-    func rows(_ sessions: [Session], firstDay: Double) -> [TraceEvent] {
-        let midnight = firstDay - utcOffset
+    /// The sessions in time order, none overlapping: each starts a minute after the one before ends at the
+    /// earliest (a glance that would overlap is dropped, a use is moved); after a session with an app the
+    /// user may come back to its last app minutes later (`reopenChance`), and again after that.
+    func placed(_ sessions: [Session], random: inout SeededRandom) -> [Session] {
+        var waiting = sessions.sorted { $0.start < $1.start }
+        var placed: [Session] = []
+        var next = 0
+        while next < waiting.count {
+            var session = waiting[next]
+            next += 1
+            if let last = placed.last, session.start < last.start + last.length + 60 {
+                if session.droppable { continue }
+                session.start = last.start + last.length + 60
+            }
+            placed.append(session)
+            guard let lastUse = session.uses.last, random.uniform() < model.reopenChance else { continue }
+            let gap = min(840, model.reopenMedianGap * exp(0.8 * random.normal()))
+            let back = Session(start: session.start + session.length + max(60, gap), uses: [use(lastUse.app, &random)])
+            let index = waiting[next...].firstIndex { $0.start > back.start } ?? waiting.count
+            waiting.insert(back, at: index)
+        }
+        return placed
+    }
+
+    /// The rows of the sessions and the notifications, in time order: opened and closed for each use, the
+    /// screen off after the last (or `screen-on`/`unlock` and `screen-off` for a glance); the charger and
+    /// the network as the day goes.
+    func rows(_ sessions: [Session], notifications: [Notification]) -> [TraceEvent] {
+        let midnight = model.firstDay - utcOffset
+        func row(_ kind: TraceEvent.Kind, _ app: BundleID?, _ at: Double, screen: Bool?) -> TraceEvent {
+            let weekday = WallClock(epochAtZero: model.firstDay + at).localWeekday(at: .zero)
+            let hour = at.truncatingRemainder(dividingBy: 86_400)
+            let away = weekday != 0 && weekday != 6 && hour >= 8.5 * 3600 && hour < 18 * 3600
+            return TraceEvent(
+                user: name, epoch: (midnight + at).rounded(), utcOffset: utcOffset, app: app, kind: kind,
+                screen: screen, network: away ? .cellular : .wifi)
+        }
         var rows: [TraceEvent] = []
         for session in sessions {
             var time = session.start
+            var sessionRows: [TraceEvent] = []
+            if session.litWhileLocked { sessionRows.append(row(.screenOn, nil, time - 1, screen: true)) }
+            if session.uses.isEmpty {
+                if !session.litWhileLocked { sessionRows.append(row(.unlock, nil, time, screen: true)) }
+                sessionRows.append(row(.screenOff, nil, time + session.glance, screen: false))
+            }
             for (index, use) in session.uses.enumerated() {
-                let last = index == session.uses.count - 1
-                func row(_ kind: TraceEvent.Kind, _ at: Double) -> TraceEvent {
-                    let weekday = WallClock(epochAtZero: firstDay + at).localWeekday(at: .zero)
-                    let hour = at.truncatingRemainder(dividingBy: 86_400)
-                    let away = weekday != 0 && weekday != 6 && hour >= 8.5 * 3600 && hour < 18 * 3600
-                    var event = TraceEvent(
-                        user: name, epoch: (midnight + at).rounded(), utcOffset: utcOffset, app: use.app, kind: kind,
-                        screen: kind == .opened || !last, network: away ? .cellular : .wifi)
-                    if kind == .opened, index == 0, session.unplugs { event.charging = false }
-                    if kind == .closed, last, session.plugsIn { event.charging = true }
-                    return event
-                }
-                rows.append(row(.opened, time))
+                sessionRows.append(row(.opened, use.app, time, screen: true))
                 time += use.seconds
-                rows.append(row(.closed, time))
+                sessionRows.append(row(.closed, use.app, time, screen: index < session.uses.count - 1))
                 time += 5
             }
+            if session.plugsInAtStart { sessionRows[0].charging = true }
+            if let charger = session.charger { sessionRows[charger ? sessionRows.count - 1 : 0].charging = charger }
+            rows += sessionRows
         }
-        return rows
+        // A notification row comes before the session rows of the same second.
+        let shown = notifications.map { row(.notification, $0.app, $0.at, screen: nil) }
+        return (shown.map { ($0, 0) } + rows.map { ($0, 1) })
+            .enumerated()
+            .sorted { ($0.element.0.epoch, $0.element.1, $0.offset) < ($1.element.0.epoch, $1.element.1, $1.offset) }
+            .map(\.element.0)
     }
 }
 

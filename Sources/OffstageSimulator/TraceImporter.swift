@@ -50,6 +50,8 @@ public enum TraceImporter {
         }
         var episodes: [Episode] = []
         var open: [String: Episode] = [:]
+        /// LSApp: each user's last row's time.
+        var lastRow: [String: Double] = [:]
         for line in lines.dropFirst() {
             let row = ImportRow(source: source, line: line.number, columns: columns, cells: line.cells)
             try row.checkCount()
@@ -64,18 +66,22 @@ public enum TraceImporter {
                         utcOffset: start.utcOffset, line: line.number))
             case .lsapp:
                 let user = try row.text("user_id")
+                let session = try row.text("session_id")
                 let time = try row.time("timestamp", utcOffset: utcOffset)
                 let app = try row.app("app_name")
                 switch try row.text("event_type") {
                 case "Opened":
-                    if var previous = open[user], previous.app != app {
-                        previous.end = time.epoch  // a switch: it ends as the next app opens
+                    if var previous = open[user], previous.app != app || previous.session != session {
+                        // A switch: it ends as the next app opens; left open at a session's end, it ended
+                        // with the session's last row.
+                        previous.end = previous.session == session ? time.epoch : lastRow[user] ?? previous.start
                         episodes.append(previous)
+                        open[user] = nil
                     }
                     if open[user]?.app != app {
                         open[user] = Episode(
                             user: user, app: app, start: time.epoch, end: time.epoch, utcOffset: time.utcOffset,
-                            line: line.number)
+                            line: line.number, session: session)
                     }
                 case "Closed":
                     // A close of an app not on screen (the dataset has some) says nothing more.
@@ -83,17 +89,22 @@ public enum TraceImporter {
                     episode.end = time.epoch
                     episodes.append(episode)
                     open[user] = nil
+                case "User Interaction", "Broken":
+                    break  // a touch within the app on screen, or a gap in the logging: no change of app
                 case let other:
-                    throw row.error("event_type", "expected Opened or Closed, got \"\(other)\"")
+                    throw row.error(
+                        "event_type", "expected Opened, Closed, User Interaction or Broken, got \"\(other)\"")
                 }
+                lastRow[user] = time.epoch
             }
         }
         episodes += open.values
-        return UsageTrace(source: source, events: events(of: episodes), hasScreenColumn: false)
+        return UsageTrace(source: source, events: events(of: episodes), hasScreenColumn: layout == .lsapp)
     }
 
     /// The trace's rows for episodes: each user's in time order, an app opened at its start and closed at
-    /// its end, unless the next episode starts before that end (the user switched apps: no close).
+    /// its end, unless the next episode starts before that end (the user switched apps: no close). Where
+    /// episodes carry sessions, a close turns the screen off only at the session's end.
     static func events(of episodes: [Episode]) -> [TraceEvent] {
         let byUser = Dictionary(grouping: episodes, by: \.user)
         var users: [String] = []
@@ -111,6 +122,7 @@ public enum TraceImporter {
                 var closed = opened
                 closed.epoch = episode.end
                 closed.kind = .closed
+                if let session = episode.session { closed.screen = next?.session == session }
                 return [opened, closed]
             }
         }
@@ -124,6 +136,8 @@ public enum TraceImporter {
         var end: Double
         var utcOffset: Double
         var line: Int
+        /// The dataset's screen session (LSApp's `session_id`), when it has them.
+        var session: String? = nil
     }
 }
 

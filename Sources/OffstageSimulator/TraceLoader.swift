@@ -5,6 +5,7 @@ import OffstageCore
 /// the line and the column, like `ScenarioLoader`'s: `week.csv:12: field 'timestamp (column 2)': …`.
 public enum TraceLoader {
     /// The columns a trace must have, in any order.
+    /// (`app` may be empty on the screen's rows.)
     public static let requiredColumns = ["user", "timestamp", "app", "event"]
     /// The columns it may have besides.
     public static let optionalColumns = ["screen", "battery", "charging", "network"]
@@ -69,8 +70,8 @@ private struct RowReader {
     let source: String
     let columns: [String]
     var events: [TraceEvent] = []
-    /// Per user: the time of their last row and the app on screen after it.
-    var users: [String: (epoch: Double, onScreen: BundleID?)] = [:]
+    /// Per user: the time of their last row and the screen after it.
+    var users: [String: (epoch: Double, screen: TraceScreen)] = [:]
 
     mutating func read(_ text: String, line: Int) throws(ScenarioError) {
         let cells = text.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingSpaces }
@@ -89,10 +90,8 @@ private struct RowReader {
         guard let offset = stamp.utcOffset else {
             throw row.error("timestamp", "the time needs its zone's offset, like +01:00 or Z")
         }
-        let appText = try row.required("app")
-        guard !appText.contains(" ") else { throw row.error("app", "expected a bundle identifier, got \"\(appText)\"") }
-        let app = BundleID(appText)
         let kind = try row.choice("event", TraceEvent.Kind.allCases.map { ($0.rawValue, $0) })!
+        let app = try row.app(for: kind)
         let event = TraceEvent(
             user: user, epoch: stamp.epoch, utcOffset: offset, app: app, kind: kind,
             screen: try row.choice("screen", [("on", true), ("off", false)]),
@@ -102,23 +101,83 @@ private struct RowReader {
         events.append(event)
     }
 
-    /// Each user's rows go forward in time, close only the app on screen, and open nothing with the screen off.
+    /// Each user's rows go forward in time and follow the screen: an app opens with the screen on, a close
+    /// closes the app on screen, the screen lights only when dark, an unlock needs a locked device, and the
+    /// screen goes off only with no app on screen (a `closed` row with the screen off does both).
     mutating func check(_ event: TraceEvent, row: Row) throws(ScenarioError) {
-        let before = users[event.user]
-        if let before, event.epoch < before.epoch {
+        let before = users[event.user] ?? (epoch: event.epoch, screen: .dark)
+        if event.epoch < before.epoch {
             throw row.error("timestamp", "goes back in time: user \(event.user)'s rows must be in time order")
         }
+        do {
+            users[event.user] = (event.epoch, try before.screen.after(event, screenColumn: columns.contains("screen")))
+        } catch {
+            throw row.error(error.column, error.message)
+        }
+    }
+}
+
+/// Where a user's screen is between rows: dark (locked), lit but locked (a glance), unlocked on the home
+/// screen, or showing an app.
+enum TraceScreen: Hashable, Sendable {
+    case dark, glance, home
+    case app(BundleID)
+
+    /// The screen after `event`, or the error that says why the row cannot follow this screen (the loader
+    /// checks every row with it; the replay's launches and the statistics follow the screen with it).
+    /// Without a `screen` column, every close locks the device.
+    func after(_ event: TraceEvent, screenColumn: Bool) throws(TraceScreenError) -> TraceScreen {
+        let lit = self != .dark
         switch event.kind {
         case .opened:
-            if event.screen == false { throw row.error("screen", "an app opens with the screen on, got \"off\"") }
-            users[event.user] = (event.epoch, event.app)
-        case .closed:
-            guard before?.onScreen == event.app else {
-                let current = before?.onScreen.map { "\($0) is" } ?? "no app is"
-                throw row.error("event", "closes \(event.app), but \(current) on screen for user \(event.user)")
+            if event.screen == false {
+                throw TraceScreenError("screen", "an app opens with the screen on, got \"off\"")
             }
-            users[event.user] = (event.epoch, nil)
+            return .app(event.app!)
+        case .closed:
+            guard self == .app(event.app!) else {
+                let current = if case .app(let shown) = self { "\(shown) is" } else { "no app is" }
+                throw TraceScreenError("event", "closes \(event.app!), but \(current) on screen for user \(event.user)")
+            }
+            return event.screen == false || !screenColumn ? .dark : .home
+        case .notification:
+            if event.screen != nil {
+                throw TraceScreenError("screen", "a notification leaves the screen as it is: leave the cell empty")
+            }
+            return self
+        case .screenOn:
+            if event.screen == false { throw TraceScreenError("screen", "screen-on leaves the screen on, got \"off\"") }
+            guard !lit else {
+                throw TraceScreenError("event", "screen-on, but the screen is already on for user \(event.user)")
+            }
+            return .glance
+        case .unlock:
+            if event.screen == false { throw TraceScreenError("screen", "unlock leaves the screen on, got \"off\"") }
+            guard self == .dark || self == .glance else {
+                throw TraceScreenError("event", "unlock, but user \(event.user)'s device is already unlocked")
+            }
+            return .home
+        case .screenOff:
+            if event.screen == true { throw TraceScreenError("screen", "screen-off turns the screen off, got \"on\"") }
+            if case .app(let shown) = self {
+                throw TraceScreenError(
+                    "event", "screen-off while \(shown) is on screen: close it with a closed row whose screen is off")
+            }
+            guard lit else {
+                throw TraceScreenError("event", "screen-off, but the screen is already off for user \(event.user)")
+            }
+            return .dark
         }
+    }
+}
+
+/// Why a row cannot follow the screen as it is: the column at fault and what is wrong.
+struct TraceScreenError: Error, Hashable, Sendable {
+    var column: String
+    var message: String
+    init(_ column: String, _ message: String) {
+        self.column = column
+        self.message = message
     }
 }
 
@@ -148,6 +207,19 @@ private struct Row {
             throw error(name, "expected \(options.map(\.0).joined(separator: " or ")), got \"\(text)\"")
         }
         return match.1
+    }
+
+    /// The `app` cell: a bundle identifier on the rows about an app, empty on the screen's rows.
+    func app(for kind: TraceEvent.Kind) throws(ScenarioError) -> BundleID? {
+        guard kind.namesApp else {
+            guard let text = cell("app") else { return nil }
+            throw error("app", "a \(kind.rawValue) row names no app: leave the cell empty, got \"\(text)\"")
+        }
+        guard let text = cell("app") else {
+            throw error("app", "is empty; an opened, closed or notification row names its app")
+        }
+        guard !text.contains(" ") else { throw error("app", "expected a bundle identifier, got \"\(text)\"") }
+        return BundleID(text)
     }
 
     /// `battery`: a percentage 0–100 (a `%` sign is allowed), as a fraction 0–1.

@@ -1,8 +1,8 @@
 public import OffstageCore
 
 /// Turns one user's rows of a usage trace into a scenario: the user's timeline (opened → the app comes
-/// on screen, closed → home, and the device state the cells give), and every app of the trace as a
-/// news-like declarative app. The simulator then plays it like any other scenario.
+/// on screen, closed → home, screen-on, unlock, screen-off → lock, notification, and the device state the
+/// cells give), and every app of the trace as a news-like declarative app. The simulator then plays it like any other scenario.
 public enum TraceReplay {
     /// Seconds after submission that a news-like app asks for as `earliestBeginDate` (Apple's sample value).
     public static let refreshAfter: Double = 15 * 60
@@ -21,7 +21,7 @@ public enum TraceReplay {
         let start = ((first.epoch + offset) / 86_400).rounded(.down) * 86_400 - offset
         let end = ((rows.last!.epoch + offset) / 86_400 + 1).rounded(.down) * 86_400 - offset
         var apps: [BundleID] = []
-        for row in rows where !apps.contains(row.app) { apps.append(row.app) }
+        for app in rows.compactMap(\.app) where !apps.contains(app) { apps.append(app) }
         var scenario = Scenario(
             name: "\(trace.source) user \(user)", source: trace.source, startEpoch: start, policy: policy,
             apps: apps.map(newsApp), duration: end - start)
@@ -46,8 +46,7 @@ public enum TraceReplay {
             }
             charging = row.charging ?? charging
             if let network = row.network { events.append(.setNetwork(network)) }
-            if row.kind == .opened { events.append(.open(row.app)) }
-            if row.kind == .closed, row.screen == false || (!trace.hasScreenColumn) { events.append(.lock) }
+            events += row.userEvents(screenColumn: trace.hasScreenColumn)
             timeline += events.map { TimelineEntry(at: at, action: .system($0), line: row.line) }
         }
         scenario.timeline = timeline
@@ -69,6 +68,22 @@ public enum TraceReplay {
         behaviour.tasks = [refresh: task]
         let manifest = AppManifest(bundleIdentifier: id, backgroundModes: [.fetch], permittedIdentifiers: [refresh])
         return ScenarioApp(manifest: manifest, behaviour: behaviour)
+    }
+}
+
+extension TraceEvent {
+    /// The user's own events of the row, after its device cells: the app opens (unlocking on the way),
+    /// the screen lights, the user unlocks, a notification appears, or the device locks (a `screen-off`
+    /// row, or a close with the screen off — with no `screen` column, every close).
+    func userEvents(screenColumn: Bool) -> [SystemEvent] {
+        switch kind {
+        case .opened: [.open(app!)]
+        case .closed: screen == false || !screenColumn ? [.lock] : []
+        case .notification: [.notificationShown(app!)]
+        case .screenOn: [.screenOn]
+        case .unlock: [.unlock]
+        case .screenOff: [.lock]
+        }
     }
 }
 

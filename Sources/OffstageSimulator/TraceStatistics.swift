@@ -1,7 +1,8 @@
 import OffstageCore
 
 /// What a usage trace holds, in the figures real usage is compared by (`offstage trace stats`): launches a
-/// day, the share of re-opens, screen sessions and the apps in each, and hours on the charger.
+/// day, the share of re-opens, screen sessions with and without an app, notifications and the share opened,
+/// and hours on the charger.
 public struct TraceStatistics: Hashable, Sendable {
     public var users: Int
     /// Days covered, summed over users (each from the local midnight before their first row to the one
@@ -10,23 +11,38 @@ public struct TraceStatistics: Hashable, Sendable {
     public var launches: Int
     /// Launches within `Evaluation.freshWithin` (15 min) of the app leaving the screen.
     public var reopens: Int
-    /// Screen sessions: from a launch with no app on screen to the close that locks the device (with no
-    /// `screen` column, every close).
+    /// Screen sessions with an app: from the screen lighting (an unlock, a glance or an open) to it going dark
+    /// (a `screen-off` row, or a close with the screen off — with no `screen` column, every close).
     public var sessions: Int
-    /// Distinct apps summed over sessions.
+    /// Distinct apps summed over sessions with an app.
     public var appsInSessions: Int
+    /// Screen sessions without an app: the screen lit (a glance, or an unlock to the home screen) and went
+    /// dark again with no app opened.
+    public var glances: Int
+    /// Notifications shown, and those followed by a launch of their app within 15 min.
+    public var notifications: Int
+    public var notificationsOpened: Int
     /// Hours on the charger, summed over users; nil when no row says whether the device charges.
     public var chargingHours: Double?
 
     public var launchesPerDay: Double { userDays > 0 ? Double(launches) / userDays : 0 }
     public var reopenShare: Double { launches > 0 ? Double(reopens) / Double(launches) : 0 }
     public var sessionsPerDay: Double { userDays > 0 ? Double(sessions) / userDays : 0 }
+    public var glancesPerDay: Double { userDays > 0 ? Double(glances) / userDays : 0 }
+    /// The share of screen sessions with no app.
+    public var glanceShare: Double { sessions + glances > 0 ? Double(glances) / Double(sessions + glances) : 0 }
     public var appsPerSession: Double { sessions > 0 ? Double(appsInSessions) / Double(sessions) : 0 }
+    public var notificationsPerDay: Double { userDays > 0 ? Double(notifications) / userDays : 0 }
+    /// The share of notifications followed by a launch of their app within 15 min.
+    public var notificationOpenShare: Double {
+        notifications > 0 ? Double(notificationsOpened) / Double(notifications) : 0
+    }
 
     /// Counts the figures of every user of `trace`.
     public init(_ trace: UsageTrace) {
         users = trace.users.count
         (userDays, launches, reopens, sessions, appsInSessions) = (0, 0, 0, 0, 0)
+        (glances, notifications, notificationsOpened) = (0, 0, 0)
         let knowsCharging = trace.events.contains { $0.charging != nil }
         chargingHours = knowsCharging ? 0 : nil
         for user in trace.users {
@@ -37,6 +53,7 @@ public struct TraceStatistics: Hashable, Sendable {
             launches += userLaunches.count
             reopens += userLaunches.filter { $0.sinceLastUse.map { $0 <= Evaluation.freshWithin } ?? false }.count
             count(sessionsIn: rows, screenColumn: trace.hasScreenColumn)
+            count(notificationsIn: rows, launches: userLaunches)
             if knowsCharging {
                 chargingHours! +=
                     Self.chargingSeconds(rows, until: scenario.startEpoch + (scenario.duration ?? 0)) / 3600
@@ -44,26 +61,31 @@ public struct TraceStatistics: Hashable, Sendable {
         }
     }
 
-    /// Adds one user's screen sessions and the apps in each.
+    /// Adds one user's screen sessions, with the apps in each, and those without an app.
     private mutating func count(sessionsIn rows: [TraceEvent], screenColumn: Bool) {
-        var apps: Set<String>?
-        for row in rows {
-            switch row.kind {
-            case .opened:
-                apps = (apps ?? []).union([row.app.rawValue])
-            case .closed where row.screen == false || !screenColumn:
-                if let session = apps {
-                    sessions += 1
-                    appsInSessions += session.count
-                }
-                apps = nil
-            case .closed:
-                break
-            }
+        var screen = TraceScreen.dark
+        var apps: Set<BundleID> = []
+        func end() {
+            if apps.isEmpty { glances += 1 } else { sessions += 1 }
+            appsInSessions += apps.count
+            apps = []
         }
-        if let session = apps {
-            sessions += 1
-            appsInSessions += session.count
+        for row in rows {
+            let after = (try? screen.after(row, screenColumn: screenColumn)) ?? screen
+            if case .app(let app) = after { apps.insert(app) }
+            if screen != .dark, after == .dark { end() }
+            screen = after
+        }
+        if screen != .dark { end() }
+    }
+
+    /// Adds one user's notifications, and those followed by a launch of their app within 15 min.
+    private mutating func count(notificationsIn rows: [TraceEvent], launches: [TraceLaunch]) {
+        let launchTimes = Dictionary(grouping: launches, by: \.app).mapValues { $0.map(\.epoch) }
+        for row in rows where row.kind == .notification {
+            notifications += 1
+            let opened = launchTimes[row.app!]?.contains { $0 >= row.epoch && $0 <= row.epoch + Evaluation.freshWithin }
+            if opened == true { notificationsOpened += 1 }
         }
     }
 
@@ -90,8 +112,11 @@ public struct TraceStatistics: Hashable, Sendable {
                 + RunReport.count(launches, "launch", "launches"),
             "launches a day:      \(Evaluation.fixed(launchesPerDay, 1))",
             "re-opens:            \(Evaluation.percent(reopenShare, digits: 1)) of launches (within 15 min of the app's last use)",
-            "sessions a day:      \(Evaluation.fixed(sessionsPerDay, 1))",
+            "sessions a day:      \(Evaluation.fixed(sessionsPerDay, 1)) with an app, "
+                + "\(Evaluation.fixed(glancesPerDay, 1)) without (\(Evaluation.percent(glanceShare, digits: 1)) of screen sessions)",
             "apps per session:    \(Evaluation.fixed(appsPerSession, 2))",
+            "notifications a day: \(Evaluation.fixed(notificationsPerDay, 1)), "
+                + "\(Evaluation.percent(notificationOpenShare, digits: 1)) followed by a launch of their app within 15 min",
             "charging hours/day:  "
                 + (chargingHours.map { Evaluation.fixed(userDays > 0 ? $0 / userDays : 0, 1) }
                     ?? "— (no charging column)"),

@@ -35,7 +35,7 @@ public struct UsageTrace: Hashable, Sendable {
         var lines = [columns.joined(separator: ",")]
         for event in events {
             var cells = [event.user, TraceEvent.timestamp(epoch: event.epoch, utcOffset: event.utcOffset)]
-            cells += [event.app.rawValue, event.kind.rawValue]
+            cells += [event.app?.rawValue ?? "", event.kind.rawValue]
             if hasScreenColumn { cells.append(event.screen.map { $0 ? "on" : "off" } ?? "") }
             if columns.contains("battery") {
                 cells.append(event.battery.map { String(Int(($0 * 100).rounded())) } ?? "")
@@ -48,12 +48,27 @@ public struct UsageTrace: Hashable, Sendable {
     }
 }
 
-/// One row of a trace: a user opened or closed an app at a moment of their local time, and how the
-/// device was then (each optional cell, when given, holds from this row on).
+/// One row of a trace: a user opened or closed an app, the screen lit or went dark, the user unlocked, or an
+/// app's notification appeared, at a moment of their local time; and how the device was then (each optional
+/// cell, when given, holds from this row on).
 public struct TraceEvent: Hashable, Sendable {
-    /// opened: the app comes on screen; closed: the user leaves it for the home screen.
+    /// What happened (see `docs/traces.md`): the first three name an app, the others none.
     public enum Kind: String, Hashable, Sendable, CaseIterable {
-        case opened, closed
+        /// The app comes on screen (unlocking on the way); a launch if it was not there.
+        case opened
+        /// The user leaves the app for the home screen (and locks, when the screen goes off).
+        case closed
+        /// A notification of the app appears (an alert the person sees, not a silent push).
+        case notification
+        /// The screen of the locked device lights (a glance): no unlock, no app.
+        case screenOn = "screen-on"
+        /// The user unlocks to the home screen, no app (yet).
+        case unlock
+        /// The screen goes dark and the device locks, with no app on screen.
+        case screenOff = "screen-off"
+
+        /// Whether the row names an app (`opened`, `closed`, `notification`) or must not (the screen's rows).
+        public var namesApp: Bool { self == .opened || self == .closed || self == .notification }
     }
 
     public var user: String
@@ -61,7 +76,8 @@ public struct TraceEvent: Hashable, Sendable {
     public var epoch: Double
     /// Seconds the user's time zone is ahead of UTC at that moment.
     public var utcOffset: Double
-    public var app: BundleID
+    /// The app the row is about; nil for the screen's rows (`screen-on`, `unlock`, `screen-off`).
+    public var app: BundleID?
     public var kind: Kind
     /// The screen after the event: on, or off (locked).
     public var screen: Bool?
@@ -73,7 +89,7 @@ public struct TraceEvent: Hashable, Sendable {
     public var line: Int
 
     public init(
-        user: String, epoch: Double, utcOffset: Double, app: BundleID, kind: Kind, screen: Bool? = nil,
+        user: String, epoch: Double, utcOffset: Double, app: BundleID?, kind: Kind, screen: Bool? = nil,
         battery: Double? = nil, charging: Bool? = nil, network: NetworkKind? = nil, line: Int = 0
     ) {
         self.user = user

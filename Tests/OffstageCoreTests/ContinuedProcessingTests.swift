@@ -24,6 +24,30 @@ import Testing
         h.call(.reportProgress(taskID: run.id, completed: completed, total: total), from: run.app)
     }
 
+    /// Continued processing starts in the foreground from a person's action (Apple: "The app submits this request
+    /// from the foreground"); submitted from the background, e.g. from a refresh handler, it is refused.
+    @Test func continuedProcessingSubmittedFromTheBackgroundIsRefused() {
+        var h = Fixture.harness([feed])
+        h.open(feed)
+        h.call(.register(identifier: Fixture.continued(feed, "A")), from: feed)
+        h.submit(Fixture.refreshRequest(feed), from: feed)
+        h.handle(.home)
+        h.handle(.lock)
+        if h.task(Fixture.refresh(feed), of: feed) == nil {
+            h.handle(.simulateLaunch(feed, identifier: Fixture.refresh(feed)))
+        }
+        #expect(h.state(of: feed) == .background)
+        #expect(h.task(Fixture.refresh(feed), of: feed) != nil, "submitted from the refresh handler")
+        let (result, effects) = h.callWithEffects(.submit(Fixture.continuedRequest(feed, "A")), from: feed)
+        #expect(result == .failed(.notPermitted))
+        #expect(effects.startedTasks.isEmpty)
+        #expect(
+            effects.records(.rejected).map(\.reason) == [
+                "notPermitted: submitted from the background, not from a person's action"
+            ])
+        #expect(h.system.pendingRequests(of: feed).isEmpty)
+    }
+
     // MARK: Concurrency, device-wide
 
     @Test func continuedProcessingConcurrencyIsDeviceWide() {

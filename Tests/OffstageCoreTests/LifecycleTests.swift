@@ -132,10 +132,40 @@ import Testing
         let effects = h.advance(by: 0.1)
         #expect(
             effects.terminations.map(\.1) == [
-                .watchdog("applicationDidEnterBackground(_:) did not return within 5 s")
+                .watchdog("applicationDidEnterBackground(_:) did not return within 5 s (0x8badf00d)")
             ])
         #expect(effects.records(.terminated).first?.at == Instant(seconds: 5))
         #expect(h.state(of: feed) == .notRunning)
+    }
+
+    /// The watchdog at launch (`0x8badf00d`, about 20 s: WWDC20 "Why is my app getting killed?"; the 20 s is ours).
+    @Test func didFinishLaunchingBlockingFor20SecondsIsKilledByTheWatchdog() {
+        var h = Fixture.harness()
+        h.holds[feed] = [.didFinishLaunching]
+        h.open(feed)
+        #expect(h.advance(by: 19.9).terminations.isEmpty)
+        let effects = h.advance(by: 0.1)
+        #expect(
+            effects.terminations.map(\.1) == [
+                .watchdog("application(_:didFinishLaunchingWithOptions:) did not return within 20 s (0x8badf00d)")
+            ])
+        #expect(h.state(of: feed) == .notRunning)
+    }
+
+    /// The watchdog when entering the foreground: `applicationWillEnterForeground` blocking 20 s is killed.
+    @Test func willEnterForegroundBlockingFor20SecondsIsKilledByTheWatchdog() {
+        var h = Fixture.harness()
+        h.holds[feed] = [.willEnterForeground]
+        h.open(feed)
+        h.handle(.home)
+        h.advance(by: 60)
+        h.open(feed)
+        #expect(h.advance(by: 19.9).terminations.isEmpty)
+        let effects = h.advance(by: 0.1)
+        #expect(
+            effects.terminations.map(\.1) == [
+                .watchdog("applicationWillEnterForeground(_:) did not return within 20 s (0x8badf00d)")
+            ])
     }
 
     @Test func didEnterBackgroundReturningWithin5SecondsIsSuspended() {
@@ -173,8 +203,8 @@ import Testing
         #expect(done.actions == [.suspend(feed)])
     }
 
-    /// Resumed, not relaunched, and handed the task with no life-cycle callback (SPEC §2 names none).
-    @Test func resumeFromSuspendedForTask() {
+    /// Resumed, not relaunched: `didEnterBackground`, then the task ("About the background execution sequence").
+    @Test func resumedForATaskGetsDidEnterBackgroundBeforeTheTask() {
         var h = Fixture.harness()
         h.open(feed)
         h.submit(Fixture.processingRequest(feed), from: feed)
@@ -184,7 +214,10 @@ import Testing
         let actions = effects.actions
         #expect(actions.first == .resume(feed))
         #expect(!actions.contains { if case .launch = $0 { true } else { false } })
-        #expect(effects.callbacks(of: feed).isEmpty)
+        #expect(effects.callbacks(of: feed) == [.didEnterBackground])
+        let callback = actions.firstIndex { if case .deliver = $0 { true } else { false } }!
+        let start = actions.firstIndex { if case .startTask = $0 { true } else { false } }!
+        #expect(callback < start, "the task is delivered after didEnterBackground returns")
         #expect(effects.startedTasks.map(\.request.identifier) == [Fixture.processing(feed)])
         #expect(h.complete(Fixture.processing(feed), of: feed).actions == [.suspend(feed)])
     }

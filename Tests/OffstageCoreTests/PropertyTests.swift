@@ -133,7 +133,7 @@ struct Oracle {
         let processing = request.kind == .processing
         if let date = request.earliestBeginDate, time.seconds < date { return "before its earliest begin date" }
         if !backgroundAppRefresh || refreshOff.contains(app) { return "Background App Refresh off" }
-        if lowPower && !charging { return "Low Power Mode" }
+        if lowPower { return "Low Power Mode" }
         if percent < 20 && !charging { return "critical battery" }
         if thermal == .serious || thermal == .critical { return "thermal state \(thermal)" }
         if request.requiresNetworkConnectivity && (network == .none || lowData) { return "no usable network" }
@@ -241,6 +241,7 @@ struct PropertyRun {
             harness.handle(.interruptionEnded(accepted: accepted))
         case .battery(let percent, let charging):
             (oracle.percent, oracle.charging) = (percent, charging)
+            if charging && percent >= 80 { oracle.lowPower = false }  // iOS turns it off at 80 % on the charger
             harness.handle(.setBattery(level: Double(percent) / 100, charging: charging))
         case .network(let kind):
             oracle.network = kind

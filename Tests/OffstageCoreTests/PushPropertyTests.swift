@@ -79,6 +79,7 @@ struct PushRun {
             harness.handle(.setLowPowerMode(on))
         case .charging(let on):
             charging = on
+            if on { lowPower = false }  // at 80 % on the charger iOS turns Low Power Mode off; plugging in alone does not
             harness.handle(.setBattery(level: 0.8, charging: on))
         case .open(let n):
             forceQuit.remove(Self.apps[n])
@@ -102,7 +103,7 @@ struct PushRun {
             }
             guard harness.system.foregroundApp != app else { continue }
             if !barOn { violations.append("\(payload) delivered with Background App Refresh off") }
-            if lowPower && !charging { violations.append("\(payload) delivered in Low Power Mode") }
+            if lowPower { violations.append("\(payload) delivered in Low Power Mode") }
             if forceQuit.contains(app) { violations.append("\(payload) delivered after a force-quit") }
             let window = backgroundDeliveries[app, default: []].filter { time - $0 < 3600 }
             if window.count >= 3 { violations.append("\(payload) is the 4th background push within an hour") }

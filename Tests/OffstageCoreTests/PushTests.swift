@@ -40,7 +40,7 @@ import Testing
         h.launchAndSuspend(feed)
         let effects = h.handle(.backgroundPush(feed, payload: "p1"))
         #expect(effects.actions.first == .resume(feed))
-        #expect(effects.callbacks(of: feed).isEmpty)
+        #expect(effects.callbacks(of: feed) == [.didEnterBackground])
         #expect(pushes(effects) == ["p1"])
         #expect(h.state(of: feed) == .suspended)
     }
@@ -132,13 +132,14 @@ import Testing
         #expect(pushes(h.handle(.setBackgroundAppRefreshRestricted(false))) == ["p2"])
     }
 
-    @Test func lowPowerModeHoldsPushesUnlessCharging() {
+    @Test func lowPowerModeHoldsPushesWhileChargingUntil80Percent() {
         var h = harness()
         h.launchAndSuspend(feed)
         h.handle(.setLowPowerMode(true))
         #expect(pushes(h.handle(.backgroundPush(feed, payload: "p1"))).isEmpty)
         #expect(h.system.heldPushes().first?.blockers.map(\.constraint) == ["lowPowerMode"])
-        #expect(pushes(h.handle(.setBattery(level: 0.5, charging: true))) == ["p1"])
+        #expect(pushes(h.handle(.setBattery(level: 0.5, charging: true))).isEmpty)
+        #expect(pushes(h.handle(.setBattery(level: 0.8, charging: true))) == ["p1"])
     }
 
     @Test func pushesAfterAForceQuitAreDroppedUntilTheUserOpensTheApp() {

@@ -114,15 +114,18 @@ import Testing
             [BackgroundRefreshStatus.restricted, .denied, .available].map(\.rawValue) == [0, 1, 2])
     }
 
-    @Test func lowPowerModeDeniesRefreshStatus() {
+    /// Low Power Mode denies refresh, and charging does not lift it: iOS turns it off itself at 80 % on the charger.
+    @Test func lowPowerModeDeniesRefreshStatusWhileChargingUntil80Percent() {
         var h = Fixture.harness()
         h.open(feed)
         h.handle(.setLowPowerMode(true))
         #expect(h.call(.backgroundRefreshStatus, from: feed) == .refreshStatus(.denied))
-        h.handle(.setBattery(level: 0.5, charging: true))
-        #expect(h.call(.backgroundRefreshStatus, from: feed) == .refreshStatus(.available), "lifted while charging")
-        h.handle(.setLowPowerMode(false))
-        h.handle(.setBattery(level: 0.5, charging: false))
+        h.handle(.setBattery(level: 0.39, charging: true))
+        #expect(h.call(.backgroundRefreshStatus, from: feed) == .refreshStatus(.denied), "still on while charging")
+        #expect(h.submit(Fixture.refreshRequest(feed), from: feed) == .failed(.unavailable))
+        let effects = h.handle(.setBattery(level: 0.80, charging: true))
+        #expect(effects.records(.setting).map(\.reason) == ["Low Power Mode off: the charging battery reached 80%"])
+        #expect(!h.system.settings.lowPowerMode)
         #expect(h.call(.backgroundRefreshStatus, from: feed) == .refreshStatus(.available))
     }
 

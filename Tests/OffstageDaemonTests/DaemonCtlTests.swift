@@ -34,6 +34,23 @@ import Testing
         #expect(output.contains("test.nobody is not installed"))
     }
 
+    /// A tap names a control the app declares (`OffstageControls`): any other is an error naming the control and
+    /// the app's controls.
+    @Test func ctlTapOnAControlTheAppDoesNotHaveFailsNamingItsControls() throws {
+        let daemon = try DaemonHarness(freezer: defaultFreezer)
+        try daemon.installColorFeed()
+        _ = try daemon.openAndWait(Self.colorFeed)
+        let (output, status) = try daemon.ctlExiting(["tap", Self.colorFeed, "nosuchbutton"])
+        #expect(status != 0)
+        #expect(output.contains("\(Self.colorFeed) has no control 'nosuchbutton'; its controls: export"))
+        #expect(try daemon.ctlExiting(["tap", Self.colorFeed, "export"]).status == 0)
+        try daemon.install("test.plain")
+        _ = try daemon.openAndWait("test.plain")
+        let undeclared = try daemon.ctlExiting(["tap", "test.plain", "export"])
+        #expect(undeclared.status != 0)
+        #expect(undeclared.output.contains("test.plain has no control 'export': it declares no controls"))
+    }
+
     /// Starts ColorFeed's export (a continued-processing task) and waits until it reports progress.
     static func exporting(_ daemon: DaemonHarness) throws {
         try daemon.installColorFeed()

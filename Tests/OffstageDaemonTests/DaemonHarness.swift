@@ -232,11 +232,16 @@ final class DaemonHarness: @unchecked Sendable {
 
     /// Runs `offstage ctl ARGUMENTS` against this daemon (the command path a user takes) and returns its output.
     @discardableResult
-    func ctl(_ arguments: [String]) throws -> String {
+    func ctl(_ arguments: [String]) throws -> String { try ctlExiting(arguments).output }
+
+    /// Runs `offstage ctl ARGUMENTS` and returns its output and exit status.
+    func ctlExiting(_ arguments: [String]) throws -> (output: String, status: Int32) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.product("offstage"))
         process.arguments = ["ctl"] + arguments + ["--socket", socketPath]
-        return String(decoding: try run(process, errors: true), as: UTF8.self)
+        let output = String(decoding: try run(process, errors: true), as: UTF8.self)
+        process.waitUntilExit()
+        return (output, process.terminationStatus)
     }
 
     /// Starts `process` with its standard output (and error, with `errors`) going to a new file in `folder`, and
@@ -310,6 +315,27 @@ final class DaemonHarness: @unchecked Sendable {
             stateDirectory + "/offstage.sqlite", statement,
         ]
         return try JSONDecoder().decode([[String]].self, from: try run(process))
+    }
+
+    /// Bytes sent to process `pid` that wait unread in its sockets (`ss`'s Recv-Q of each socket it holds).
+    func unreadBytes(ofProcess pid: Int32) throws -> Int {
+        let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
+        let inodes = Set(
+            descriptors.compactMap { fd -> String? in
+                guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(fd)"),
+                    target.hasPrefix("socket:[")
+                else { return nil }
+                return String(target.dropFirst("socket:[".count).dropLast())
+            })
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["ss", "-xnH"]
+        // Columns: type, state, Recv-Q, Send-Q, local address, local inode, peer address, peer inode.
+        return String(decoding: try run(process), as: UTF8.self).split(separator: "\n").reduce(0) { sum, line in
+            let columns = line.split(whereSeparator: \.isWhitespace)
+            guard columns.count > 5, inodes.contains(String(columns[5])) else { return sum }
+            return sum + (Int(columns[2]) ?? 0)
+        }
     }
 
     // MARK: Waiting

@@ -134,6 +134,55 @@ let defaultFreezer = testableFreezers[0]
         #expect(try daemon.app("test.forker")?.forceQuit == true)
     }
 
+    /// Without cgroups, a child that left the app's process group (`setsid`) is still frozen, thawed and killed
+    /// with the app, as a cgroup would hold it.
+    @Test(.enabled(if: getuid() == 0, "needs root"))
+    func aChildInASessionOfItsOwnIsFrozenAndKilledWithTheAppWithoutCgroups() throws {
+        let daemon = try DaemonHarness(freezer: "sigstop")
+        try daemon.install("test.escaper", behaviours: ["setsid"])
+        let pid = try daemon.openAndWait("test.escaper")
+        var child: Int32 = 0
+        try daemon.waitUntil("the app started a child in a session of its own") {
+            guard let line = daemon.events("test.escaper").first(where: { $0.hasPrefix("session child pid ") }) else {
+                return false
+            }
+            child = Int32(line.dropFirst("session child pid ".count)) ?? 0
+            return child > 0
+        }
+        #expect(getsid(child) == child && getsid(child) != getsid(pid), "the child left the app's session")
+        try daemon.send(.home)
+        try daemon.waitUntil("the app and its child are frozen") {
+            daemon.kernelShowsFrozen("test.escaper", pid: pid) && ProcessProbe.threadStates(child) == ["T"]
+        }
+        try daemon.send(.open("test.escaper"))
+        try daemon.waitUntil("the child is thawed with the app") { ProcessProbe.threadStates(child) == ["S"] }
+        try daemon.send(.swipeAway("test.escaper"))
+        try daemon.waitUntil("the app and its child are gone") {
+            !ProcessProbe.isAlive(pid) && !ProcessProbe.isAlive(child)
+        }
+    }
+
+    /// An open while the app runs `applicationWillTerminate` is queued, not dropped: the app opens in a new
+    /// process once the old one has ended.
+    @Test func anOpenDuringTheAppsTerminationOpensItOnceItHasEnded() throws {
+        let daemon = try DaemonHarness(freezer: defaultFreezer)
+        try daemon.install("test.slowend", behaviours: ["slowend"])
+        let pid = try daemon.openAndWait("test.slowend")
+        try daemon.send(.swipeAway("test.slowend"))
+        try daemon.waitUntil("the app runs applicationWillTerminate") {
+            daemon.events("test.slowend").contains("will terminate")
+        }
+        let answer = try daemon.ctl(["open", "test.slowend"])
+        #expect(answer.contains("it opens once its process has ended"))
+        try daemon.waitUntil("the app is active in a new process") {
+            guard let app = try daemon.app("test.slowend"), app.state == .active, let live = app.pid else {
+                return false
+            }
+            return live != pid
+        }
+        #expect(!ProcessProbe.isAlive(pid))
+    }
+
     @Test func pendingRequestsSurviveKillNineOfTheDaemon() throws {
         let daemon = try DaemonHarness(freezer: defaultFreezer)
         try daemon.install("test.later", behaviours: ["later"], permitted: ["test.later.refresh"])

@@ -1,5 +1,6 @@
 import Foundation
 import OffstageCore
+import OffstageLinux
 import OffstageProtocol
 import Testing
 
@@ -51,6 +52,9 @@ import Testing
                 && daemon.kernelShowsFrozen("test.refresher", pid: pid)
         }
         #expect(!daemon.events("test.refresher").contains("refresh completion answered"))
+        // The answer waits in the daemon, not in the app's socket: a SIGSTOP stops the app only once the thread
+        // the kernel woke for it runs, and an answer written at once was read by another thread before that.
+        #expect(try daemon.unreadBytes(ofProcess: pid) == 0, "nothing is written to a frozen app")
         try daemon.send(.open("test.refresher"))
         try daemon.waitUntil("the answer reaches the thawed app") {
             daemon.events("test.refresher").contains("refresh completion answered")

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import OffstageCore
+import OffstageLinux
 import OffstageProtocol
 import Testing
 

@@ -25,7 +25,7 @@ import Testing
         let oracle = EvaluatedPolicy.standard.last!
         for user in Self.small.users {
             let outcome = Evaluation.replay(user, of: Self.small, under: oracle)
-            let apps = Set(Self.small.events(of: user).map(\.app)).count
+            let apps = Set(Self.small.events(of: user).compactMap(\.app)).count
             // Before its first launch an app has never run, so nothing was submitted to refresh.
             let ages = outcome.launches.map(\.contentAge)
             #expect(ages.prefix { $0 == nil }.count <= apps)
@@ -38,7 +38,7 @@ import Testing
     @Test func fixedPeriodRefreshesAboutEveryPeriod() {
         let user = Self.small.users[0]
         let outcome = Evaluation.replay(user, of: Self.small, under: EvaluatedPolicy.standard[1])
-        let apps = Double(Set(Self.small.events(of: user).map(\.app)).count)
+        let apps = Double(Set(Self.small.events(of: user).compactMap(\.app)).count)
         // At most 96 runs a day per app; a little less, as an app on screen is not refreshed.
         let perAppDay = Double(outcome.refreshRuns) / outcome.days / apps
         #expect(perAppDay <= 96 && perAppDay > 80)
@@ -256,6 +256,24 @@ import Testing
         let a = await Evaluation.run(Self.small, parallelism: 1)
         let b = await Evaluation.run(Self.small, parallelism: 4)
         #expect(a == b)
+    }
+
+    /// Declarative apps' simulations running side by side (as an evaluation runs them) give the records of one
+    /// at a time: before, their UIKit notifications went through the process-wide `OperationQueue.main`, and
+    /// six runs of one user at once gave six different orders of records.
+    @Test func declarativeSimulationsSideBySideGiveTheRecordsOfOneAtATime() async throws {
+        let evaluated = EvaluatedPolicy.standard[0]
+        @Sendable func records() -> String {
+            var scenario = TraceReplay.scenario(for: Self.small.users[2], in: Self.small, policy: evaluated.policy)
+            scenario.strategy = evaluated.strategy
+            return try! Simulation(scenario: scenario).run().map { "\($0)" }.joined(separator: "\n")
+        }
+        let alone = records()
+        let sideBySide = await withTaskGroup(of: String.self) { group in
+            for _ in 0..<6 { group.addTask { records() } }
+            return await group.reduce(into: [String]()) { $0.append($1) }
+        }
+        #expect(sideBySide.allSatisfy { $0 == alone })
     }
 
     @Test func strategiesParseAsScenariosWriteThem() {

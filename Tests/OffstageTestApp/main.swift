@@ -70,6 +70,16 @@ final class TestDelegate: UIResponder, UIApplicationDelegate, @unchecked Sendabl
             try? child.run()
             note("child pid \(child.processIdentifier)")
         }
+        if behaviours.contains("setsid") {
+            // A child in a session (and process group) of its own, which a signal to the app's group misses.
+            let child = Process()
+            child.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
+            child.arguments = [
+                "-w", "/bin/sh", "-c", #"echo "session child pid $$" >> "$0"; exec /bin/sleep 1000"#,
+                "\(ProcessInfo.processInfo.environment["OFFSTAGE_TEST_DIR"] ?? "/tmp")/\(bundle).events",
+            ]
+            try? child.run()
+        }
         return true
     }
 
@@ -82,6 +92,11 @@ final class TestDelegate: UIResponder, UIApplicationDelegate, @unchecked Sendabl
     }
 
     func applicationWillEnterForeground(_ application: UIApplication) { note("will enter foreground") }
+
+    func applicationWillTerminate(_ application: UIApplication) {
+        note("will terminate")
+        if behaviours.contains("slowend") { Thread.sleep(forTimeInterval: 1) }
+    }
 
     func applicationDidBecomeActive(_ application: UIApplication) {
         note("became active")

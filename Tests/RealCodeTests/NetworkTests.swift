@@ -301,12 +301,23 @@ final class DownloadApp: NSObject, UIApplicationDelegate, URLSessionDownloadDele
         session.downloadTask(with: URL(string: "https://api.example.com/archive.zip")!).resume()
         URLSession.shared.downloadTask(with: URL(string: "https://api.example.com/archive.zip")!) { url, _, error in
             self.sightings.note(
-                "completion: file \(url == nil ? "none" : "some"), error \((error as? URLError)?.code.rawValue ?? 0)")
+                "completion: \(Self.describe(url)), error \((error as? URLError)?.code.rawValue ?? 0)")
         }.resume()
     }
 
+    /// What the app finds at a download's location: how many bytes, in which folder. It then removes the file, as
+    /// apps move it away.
+    static func describe(_ location: URL?) -> String {
+        guard let location, let data = try? Data(contentsOf: location) else { return "no file" }
+        defer { try? FileManager.default.removeItem(at: location) }
+        let inTemporary =
+            location.deletingLastPathComponent().standardizedFileURL.path
+            == FileManager.default.temporaryDirectory.standardizedFileURL.path
+        return "\(data.count) bytes in the temporary directory: \(inTemporary)"
+    }
+
     func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didFinishDownloadingTo location: URL) {
-        sightings.note("delegate: finished at \(location)")
+        sightings.note("delegate: finished, \(Self.describe(location))")
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
@@ -316,7 +327,7 @@ final class DownloadApp: NSObject, UIApplicationDelegate, URLSessionDownloadDele
 
 extension URLSessionSuites {
     @Suite struct DownloadTests {
-        @Test func aDownloadFailsWithCannotCreateFileInsteadOfCrashing() throws {
+        @Test func aDownloadsFileExistsWhenItsDelegateAndCompletionHandlerRun() throws {
             let sightings = Sightings()
             let app = "com.example.download"
             let run = RealCodeRun(
@@ -326,8 +337,11 @@ extension URLSessionSuites {
                 network: .serving("api.example.com", bytes: 100, serverTime: 1),
                 timeline: [at(1, .open(BundleID(app)))], duration: 60)
             let records = try run.run()
-            let code = URLError.Code.cannotCreateFile.rawValue
-            #expect(Set(sightings.lines) == ["delegate: error \(code)", "completion: file none, error \(code)"])
+            #expect(
+                Set(sightings.lines) == [
+                    "delegate: finished, 100 bytes in the temporary directory: true", "delegate: error 0",
+                    "completion: 100 bytes in the temporary directory: true, error 0",
+                ])
             #expect(records.of(.crashed, app).isEmpty)
         }
     }

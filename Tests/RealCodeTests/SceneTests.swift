@@ -108,6 +108,9 @@ final class NotesSceneDelegate: UIResponder, UIWindowSceneDelegate, @unchecked S
                 "scene didBecomeActive 0", didBecomeActive,
                 "scene willResignActive", "posted UIApplicationWillResignActiveNotification",
                 "scene didEnterBackground", "posted UIApplicationDidEnterBackgroundNotification",
+                // Resumed from suspension for the refresh: the scene hears it is in the background again first
+                // ("About the background execution sequence").
+                "scene didEnterBackground", "posted UIApplicationDidEnterBackgroundNotification",
                 "refresh with 1 scene(s)",
                 "scene willEnterForeground", "posted UIApplicationWillEnterForegroundNotification",
                 "scene didBecomeActive 0", didBecomeActive,

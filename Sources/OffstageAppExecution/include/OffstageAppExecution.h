@@ -33,6 +33,16 @@ typedef struct offstage_host {
     void (*_Nonnull finish_external)(
         void *_Nonnull owner, int64_t number, void *_Nonnull queue, int64_t delay_ns, void *_Nullable context,
         void (*_Nonnull function)(void *_Nullable));
+    /// A Foundation `Timer` was added to the main run loop (`added` nonzero) or its fire date changed (zero; the
+    /// host ignores timers it does not hold). `timer` is the `CFRunLoopTimer`.
+    void (*_Nonnull timer)(void *_Nonnull owner, void *_Nonnull timer, int added);
+    /// Something happened to a dispatch source (`event`, an `OFFSTAGE_SOURCE_…`): made on `queue` (only timer sources
+    /// are told), its timer set to `delay_ns` from now (negative: never) repeating every `interval_ns` (negative:
+    /// once), its event or cancel handler set to `function(context)`, cancelled, activated, resumed or suspended.
+    /// Returns nonzero when the source is a timer source the host keeps (its handlers then stay with the host).
+    long (*_Nonnull source)(
+        void *_Nonnull owner, int event, void *_Nonnull source, void *_Nullable queue, int64_t delay_ns,
+        int64_t interval_ns, void *_Nullable context, void (*_Nullable function)(void *_Nullable));
     /// The host's monotonic clock and wall clock now, in nanoseconds (kept current by the host).
     int64_t uptime_ns;
     int64_t wall_ns;
@@ -41,6 +51,18 @@ typedef struct offstage_host {
 /// What a thread is waiting on in `wait`.
 /// (`OFFSTAGE_WAIT_TIME`: nothing but time, a `nanosleep`; `object` is then the host.)
 enum { OFFSTAGE_WAIT_SEMAPHORE = 1, OFFSTAGE_WAIT_GROUP = 2, OFFSTAGE_WAIT_TIME = 3 };
+
+/// What happened to a dispatch source, for `source`.
+enum {
+    OFFSTAGE_SOURCE_CREATED = 1,
+    OFFSTAGE_SOURCE_TIMER = 2,
+    OFFSTAGE_SOURCE_EVENT_HANDLER = 3,
+    OFFSTAGE_SOURCE_CANCEL_HANDLER = 4,
+    OFFSTAGE_SOURCE_CANCEL = 5,
+    OFFSTAGE_SOURCE_ACTIVATE = 6,
+    OFFSTAGE_SOURCE_RESUME = 7,
+    OFFSTAGE_SOURCE_SUSPEND = 8,
+};
 
 /// Marks the calling thread as running the app of `host`, on `queue` (a libdispatch queue, or NULL).
 void offstage_enter(offstage_host *_Nonnull host, void *_Nullable queue);
@@ -60,6 +82,11 @@ void *_Nonnull offstage_background_queue(void);
 void offstage_capture_dispatch(
     void *_Nullable context, void (*_Nonnull body)(void *_Nullable), void *_Nullable *_Nonnull queue,
     void (*_Nullable *_Nonnull function)(void *_Nullable), void *_Nullable *_Nonnull argument);
+/// The `info` of a `CFRunLoopTimer`'s context: for a Foundation `Timer`, the `Timer` object.
+void *_Nullable offstage_timer_info(void *_Nonnull timer);
+/// Calls a block without releasing it (a dispatch source's handler runs at each of its events).
+void offstage_call_block(void *_Nullable block);
+
 /// Tries, without waiting, what `wait` waits for; 0 when it succeeded (a semaphore's count is then taken).
 long offstage_try_wait(int kind, void *_Nonnull object);
 

@@ -30,13 +30,13 @@ public struct BackgroundAppRefreshConstraint: Constraint {
     }
 }
 
-/// Low Power Mode turns background refresh off; its hold lifts while the device charges.
+/// Low Power Mode turns background refresh off; charging does not lift it (iOS turns it off at 80 %).
 public struct LowPowerModeConstraint: Constraint {
     public init() {}
     public var name: String { "lowPowerMode" }
     public func applies(to request: TaskRequest) -> Bool { request.isDiscretionary }
     public func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict {
-        context.settings.lowPowerMode && !context.device.isCharging
+        context.settings.lowPowerMode
             ? .blocked(reason: "Low Power Mode is on", until: nil) : .satisfied
     }
 }

@@ -58,6 +58,7 @@ extension BackgroundSystem {
         let before = device.batteryLevel
         let charged = device.isCharging ? device.battery.level(afterCharging: seconds, from: before) : before
         device.batteryLevel = device.battery.level(afterDraining: joules, from: charged)
+        turnOffLowPowerModeIfCharged()
         let critical = policy.criticalBatteryLevel
         if !device.isCharging, before >= critical, device.batteryLevel < critical {
             reviewAppsSharedChangesConcern()

@@ -37,9 +37,6 @@ public final class OffstageURLProtocol: URLProtocol {
     }
 
     override public func startLoading() {
-        // FoundationNetworking lets only its own protocols hand a download task its file (and a delegate's
-        // `didFinishDownloadingTo` would trap on the file that is not there): a download fails instead.
-        if task is URLSessionDownloadTask { return fail(.cannotCreateFile) }
         if runtime == nil { runtime = AppRuntime.currentIfBound }
         guard let runtime, let exchange = runtime.link.exchange(OffstageNetworkRequest(request)) else {
             // Reached from a thread the host does not know: fail the request rather than the process.
@@ -85,9 +82,15 @@ public final class OffstageURLProtocol: URLProtocol {
             let http = HTTPURLResponse(
                 url: url, statusCode: response.statusCode, httpVersion: "HTTP/1.1", headerFields: response.headers)
         else { return fail(.badServerResponse) }
+        // A download's bytes go to its file, written before the delegate or the completion handler runs.
+        if task is URLSessionDownloadTask, !DownloadFile.hand(response.body, to: self) {
+            return fail(.cannotCreateFile)
+        }
         client?.urlProtocol(self, didReceive: http, cacheStoragePolicy: .notAllowed)
         // One piece: a completion handler sees only the last piece a protocol loads.
-        if !response.body.isEmpty { client?.urlProtocol(self, didLoad: response.body) }
+        if !(task is URLSessionDownloadTask), !response.body.isEmpty {
+            client?.urlProtocol(self, didLoad: response.body)
+        }
         client?.urlProtocolDidFinishLoading(self)
     }
 

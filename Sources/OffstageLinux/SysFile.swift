@@ -1,13 +1,13 @@
-import Glibc
+package import Glibc
 
 /// Small reads and writes of kernel files (/sys, /proc, cgroupfs) with plain system calls:
 /// no buffering, no Foundation, so that a freeze costs one `write`.
-enum SysFile {
+package enum SysFile {
     /// The file's text, or nil if it cannot be read.
-    static func read(_ path: String) -> String? { bytes(path).map { String(decoding: $0, as: UTF8.self) } }
+    package static func read(_ path: String) -> String? { bytes(path).map { String(decoding: $0, as: UTF8.self) } }
 
     /// The file's bytes, or nil if it cannot be read.
-    static func bytes(_ path: String) -> [UInt8]? {
+    package static func bytes(_ path: String) -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
@@ -25,7 +25,7 @@ enum SysFile {
 
     /// The whole numbers in `bytes`, in order (`cgroup.procs`, `/proc/PID/statm`): read from the bytes, not
     /// through `String` (the sampler reads these for every running app).
-    static func numbers(in bytes: [UInt8]) -> [Int] {
+    package static func numbers(in bytes: [UInt8]) -> [Int] {
         var result: [Int] = []
         var value: Int?
         for byte in bytes {
@@ -41,7 +41,7 @@ enum SysFile {
     }
 
     /// The whole number after `key` and a space at the start of a line ("usage_usec 1234" in `cpu.stat`).
-    static func number(after key: StaticString, in bytes: [UInt8]) -> Int? {
+    package static func number(after key: StaticString, in bytes: [UInt8]) -> Int? {
         let key = UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount)
         var lineStart = 0
         while lineStart < bytes.count {
@@ -57,7 +57,7 @@ enum SysFile {
 
     /// Writes `text` in one `write`; false (with `errno` set) if the kernel refused.
     @discardableResult
-    static func write(_ path: String, _ text: String) -> Bool {
+    package static func write(_ path: String, _ text: String) -> Bool {
         let fd = open(path, O_WRONLY | O_CLOEXEC)
         guard fd >= 0 else { return false }
         defer { close(fd) }
@@ -65,10 +65,10 @@ enum SysFile {
         return bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress, $0.count) } == bytes.count
     }
 
-    static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+    package static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 
     /// The names of the folders in `path` (none if it cannot be read).
-    static func subdirectories(of path: String) -> [String] {
+    package static func subdirectories(of path: String) -> [String] {
         guard let dir = opendir(path) else { return [] }
         defer { closedir(dir) }
         var names: [String] = []
@@ -84,7 +84,7 @@ enum SysFile {
 
     /// Creates a directory (and its parents); true if it exists afterwards.
     @discardableResult
-    static func makeDirectory(_ path: String, mode: mode_t = 0o755) -> Bool {
+    package static func makeDirectory(_ path: String, mode: mode_t = 0o755) -> Bool {
         if exists(path) { return true }
         let parent = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
         if !parent.isEmpty && !exists(parent) { makeDirectory(parent, mode: mode) }
@@ -92,7 +92,7 @@ enum SysFile {
     }
 
     /// The value after `key` in a "key value" file (`cgroup.events`, `cpu.stat`, `/proc/PID/status`).
-    static func field(_ key: String, in text: String) -> String? {
+    package static func field(_ key: String, in text: String) -> String? {
         for line in text.split(separator: "\n") {
             let parts = line.split(maxSplits: 1, whereSeparator: { $0 == " " || $0 == ":" || $0 == "\t" })
             if parts.count == 2, parts[0] == key { return parts[1].trimmingCharacters(in: " \t") }

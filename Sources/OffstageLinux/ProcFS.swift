@@ -2,18 +2,18 @@ import Glibc
 
 /// What /proc says about one process: state, CPU time, start time, group, memory and children.
 /// The SIGSTOP freezer and the resource sampler read it when no cgroup accounting exists.
-struct ProcStat: Sendable, Equatable {
-    var pid: Int32
+package struct ProcStat: Sendable, Equatable {
+    package var pid: Int32
     /// One letter: R running, S sleeping, T stopped, Z zombie…
-    var state: Character
-    var processGroup: Int32
+    package var state: Character
+    package var processGroup: Int32
     /// User and system CPU time, in clock ticks.
-    var cpuTicks: Int
+    package var cpuTicks: Int
     /// Start time after boot, in clock ticks: with the pid, it names one process for good.
-    var startTicks: Int
+    package var startTicks: Int
 
     /// Reads `/proc/PID/stat`; nil if the process is gone.
-    static func read(_ pid: Int32) -> ProcStat? {
+    package static func read(_ pid: Int32) -> ProcStat? {
         guard let text = SysFile.read("/proc/\(pid)/stat"), let close = text.lastIndex(of: ")") else { return nil }
         // Fields after "(comm)": state is field 3; pgrp 5; utime 14; stime 15; starttime 22.
         let fields = text[text.index(after: close)...].split(separator: " ")
@@ -23,20 +23,20 @@ struct ProcStat: Sendable, Equatable {
         return ProcStat(pid: pid, state: state, processGroup: group, cpuTicks: user + system, startTicks: start)
     }
 
-    static let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
+    package static let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
 }
 
-enum ProcFS {
+package enum ProcFS {
     /// Resident memory of the process, in bytes (`VmRSS`, from `/proc/PID/statm`: cheaper than `status`).
-    static func residentBytes(_ pid: Int32) -> Int {
+    package static func residentBytes(_ pid: Int32) -> Int {
         let fields = SysFile.bytes("/proc/\(pid)/statm").map(SysFile.numbers) ?? []
         return fields.count > 1 ? fields[1] * pageSize : 0
     }
 
-    static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+    package static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
 
     /// The process and all its descendants (through `/proc/PID/task/*/children`).
-    static func tree(_ root: Int32) -> [Int32] {
+    package static func tree(_ root: Int32) -> [Int32] {
         var result: [Int32] = []
         var queue = [root]
         while let pid = queue.popLast() {
@@ -51,7 +51,7 @@ enum ProcFS {
     }
 
     /// The thread ids of a process.
-    static func threads(of pid: Int32) -> [Int32] {
+    package static func threads(of pid: Int32) -> [Int32] {
         guard let dir = opendir("/proc/\(pid)/task") else { return [] }
         defer { closedir(dir) }
         var result: [Int32] = []
@@ -66,7 +66,7 @@ enum ProcFS {
 
     /// The process's cgroup in one hierarchy of `/proc/PID/cgroup` (the kernel's word): the v2 hierarchy
     /// (`controller` nil: the `0::` line) or the v1 hierarchy with that controller; nil if it has none.
-    static func cgroup(of pid: Int32, controller: String?) -> String? {
+    package static func cgroup(of pid: Int32, controller: String?) -> String? {
         for line in (SysFile.read("/proc/\(pid)/cgroup") ?? "").split(separator: "\n") {
             let fields = line.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
             guard fields.count == 3 else { continue }

@@ -4,7 +4,7 @@ import Glibc
 /// Tells the loop when a process the daemon did not start ends: an app process adopted after a restart is
 /// the child of the daemon that crashed, so `waitpid` never sees it. Each one gets a pidfd, which `poll`
 /// reports readable when the process exits; one thread waits on them, and only while there are some.
-final class ExitWatcher: @unchecked Sendable {
+package final class ExitWatcher: @unchecked Sendable {
     private let lock = NSLock()
     /// pidfd → pid of every process watched.
     private var watched: [Int32: Int32] = [:]
@@ -14,10 +14,10 @@ final class ExitWatcher: @unchecked Sendable {
     private let wakeWrite: Int32
     private let onExit: @Sendable (Int32, String) -> Void
 
-    init(onExit: @escaping @Sendable (_ pid: Int32, _ how: String) -> Void) throws(DaemonError) {
+    package init(onExit: @escaping @Sendable (_ pid: Int32, _ how: String) -> Void) throws(HostError) {
         self.onExit = onExit
         var ends: [Int32] = [0, 0]
-        guard pipe(&ends) == 0 else { throw DaemonError("pipe failed") }
+        guard pipe(&ends) == 0 else { throw HostError(.system, "pipe: \(String(cString: strerror(errno)))") }
         for end in ends {
             _ = fcntl(end, F_SETFL, O_NONBLOCK)
             _ = fcntl(end, F_SETFD, FD_CLOEXEC)
@@ -26,7 +26,7 @@ final class ExitWatcher: @unchecked Sendable {
     }
 
     /// Starts watching `pid`; false where the kernel cannot (no `pidfd_open`: Linux before 5.3).
-    func watch(_ pid: Int32) -> Bool {
+    package func watch(_ pid: Int32) -> Bool {
         guard let open = Self.pidfdOpen else { return false }
         let fd = open(pid, 0)
         guard fd >= 0 else { return false }
@@ -41,7 +41,8 @@ final class ExitWatcher: @unchecked Sendable {
             thread.name = "offstage-exits"
             thread.start()
         } else {
-            Daemon.poke(wakeWrite)
+            var byte: UInt8 = 1
+            _ = write(wakeWrite, &byte, 1)
         }
         return true
     }

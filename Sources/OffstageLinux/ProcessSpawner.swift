@@ -2,15 +2,15 @@ import Glibc
 
 /// Starts an app's executable as a new session and process group, inside its control groups from its first
 /// instruction: a `/bin/sh` trampoline joins the groups, then `exec`s the app (no fork race).
-enum ProcessSpawner {
+package enum ProcessSpawner {
     /// Spawns `executable` with `environment` added; stdout and stderr go to `logPath`.
     /// Signal dispositions and the mask are reset: the daemon's own handling must not leak into apps.
     /// With `user`, the trampoline becomes that user (`setpriv`: its uid and group, no supplementary groups, no
     /// capabilities) after joining the groups and before the app's first instruction.
-    static func spawn(
+    package static func spawn(
         executable: String, environment extra: [String: String], joining procsFiles: [String], logPath: String,
         as user: AppUser? = nil
-    ) throws(DaemonError) -> Int32 {
+    ) throws(HostError) -> Int32 {
         let becomeUser =
             user.map {
                 "/usr/bin/setpriv --reuid=\($0.uid) --regid=\($0.gid) --clear-groups --inh-caps=-all -- "
@@ -59,7 +59,7 @@ enum ProcessSpawner {
         var pid: pid_t = 0
         let result = posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, envp)
         guard result == 0 else {
-            throw DaemonError("cannot start \(executable): \(String(cString: strerror(result)))")
+            throw HostError(.cannotStart, "cannot start \(executable): \(String(cString: strerror(result)))")
         }
         return pid
     }
@@ -68,7 +68,7 @@ enum ProcessSpawner {
     private static let spawnSetSession: Int32 = 0x80
 
     /// The daemon's own environment, as a dictionary.
-    static func currentEnvironment() -> [String: String] {
+    package static func currentEnvironment() -> [String: String] {
         var result: [String: String] = [:]
         var pointer = environ
         while let entry = pointer.pointee {

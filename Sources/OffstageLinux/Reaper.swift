@@ -3,11 +3,11 @@ import Glibc
 
 /// Collects the daemon's exited children on one thread (`waitpid`) and hands them to the loop:
 /// the daemon learns at once that an app died, whatever the reason.
-final class Reaper: @unchecked Sendable {
+package final class Reaper: @unchecked Sendable {
     private let children = DispatchSemaphore(value: 0)
     private let onExit: @Sendable (Int32, String) -> Void
 
-    init(onExit: @escaping @Sendable (_ pid: Int32, _ how: String) -> Void) {
+    package init(onExit: @escaping @Sendable (_ pid: Int32, _ how: String) -> Void) {
         self.onExit = onExit
         let thread = Thread { [unowned self] in self.serve() }
         thread.name = "offstage-reaper"
@@ -15,7 +15,7 @@ final class Reaper: @unchecked Sendable {
     }
 
     /// Tells the reaper a child was started (it sleeps while there are none).
-    func childStarted() { children.signal() }
+    package func childStarted() { children.signal() }
 
     private func serve() {
         while true {
@@ -30,7 +30,7 @@ final class Reaper: @unchecked Sendable {
     }
 
     /// "exited with status 3" or "killed by signal 9".
-    static func describe(_ status: Int32) -> String {
+    package static func describe(_ status: Int32) -> String {
         let signal = status & 0x7F
         if signal == 0 { return "exited with status \((status >> 8) & 0xFF)" }
         return "killed by signal \(signal)"

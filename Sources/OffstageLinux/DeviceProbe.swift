@@ -1,33 +1,24 @@
 import Glibc
-import OffstageCore
-import OffstageProtocol
+package import OffstageCore
 
 /// The device as Linux reports it: battery and charger (`/sys/class/power_supply`), network
 /// (`/sys/class/net` and the routing table), heat (`/sys/class/thermal`), load and memory pressure (`/proc`).
 /// Machines without a battery read as plugged in at 100 %.
-struct DeviceReading: Sendable, Equatable {
-    var batteryLevel: Double = 1
-    var charging = true
-    var network: NetworkKind = .none
-    var thermal: ThermalState = .nominal
-    var loadAverage: Double?
+package struct DeviceReading: Sendable, Equatable {
+    package var batteryLevel: Double = 1
+    package var charging = true
+    package var network: NetworkKind = .none
+    package var thermal: ThermalState = .nominal
+    package var loadAverage: Double?
     /// `/proc/pressure/memory` "some avg10", percent.
-    var memoryPressure: Double?
+    package var memoryPressure: Double?
 
-    /// This reading with the user's overrides on top.
-    func overridden(by overrides: DeviceOverrides) -> DeviceReading {
-        var result = self
-        if let level = overrides.batteryLevel { result.batteryLevel = level }
-        if let charging = overrides.charging { result.charging = charging }
-        if let network = overrides.network { result.network = network }
-        if let thermal = overrides.thermal { result.thermal = thermal }
-        return result
-    }
+    package init() {}
 }
 
-enum DeviceProbe {
+package enum DeviceProbe {
     /// Reads everything now (a few small files).
-    static func read() -> DeviceReading {
+    package static func read() -> DeviceReading {
         var reading = DeviceReading()
         readPower(into: &reading)
         reading.network = network()
@@ -41,7 +32,7 @@ enum DeviceProbe {
     }
 
     /// Battery capacity and status; any online mains/USB supply counts as charging.
-    static func readPower(into reading: inout DeviceReading) {
+    package static func readPower(into reading: inout DeviceReading) {
         let base = "/sys/class/power_supply"
         var sawBattery = false
         var onMains = false
@@ -63,7 +54,7 @@ enum DeviceProbe {
 
     /// The network of the default route's interface: wireless → Wi-Fi, `wwan*`/`rmnet*` → cellular,
     /// any other interface that is up → Wi-Fi (a wired machine); no default route → none.
-    static func network() -> NetworkKind {
+    package static func network() -> NetworkKind {
         let routes = (SysFile.read("/proc/net/route") ?? "").split(separator: "\n").dropFirst()
         let defaults = routes.compactMap { line -> String? in
             let fields = line.split(whereSeparator: { $0 == "\t" || $0 == " " })
@@ -77,7 +68,7 @@ enum DeviceProbe {
     }
 
     /// The hottest thermal zone against its first passive/hot trip point (or fixed limits).
-    static func thermal() -> ThermalState {
+    package static func thermal() -> ThermalState {
         let base = "/sys/class/thermal"
         var worst = ThermalState.nominal
         for zone in directoryEntries(base) where zone.hasPrefix("thermal_zone") {
@@ -90,7 +81,7 @@ enum DeviceProbe {
         return worst
     }
 
-    static func directoryEntries(_ path: String) -> [String] {
+    package static func directoryEntries(_ path: String) -> [String] {
         guard let dir = opendir(path) else { return [] }
         defer { closedir(dir) }
         var result: [String] = []
