@@ -288,17 +288,20 @@ import Testing
         #expect(h.task(Fixture.refresh(feed), of: feed) != nil)
     }
 
-    @Test func theQuotaStillHoldsALikelyRefresh() {
+    @Test func theQuotaHoldsARefreshThatWouldWakeTheDeviceButNotOneWhileItIsAwake() {
         var policy = judging
         (policy.judgement.quotaActive, policy.judgement.quotaWorkingSet) = (0, 0)
         (policy.judgement.quotaFrequent, policy.judgement.quotaRare) = (0, 0)
+        policy.judgement.wakeRunCost = 0
         var h = Fixture.harness([feed, mail], policy: policy)
         teachFeedAfterMail(&h, times: 3)
         h.submit(Fixture.refreshRequest(feed), from: feed)
-        h.open(mail)
-        #expect(h.log.startedTasks.isEmpty)
+        h.advance(by: 1)
+        #expect(h.log.startedTasks.isEmpty)  // asleep: worth a wake (it costs 0 here), but the quota is spent
         #expect(
             h.system.explain().first { $0.app == feed }?.blockers.map(\.constraint).contains("quota") == true)
+        h.open(mail)  // awake and likely: the quota serves the wakes, not this run
+        #expect(h.task(Fixture.refresh(feed), of: feed) != nil)
     }
 
     @Test func aRefreshWhoseContentIsFreshGainsLittle() {

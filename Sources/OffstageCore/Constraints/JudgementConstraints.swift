@@ -12,21 +12,30 @@ public struct UsageTierConstraint: Constraint {
 }
 
 /// Quota: runs per rolling window by usage tier, scaled by the app's cooperation. Unlike the budget it
-/// holds on the charger too: it shares opportunities out by use, not by energy.
+/// holds on the charger too: it shares opportunities out by use, not by energy. It serves predicted windows:
+/// a refresh the launch model judged worth running while the device is awake anyway is not held by it (it
+/// costs no wake; the energy budget bounds such runs), so a heavy app's quota is left for the wakes.
 public struct QuotaConstraint: Constraint {
     public init() {}
     public var name: String { "quota" }
-    public var liftsOnSharedChange: Bool { false }
     public func applies(to request: TaskRequest) -> Bool { request.isDiscretionary }
     public func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict {
         let usage = context.judgement
         guard usage.tier != .never, usage.runsInWindow >= usage.quota else {
             return .satisfied
         }
+        if servesPrediction(request, in: context) { return .satisfied }
         let hours = Int((context.policy.judgement.quotaWindow / 3600).rounded())
         return .blocked(
             reason: "\(usage.runsInWindow) of \(usage.quota) runs in \(hours) h used (tier \(usage.tier.rawValue))",
             until: usage.quotaFreesAt)
+    }
+
+    /// A refresh task (not a legacy fetch, which its own interval paces) judged by a learnt launch model while
+    /// the device is awake anyway.
+    private func servesPrediction(_ request: TaskRequest, in context: ConstraintContext) -> Bool {
+        request.kind == .appRefresh && context.judgement.likelihood.learnt && context.judgement.deviceAwake
+            && request.identifier != "\(context.app).\(BackgroundSystem.fetchLabel)"
     }
 }
 
@@ -70,9 +79,17 @@ public struct LaunchPredictionConstraint: Constraint {
             cost += policy.cellularRunCost
             why += ", on cellular"
         }
-        if !context.device.isCharging && context.device.batteryLevel < policy.lowBatteryLevel {
+        guard !context.device.isCharging else { return (cost, why) }
+        if context.device.batteryLevel < policy.lowBatteryLevel {
             cost *= policy.lowBatteryCostFactor
             why += ", on a low battery"
+        }
+        // The emptier the energy budget, the dearer a run: what is left goes to the likeliest launches.
+        let budget = context.judgement.energyBudget
+        let left = max(0.1, budget.balance(at: context.now) / max(1, budget.capacity))
+        if left < 1 {
+            cost /= left
+            why += ", the energy budget \(Self.percent(left)) % full"
         }
         return (cost, why)
     }

@@ -47,9 +47,9 @@ public struct JudgementPolicy: Hashable, Sendable, Codable {
 
     // Budgets (system-wide, for discretionary work; unlimited on the charger).
     /// The most energy the budget holds, in joules.
-    public var energyBudgetCapacity: Double = 500
+    public var energyBudgetCapacity: Double = 60
     /// Joules added to the budget per day, spread evenly through the day.
-    public var energyBudgetPerDay: Double = 1800
+    public var energyBudgetPerDay: Double = 250
     /// The most joules a refresh run reserves when it starts (and its reservation before any run was measured).
     public var refreshEnergyReservation: Double = 25
     /// A refresh run reserves this many times what refresh runs use, measured (ours: runs vary by about that).

@@ -84,13 +84,17 @@ public struct LaunchModel: Hashable, Sendable, Codable {
     mutating func launched(_ app: BundleID, at time: Instant, clock: WallClock) -> [BundleID] {
         see(time, clock)
         for index in recent.indices
-        where recent[index].trigger.concerns(app) && !recent[index].launched.contains(app) {
+        where time - recent[index].at < window && recent[index].trigger.concerns(app)
+            && !recent[index].launched.contains(app)
+        {
             recent[index].launched.insert(app)
             let bin = delayBin(time - recent[index].at)
             evidence[recent[index].trigger, default: Evidence()].followed[
                 app, default: Array(repeating: 0, count: Self.delayBins.count)][bin] += 1
         }
-        launchesByHour[app, default: Array(repeating: 0, count: 48)][Self.slot(at: time, clock)] += 1
+        // A re-open is the recent-use signal's to predict: the hour counts the app's first launch in a window.
+        let reopened = recent.contains { $0.trigger == .left(app) && time - $0.at < window }
+        if !reopened { launchesByHour[app, default: Array(repeating: 0, count: 48)][Self.slot(at: time, clock)] += 1 }
         return fire(.opened(app), at: time)
     }
 
