@@ -63,8 +63,9 @@ extension BackgroundSystem {
     }
 
     /// The app's usage history, the chance it is opened within the freshness window, and its cooperation score.
-    public func usage(of id: BundleID) -> (history: UsageHistory, likelihood: LaunchLikelihood, cooperation: Cooperation)?
-    {
+    public func usage(of id: BundleID) -> (
+        history: UsageHistory, likelihood: LaunchLikelihood, cooperation: Cooperation
+    )? {
         guard let app = apps.lookUp(id) else { return nil }
         return (app.usage, launchLikelihood(of: id), app.cooperation)
     }

@@ -52,7 +52,8 @@ public struct LaunchCalibration: Hashable, Sendable, Codable {
     }
 
     /// Measures every user of the trace (one replay each, under Offstage's policy with `policy`'s numbers).
-    public static func measure(_ trace: UsageTrace, policy: Policy = .iOS, interval: Double = 300) -> LaunchCalibration {
+    public static func measure(_ trace: UsageTrace, policy: Policy = .iOS, interval: Double = 300) -> LaunchCalibration
+    {
         var total = LaunchCalibration()
         for user in trace.users { total.merge(measure(user, of: trace, policy: policy, interval: interval)) }
         return total

@@ -227,20 +227,37 @@ import Testing
 
     // MARK: Coalescing
 
-    @Test func aSleepingDeviceBatchesWorkIntoOneMaintenanceWake() {
+    /// Feed and mail, used, with refreshes due at `feedDue` and `mailDue` (seconds), and the device locked.
+    func lockWithRefreshesDue(_ feedDue: Double, _ mailDue: Double) -> CoreHarness {
         var h = Fixture.harness([feed, mail])
         for app in [feed, mail] {
             h.open(app)
             h.handle(.home)
         }
-        // Due at 00:03 and 00:09 wall-clock: both wait for the 00:15 maintenance wake.
-        h.call(.submit(Fixture.refreshRequest(feed, earliestBeginDate: 180)), from: feed)
-        h.call(.submit(Fixture.refreshRequest(mail, earliestBeginDate: 540)), from: mail)
+        h.call(.submit(Fixture.refreshRequest(feed, earliestBeginDate: feedDue)), from: feed)
+        h.call(.submit(Fixture.refreshRequest(mail, earliestBeginDate: mailDue)), from: mail)
         h.handle(.lock)
+        return h
+    }
+
+    @Test func aSleepingDeviceBatchesWorkIntoOneMaintenanceWake() {
+        // Due at 00:03 and 00:09 wall-clock: both wait for the 00:15 maintenance wake.
+        var h = lockWithRefreshesDue(180, 540)
         h.advance(to: Instant(seconds: 899))
         #expect(h.log.startedTasks.isEmpty)
         #expect(blockers(h, feed) == ["coalescing"])
         h.advance(to: Instant(seconds: 900))
+        #expect(Set(h.log.startedTasks.map(\.app)) == [feed, mail])
+        #expect(h.system.wakeUps == 1)
+        #expect(h.log.records(.wake).count == 1)
+    }
+
+    @Test func aMaintenanceWakeServesEveryTaskDueInItsWindowAndCountsOnce() {
+        // Due at 00:15:00 and 00:15:20: the wake at 00:15 stays open for its window and serves both.
+        var h = lockWithRefreshesDue(900, 920)
+        h.advance(to: Instant(seconds: 903))
+        h.complete(Fixture.refresh(feed), of: feed)  // feed's run ended before mail's became due
+        h.advance(to: Instant(seconds: 930))
         #expect(Set(h.log.startedTasks.map(\.app)) == [feed, mail])
         #expect(h.system.wakeUps == 1)
         #expect(h.log.records(.wake).count == 1)

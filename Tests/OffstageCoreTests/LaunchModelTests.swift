@@ -118,7 +118,9 @@ import Testing
         // Two minutes on, without feed: it never came that late, so only the base rate is left.
         let later = model.likelihood(of: feed, at: at(3, 18) + 120, clock: clock, policy: policy)
         #expect(later.signal == .timeOfDay(hour: 18))
-        #expect(model.likelihood(of: feed, at: at(3, 18) + 900, clock: clock, policy: policy).signal == .timeOfDay(hour: 18))
+        #expect(
+            model.likelihood(of: feed, at: at(3, 18) + 900, clock: clock, policy: policy).signal == .timeOfDay(hour: 18)
+        )
         _ = model.launched(feed, at: at(3, 18) + 10, clock: clock)
         #expect(model.likelihood(of: feed, at: at(3, 18) + 20, clock: clock, policy: policy).signal != .afterApp(mail))
     }
@@ -315,24 +317,6 @@ import Testing
         h.open(mail)  // likely again, but its content is seconds old
         #expect(h.task(Fixture.refresh(feed, 2), of: feed) == nil)
         #expect(blocker(h, feed) != nil)
-    }
-
-    @Test func aMaintenanceWakeServesEveryTaskDueInItsWindowAndCountsOnce() {
-        var h = Fixture.harness([feed, mail])
-        for app in [feed, mail] {
-            h.open(app)
-            h.handle(.home)
-        }
-        // Due at 00:15:00 and 00:15:20: one wake at 00:15 serves both.
-        h.call(.submit(Fixture.refreshRequest(feed, earliestBeginDate: 900)), from: feed)
-        h.call(.submit(Fixture.refreshRequest(mail, earliestBeginDate: 920)), from: mail)
-        h.handle(.lock)
-        h.advance(to: Instant(seconds: 903))
-        h.complete(Fixture.refresh(feed), of: feed)  // feed's run ended before mail's became due
-        h.advance(to: Instant(seconds: 930))
-        #expect(Set(h.log.startedTasks.map(\.app)) == [feed, mail])
-        #expect(h.system.wakeUps == 1)
-        #expect(h.log.records(.wake).count == 1)
     }
 
     @Test func refreshRunsReserveWhatTheyUseNotAFixedTwentyFiveJoules() {

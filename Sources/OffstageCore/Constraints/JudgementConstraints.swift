@@ -97,7 +97,8 @@ public struct LaunchPredictionConstraint: Constraint {
     /// When the verdict can turn with the context otherwise the same: the next local hour (the base rate's
     /// slot), or sooner when the content's age still grows towards the window.
     private func nextChange(in context: ConstraintContext) -> Instant {
-        let hour = context.now + (3600 - context.wallClock.secondOfDay(at: context.now).truncatingRemainder(dividingBy: 3600))
+        let hour =
+            context.now + (3600 - context.wallClock.secondOfDay(at: context.now).truncatingRemainder(dividingBy: 3600))
         guard let age = context.judgement.contentAge, age < context.judgement.likelihood.window else { return hour }
         return min(hour, context.now + (context.judgement.likelihood.window - age))
     }

@@ -152,8 +152,7 @@ public struct LaunchModel: Hashable, Sendable, Codable {
 
     /// The chance that `app` is opened within the window from `time`, and the signal that gives it: the
     /// strongest of its base rate at this hour and of each recent trigger's estimate (see `estimate`).
-    func likelihood(of app: BundleID, at time: Instant, clock: WallClock, policy: JudgementPolicy) -> LaunchLikelihood
-    {
+    func likelihood(of app: BundleID, at time: Instant, clock: WallClock, policy: JudgementPolicy) -> LaunchLikelihood {
         let hour = clock.localHour(at: time)
         let base = baseRate(of: app, at: time, clock)
         var best = LaunchLikelihood(
