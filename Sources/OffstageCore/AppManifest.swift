@@ -6,19 +6,31 @@ public struct AppManifest: Hashable, Sendable, Codable {
     public var backgroundModes: Set<BackgroundMode>
     public var permittedIdentifiers: [String]
     public var entitlements: Set<String>
+    /// For an app extension, its Info.plist's `NSExtension` → `NSExtensionPointIdentifier` (e.g.
+    /// `com.apple.widgetkit-extension`); nil for an app.
+    public var extensionPoint: String?
+
+    /// The app an extension belongs to: its bundle identifier less the last component, as Apple requires an
+    /// extension's to begin with its host's; nil for an app.
+    public var hostApp: BundleID? {
+        guard extensionPoint != nil, let dot = bundleIdentifier.rawValue.lastIndex(of: ".") else { return nil }
+        return BundleID(String(bundleIdentifier.rawValue[..<dot]))
+    }
 
     public init(
         bundleIdentifier: BundleID,
         executable: String? = nil,
         backgroundModes: Set<BackgroundMode> = [],
         permittedIdentifiers: [String] = [],
-        entitlements: Set<String> = []
+        entitlements: Set<String> = [],
+        extensionPoint: String? = nil
     ) {
         self.bundleIdentifier = bundleIdentifier
         self.executable = executable
         self.backgroundModes = backgroundModes
         self.permittedIdentifiers = permittedIdentifiers
         self.entitlements = entitlements
+        self.extensionPoint = extensionPoint
     }
 
     /// How an identifier is allowed by `BGTaskSchedulerPermittedIdentifiers`.

@@ -39,4 +39,6 @@ public struct BackgroundMode: RawRepresentable, Hashable, Comparable, Sendable, 
 public enum Entitlement {
     /// Lets continued-processing tasks use the GPU in the background (iOS 26).
     public static let continuedProcessingGPU = "com.apple.developer.background-tasks.continued-processing.gpu"
+    /// `BGHealthResearchTaskRequest` needs it: apps of health research studies only.
+    public static let healthResearch = "com.apple.developer.backgroundtasks.healthresearch"
 }

@@ -66,7 +66,7 @@ extension BackgroundSystem {
                     reason: "the next fetch is \(oneDecimal(interval)) s after the last\(factor)", until: due))
         }
         let probe = TaskRequest(identifier: "\(id).\(Self.fetchLabel)", kind: .appRefresh)
-        return blockers + constraints.blockers(for: probe, in: context(for: id))
+        return blockers + constraints.blockers(for: probe, as: .backgroundFetch, in: context(for: id))
     }
 
     /// Starts a fetch if one is due and nothing blocks it (the app is launched or resumed for it);

@@ -3,16 +3,20 @@
 extension BackgroundSystem {
     mutating func answer(_ call: AppCall, from id: BundleID) -> AppCallResult {
         switch call {
-        case .register(let identifier): return register(id, identifier)
-        case .submit(let request): return submit(id, request)
+        case .register(let identifier):
+            if apps[id].manifest.extensionPoint != nil { return refuseRegistration(fromExtension: id, identifier) }
+            return register(id, identifier)
+        case .submit(let request):
+            if let host = apps[id].manifest.hostApp { return submit(fromExtension: id, for: host, request) }
+            return submit(id, request)
         case .cancel(let identifier):
-            cancel(id) { $0.identifier == identifier }
+            cancel(schedulingApp(of: id)) { $0.identifier == identifier }
             return .ok
         case .cancelAll:
-            cancel(id) { _ in true }
+            cancel(schedulingApp(of: id)) { _ in true }
             return .ok
         case .pendingRequests:
-            return .pending(pendingRequests(of: id))
+            return .pending(pendingRequests(of: schedulingApp(of: id)))
         case .beginBackgroundTask(let name): return beginBackgroundTask(id, name: name)
         case .endBackgroundTask(let number):
             endBackgroundTask(id, number)
@@ -94,6 +98,9 @@ extension BackgroundSystem {
             return "UIBackgroundModes lacks 'processing'"
         default: break
         }
+        if request.protectionTypeOfRequiredData != nil, !manifest.entitlements.contains(Entitlement.healthResearch) {
+            return "a health research task requires the entitlement \(Entitlement.healthResearch)"
+        }
         switch manifest.permission(for: request.identifier) {
         case .notPermitted:
             return "identifier not in BGTaskSchedulerPermittedIdentifiers"
@@ -116,7 +123,9 @@ extension BackgroundSystem {
         return nil
     }
 
-    mutating func submit(_ id: BundleID, _ request: TaskRequest) -> AppCallResult {
+    /// A submission from the app itself, or (`fromExtension`) from one of its extensions, whose process never
+    /// registers the app's launch handlers.
+    mutating func submit(_ id: BundleID, _ request: TaskRequest, fromExtension: Bool = false) -> AppCallResult {
         let app = apps[id]
         let name = request.identifier
         if let problem = permissionProblem(app, request) {
@@ -127,7 +136,7 @@ extension BackgroundSystem {
             record(id, .rejected, task: name, reason: "unavailable: Background App Refresh is off")
             return .failed(.unavailable)
         }
-        if !app.registered.contains(name) {
+        if !fromExtension, !app.registered.contains(name) {
             return crash(id, "No launch handler registered for task with identifier \(name)")
         }
         if request.kind == .continuedProcessing { return submitContinued(id, request) }

@@ -206,11 +206,22 @@ extension Set where Element == BundleID {
 }
 
 extension BackgroundSystem {
+    /// When a charging simulated battery can reach the level at which iOS turns Low Power Mode off (the earliest,
+    /// as if nothing were drawn), so that hosts wake then with no other event; nil when it is not waited for.
+    var lowPowerModeOffDueTime: Instant? {
+        let target = policy.lowPowerModeOffWhileChargingLevel
+        guard settings.lowPowerMode, device.simulatesBattery, device.isCharging, !device.isShutDown,
+            let seconds = device.battery.secondsOfCharging(from: device.batteryLevel, to: target)
+        else { return nil }
+        return now + max(1, seconds)
+    }
+
     /// iOS turns Low Power Mode off itself once the charging battery reaches 80 %; plugging in alone does not.
     mutating func turnOffLowPowerModeIfCharged() {
         guard settings.lowPowerMode, device.isCharging, device.batteryLevel >= policy.lowPowerModeOffWhileChargingLevel
         else { return }
         settings.lowPowerMode = false
+        reviewAppsSharedChangesConcern()
         record(
             nil, .setting,
             reason:

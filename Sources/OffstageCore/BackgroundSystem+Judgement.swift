@@ -126,12 +126,13 @@ extension BackgroundSystem {
         if !wasAwake { noteMaintenanceWake(for: id, task: run.request.identifier) }
         noteDiscretionaryStart(id)
         guard !device.isCharging else { return }
-        // Processing is not held by the energy budget: it takes what is left of its reservation, never more.
+        // Processing is not held by the budgets: it takes what is left of its reservations, never more.
         let reservation = Reservation(
             energy: min(
                 run.request.energyReservation(policy.judgement, refreshUse: refreshEnergyUse ?? .infinity),
                 max(0, energyBudget.balance(at: now))),
-            data: device.network == .cellular ? policy.judgement.dataReservation : 0,
+            data: device.network == .cellular
+                ? min(policy.judgement.dataReservation, max(0, dataBudget.balance(at: now))) : 0,
             energyBefore: backgroundJoules(of: id), bytesBefore: apps[id].totalUsage.cellularBytes)
         energyBudget.withdraw(reservation.energy, at: now)
         dataBudget.withdraw(reservation.data, at: now)

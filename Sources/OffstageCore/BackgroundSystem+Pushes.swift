@@ -12,11 +12,10 @@ extension BackgroundSystem {
         }
         record(id, .push, task: label, reason: "background push arrived (payload \"\(payload)\")")
         if !app.manifest.backgroundModes.contains(.remoteNotification) {
-            return record(id, .dropped, task: label, reason: "UIBackgroundModes lacks 'remote-notification'")
+            return record(id, .dropped, task: label, .pushDropped(.modeMissing))
         }
-        if app.forceQuit {
-            return record(
-                id, .dropped, task: label, reason: "the user swiped the app away: no pushes until they open it")
+        if app.forceQuit, FactorTable.standard.holds(.appSwitcher, .backgroundPush) {
+            return record(id, .dropped, task: label, .pushDropped(.swipedAway))
         }
         if let older = app.backgroundWork.heldPush {
             record(id, .dropped, task: label, .pushCoalesced(arrivedAt: older.arrivedAt, payload: older.payload))
@@ -42,12 +41,11 @@ extension BackgroundSystem {
     }
 
     /// Everything that holds the app's held push back (empty when it may go, or when none is held):
-    /// the constraints marked `BackgroundPushConstraint`, a push still being handled, and the rate limit.
+    /// the constraints `FactorTable` applies to pushes, a push still being handled, and their own rate limit.
     func pushBlockers(_ id: BundleID) -> [Blocker] {
         guard let app = apps.lookUp(id), app.backgroundWork.heldPush != nil, foregroundApp != id else { return [] }
         let probe = TaskRequest(identifier: "\(id).\(Self.pushLabel)", kind: .appRefresh)
-        var blockers = constraints.filter { $0 is any BackgroundPushConstraint }.blockers(
-            for: probe, in: context(for: id))
+        var blockers = constraints.blockers(for: probe, as: .backgroundPush, in: context(for: id))
         if app.backgroundWork.deliveries.contains(where: { $0.event.label == Self.pushLabel }) {
             blockers.append(
                 Blocker(constraint: "pushInProgress", reason: "the app is still handling a background push", until: nil)
@@ -56,7 +54,7 @@ extension BackgroundSystem {
         let window = policy.backgroundPushRateWindow
         let recent = app.backgroundWork.pushWakes.filter { now - $0 < window }.sorted()
         let limit = policy.backgroundPushRateLimit
-        if recent.count >= limit {
+        if FactorTable.standard.holds(.rateLimiting, .backgroundPush), recent.count >= limit {
             let minutes = Int((window / 60).rounded())
             blockers.append(
                 Blocker(
@@ -84,16 +82,3 @@ extension BackgroundSystem {
         }
     }
 }
-
-/// A constraint that also holds background pushes back. Apple names the factors for pushes as all of
-/// refresh's but app usage and rate limiting (WWDC20: pushes have their own), the budgets included; conforming a constraint here makes `heldPushes()` and delivery obey it.
-/// Pushes are judged as an app-refresh request with the identifier `<bundle>.remote-notification`.
-public protocol BackgroundPushConstraint: Constraint {}
-
-extension BackgroundAppRefreshConstraint: BackgroundPushConstraint {}
-extension LowPowerModeConstraint: BackgroundPushConstraint {}
-extension CriticalBatteryConstraint: BackgroundPushConstraint {}
-extension ThermalConstraint: BackgroundPushConstraint {}
-extension ForceQuitConstraint: BackgroundPushConstraint {}
-extension EnergyBudgetConstraint: BackgroundPushConstraint {}
-extension CellularDataBudgetConstraint: BackgroundPushConstraint {}

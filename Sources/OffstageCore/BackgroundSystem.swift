@@ -152,6 +152,7 @@ public struct BackgroundSystem: Sendable {
         consider(reviews.min?.at)
         consider(criticalBatteryDueTime)
         consider(emptyBatteryDueTime)
+        consider(lowPowerModeOffDueTime)
         for time in continuedProcessingDueTimes { consider(time) }
         return next
     }

@@ -84,12 +84,29 @@ extension AppManifest {
                     message: "wildcard '\(pattern)' must start with the bundle identifier '\(bundle).'")
             }
         }
+        var extensionPoint: String?
+        if let raw = dictionary["NSExtension"] {
+            let field = "NSExtension.NSExtensionPointIdentifier"
+            guard let table = raw as? [String: Any] else {
+                throw ManifestError(source: source, field: "NSExtension", message: "must be a dictionary")
+            }
+            guard let point = table["NSExtensionPointIdentifier"] as? String, !point.isEmpty else {
+                throw ManifestError(source: source, field: field, message: "must be a non-empty string")
+            }
+            guard bundle.contains(".") else {
+                throw ManifestError(
+                    source: source, field: "CFBundleIdentifier",
+                    message: "an app extension's must begin with its host app's bundle identifier and a '.'")
+            }
+            extensionPoint = point
+        }
         self.init(
             bundleIdentifier: BundleID(bundle),
             executable: try string("CFBundleExecutable"),
             backgroundModes: Set(try strings("UIBackgroundModes").map(BackgroundMode.init(rawValue:))),
             permittedIdentifiers: identifiers,
-            entitlements: entitlements
+            entitlements: entitlements,
+            extensionPoint: extensionPoint
         )
     }
 }

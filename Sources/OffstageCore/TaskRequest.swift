@@ -26,11 +26,15 @@ public struct TaskRequest: Hashable, Sendable, Codable {
     public var subtitle: String
     public var strategy: SubmissionStrategy
     public var requiresGPU: Bool
+    /// A health-research request (`BGHealthResearchTaskRequest`, a processing request): the file protection its
+    /// data needs; nil for every other request.
+    public var protectionTypeOfRequiredData: String?
 
     public init(
         identifier: String, kind: TaskKind, earliestBeginDate: Double? = nil,
         requiresNetworkConnectivity: Bool = false, requiresExternalPower: Bool = false,
-        title: String = "", subtitle: String = "", strategy: SubmissionStrategy = .queue, requiresGPU: Bool = false
+        title: String = "", subtitle: String = "", strategy: SubmissionStrategy = .queue, requiresGPU: Bool = false,
+        protectionTypeOfRequiredData: String? = nil
     ) {
         self.identifier = identifier
         self.kind = kind
@@ -41,6 +45,7 @@ public struct TaskRequest: Hashable, Sendable, Codable {
         self.subtitle = subtitle
         self.strategy = strategy
         self.requiresGPU = requiresGPU
+        self.protectionTypeOfRequiredData = protectionTypeOfRequiredData
     }
 }
 

@@ -105,7 +105,7 @@ extension Daemon {
                     "OFFSTAGE_SOCKET": configuration.socketPath, "OFFSTAGE_BUNDLE_ID": id.rawValue,
                     "OFFSTAGE_LAUNCH_REASON": reason.rawValue,
                 ],
-                logPath: "\(configuration.stateDirectory)/logs/\(id.rawValue).log", as: configuration.appUser)
+                logPath: "\(configuration.stateDirectory)/logs/\(id.rawValue).log", as: try user(of: id))
         } catch {
             logger.error("cannot launch", metadata: ["app": "\(id)", "error": "\(error)"])
             return system.handle(.processExited(id, reason: "\(error)"), at: clock.now())
@@ -132,6 +132,14 @@ extension Daemon {
         guard let fd = apps[id]?.connection, let connection = connections[fd] else { return }
         connection.frozen = frozen
         if !frozen { flush(connection) }
+    }
+
+    /// The user the app runs as: the one of `--app-user`, or its own of `--app-uids` (nil: the daemon's).
+    private func user(of id: BundleID) throws -> AppUser? {
+        if let user = configuration.appUser { return user }
+        guard let range = configuration.appUIDs else { return nil }
+        let uid = try store.userID(of: id, in: range)
+        return AppUser(uid: uid, gid: uid)
     }
 
     /// Ends the app's process (the core has already let it go).

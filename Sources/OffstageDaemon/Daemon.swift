@@ -125,8 +125,9 @@ final class Daemon: @unchecked Sendable {
             try makeHost?(exited)
             ?? LinuxProcessHost(freezer: configuration.freezer, groupName: configuration.cgroupName, onExit: exited)
         try restore()
-        if configuration.appUser == nil && getuid() == 0 {
-            logger.warning("apps run as root: give them a user of their own with --app-user (e.g. nobody)")
+        if configuration.appUser == nil && configuration.appUIDs == nil && getuid() == 0 {
+            logger.warning(
+                "apps run as root: give them a user with --app-user (e.g. nobody), or one each with --app-uids")
         }
         logger.info(
             "offstage daemon started",

@@ -41,6 +41,9 @@ public struct DaemonConfiguration: Sendable {
     /// The user apps run as (nil: the daemon's own user): their processes, their control groups (delegated to
     /// them) and their log files are theirs; the daemon's state folder (mode 0700) is not theirs to open.
     public var appUser: AppUser?
+    /// One user per app instead (Android's model): each app is given the lowest free id of this range (as its
+    /// uid and gid) at its first launch, kept in the store; exclusive with `appUser`.
+    public var appUIDs: ClosedRange<UInt32>?
     /// Tests only: a file whose number of seconds is added to the wall clock as the daemon reads it.
     public var wallClockShiftFile: String?
 

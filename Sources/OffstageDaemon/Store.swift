@@ -116,6 +116,13 @@ final class Store: @unchecked Sendable {
         migrator.registerMigration(
             "v3: live processes' state for re-adoption; force-quit, §7 memory, counters", migrate: Self.addAdoption)
         migrator.registerMigration("v4: quarantine of damaged rows", migrate: Self.addQuarantine)
+        migrator.registerMigration("v5: a user of its own per app (--app-uids)") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE app ADD COLUMN uid INTEGER;
+                    CREATE UNIQUE INDEX appByUID ON app(uid);
+                    """)
+        }
         return migrator
     }
 
@@ -129,6 +136,8 @@ final class Store: @unchecked Sendable {
         var process: AppProcess?
         /// What the core knew of that process, to adopt it after a crash of the daemon.
         var processMemory: ProcessMemory?
+        /// The user of its own the app runs as (`--app-uids`), kept for good once given.
+        var uid: UInt32? = nil
     }
 
     func saveApp(_ app: InstalledApp, at epoch: Double) throws {
@@ -159,8 +168,32 @@ final class Store: @unchecked Sendable {
             return InstalledApp(
                 bundle: bundle, path: row["path"], manifest: manifest,
                 process: pid.flatMap { pid in ticks.map { AppProcess(pid: pid, startTicks: $0) } },
-                processMemory: processMemory(row))
+                processMemory: processMemory(row), uid: row["uid"])
         }
+    }
+
+    /// The app's own user id in `range` (`--app-uids`): the one it was given, or the lowest no other app has,
+    /// given now and kept, as Android gives each app a uid of its own at installation.
+    func userID(of app: BundleID, in range: ClosedRange<UInt32>) throws -> UInt32 {
+        let given: UInt32? = try database.read { db in
+            try UInt32.fetchOne(db, sql: "SELECT uid FROM app WHERE bundle = ?", arguments: [app.rawValue])
+        }
+        if let given, range.contains(given) { return given }
+        let taken = try database.read { db in
+            try Set(
+                UInt32.fetchAll(
+                    db, sql: "SELECT uid FROM app WHERE uid BETWEEN ? AND ?",
+                    arguments: [range.lowerBound, range.upperBound]))
+        }
+        guard let free = range.first(where: { !taken.contains($0) }) else {
+            throw DaemonError(
+                .refused, "no user id left for \(app) in --app-uids \(range.lowerBound)-\(range.upperBound)")
+        }
+        awaitsSync = true
+        try write { db in
+            try db.execute(sql: "UPDATE app SET uid = ? WHERE bundle = ?", arguments: [free, app.rawValue])
+        }
+        return free
     }
 
     /// Records the app's live process (nil when it ended, which forgets its state too), for re-adoption or

@@ -33,6 +33,10 @@ public struct DaemonOptions: ParsableArguments {
         name: .customLong("app-user"),
         help: "The user (name or id) apps run as, with its group; by default the daemon's own (root: warned).")
     var appUser: String?
+    @Option(
+        name: .customLong("app-uids"),
+        help: "User ids FIRST-LAST: each app runs as one of its own (uid and gid), given at its first launch, kept.")
+    var appUIDs: String?
     @Option(name: .customLong("max-connections"), help: "Connections at once (apps' aside), overall.")
     var maxConnections = 1024
     @Option(name: .customLong("max-connections-per-user"), help: "Connections at once (apps' aside), per user.")
@@ -95,7 +99,11 @@ public struct DaemonOptions: ParsableArguments {
         configuration.wallClockShiftFile = wallClockShiftFile.map(Self.absolute)
         configuration.policy = try Self.policy(applying: policy)
         if let controlGroup { configuration.controlGroup = try Self.groupID(controlGroup) }
+        if appUser != nil && appUIDs != nil {
+            throw ValidationError("--app-user and --app-uids: choose one (one user for all apps, or one each)")
+        }
         if let appUser { configuration.appUser = try Self.user(appUser) }
+        if let appUIDs { configuration.appUIDs = try Self.userIDs(appUIDs) }
         let logger = Self.makeLogger(level: try level())
         let finished = DispatchSemaphore(value: 0)
         let failure = Failure()
@@ -148,6 +156,18 @@ public struct DaemonOptions: ParsableArguments {
             }
         }
         return try JSONDecoder().decode(Policy.self, from: JSONSerialization.data(withJSONObject: fields))
+    }
+
+    /// `FIRST-LAST`: user ids for apps, neither root's nor the daemon's own.
+    static func userIDs(_ text: String) throws -> ClosedRange<UInt32> {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2, let first = UInt32(parts[0]), let last = UInt32(parts[1]), first <= last else {
+            throw ValidationError("--app-uids: '\(text)' is not a range FIRST-LAST of user ids, e.g. 70000-79999")
+        }
+        guard first > 0, !(first...last).contains(getuid()) else {
+            throw ValidationError("--app-uids: \(text) holds root's or the daemon's own user id")
+        }
+        return first...last
     }
 
     /// The user `name` (or numeric id) names, with its primary group.

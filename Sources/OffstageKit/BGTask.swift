@@ -55,6 +55,8 @@ open class BGTask: NSObject, @unchecked Sendable {
         let name = run.request.identifier
         switch run.request.kind {
         case .appRefresh: return BGAppRefreshTask(identifier: name, taskID: run.id, runtime: runtime, queue: queue)
+        case .processing where run.request.protectionTypeOfRequiredData != nil:
+            return BGHealthResearchTask(identifier: name, taskID: run.id, runtime: runtime, queue: queue)
         case .processing: return BGProcessingTask(identifier: name, taskID: run.id, runtime: runtime, queue: queue)
         case .continuedProcessing:
             return BGContinuedProcessingTask(
@@ -69,6 +71,9 @@ open class BGAppRefreshTask: BGTask, @unchecked Sendable {}
 
 /// `BGProcessingTask`: minutes of deferrable work while the device is idle; expired when the user returns.
 open class BGProcessingTask: BGTask, @unchecked Sendable {}
+
+/// `BGHealthResearchTask` (iOS 17): a processing task for a health research study the person takes part in.
+open class BGHealthResearchTask: BGProcessingTask, @unchecked Sendable {}
 
 /// `BGContinuedProcessingTask` (iOS 26): user-started work with measurable progress, shown by the system.
 open class BGContinuedProcessingTask: BGTask, ProgressReporting, @unchecked Sendable {

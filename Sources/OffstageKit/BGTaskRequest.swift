@@ -29,7 +29,12 @@ open class BGTaskRequest: NSCopying, CustomStringConvertible {
         case .appRefresh:
             result = BGAppRefreshTaskRequest(identifier: request.identifier)
         case .processing:
-            let processing = BGProcessingTaskRequest(identifier: request.identifier)
+            let processing =
+                request.protectionTypeOfRequiredData.map { protection in
+                    let health = BGHealthResearchTaskRequest(identifier: request.identifier)
+                    health.protectionTypeOfRequiredData = NSString(string: protection)
+                    return health
+                } ?? BGProcessingTaskRequest(identifier: request.identifier)
             processing.requiresNetworkConnectivity = request.requiresNetworkConnectivity
             processing.requiresExternalPower = request.requiresExternalPower
             result = processing
@@ -63,6 +68,20 @@ open class BGProcessingTaskRequest: BGTaskRequest {
         TaskRequest(
             identifier: identifier, kind: .processing, earliestBeginDate: epoch,
             requiresNetworkConnectivity: requiresNetworkConnectivity, requiresExternalPower: requiresExternalPower)
+    }
+}
+
+/// `BGHealthResearchTaskRequest` (iOS 17): a processing request for a health research study the person takes part
+/// in. Needs the entitlement `com.apple.developer.backgroundtasks.healthresearch` (else `notPermitted`).
+open class BGHealthResearchTaskRequest: BGProcessingTaskRequest {
+    /// The file protection the task's data needs (`NSFileProtectionType`): by default complete until the first
+    /// unlock, so the task can read it while the device is locked.
+    open var protectionTypeOfRequiredData: NSString = "NSFileProtectionCompleteUntilFirstUserAuthentication"
+
+    override func coreRequest(epoch: Double?) -> TaskRequest {
+        var request = super.coreRequest(epoch: epoch)
+        request.protectionTypeOfRequiredData = String(protectionTypeOfRequiredData)
+        return request
     }
 }
 

@@ -60,6 +60,9 @@ extension AppCall {
             try check(name: request.identifier, field: "identifier")
             try check(title: request.title, field: "title")
             try check(title: request.subtitle, field: "subtitle")
+            if let protection = request.protectionTypeOfRequiredData {
+                try check(name: protection, field: "protectionTypeOfRequiredData")
+            }
             if let date = request.earliestBeginDate {
                 try check(date, in: InputLimits.dateRange, field: "earliestBeginDate", unit: "seconds since 1970")
             }

@@ -3,18 +3,16 @@ import OffstageCore
 import OffstageKit
 
 extension Simulation {
-    /// `backgroundRefreshStatus` as each running app would read it now, asked of a copy of the system (a value:
-    /// asking it changes nothing here).
-    func refreshStatuses() -> [BundleID: AppCallResult] {
-        var probe = system
-        var statuses: [BundleID: AppCallResult] = [:]
-        for app in processes.keys { statuses[app] = probe.call(.backgroundRefreshStatus, from: app, at: now).0 }
+    /// `backgroundRefreshStatus` as each running app would read it before the next step moves time on.
+    func refreshStatuses() -> [BundleID: BackgroundRefreshStatus] {
+        var statuses: [BundleID: BackgroundRefreshStatus] = [:]
+        for app in processes.keys { statuses[app] = system.backgroundRefreshStatus(for: app) }
         return statuses
     }
 
     /// Posts `backgroundRefreshStatusDidChangeNotification`, as the app's work now, to every running app whose
     /// status an event changed (in the order of their bundle identifiers, so runs repeat).
-    func postRefreshStatusChanges(since before: [BundleID: AppCallResult]) {
+    func postRefreshStatusChanges(since before: [BundleID: BackgroundRefreshStatus]) {
         let after = refreshStatuses()
         for app in after.keys.sorted(by: { $0.rawValue < $1.rawValue }) where after[app] != before[app] {
             guard let process = processes[app], process.runtime.postsNotifications else { continue }
@@ -25,6 +23,14 @@ extension Simulation {
                         UIApplication.backgroundRefreshStatusDidChangeNotification, object: UIApplication.shared)
                 })
         }
+    }
+}
+
+extension Simulation.Action {
+    /// Whether the step is a timeline event that may change what `backgroundRefreshStatus` answers.
+    var canChangeRefreshStatus: Bool {
+        guard case .timeline(let entry) = self, case .system(let event) = entry.action else { return false }
+        return event.canChangeRefreshStatus
     }
 }
 

@@ -149,6 +149,8 @@ public struct RequestTemplate: Hashable, Sendable {
     public var subtitle = ""
     public var strategy: SubmissionStrategy = .queue
     public var requiresGPU = false
+    /// Set for a `BGHealthResearchTaskRequest`: the file protection its data needs.
+    public var protectionTypeOfRequiredData: String?
 
     public init(identifier: String, kind: TaskKind, after: Double? = nil) {
         self.identifier = identifier
@@ -161,7 +163,7 @@ public struct RequestTemplate: Hashable, Sendable {
         TaskRequest(
             identifier: identifier, kind: kind, requiresNetworkConnectivity: requiresNetworkConnectivity,
             requiresExternalPower: requiresExternalPower, title: title, subtitle: subtitle, strategy: strategy,
-            requiresGPU: requiresGPU)
+            requiresGPU: requiresGPU, protectionTypeOfRequiredData: protectionTypeOfRequiredData)
     }
 }
 

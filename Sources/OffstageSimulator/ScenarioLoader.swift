@@ -770,24 +770,30 @@ extension ScenarioReader {
         let kinds: [(key: String, kind: TaskKind, fields: [String])] = [
             ("refresh", .appRefresh, ["after"]),
             ("processing", .processing, ["after", "network", "power"]),
+            ("healthResearch", .processing, ["after", "network", "power"]),
             ("continued", .continuedProcessing, ["title", "subtitle", "strategy", "gpu"]),
         ]
         let table = try field.table(
             kinds.map(\.key) + ["after", "network", "power", "title", "subtitle", "strategy", "gpu"],
             expecting:
-                "a request: { refresh: ID, after: 1h }, { processing: ID, … } or { continued: ID, … }")
+                "a request: { refresh: ID, after: 1h }, { processing: ID, … }, { healthResearch: ID, … } or "
+                + "{ continued: ID, … }")
         let given = kinds.filter { table[$0.key] != nil }
         guard given.count == 1, let kind = given.first, let identifier = table[kind.key] else {
             let message =
-                "a request names exactly one of 'refresh:', 'processing:' or 'continued:' (its identifier)"
+                "a request names exactly one of 'refresh:', 'processing:', 'healthResearch:' or 'continued:' (its identifier)"
             throw (given.count > 1 ? table[given[1].key] ?? field : field).error(message)
         }
         for entry in table.entries where entry.key != kind.key && !kind.fields.contains(entry.key) {
-            let owners = kinds.filter { $0.fields.contains(entry.key) }.map(\.key).joined(
-                separator: " and ")
-            throw entry.value.error("'\(entry.key)' is for \(owners) requests, not \(kind.key)")
+            let owners = kinds.filter { $0.fields.contains(entry.key) }.map(\.key)
+            let named =
+                owners.dropLast().joined(separator: ", ") + (owners.count > 1 ? " and " : "") + (owners.last ?? "")
+            throw entry.value.error("'\(entry.key)' is for \(named) requests, not \(kind.key)")
         }
         var template = RequestTemplate(identifier: try identifier.string(), kind: kind.kind)
+        if kind.key == "healthResearch" {  // BGHealthResearchTaskRequest's default protection
+            template.protectionTypeOfRequiredData = "NSFileProtectionCompleteUntilFirstUserAuthentication"
+        }
         if let value = table["after"] {
             template.after = try value.quantity(Quantities.seconds, Quantities.durationHint)
         }
@@ -919,7 +925,7 @@ extension ScenarioReader {
                 .simulateLaunch(let app, _),
                 .simulateExpiration(let app, _), .processExited(let app, _),
                 .cancelContinuedProcessingTask(let app, _), .answerContinuedProcessingQuestion(let app, _, _),
-                .backgroundPush(let app, _), .locationEvent(let app, _):
+                .backgroundPush(let app, _), .locationEvent(let app, _), .notificationShown(let app):
                 try checkKnown(app, apps: apps, at: field)
             default:
                 return

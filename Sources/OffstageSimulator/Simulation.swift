@@ -108,19 +108,29 @@ public final class Simulation: @unchecked Sendable {
             while let next = nextStepTime(), next <= end {
                 now = max(now, next)
                 if let top = queue.min, top.at <= next {
-                    execute(queue.removeMin().action)
+                    let action = queue.removeMin().action
+                    postingRefreshStatusChanges(if: action.canChangeRefreshStatus) { execute(action) }
                 } else {
-                    perform(system.handle(.tick, at: now))
+                    postingRefreshStatusChanges(if: false) { perform(system.handle(.tick, at: now)) }
                 }
                 noteStep()
             }
             finalTickDone = true
             now = end
-            perform(system.handle(.tick, at: end))
+            postingRefreshStatusChanges(if: false) { perform(system.handle(.tick, at: end)) }
         }
         sampleDevice()
         batteryHistory.finish()
         finished.signal()
+    }
+
+    /// Runs one step, and tells the apps whose refresh status it changed: a step whose event can change it, and
+    /// any step on the charger in Low Power Mode, which iOS turns off itself at 80 % with no event of its own.
+    private func postingRefreshStatusChanges(if eventCanChangeIt: Bool, _ step: () -> Void) {
+        let mayChange = eventCanChangeIt || (system.settings.lowPowerMode && system.device.isCharging)
+        let statuses = mayChange ? refreshStatuses() : nil
+        step()
+        if let statuses { postRefreshStatusChanges(since: statuses) }
     }
 
     /// When the loop's next step is: first, virtual time waits for the apps' external work under way, whose
@@ -225,9 +235,7 @@ public final class Simulation: @unchecked Sendable {
             switch entry.action {
             case .system(let event):
                 if case .setBattery = event { sampleBatteryBeforeJump() }
-                let refreshStatuses = event.canChangeRefreshStatus ? refreshStatuses() : nil
                 perform(system.handle(event, at: now))
-                if let refreshStatuses { postRefreshStatusChanges(since: refreshStatuses) }
                 // A process that exits on its own gets no `terminate` effect: the host ends it itself.
                 if case .processExited(let app, _) = event, system.state(of: app) == .notRunning {
                     dropProcess(of: app)

@@ -119,6 +119,28 @@ import Testing
         #expect(effects.startedTasks.map(\.request.identifier) == [Fixture.refresh(feed)])
     }
 
+    /// With a simulated battery the charger's 80 % comes with no event of its own: the system wakes for it (a
+    /// held refresh waited past the end of a scenario before, Low Power Mode never turning off).
+    @Test func lowPowerModeTurnsOffWhenTheChargingBatteryReaches80PercentWithNoOtherEvent() throws {
+        var device = DeviceState()
+        device.simulatesBattery = true
+        device.batteryLevel = 0.39
+        var h = waiting(Fixture.refreshRequest(feed), blockedBy: [.setLowPowerMode(true)], device: device)
+        h.handle(.setCharging(true))
+        let pluggedAt = h.now
+        let charging = try #require(h.system.device.battery.secondsOfCharging(from: 0.39, to: 0.80))
+        #expect(try #require(h.system.nextDueTime) == pluggedAt + charging)  // the earliest, as if nothing drew
+        h.advance(by: 3 * 3600)
+        let off = try #require(
+            h.log.records(.setting).first {
+                $0.reason == "Low Power Mode off: the charging battery reached 80%"
+            })
+        #expect(off.at - pluggedAt >= charging && off.at - pluggedAt < charging * 1.2)  // the screen draws meanwhile
+        #expect(!h.system.settings.lowPowerMode)
+        #expect(h.log.startedTasks.map(\.request.identifier) == [Fixture.refresh(feed)])
+        #expect(h.log.records(.started).first?.at == off.at)
+    }
+
     @Test func criticalBatteryBlocksBelow20PercentUnlessCharging() {
         var h = waiting(Fixture.refreshRequest(feed), blockedBy: [.setBattery(level: 0.19, charging: false)])
         #expect(blockers(h) == ["criticalBattery"])

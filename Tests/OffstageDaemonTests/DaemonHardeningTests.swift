@@ -304,6 +304,39 @@ import Testing
         try daemon.send(.swipeAway("test.nobody"))
     }
 
+    /// With `--app-uids`, each app runs as a user of its own from the range, as Android gives each app its uid:
+    /// the lowest free id at its first launch, kept in the store across restarts; its log and group are its own.
+    @Test(.enabled(if: DaemonHarness.cgroupsAvailable, "needs root and cgroup v2"))
+    func eachAppRunsAsAUserOfItsOwnWithAppUIDs() throws {
+        let daemon = try DaemonHarness(freezer: "cgroup2", options: ["--app-uids", "70000-70009"])
+        let script = daemon.folder + "/whoami.sh"
+        try Data("#!/bin/sh\necho \"uid $(id -u) gid $(id -g)\"\nexec sleep 30\n".utf8)
+            .write(to: URL(fileURLWithPath: script))
+        chmod(script, 0o755)
+        for (app, uid) in [("test.first", 70000), ("test.second", 70001)] {
+            try daemon.install(app, executable: script)
+            try daemon.send(.open(BundleID(app)))
+            let log = daemon.stateDirectory + "/logs/\(app).log"
+            try daemon.waitUntil("\(app) wrote who it is") {
+                ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("uid ")
+            }
+            #expect(try String(contentsOfFile: log, encoding: .utf8).contains("uid \(uid) gid \(uid)"))
+            var info = stat()
+            #expect(stat(log, &info) == 0 && info.st_uid == uid)
+        }
+        daemon.stop()
+        #expect(
+            try daemon.query("SELECT bundle, uid FROM app ORDER BY uid") == [
+                ["test.first", "70000"], ["test.second", "70001"],
+            ])
+        try daemon.start()
+        try daemon.send(.open("test.second"))
+        try daemon.waitUntil("test.second runs again as its own user") {
+            ((try? String(contentsOfFile: daemon.stateDirectory + "/logs/test.second.log", encoding: .utf8)) ?? "")
+                .components(separatedBy: "uid 70001 gid 70001").count == 3
+        }
+    }
+
     // MARK: Damaged state (item 10)
 
     @Test func damagedRowsAreNamedQuarantinedAndTheDaemonGoesOn() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Glibc
 import Logging
 import OffstageCore
 import OffstageLinux
@@ -14,27 +15,39 @@ import Testing
 @Suite struct DaemonOrchestrationTests {
     static let app: BundleID = "test.unit"
 
-    /// A daemon over a fresh state folder (or `folder`'s, for a restart), with `host` as its Linux layer.
-    static func daemon(in folder: String, socket: String = "a.sock", host: FakeProcessHost) throws -> Daemon {
-        var configuration = DaemonConfiguration(stateDirectory: folder + "/state", socketPath: folder + "/" + socket)
-        var logger = Logger(label: "test")
-        logger.logLevel = .critical
-        return try Daemon(configuration: configuration, logger: logger, host: { _ in host })
-    }
+    /// A temporary folder with an installable bundle of `app` (its executable is never run by the double) and the
+    /// daemon's state; removed with it.
+    final class UnitFolder {
+        let path = NSTemporaryDirectory() + "offstage-unit-\(UUID().uuidString.prefix(8))"
+        var bundle: String { path + "/Unit.app" }
 
-    /// A temporary folder with an installable bundle of `app` (its executable is never run by the double).
-    static func folderWithBundle() throws -> (folder: String, bundle: String) {
-        let folder = NSTemporaryDirectory() + "offstage-unit-\(UUID().uuidString.prefix(8))"
-        let bundle = folder + "/Unit.app"
-        try FileManager.default.createDirectory(atPath: bundle, withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(atPath: bundle + "/unit", withDestinationPath: "/bin/true")
-        let plist: [String: Any] = [
-            "CFBundleIdentifier": app.rawValue, "CFBundleExecutable": "unit", "UIBackgroundModes": ["fetch"],
-            "BGTaskSchedulerPermittedIdentifiers": ["test.unit.refresh"],
-        ]
-        try PropertyListSerialization.data(fromPropertyList: plist, format: .xml, options: 0)
-            .write(to: URL(fileURLWithPath: bundle + "/Info.plist"))
-        return (folder, bundle)
+        init() throws {
+            try FileManager.default.createDirectory(atPath: bundle, withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(atPath: bundle + "/unit", withDestinationPath: "/bin/true")
+            let plist: [String: Any] = [
+                "CFBundleIdentifier": app.rawValue, "CFBundleExecutable": "unit", "UIBackgroundModes": ["fetch"],
+            ]
+            try PropertyListSerialization.data(fromPropertyList: plist, format: .xml, options: 0)
+                .write(to: URL(fileURLWithPath: bundle + "/Info.plist"))
+        }
+
+        deinit { try? FileManager.default.removeItem(atPath: path) }
+
+        /// A daemon over this folder's state (a restart, if one ran before) with `host` as its Linux layer; each
+        /// listens on a socket of its own (a dropped daemon's listening socket stays open).
+        func daemon(host: FakeProcessHost, socket: String = "a.sock") throws -> Daemon {
+            let configuration = DaemonConfiguration(stateDirectory: path + "/state", socketPath: path + "/" + socket)
+            var logger = Logger(label: "test")
+            logger.logLevel = .critical
+            return try Daemon(configuration: configuration, logger: logger, host: { _ in host })
+        }
+
+        /// A new daemon with `host`, the app installed.
+        func daemonWithTheApp(host: FakeProcessHost) throws -> Daemon {
+            let daemon = try daemon(host: host)
+            _ = try daemon.answer(.install(path: bundle))
+            return daemon
+        }
     }
 
     /// Returns every life-cycle callback the daemon queued for the app (it has no connection), as its delegate
@@ -56,11 +69,9 @@ import Testing
     }
 
     @Test func theDaemonLaunchesFreezesThawsAndEndsAppsThroughItsHost() throws {
-        let (folder, bundle) = try Self.folderWithBundle()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let folder = try UnitFolder()
         let host = FakeProcessHost()
-        let daemon = try Self.daemon(in: folder, host: host)
-        _ = try daemon.answer(.install(path: bundle))
+        let daemon = try folder.daemonWithTheApp(host: host)
         try Self.open(daemon)
         #expect(daemon.system.state(of: Self.app) == .active)
         _ = try daemon.answer(.event(event: .home))
@@ -74,12 +85,79 @@ import Testing
         #expect(host.live.isEmpty)
     }
 
-    @Test func aLaunchTheHostCannotStartIsTheProcessEndingAtOnce() throws {
-        let (folder, bundle) = try Self.folderWithBundle()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+    /// The app's process connected over a socket pair: the daemon's end is bound to the app as an accepted
+    /// connection would be; the other end is the app's.
+    static func connect(_ daemon: Daemon) throws -> (connection: Connection, app: UnixSocket) {
+        var ends: [Int32] = [0, 0]
+        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0)
+        _ = fcntl(ends[0], F_SETFL, O_NONBLOCK)
+        let pid = try #require(daemon.apps[app]?.process?.pid)
+        let connection = Connection(fd: ends[0], peer: PeerCredentials(pid: pid), at: daemon.clock.now())
+        daemon.connections[ends[0]] = connection
+        daemon.attach(connection, to: app)
+        let socket = UnixSocket(fd: ends[1])
+        socket.setReceiveTimeout(seconds: 1)
+        return (connection, socket)
+    }
+
+    /// Whether the app's end of the connection has bytes to read now.
+    static func hasUnread(_ socket: UnixSocket) -> Bool {
+        var byte: UInt8 = 0
+        return recv(socket.fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) > 0
+    }
+
+    /// A call that freezes the calling app is answered only once the app is thawed: nothing is written to a
+    /// frozen app (with SIGSTOP, a thread of the app read an answer written right after the freeze).
+    @Test func aFrozenAppIsWrittenNothingUntilItIsThawed() throws {
+        let folder = try UnitFolder()
         let host = FakeProcessHost()
-        let daemon = try Self.daemon(in: folder, host: host)
-        _ = try daemon.answer(.install(path: bundle))
+        let daemon = try folder.daemonWithTheApp(host: host)
+        try Self.open(daemon)
+        let (connection, app) = try Self.connect(daemon)
+        defer { app.disconnect() }
+        _ = try daemon.answer(.event(event: .home))
+        // The app's delegate returns from each callback; the last return leaves it idle in the background.
+        var lastCall = 0
+        while host.actions.last != .freeze(Self.app) {
+            guard case .effect(.deliver(_, _, let token)) = try app.receiveMessage(ServerMessage.self) else {
+                continue
+            }
+            lastCall += 1
+            daemon.handle(
+                ClientMessage(id: lastCall, body: .call(call: .returned(token: token), bundle: nil)), from: connection)
+            daemon.releaseHeldAnswers()
+        }
+        #expect(host.actions.last == .freeze(Self.app), "the app was frozen by its own call")
+        #expect(!Self.hasUnread(app), "the answer to the call that froze it waits")
+        _ = try daemon.answer(.event(event: .open(Self.app)))
+        #expect(host.actions.last == .thaw(Self.app))
+        #expect(try app.receiveMessage(ServerMessage.self) == .result(id: lastCall, result: .ok))
+    }
+
+    /// An open while the app runs `applicationWillTerminate` is answered as queued and carried out once the
+    /// process has ended: a new process is launched.
+    @Test func anOpenWhileTheAppEndsIsQueuedAndLaunchesItOnceEnded() throws {
+        let folder = try UnitFolder()
+        let host = FakeProcessHost()
+        let daemon = try folder.daemonWithTheApp(host: host)
+        try Self.open(daemon)
+        _ = try daemon.answer(.event(event: .swipeAway(Self.app)))
+        #expect(daemon.apps[Self.app]?.ending == true, "applicationWillTerminate was sent")
+        let answer = try daemon.answer(.event(event: .open(Self.app)))
+        #expect(
+            answer
+                == .ok(message: "\(Self.app) is ending (applicationWillTerminate): it opens once its process has ended")
+        )
+        #expect(host.actions == [.launch(Self.app)])
+        Self.answerCallbacks(daemon)
+        #expect(host.actions == [.launch(Self.app), .terminate(Self.app), .launch(Self.app)])
+        #expect(daemon.system.state(of: Self.app) == .active)
+    }
+
+    @Test func aLaunchTheHostCannotStartIsTheProcessEndingAtOnce() throws {
+        let folder = try UnitFolder()
+        let host = FakeProcessHost()
+        let daemon = try folder.daemonWithTheApp(host: host)
         host.failNextLaunch = HostError(.cannotStart, "cannot start unit: no such file")
         _ = try daemon.answer(.event(event: .open(Self.app)))
         #expect(daemon.system.state(of: Self.app) == .notRunning)
@@ -89,11 +167,9 @@ import Testing
     }
 
     @Test func aProcessThatEndsByItselfIsForgottenAndTheCoreLearnsIt() throws {
-        let (folder, bundle) = try Self.folderWithBundle()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let folder = try UnitFolder()
         let host = FakeProcessHost()
-        let daemon = try Self.daemon(in: folder, host: host)
-        _ = try daemon.answer(.install(path: bundle))
+        let daemon = try folder.daemonWithTheApp(host: host)
         try Self.open(daemon)
         let pid = try #require(daemon.apps[Self.app]?.process?.pid)
         daemon.childExited(pid, how: "exited with status 3")
@@ -105,12 +181,10 @@ import Testing
     /// After a crash (the daemon dropped without its shutdown), a new daemon over the same store adopts the
     /// recorded process when the host says it still lives, frozen as the core knew it.
     @Test func aRestartAdoptsTheRecordedProcessTheHostSaysLives() throws {
-        let (folder, bundle) = try Self.folderWithBundle()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let folder = try UnitFolder()
         var pid: Int32 = 0
         do {
-            let daemon = try Self.daemon(in: folder, host: FakeProcessHost())
-            _ = try daemon.answer(.install(path: bundle))
+            let daemon = try folder.daemonWithTheApp(host: FakeProcessHost())
             try Self.open(daemon)
             _ = try daemon.answer(.event(event: .home))
             Self.answerCallbacks(daemon)
@@ -119,22 +193,20 @@ import Testing
         }
         let host = FakeProcessHost()
         host.survivors = [pid]
-        let restarted = try Self.daemon(in: folder, socket: "b.sock", host: host)
+        let restarted = try folder.daemon(host: host, socket: "b.sock")
         #expect(restarted.apps[Self.app]?.process?.pid == pid)
         #expect(restarted.system.state(of: Self.app) == .suspended)
         #expect(host.actions == [.freeze(Self.app)], "the kernel is made to agree with the core")
     }
 
     @Test func aRestartEndsWhatIsLeftWhenTheHostSaysTheProcessHasGone() throws {
-        let (folder, bundle) = try Self.folderWithBundle()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let folder = try UnitFolder()
         do {
-            let daemon = try Self.daemon(in: folder, host: FakeProcessHost())
-            _ = try daemon.answer(.install(path: bundle))
+            let daemon = try folder.daemonWithTheApp(host: FakeProcessHost())
             try Self.open(daemon)
         }
         let host = FakeProcessHost()
-        let restarted = try Self.daemon(in: folder, socket: "b.sock", host: host)
+        let restarted = try folder.daemon(host: host, socket: "b.sock")
         #expect(restarted.apps[Self.app]?.process == nil)
         #expect(restarted.system.state(of: Self.app) == .notRunning)
         #expect(host.actions == [.endLeftovers(Self.app)])

@@ -484,12 +484,12 @@ import Testing
         #expect(
             Self.behaviourError("      onLaunch:\n        - submit: { after: 1h }\n")
                 == "demo.yaml:6: field 'apps[0].behaviour.onLaunch[0].submit': a request names exactly one of "
-                + "'refresh:', 'processing:' or 'continued:' (its identifier)")
+                + "'refresh:', 'processing:', 'healthResearch:' or 'continued:' (its identifier)")
         #expect(
             Self.behaviourError(
                 "      onLaunch:\n        - submit: { refresh: com.x.a, processing: com.x.b }\n")
                 == "demo.yaml:6: field 'apps[0].behaviour.onLaunch[0].submit.processing': a request names exactly "
-                + "one of 'refresh:', 'processing:' or 'continued:' (its identifier)")
+                + "one of 'refresh:', 'processing:', 'healthResearch:' or 'continued:' (its identifier)")
     }
 
     @Test func submitRejectsFieldsOfAnotherKind() {
@@ -497,11 +497,11 @@ import Testing
             Self.behaviourError(
                 "      onLaunch:\n        - submit: { refresh: com.x.a, network: true }\n")
                 == "demo.yaml:6: field 'apps[0].behaviour.onLaunch[0].submit.network': 'network' is for processing "
-                + "requests, not refresh")
+                + "and healthResearch requests, not refresh")
         #expect(
             Self.behaviourError("      onLaunch:\n        - submit: { continued: com.x.a, after: 1h }\n")
-                == "demo.yaml:6: field 'apps[0].behaviour.onLaunch[0].submit.after': 'after' is for refresh and "
-                + "processing requests, not continued")
+                == "demo.yaml:6: field 'apps[0].behaviour.onLaunch[0].submit.after': 'after' is for refresh, "
+                + "processing and healthResearch requests, not continued")
         #expect(
             Self.behaviourError(
                 "      onLaunch:\n        - submit: { continued: com.x.a, strategy: later }\n")
@@ -641,9 +641,10 @@ import Testing
             Self.timelineError("  - { at: 1h }\n") == "demo.yaml:9: field 'timeline[0].do': is required")
     }
 
-    @Test func commandNamingAnUnknownAppIsAnError() {
+    @Test(arguments: ["open com.typo", "notification com.typo"])
+    func commandNamingAnUnknownAppIsAnError(command: String) {
         #expect(
-            Self.timelineError("  - { at: 1h, do: open com.typo }\n")
+            Self.timelineError("  - { at: 1h, do: \(command) }\n")
                 == "demo.yaml:9: field 'timeline[0].do': unknown app 'com.typo': not one of the scenario's apps "
                 + "(they are com.x, com.real)")
     }

@@ -154,6 +154,22 @@ final class NotesSceneDelegate: UIResponder, UIWindowSceneDelegate, @unchecked S
             ])
     }
 
+    @Test func lowPowerModeTurningItselfOffOnTheChargerPostsTheStatusChange() throws {
+        // Low Power Mode at 50 % denies refresh; on the charger iOS turns it off at 80 %, with no other event.
+        let (records, seen) = try run(
+            [
+                at(1, .open(BundleID(app))), at(2, .setBattery(level: 0.5, charging: false)),
+                at(3, .setLowPowerMode(true)), at(4, .setCharging(true)),
+            ], duration: 4 * 3600)
+        let off = try #require(records.first { $0.reason == "Low Power Mode off: the charging battery reached 80%" })
+        #expect(
+            seen.filter { $0.contains("RefreshStatus") } == [
+                "posted UIApplicationBackgroundRefreshStatusDidChangeNotification 1",
+                "posted UIApplicationBackgroundRefreshStatusDidChangeNotification 2",
+            ])
+        #expect(off.at.seconds > 4)
+    }
+
     @Test func aSceneBasedAppGivesTheSameRecordsInTwentyRuns() throws {
         let timeline = [at(1, .open(BundleID(app))), at(10, .home), at(300, .open(BundleID(app)))]
         let texts = try (0..<20).map { _ in try run(timeline).records.map { "\($0)" }.joined(separator: "\n") }

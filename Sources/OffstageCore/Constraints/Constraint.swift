@@ -35,6 +35,11 @@ public protocol Constraint: Sendable {
     var name: String { get }
     /// Whether the constraint judges requests of this kind.
     func applies(to request: TaskRequest) -> Bool
+    /// The WWDC20 factor the constraint embodies, if any: then `FactorTable.standard` decides the work it holds.
+    var factor: WorkFactor? { get }
+    /// Whether the constraint judges this kind of work at all; by default, for a factor, the table's answer, and
+    /// otherwise the work judged as a request (refresh, processing and legacy fetch).
+    func applies(to work: WorkKind) -> Bool
     /// Whether the request may start now.
     func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict
     /// Why a task already running must be expired now, or nil to let it go on.
@@ -48,6 +53,11 @@ public protocol Constraint: Sendable {
 }
 
 extension Constraint {
+    public var factor: WorkFactor? { nil }
+    public func applies(to work: WorkKind) -> Bool {
+        if let factor { return FactorTable.standard.holds(factor, work) }
+        return work == .appRefresh || work == .processing || work == .backgroundFetch
+    }
     public func interrupts(_ request: TaskRequest, in context: ConstraintContext) -> String? { nil }
     public var liftsOnSharedChange: Bool { true }
     public func satisfactionEnds(for request: TaskRequest, in context: ConstraintContext) -> Instant? { nil }
@@ -96,22 +106,26 @@ extension Array where Element == any Constraint {
         ]
     }
 
-    /// The blocked constraints for `request`, in order; empty means eligible.
-    public func blockers(for request: TaskRequest, in context: ConstraintContext) -> [Blocker] {
-        judge(request, in: context).blockers
+    /// The blocked constraints for `request`, judged as `work` (by default its own kind), in order; empty
+    /// means eligible. Pushes and legacy fetches are judged on a probe request as their own kind of work.
+    public func blockers(
+        for request: TaskRequest, as work: WorkKind? = nil, in context: ConstraintContext
+    ) -> [Blocker] {
+        judge(request, as: work, in: context).blockers
     }
 
     /// The blocked constraints for `request`; the earliest time any verdict turns by time alone (a
     /// blocker lifts or a satisfied constraint stops being so: until then, in the same context, the
     /// judgement is the same); and whether a change of shared state can lift every blocker.
     func judge(
-        _ request: TaskRequest, in context: ConstraintContext
+        _ request: TaskRequest, as work: WorkKind? = nil, in context: ConstraintContext
     ) -> (blockers: [Blocker], turnsAt: Instant?, liftedBySharedChanges: Bool) {
+        let work = work ?? WorkKind(request.kind)
         var blockers: [Blocker] = []  // most judgements find a few blockers, or none: no room made up front
         var turnsAt: Instant?
         var liftedBySharedChanges = true
         // By index, each constraint used where it lies: binding one to a name would copy it out of the array.
-        for index in indices where self[index].applies(to: request) {
+        for index in indices where self[index].applies(to: work) && self[index].applies(to: request) {
             let turns: Instant?
             switch self[index].evaluate(request, in: context) {
             case .satisfied: turns = self[index].satisfactionEnds(for: request, in: context)
@@ -128,7 +142,9 @@ extension Array where Element == any Constraint {
 
     /// The first reason a running task must be expired, if any.
     public func interruption(for request: TaskRequest, in context: ConstraintContext) -> String? {
-        lazy.filter { $0.applies(to: request) }.compactMap { $0.interrupts(request, in: context) }.first
+        lazy.filter { $0.applies(to: WorkKind(request.kind)) && $0.applies(to: request) }.compactMap {
+            $0.interrupts(request, in: context)
+        }.first
     }
 }
 

@@ -2,6 +2,7 @@
 public struct UsageTierConstraint: Constraint {
     public init() {}
     public var name: String { "usageTier" }
+    public var factor: WorkFactor? { .appUsage }
     public var liftsOnSharedChange: Bool { false }
     public func applies(to request: TaskRequest) -> Bool { request.isDiscretionary }
     public func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict {
@@ -18,6 +19,7 @@ public struct UsageTierConstraint: Constraint {
 public struct QuotaConstraint: Constraint {
     public init() {}
     public var name: String { "quota" }
+    public var factor: WorkFactor? { .appUsage }
     public func applies(to request: TaskRequest) -> Bool { request.isDiscretionary }
     public func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict {
         let usage = context.judgement
@@ -47,6 +49,7 @@ public struct QuotaConstraint: Constraint {
 public struct LaunchPredictionConstraint: Constraint {
     public init() {}
     public var name: String { "launchPrediction" }
+    public var factor: WorkFactor? { .appUsage }
     public func applies(to request: TaskRequest) -> Bool { request.kind == .appRefresh }
     public func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict {
         let likelihood = context.judgement.likelihood
@@ -111,6 +114,11 @@ public struct LaunchPredictionConstraint: Constraint {
 public struct RateLimitConstraint: Constraint {
     public init() {}
     public var name: String { "rateLimit" }
+    public var factor: WorkFactor? { .rateLimiting }
+    /// Pushes are rate limited by their own limit (`backgroundPushRateLimit`), where they are held.
+    public func applies(to work: WorkKind) -> Bool {
+        work != .backgroundPush && FactorTable.standard.holds(.rateLimiting, work)
+    }
     public var liftsOnSharedChange: Bool { false }
     public func applies(to request: TaskRequest) -> Bool { request.isDiscretionary }
     public func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict {
@@ -123,13 +131,13 @@ public struct RateLimitConstraint: Constraint {
     }
 }
 
-/// Energy budget: refresh (and pushes and fetches, judged as refresh) draws on a system-wide budget that
-/// refills through the day; a run needs its reservation in it. Unlimited on the charger. Processing is
-/// not held by it (WWDC20): it waits for an idle device instead.
+/// Energy budget: refresh, pushes and fetches draw on a system-wide budget that refills through the day; a run
+/// needs its reservation in it. Unlimited on the charger. Processing is not held by it (`FactorTable`).
 public struct EnergyBudgetConstraint: Constraint {
     public init() {}
     public var name: String { "energyBudget" }
-    public func applies(to request: TaskRequest) -> Bool { request.kind == .appRefresh }
+    public var factor: WorkFactor? { .systemBudgets }
+    public func applies(to request: TaskRequest) -> Bool { request.isDiscretionary }
     public func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict {
         guard !context.device.isCharging else { return .satisfied }
         let need = request.energyReservation(context.policy.judgement, refreshUse: context.judgement.refreshEnergyUse)
@@ -146,6 +154,7 @@ public struct EnergyBudgetConstraint: Constraint {
 public struct CellularDataBudgetConstraint: Constraint {
     public init() {}
     public var name: String { "cellularBudget" }
+    public var factor: WorkFactor? { .systemBudgets }
     public func applies(to request: TaskRequest) -> Bool { request.isDiscretionary }
     public func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict {
         guard context.device.network == .cellular, !context.device.isCharging else {

@@ -14,6 +14,7 @@ public struct EarliestBeginDateConstraint: Constraint {
 public struct BackgroundAppRefreshConstraint: Constraint {
     public init() {}
     public var name: String { "backgroundAppRefresh" }
+    public var factor: WorkFactor? { .backgroundAppRefreshSwitch }
     public func applies(to request: TaskRequest) -> Bool { request.isDiscretionary }
     public func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict {
         let settings = context.settings
@@ -34,6 +35,7 @@ public struct BackgroundAppRefreshConstraint: Constraint {
 public struct LowPowerModeConstraint: Constraint {
     public init() {}
     public var name: String { "lowPowerMode" }
+    public var factor: WorkFactor? { .lowPowerMode }
     public func applies(to request: TaskRequest) -> Bool { request.isDiscretionary }
     public func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict {
         context.settings.lowPowerMode
@@ -46,6 +48,7 @@ public struct LowPowerModeConstraint: Constraint {
 public struct CriticalBatteryConstraint: Constraint {
     public init() {}
     public var name: String { "criticalBattery" }
+    public var factor: WorkFactor? { .criticalBattery }
     public func applies(to request: TaskRequest) -> Bool { request.isDiscretionary }
     public func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict {
         let device = context.device
@@ -63,6 +66,7 @@ public struct CriticalBatteryConstraint: Constraint {
 public struct ThermalConstraint: Constraint {
     public init() {}
     public var name: String { "thermalState" }
+    public func applies(to work: WorkKind) -> Bool { work != .continuedProcessing }  // pushes wait for it too
     public func applies(to request: TaskRequest) -> Bool { request.isDiscretionary }
     public func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict {
         context.device.thermalState >= .serious
@@ -125,12 +129,13 @@ public struct DeviceIdleConstraint: Constraint {
     }
 }
 
-/// An app the user swiped away gets no refresh until the user opens it again.
+/// An app the user swiped away gets no refresh (nor what else the table says) until the user opens it again.
 public struct ForceQuitConstraint: Constraint {
     public init() {}
     public var name: String { "forceQuit" }
+    public var factor: WorkFactor? { .appSwitcher }
     public var liftsOnSharedChange: Bool { false }
-    public func applies(to request: TaskRequest) -> Bool { request.kind == .appRefresh }
+    public func applies(to request: TaskRequest) -> Bool { request.isDiscretionary }
     public func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict {
         context.appForceQuit
             ? .blocked(reason: "the user swiped the app away; waits until they open it", until: nil) : .satisfied

@@ -42,6 +42,17 @@ public struct Battery: Hashable, Sendable, Codable {
         return min(1, 1 - (1 - level) * exp(-rate * rest))
     }
 
+    /// Seconds on the charger from `level` to `target` with nothing drawn (the inverse of
+    /// `level(afterCharging:from:)`); nil when the charger never gets there (a target of full, or no charger).
+    public func secondsOfCharging(from level: Double, to target: Double) -> Double? {
+        guard target > level else { return 0 }
+        guard target < 1, capacityJoules > 0, chargingWatts > 0 else { return nil }
+        let linear = max(0, min(target, taperLevel) - level) * capacityJoules / chargingWatts
+        guard target > taperLevel else { return linear }
+        let rate = chargingWatts / (capacityJoules * (1 - taperLevel))
+        return linear + log((1 - max(level, taperLevel)) / (1 - target)) / rate
+    }
+
     /// The level after `joules` are drawn from `level`; an empty battery stays at 0.
     public func level(afterDraining joules: Double, from level: Double) -> Double {
         max(0, level - fraction(ofJoules: joules))

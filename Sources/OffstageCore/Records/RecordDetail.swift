@@ -33,6 +33,8 @@ public enum RecordDetail: Hashable, Sendable, Codable {
     case assertionBegunLate(number: Int)
     /// A held background push (arrived at `arrivedAt`, carrying `payload`) gave way to a newer one (§7).
     case pushCoalesced(arrivedAt: Instant, payload: String)
+    /// A background push was dropped as it arrived: its app cannot take pushes (§7).
+    case pushDropped(PushDrop)
     /// A held background push was thrown away, `because` its app can no longer take it.
     case heldPushDiscarded(payload: String, because: String)
     /// The age of the app's content when the user opened it, in seconds; nil if never refreshed.
@@ -62,6 +64,12 @@ public enum RecordDetail: Hashable, Sendable, Codable {
         case userChoseToStop
         /// A host asked for it (`_simulateExpirationForTaskWithIdentifier`).
         case simulated
+    }
+
+    /// Why a background push was dropped as it arrived.
+    public enum PushDrop: String, Hashable, Sendable, Codable {
+        case modeMissing = "UIBackgroundModes lacks 'remote-notification'"
+        case swipedAway = "the user swiped the app away: no pushes until they open it"
     }
 
     /// What became of a submitted request.
@@ -120,6 +128,7 @@ public enum RecordDetail: Hashable, Sendable, Codable {
         case .assertionBegunLate(let number): "background task \(number): begun after the expiration warning"
         case .pushCoalesced(let arrivedAt, let payload):
             "coalesced: the held push of \(clock.timestamp(at: arrivedAt)) (payload \"\(payload)\") gives way to the newer one"
+        case .pushDropped(let drop): drop.rawValue
         case .heldPushDiscarded(let payload, let why): "held push (payload \"\(payload)\") discarded: \(why)"
         case .contentAge(let seconds?): "content refreshed in the background \(minutes(seconds)) before this launch"
         case .contentAge(nil): "content never refreshed in the background before this launch"
