@@ -22,18 +22,47 @@ struct GenerateTraceCommand: ParsableCommand {
     @Option(help: "Days per user.") var days = 14
     @Option(help: "Apps on the phones (at least 1).") var apps = 10
     @Option(help: "The seed every draw comes from.") var seed: UInt64 = 1
+    // The model's numbers; each left out keeps `TraceModel`'s default (docs/traces.md lists them).
+    @Option(help: "Chance of coming back to a session's last app within 15 min (0-1).") var reopenChance: Double?
+    @Option(help: "Share of in-session next apps drawn from the app's usual successors (0-1).")
+    var transitionShare: Double?
+    @Option(help: "Mean screen sessions without an app per day.") var glancesPerDay: Double?
+    @Option(help: "Mean notifications per day.") var notificationsPerDay: Double?
+    @Option(help: "Chance a notification is opened (0-1).") var notificationOpenChance: Double?
+    @Option(help: "Share of users who also charge at work on weekdays (0-1).") var daytimeChargerShare: Double?
     @Option(name: [.short, .long], help: "Write the CSV here instead of to standard output.") var output: String?
+
+    /// The model the options describe (their defaults are `TraceModel`'s).
+    var model: TraceModel {
+        var model = TraceModel(users: users, days: days, apps: apps, seed: seed)
+        model.reopenChance = reopenChance ?? model.reopenChance
+        model.transitionShare = transitionShare ?? model.transitionShare
+        model.glancesPerDay = glancesPerDay ?? model.glancesPerDay
+        model.notificationsPerDay = notificationsPerDay ?? model.notificationsPerDay
+        model.notificationOpenChance = notificationOpenChance ?? model.notificationOpenChance
+        model.daytimeChargerShare = daytimeChargerShare ?? model.daytimeChargerShare
+        return model
+    }
 
     func validate() throws {
         for (name, value, limit) in [("--users", users, 100_000), ("--days", days, 3650), ("--apps", apps, 1000)]
         where !(1...limit).contains(value) {
             throw ValidationError("\(name): expected a whole number from 1 to \(limit), got \(value)")
         }
+        for (name, value, limit) in [
+            ("--reopen-chance", reopenChance, 1), ("--transition-share", transitionShare, 1),
+            ("--glances-per-day", glancesPerDay, 200), ("--notifications-per-day", notificationsPerDay, 500),
+            ("--notification-open-chance", notificationOpenChance, 1),
+            ("--daytime-charger-share", daytimeChargerShare, 1),
+        ] {
+            guard let value, !(0...Double(limit)).contains(value) else { continue }
+            throw ValidationError("\(name): expected a number from 0 to \(limit), got \(value)")
+        }
         try output.map { OutputFile(option: "-o", path: $0) }?.check()
     }
 
     func run() throws {
-        let trace = TraceGenerator.generate(TraceModel(users: users, days: days, apps: apps, seed: seed))
+        let trace = TraceGenerator.generate(model)
         let csv = trace.csv()
         guard let output else { return Console.print(csv, terminator: "") }
         try OutputFile(option: "-o", path: output).write(Data(csv.utf8))

@@ -132,10 +132,13 @@ public struct Evaluation: Hashable, Sendable, Codable {
         scenario.strategy = evaluated.strategy
         // Declarative apps only: the catalog is never consulted, so making the simulation cannot fail.
         let simulation = try! Simulation(scenario: scenario)
-        let records = simulation.run()
+        // A lean run: of its records, only the content ages at launches and the count of refresh runs are kept.
+        let summary = RecordSummary()
+        simulation.recordObserver = { summary.note($0) }
+        simulation.run()
         let system = simulation.system
         let apps = scenario.apps.map(\.manifest.bundleIdentifier)
-        let recorded = records.filter { $0.kind == .contentAge }
+        let recorded = summary.contentAges
         let battery = simulation.batteryHistory.samples
         var (next, sample, whileOff) = (0, 0, 0)
         var launches: [LaunchOutcome] = []
@@ -156,7 +159,7 @@ public struct Evaluation: Hashable, Sendable, Codable {
         }
         return UserOutcome(
             user: user, policy: evaluated.name, days: (scenario.duration ?? 0) / 86_400, launches: launches,
-            launchesWhileOff: whileOff, refreshRuns: records.filter { $0.taskKind == .appRefresh }.count,
+            launchesWhileOff: whileOff, refreshRuns: summary.refreshRecords,
             wakeUps: system.wakeUps,
             backgroundJoules: apps.reduce(0) { $0 + (system.energy.totals[.app($1)]?.background ?? 0) },
             batteryJoules: system.device.battery.capacityJoules,

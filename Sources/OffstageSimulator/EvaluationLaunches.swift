@@ -74,3 +74,25 @@ struct TraceLaunch: Hashable, Sendable {
         return sinceLastUse <= Evaluation.freshWithin ? .reopened : .cold
     }
 }
+
+/// What an evaluation keeps of a lean run's records as they come (`Simulation.recordObserver`): the content
+/// age recorded at each launch and the count of refresh runs; the rest is dropped, so memory stays bounded.
+final class RecordSummary {
+    /// A `contentAge` record: when, which app, and the age (nil when never refreshed).
+    struct ContentAge {
+        var at: Instant
+        var app: BundleID?
+        var value: Double?
+    }
+
+    private(set) var contentAges: [ContentAge] = []
+    /// `started` records of app-refresh tasks.
+    private(set) var refreshRecords = 0
+
+    func note(_ record: Record) {
+        if record.kind == .contentAge {
+            contentAges.append(ContentAge(at: record.at, app: record.app, value: record.value))
+        }
+        if record.taskKind == .appRefresh { refreshRecords += 1 }
+    }
+}

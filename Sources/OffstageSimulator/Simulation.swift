@@ -16,6 +16,10 @@ public final class Simulation: @unchecked Sendable {
     /// Virtual time now.
     public private(set) var now: Instant = .zero
     public private(set) var records: [Record] = []
+    /// When set, the run is lean: each record goes to it as it is made and is not kept, nor are the device's
+    /// history and each task run's usage (only reports read them). An evaluation keeps its summaries this way,
+    /// so its memory stays bounded whatever the run's length.
+    public var recordObserver: ((Record) -> Void)?
     /// The battery's level and charger after each step, for the battery curve of reports.
     public private(set) var batteryHistory = BatteryHistory()
     /// The device's conditions over the run (screen, lock, charger, network, modes, thermal, idle), for reports.
@@ -184,7 +188,9 @@ public final class Simulation: @unchecked Sendable {
     /// Notes the battery and the device's conditions as the system's last entry point left them (steps that only run
     /// app code change nothing).
     private func sampleDevice() {
-        deviceHistory.observe(system)
+        if recordObserver == nil {
+            withUnsafeMutablePointer(to: &system) { deviceHistory.observe($0.pointee) }
+        }
         batteryHistory.observe(
             BatteryHistory.Sample(
                 at: system.now, level: system.device.batteryLevel, isCharging: system.device.isCharging))
@@ -290,11 +296,10 @@ public final class Simulation: @unchecked Sendable {
 
     private func tap(_ app: BundleID, _ control: String) {
         guard let process = processes[app], system.foregroundApp == app else {
-            records.append(
-                Record(at: now, app: app, kind: .log, reason: "tap \(control): the app is not on screen; ignored"))
+            keep(Record(at: now, app: app, kind: .log, reason: "tap \(control): the app is not on screen; ignored"))
             return
         }
-        records.append(Record(at: now, app: app, kind: .user, reason: "tap \(control)"))
+        keep(Record(at: now, app: app, kind: .user, reason: "tap \(control)"))
         runOnApp(process) { process.runtime.performUserAction(control) }
     }
 
@@ -464,12 +469,19 @@ public final class Simulation: @unchecked Sendable {
     private func enqueue(_ effects: [Effect]) {
         for effect in effects {
             if case .record(let record) = effect {
-                records.append(record)
-                taskUsage.note(record, in: system)
+                keep(record)
             } else {
                 pendingEffects.append(effect)
             }
         }
+    }
+
+    /// Keeps a record and notes the task run it starts or ends; in a lean run, hands it to the observer only.
+    /// (The system is read where it lies: passing the stored system as an argument copies it whole.)
+    private func keep(_ record: Record) {
+        if let recordObserver { return recordObserver(record) }
+        records.append(record)
+        withUnsafeMutablePointer(to: &system) { taskUsage.note(record, in: $0.pointee) }
     }
 
     /// Carries out queued effects in order, including those that app code causes meanwhile.
@@ -526,7 +538,7 @@ public final class Simulation: @unchecked Sendable {
             return true
         }
         guard !answered else { return }
-        records.append(
+        keep(
             Record(
                 at: now, app: app, kind: .log, task: identifier,
                 reason: "the timeline does not answer the question: the user answers continue (the default)"))

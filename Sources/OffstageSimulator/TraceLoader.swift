@@ -128,16 +128,19 @@ enum TraceScreen: Hashable, Sendable {
     /// Without a `screen` column, every close locks the device.
     func after(_ event: TraceEvent, screenColumn: Bool) throws(TraceScreenError) -> TraceScreen {
         let lit = self != .dark
+        guard let app = event.app ?? (event.kind.namesApp ? nil : "") else {
+            throw TraceScreenError("app", "is empty; an opened, closed or notification row names its app")
+        }
         switch event.kind {
         case .opened:
             if event.screen == false {
                 throw TraceScreenError("screen", "an app opens with the screen on, got \"off\"")
             }
-            return .app(event.app!)
+            return .app(app)
         case .closed:
-            guard self == .app(event.app!) else {
+            guard self == .app(app) else {
                 let current = if case .app(let shown) = self { "\(shown) is" } else { "no app is" }
-                throw TraceScreenError("event", "closes \(event.app!), but \(current) on screen for user \(event.user)")
+                throw TraceScreenError("event", "closes \(app), but \(current) on screen for user \(event.user)")
             }
             return event.screen == false || !screenColumn ? .dark : .home
         case .notification:

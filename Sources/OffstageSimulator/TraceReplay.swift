@@ -77,9 +77,9 @@ extension TraceEvent {
     /// row, or a close with the screen off — with no `screen` column, every close).
     func userEvents(screenColumn: Bool) -> [SystemEvent] {
         switch kind {
-        case .opened: [.open(app!)]
+        case .opened: app.map { [.open($0)] } ?? []
         case .closed: screen == false || !screenColumn ? [.lock] : []
-        case .notification: [.notificationShown(app!)]
+        case .notification: app.map { [.notificationShown($0)] } ?? []
         case .screenOn: [.screenOn]
         case .unlock: [.unlock]
         case .screenOff: [.lock]

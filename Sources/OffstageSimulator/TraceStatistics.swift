@@ -83,8 +83,9 @@ public struct TraceStatistics: Hashable, Sendable {
     private mutating func count(notificationsIn rows: [TraceEvent], launches: [TraceLaunch]) {
         let launchTimes = Dictionary(grouping: launches, by: \.app).mapValues { $0.map(\.epoch) }
         for row in rows where row.kind == .notification {
+            guard let app = row.app else { continue }
             notifications += 1
-            let opened = launchTimes[row.app!]?.contains { $0 >= row.epoch && $0 <= row.epoch + Evaluation.freshWithin }
+            let opened = launchTimes[app]?.contains { $0 >= row.epoch && $0 <= row.epoch + Evaluation.freshWithin }
             if opened == true { notificationsOpened += 1 }
         }
     }

@@ -37,6 +37,23 @@ import Testing
         #expect(outcome.output.contains("Evaluation of \(trace): 1 user, 1 user-day "))
     }
 
+    @Test func theGeneratorsNumbersAreOptionsCheckedByName() async throws {
+        let folder = try CLI.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let trace = folder.appendingPathComponent("g.csv").path
+        let base = ["trace", "generate", "--users", "2", "--days", "3", "--seed", "4", "-o", trace]
+        let plain = await CLI.run(base + ["--reopen-chance", "0", "--glances-per-day", "0"])
+        #expect(plain.error == nil)
+        let stats = TraceStatistics(try TraceLoader.load(contentsOf: trace))
+        let usual = TraceStatistics(TraceGenerator.generate(TraceModel(users: 2, days: 3, apps: 10, seed: 4)))
+        #expect(stats.reopenShare < usual.reopenShare)
+        #expect(stats.glances < usual.glances)
+        // The statistics are printed with the file.
+        #expect(plain.output.contains("re-opens:            \(Evaluation.percent(stats.reopenShare, digits: 1))"))
+        let bad = await CLI.run(base + ["--notification-open-chance", "1.5"])
+        #expect(bad.error?.contains("--notification-open-chance: expected a number from 0 to 1, got 1.5") == true)
+    }
+
     @Test func ageOfNeverRefreshedContentIsNeverAndFiguresSurviveNaN() {
         #expect(RunReport.age(.infinity) == "never")
         #expect(RunReport.age(.nan) == "never")

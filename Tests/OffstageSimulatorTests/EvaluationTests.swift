@@ -44,6 +44,32 @@ import Testing
         #expect(perAppDay <= 96 && perAppDay > 80)
     }
 
+    @Test func aLeanRunHandsEveryRecordToItsObserverAndKeepsNone() throws {
+        let user = Self.small.users[0]
+        let scenario = TraceReplay.scenario(for: user, in: Self.small)
+        let full = try Simulation(scenario: scenario)
+        let records = full.run()
+        let lean = try Simulation(scenario: scenario)
+        let seen = RecordList()
+        lean.recordObserver = { seen.records.append($0) }
+        #expect(lean.run().isEmpty)
+        // The observer sees every record a full run keeps, in the same order.
+        #expect(!records.isEmpty)
+        #expect(seen.records.count == records.count)
+        let differ = records.indices.first { $0 < seen.records.count && seen.records[$0] != records[$0] }
+        #expect(differ == nil, "\(differ.map { "\(seen.records[$0]) against \(records[$0])" } ?? "")")
+        // Nor does it keep the device's history or each run's usage, which only reports read.
+        #expect(lean.deviceHistory.readings.isEmpty && !full.deviceHistory.readings.isEmpty)
+        #expect(lean.taskUsage.used.isEmpty && !full.taskUsage.used.isEmpty)
+        // The evaluation's figures are those of the whole records.
+        let outcome = Evaluation.replay(user, of: Self.small, under: EvaluatedPolicy.standard[0])
+        #expect(outcome.refreshRuns == records.filter { $0.taskKind == .appRefresh }.count)
+        #expect(outcome.launches.map(\.contentAge) == records.filter { $0.kind == .contentAge }.map(\.value))
+    }
+
+    /// Records an observer collects.
+    final class RecordList: @unchecked Sendable { var records: [Record] = [] }
+
     @Test func oracleIsNeverBeatenOnTheExampleTrace() async {
         let example = await Self.example.value
         let oracle = row(example, "oracle")

@@ -113,6 +113,12 @@ import Testing
         #expect(
             errorText(["\(at)0Z,,unlock,", "\(at)1Z,,screen-off,on"])
                 == "trace.csv:3: field 'screen (column 5)': screen-off turns the screen off, got \"on\"")
+        // A row made in code without its app is refused the same way, not a crash.
+        let appless = TraceEvent(user: "ann", epoch: 0, utcOffset: 0, app: nil, kind: .opened)
+        #expect(throws: TraceScreenError("app", "is empty; an opened, closed or notification row names its app")) {
+            try TraceScreen.dark.after(appless, screenColumn: true)
+        }
+        #expect(appless.userEvents(screenColumn: true).isEmpty)
         // A close that keeps the screen on leaves the home screen lit: screen-off then locks.
         #expect(errorText(["\(at)0Z,com.x,opened,on", "\(at)1Z,com.x,closed,on", "\(at)2Z,,screen-off,"]) == nil)
     }
