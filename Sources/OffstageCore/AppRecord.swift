@@ -174,10 +174,6 @@ struct AppFields: Sendable {
     var cooperation = Cooperation()
     /// When its discretionary runs started, within the quota window.
     var discretionaryStarts: [Instant] = []
-    /// The predicted next launch, and until when that prediction holds before it is made again.
-    var prediction: (launch: Instant?, validUntil: Instant)?
-    /// The launches that prediction was made from, sorted, kept while they stay the same.
-    var predictionBasis: LaunchPredictor.Basis?
     /// Budget reservations of its running tasks, by task ID.
     var reservations: [Int: Reservation] = [:]
     /// When a background refresh last completed successfully: the age of the content it shows.

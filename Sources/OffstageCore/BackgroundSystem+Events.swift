@@ -9,6 +9,8 @@ extension BackgroundSystem {
         case .noApp: break
         }
         if event.reviewScope != .noApp, let app = event.app, apps.contains(app) { dirty.insert(apps.position(of: app)) }
+        let (appBefore, wasCharging) = (foregroundApp, device.isCharging)
+        defer { noteUsageSignals(of: event, appBefore: appBefore, wasCharging: wasCharging) }
         switch event {
         case .open(let id):
             guard apps.contains(id) else { return record(nil, .log, reason: "open: \(id) is not installed") }
@@ -36,6 +38,7 @@ extension BackgroundSystem {
         case .screenOn:
             record(nil, .user, reason: "screen on")
             guard device.isLocked, !device.isScreenOn else { return }
+            reviewLikelier(launchModel.screenCameOn(at: now, clock: wallClock))
             device.isScreenOn = true
             device.idleSince = nil
         case .notificationShown(let id):
@@ -124,8 +127,10 @@ extension BackgroundSystem {
         }
     }
 
-    /// The user is using the device: screen on, unlocked, not idle.
+    /// The user is using the device: screen on, unlocked, not idle. A screen lit from dark is a signal to the
+    /// launch model before the app the user opens, so that app's launch follows it.
     mutating func wakeDevice() {
+        if !device.isScreenOn { reviewLikelier(launchModel.screenCameOn(at: now, clock: wallClock)) }
         device.isLocked = false
         device.isScreenOn = true
         device.idleSince = nil

@@ -3,13 +3,44 @@
 extension BackgroundSystem {
     // MARK: Usage
 
-    /// The user brought the app on screen: a launch in its usage history, and the age of the content
-    /// it shows (since its last successful background refresh) as a record.
+    /// The user brought the app on screen: a launch in its usage history and the launch model, and the age of
+    /// the content it shows (since its last successful background refresh) as a record.
     mutating func noteLaunchByUser(_ id: BundleID) {
         apps[id].usage.opened(at: now, keeping: policy.judgement.historyWindow)
-        apps[id].prediction = nil
+        reviewLikelier(launchModel.launched(id, at: now, clock: wallClock))
         let age = apps[id].contentUpdatedAt.map { now - $0 }
         emit(.record(Record(at: now, app: id, kind: .contentAge, detail: .contentAge(seconds: age), on: wallClock)))
+    }
+
+    /// Feeds the launch model what an event did to the app on screen and the charger, and the app's
+    /// notification or push (the screen coming on is fed as it happens, the launch by `noteLaunchByUser`),
+    /// and reviews the apps whose likelihood it may raise.
+    mutating func noteUsageSignals(
+        of event: SystemEvent, appBefore: BundleID?, wasCharging: Bool
+    ) {
+        if let left = appBefore, left != foregroundApp {
+            reviewLikelier(launchModel.left(left, at: now, clock: wallClock))
+        }
+        if case .setBattery = event, wasCharging != device.isCharging {  // `setCharging` comes through it
+            reviewLikelier(launchModel.charger(plugged: device.isCharging, at: now, clock: wallClock))
+        }
+        switch event {
+        case .notificationShown(let id) where apps.contains(id):
+            reviewLikelier(launchModel.notified(id, at: now, clock: wallClock))
+        case .backgroundPush(let id, _) where apps.contains(id):
+            reviewLikelier(launchModel.pushed(id, at: now, clock: wallClock))
+        default: break
+        }
+    }
+
+    /// Marks for review the installed apps among `ids`, whose launch is likelier now.
+    mutating func reviewLikelier(_ ids: [BundleID]) {
+        for id in ids where apps.contains(id) { dirty.insert(apps.position(of: id)) }
+    }
+
+    /// The chance the user opens the app within the freshness window now, and why (`LaunchModel`).
+    public func launchLikelihood(of id: BundleID) -> LaunchLikelihood {
+        launchModel.likelihood(of: id, at: now, clock: wallClock, policy: policy.judgement)
     }
 
     /// The app's usage tier now.
@@ -31,37 +62,16 @@ extension BackgroundSystem {
             apps[id].usage, at: now, clock: wallClock, policy: policy.judgement, era: judgementEra)
     }
 
-    /// The app's usage history, its predicted next launch and its cooperation score.
-    public func usage(of id: BundleID) -> (history: UsageHistory, predictedLaunch: Instant?, cooperation: Cooperation)?
-    {
+    /// The app's usage history, the chance it is opened within the freshness window, and its cooperation score.
+    public func usage(of id: BundleID) -> (
+        history: UsageHistory, likelihood: LaunchLikelihood, cooperation: Cooperation
+    )? {
         guard let app = apps.lookUp(id) else { return nil }
-        return (app.usage, predictedLaunch(id), app.cooperation)
+        return (app.usage, launchLikelihood(of: id), app.cooperation)
     }
 
     /// Maintenance wakes the app's work started, and in all.
     public func wakeUps(of id: BundleID) -> Int { apps.lookUp(id)?.wakeUps ?? 0 }
-
-    /// Makes the app's launch prediction again if it no longer holds: a launch happened, the
-    /// predicted time passed, or an hour went by without one.
-    mutating func refreshPrediction(_ id: BundleID) {
-        guard apps.contains(id) else { return }
-        if let cached = apps[id].prediction, now < cached.validUntil { return }
-        let launches = apps[id].usage.launches
-        if apps[id].predictionBasis?.clock == wallClock {
-            apps[id].predictionBasis?.update(launches, before: now, policy: policy.judgement)
-        } else {
-            apps[id].predictionBasis = LaunchPredictor.Basis(
-                launches, before: now, clock: wallClock, policy: policy.judgement)
-        }
-        let launch = apps[id].predictionBasis.flatMap {
-            LaunchPredictor.nextLaunch(after: now, basis: $0, policy: policy.judgement)
-        }
-        let validUntil = launch.map { $0 > now ? $0 : now + 3600 } ?? now + 3600
-        apps[id].prediction = (launch, validUntil)
-    }
-
-    /// The app's predicted launch as last made (see `refreshPrediction`).
-    func predictedLaunch(_ id: BundleID) -> Instant? { apps[id].prediction?.launch ?? nil }
 
     /// What the judgement constraints see for the app now.
     func judgementContext(for id: BundleID) -> JudgementContext {
@@ -70,19 +80,22 @@ extension BackgroundSystem {
         let recent = app.discretionaryStarts.drop(while: { now - $0 >= window })  // oldest first
         let tier = usageTier(of: app)
         return JudgementContext(
-            tier: tier, predictedLaunch: app.prediction?.launch ?? nil, runsInWindow: recent.count,
+            tier: tier, likelihood: launchLikelihood(of: id), contentAge: app.contentUpdatedAt.map { now - $0 },
+            runsInWindow: recent.count,
             quota: app.cooperation.scaled(tier.quota(policy.judgement)),
             quotaFreesAt: recent.first.map { $0 + window },
-            energyBudget: energyBudget, dataBudget: dataBudget, deviceAwake: isDeviceAwake,
+            energyBudget: energyBudget, refreshEnergyUse: refreshEnergyUse ?? .infinity, dataBudget: dataBudget,
+            deviceAwake: isDeviceAwake,
             lastRunStarted: recent.last)
     }
 
     // MARK: Runs
 
-    /// The screen is on, the charger plugged in, a task is running or an app handles a push or a fetch:
-    /// the device is awake anyway.
+    /// The screen is on, the charger plugged in, a task is running, a maintenance wake is open or an app handles
+    /// a push or a fetch: the device is awake anyway.
     var isDeviceAwake: Bool {
         if device.isScreenOn || device.isCharging || runningTaskCount > 0 { return true }
+        if let wake = lastMaintenanceWake, now < wake + policy.judgement.maintenanceWindow { return true }
         for position in appsHandlingWakeEvents
         where apps[apps.id(at: position)].backgroundWork.deliveries.contains(where: \.event.wakesDevice) {
             return true
@@ -91,8 +104,10 @@ extension BackgroundSystem {
     }
 
     /// The sleeping device wakes for work of `id` (a task run, a push, a fetch): a maintenance wake, counted,
-    /// charged to the app and recorded; work that waits for a wake is reviewed, to ride along with it.
+    /// charged to the app and recorded; it stays open for the maintenance window, and work that waits for a
+    /// wake is reviewed, to ride along with it (counted once: the device is awake while the window is open).
     mutating func noteMaintenanceWake(for id: BundleID, task label: String) {
+        lastMaintenanceWake = now
         wakeUps += 1
         apps[id].wakeUps += 1
         chargeWakeUp(for: id)
@@ -113,7 +128,9 @@ extension BackgroundSystem {
         guard !device.isCharging else { return }
         // Processing is not held by the budgets: it takes what is left of its reservations, never more.
         let reservation = Reservation(
-            energy: min(run.request.energyReservation(policy.judgement), max(0, energyBudget.balance(at: now))),
+            energy: min(
+                run.request.energyReservation(policy.judgement, refreshUse: refreshEnergyUse ?? .infinity),
+                max(0, energyBudget.balance(at: now))),
             data: device.network == .cellular
                 ? min(policy.judgement.dataReservation, max(0, dataBudget.balance(at: now))) : 0,
             energyBefore: backgroundJoules(of: id), bytesBefore: apps[id].totalUsage.cellularBytes)
@@ -130,6 +147,12 @@ extension BackgroundSystem {
         apps[id].discretionaryStarts.append(now)
     }
 
+    /// A refresh run used `joules` (from its start to its end): the measured use its successors reserve from.
+    mutating func noteRefreshEnergyUse(_ joules: Double) {
+        let weight = policy.judgement.refreshUseWeight
+        refreshEnergyUse = refreshEnergyUse.map { $0 * (1 - weight) + joules * weight } ?? joules
+    }
+
     /// The background energy charged to the app since the ledger began.
     func backgroundJoules(of id: BundleID) -> Double { energy.totals[.app(id)]?.background ?? 0 }
 
@@ -142,6 +165,7 @@ extension BackgroundSystem {
             let usedEnergy = backgroundJoules(of: id) - reserved.energyBefore
             let usedBytes = Double(apps[id].totalUsage.cellularBytes - reserved.bytesBefore)
             energyBudget.deposit(reserved.energy - min(max(0, usedEnergy), reserved.energy), at: now)
+            if run.request.kind == .appRefresh { noteRefreshEnergyUse(max(0, usedEnergy)) }
             dataBudget.deposit(reserved.data - min(max(0, usedBytes), reserved.data), at: now)
             dirty.formUnion(appsAwaitingBudget)
         }
@@ -194,7 +218,8 @@ extension BackgroundSystem {
 /// The system-wide changes an app's pending requests wait for, from the names of their blockers.
 struct SharedWaits: OptionSet, Sendable {
     let rawValue: UInt8
-    /// Coalescing: the next maintenance wake (or the device waking anyway).
+    /// Coalescing, or a run worth too little to wake the device: the next maintenance wake (or the device
+    /// waking anyway).
     static let maintenanceWake = SharedWaits(rawValue: 1)
     /// The energy or the cellular data budget refilling.
     static let budget = SharedWaits(rawValue: 2)
@@ -202,7 +227,7 @@ struct SharedWaits: OptionSet, Sendable {
     /// What a blocker of this constraint name waits for.
     init(blocker name: String) {
         switch name {  // the names as the constraints give them, not written again
-        case CoalescingConstraint().name: self = .maintenanceWake
+        case CoalescingConstraint().name, LaunchPredictionConstraint().name: self = .maintenanceWake
         case EnergyBudgetConstraint().name, CellularDataBudgetConstraint().name: self = .budget
         default: self = []
         }

@@ -41,7 +41,7 @@ extension BackgroundSystem {
         return SystemSnapshot(
             takenAt: now, apps: histories, energyBudgetBalance: energyBudget.balance(at: now),
             dataBudgetBalance: dataBudget.balance(at: now), energy: energy, wakeUps: wakeUps, nextToken: nextToken,
-            nextTaskID: nextTaskID)
+            nextTaskID: nextTaskID, launchModel: launchModel)
     }
 
     /// Puts back what a snapshot remembers, for the apps installed now (call it after installing them and
@@ -57,7 +57,6 @@ extension BackgroundSystem {
             apps[id].contentUpdatedAt = history.contentUpdatedAt
             apps[id].wakeUps = history.wakeUps
             apps[id].totalUsage = history.totalUsage
-            apps[id].prediction = nil
             apps[id].forceQuit = history.forceQuit
             apps[id].backgroundWork.remember(history.backgroundWork)
         }
@@ -74,6 +73,7 @@ extension BackgroundSystem {
             dataBudget.capacity - min(snapshot.dataBudgetBalance, dataBudget.capacity), at: snapshot.takenAt)
         energyMeter = EnergyMeter(restoring: snapshot.energy, from: max(now, snapshot.takenAt))
         wakeUps = snapshot.wakeUps
+        if let learnt = snapshot.launchModel { launchModel = learnt }
         reviewEveryApp()
     }
 }

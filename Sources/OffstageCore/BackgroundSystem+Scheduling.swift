@@ -57,7 +57,6 @@ extension BackgroundSystem {
             apps[id].judgement = nil
             return noteWaiting(id, until: nil, onSharedChange: false, waits: [])
         }
-        refreshPrediction(id)
         refreshUsageTier(id)
         let judgement = judgementContext(for: id)
         let seen = PendingJudgement.Seen(
@@ -75,6 +74,10 @@ extension BackgroundSystem {
         for request in pending {
             let (blockers, turns, liftedBySharedChanges) = constraints.judge(request, in: context)
             if blockers.isEmpty {
+                if request.kind == .appRefresh, context.judgement.likelihood.learnt {
+                    let likelihood = context.judgement.likelihood
+                    record(id, .prediction, task: request.identifier, .launchLikelihood(likelihood))
+                }
                 start(id, request, .allConstraintsSatisfied)
                 started = true
                 context = self.context(for: id)  // a start changes what the next requests see

@@ -62,6 +62,12 @@ public struct BackgroundSystem: Sendable {
     var appsSharedChangesConcern = AppSet()
     /// Maintenance wakes: times the system woke the sleeping device to run discretionary work.
     public internal(set) var wakeUps = 0
+    /// When the latest maintenance wake began: it stays open for the policy's maintenance window.
+    var lastMaintenanceWake: Instant?
+    /// What the user's use of the device says about the apps they open next (§5 judgement).
+    public internal(set) var launchModel = LaunchModel()
+    /// The joules a refresh run uses, measured as runs end (an exponential average); nil before the first.
+    public internal(set) var refreshEnergyUse: Double?
     /// Apps handling (or, until their next settle, that handled) a push or fetch: the device is awake for them.
     var appsHandlingWakeEvents = AppSet()
     /// The system-wide energy budget for discretionary work, in joules.

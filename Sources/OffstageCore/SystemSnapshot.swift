@@ -19,11 +19,14 @@ public struct SystemSnapshot: Hashable, Sendable, Codable {
     /// a process it adopts never answers a new callback or task with a number from before the restart.
     public var nextToken: Int = 1
     public var nextTaskID: Int = 1
+    /// What the launch model learnt of the user's habits (nil in a snapshot stored before it existed).
+    public var launchModel: LaunchModel?
 
     public init(
         takenAt: Instant, apps: [BundleID: AppHistory], energyBudgetBalance: Double, dataBudgetBalance: Double,
-        energy: EnergyLedger, wakeUps: Int, nextToken: Int = 1, nextTaskID: Int = 1
+        energy: EnergyLedger, wakeUps: Int, nextToken: Int = 1, nextTaskID: Int = 1, launchModel: LaunchModel? = nil
     ) {
+        self.launchModel = launchModel
         self.takenAt = takenAt
         self.apps = apps
         self.energyBudgetBalance = energyBudgetBalance
@@ -45,6 +48,7 @@ public struct SystemSnapshot: Hashable, Sendable, Codable {
         wakeUps = try values.decode(Int.self, forKey: .wakeUps)
         nextToken = try values.decodeIfPresent(Int.self, forKey: .nextToken) ?? 1
         nextTaskID = try values.decodeIfPresent(Int.self, forKey: .nextTaskID) ?? 1
+        launchModel = try values.decodeIfPresent(LaunchModel.self, forKey: .launchModel)
     }
 }
 

@@ -16,6 +16,8 @@ enum Quantities {
     static let dateHint = "an ISO 8601 date like 2026-11-21T06:00:00Z"
     /// What a whole number looks like, for error messages.
     static let countHint = "a whole number like 10"
+    /// What a weight or a multiplier looks like, for error messages.
+    static let factorHint = "a number like 2 or 0.5, not negative"
 
     /// Seconds from `90s`, `0.5s`, `15m`, `2h`, `1d`, `1h30m`, `1d 2h`; a plain number is seconds.
     /// Units go from days down to seconds, each at most once.
@@ -80,6 +82,9 @@ enum Quantities {
         guard scale > 1 || result == value, result < 1e18 else { return nil }
         return Int(result)
     }
+
+    /// A weight or multiplier, 0 or more, from `2` or `0.5`.
+    static func factor(_ text: String) -> Double? { number(text.trimmingSpaces) }
 
     /// A fraction 0–1 from `80%` or `0.8`.
     static func fraction(_ text: String) -> Double? {

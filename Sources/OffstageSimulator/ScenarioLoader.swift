@@ -163,6 +163,8 @@ public enum ScenarioLoader {
         case bytes(WritableKeyPath<Policy, Int>)
         case data(WritableKeyPath<Policy, Double>)
         case energy(WritableKeyPath<Policy, Double>)
+        /// A weight or a multiplier (0 or more).
+        case factor(WritableKeyPath<Policy, Double>)
         /// `power:`, a mapping of `PowerModel` properties (see `powerSettings`).
         case power
         /// `strategy:`, the scheduling strategy (see `SchedulingStrategy.parse`).
@@ -230,11 +232,15 @@ public enum ScenarioLoader {
             ("quotaFrequent", .count(\.judgement.quotaFrequent)),
             ("quotaRare", .count(\.judgement.quotaRare)),
             ("historyWindow", .seconds(\.judgement.historyWindow)),
-            ("minimumDaysForPrediction", .count(\.judgement.minimumDaysForPrediction)),
-            ("predictionThreshold", .fraction(\.judgement.predictionThreshold)),
-            ("predictionHorizonHours", .count(\.judgement.predictionHorizonHours)),
-            ("refreshLead", .seconds(\.judgement.refreshLead)),
-            ("predictionWindow", .seconds(\.judgement.predictionWindow)),
+            ("likelihoodLearningDays", .count(\.judgement.likelihoodLearningDays)),
+            ("awakeRunCost", .fraction(\.judgement.awakeRunCost)),
+            ("wakeRunCost", .fraction(\.judgement.wakeRunCost)),
+            ("cellularRunCost", .fraction(\.judgement.cellularRunCost)),
+            ("lowBatteryLevel", .fraction(\.judgement.lowBatteryLevel)),
+            ("lowBatteryCostFactor", .factor(\.judgement.lowBatteryCostFactor)),
+            ("likelihoodPriorWeight", .factor(\.judgement.likelihoodPriorWeight)),
+            ("refreshReservationMargin", .factor(\.judgement.refreshReservationMargin)),
+            ("refreshUseWeight", .fraction(\.judgement.refreshUseWeight)),
             ("energyBudgetCapacity", .energy(\.judgement.energyBudgetCapacity)),
             ("energyBudgetPerDay", .energy(\.judgement.energyBudgetPerDay)),
             ("refreshEnergyReservation", .energy(\.judgement.refreshEnergyReservation)),
@@ -366,6 +372,8 @@ struct ScenarioReader {
                 policy[keyPath: path] = Double(try value.quantity(Quantities.bytes, Quantities.sizeHint))
             case .energy(let path):
                 policy[keyPath: path] = try value.quantity(Quantities.joules, Quantities.joulesHint)
+            case .factor(let path):
+                policy[keyPath: path] = try value.quantity(Quantities.factor, Quantities.factorHint)
             case .power:
                 policy.power = try power(value)
             case .strategy:

@@ -8,6 +8,9 @@ import OffstageKit
 /// drives the core, and hosts every app's code (declarative or real Swift). App code runs inline on the
 /// loop's thread; code that parks in virtual time keeps that thread, and a new one drives the loop.
 public final class Simulation: @unchecked Sendable {
+    /// Called with the system after each step of the loop, for a measurement that reads it as the run goes
+    /// (`LaunchCalibration`); nil in ordinary runs.
+    public var stepObserver: ((BackgroundSystem) -> Void)?
     public let scenario: Scenario
     public private(set) var system: BackgroundSystem
     /// Virtual time now.
@@ -169,6 +172,7 @@ public final class Simulation: @unchecked Sendable {
     /// Notes the battery and the progress after a step of the loop.
     private func noteStep() {
         sampleDevice()
+        stepObserver?(system)
         let percent = Int(now.seconds / max(end.seconds, 1) * 100)
         if percent != reportedPercent, let progress {
             reportedPercent = percent

@@ -282,7 +282,9 @@ import Testing
     }
 
     @Test func forceQuitBlocksRefreshButNotProcessing() {
-        var h = Fixture.harness(policy: Fixture.unspaced)
+        var policy = Fixture.unspaced
+        policy.judgement.energyBudgetCapacity = 500  // the processing run does not drain the budget
+        var h = Fixture.harness(policy: policy)
         h.open(feed)
         h.submit(Fixture.refreshRequest(feed), from: feed)
         h.submit(Fixture.processingRequest(feed), from: feed)

@@ -38,40 +38,6 @@ import Testing
         #expect(waits.count == 2)
     }
 
-    @Test func aPredictionBasisKeptUpToDateGivesThePredictionsOfOneMadeAnew() {
-        let policy = JudgementPolicy()
-        let clock = WallClock(epochAtZero: 0)
-        var history = UsageHistory()
-        var kept: LaunchPredictor.Basis?
-        var seed: UInt64 = 7
-        var time = 0.0
-        var compared = 0
-        // 60 days of opens at habitual and random hours; launches enter and leave the 28-day window.
-        while time < 60 * 86_400 {
-            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            if seed % 2 == 0 {  // the habit: the next 08:00, give or take a quarter of an hour
-                time = ((time / 86_400).rounded(.down) + 1) * 86_400 + 8 * 3600 + Double(seed >> 50 % 1800)
-            } else {
-                time += Double(seed >> 40 % 30_000) + 600
-            }
-            if seed % 3 != 0 { history.opened(at: Instant(seconds: time), keeping: policy.historyWindow) }
-            history.left(at: Instant(seconds: time + 60))
-            let now = Instant(seconds: time + 120)
-            if kept == nil {
-                kept = LaunchPredictor.Basis(history.launches, before: now, clock: clock, policy: policy)
-            } else {
-                kept?.update(history.launches, before: now, policy: policy)
-            }
-            let fresh = LaunchPredictor.Basis(history.launches, before: now, clock: clock, policy: policy)
-            #expect(kept?.times == fresh.times && kept?.byWeekday == fresh.byWeekday)
-            #expect(kept?.distinctDays == fresh.distinctDays && kept?.launches == fresh.launches)
-            let predicted = kept.flatMap { LaunchPredictor.nextLaunch(after: now, basis: $0, policy: policy) }
-            #expect(predicted == LaunchPredictor.nextLaunch(after: now, basis: fresh, policy: policy))
-            if predicted != nil { compared += 1 }
-        }
-        #expect(compared > 20)  // predictions were made, not only empty ones
-    }
-
     @Test func aKeptUsageTierIsTheTierWorkedOutAnewAtEveryHourOverTwoMonthsOfUse() {
         let policy = JudgementPolicy()
         let clock = WallClock(epochAtZero: 0, utcOffset: 3600)

@@ -134,69 +134,7 @@ import Testing
         #expect(blockers(h, feed) == ["quota"])
     }
 
-    // MARK: Launch prediction
-
-    @Test func predictionNeedsThreeDaysOfHistory() {
-        var h = Fixture.harness()
-        openDaily(&h, feed, at: 8, days: 0..<2)
-        #expect(h.system.usage(of: feed)!.predictedLaunch == nil)
-        #expect(
-            LaunchPredictor.nextLaunch(
-                after: h.now, history: h.system.usage(of: feed)!.history, clock: h.system.wallClock,
-                policy: h.system.policy.judgement) == nil)
-    }
-
-    @Test func predictionFindsTheUsualTimeOfLaunch() {
-        var h = Fixture.harness()
-        openDaily(&h, feed, at: 8.5, days: 0..<4)
-        h.advance(by: 3600)
-        let predicted = LaunchPredictor.nextLaunch(
-            after: h.now, history: h.system.usage(of: feed)!.history, clock: h.system.wallClock,
-            policy: h.system.policy.judgement)
-        #expect(predicted == Instant(seconds: 4 * day + 8.5 * 3600))
-    }
-
-    @Test func predictionReadsLocalTime() {
-        // The same launches at 08:30 local in UTC+2 are at 06:30 UTC.
-        var history = UsageHistory()
-        for d in 0..<4 { history.opened(at: Instant(seconds: Double(d) * day + 6.5 * 3600), keeping: 28 * day) }
-        let clock = WallClock(epochAtZero: 0, utcOffset: 7200)
-        #expect(clock.localHour(at: Instant(seconds: 6.5 * 3600)) == 8)
-        let predicted = LaunchPredictor.nextLaunch(
-            after: Instant(seconds: 3 * day + 12 * 3600), history: history, clock: clock, policy: JudgementPolicy())
-        #expect(predicted == Instant(seconds: 4 * day + 6.5 * 3600))
-    }
-
-    @Test func predictionFindsAHabitThatWandersAcrossTheHour() {
-        // 08:50, 09:10, 08:55, 09:05: no clock hour holds half the launches, the half hour around 09:00 holds all.
-        var history = UsageHistory()
-        for (d, minute) in [50.0, 70, 55, 65].enumerated() {
-            history.opened(at: Instant(seconds: Double(d) * day + 8 * 3600 + minute * 60), keeping: 28 * day)
-        }
-        let predicted = LaunchPredictor.nextLaunch(
-            after: Instant(seconds: 3 * day + 12 * 3600), history: history, clock: WallClock(epochAtZero: 0),
-            policy: JudgementPolicy())
-        #expect(predicted == Instant(seconds: 4 * day + 8 * 3600 + 50 * 60))
-    }
-
-    @Test func refreshRunsShortlyBeforeThePredictedLaunch() {
-        var h = Fixture.harness()
-        openDaily(&h, feed, at: 8.5, days: 0..<4)
-        h.open(feed)  // day 3, 08:32: submits the next refresh, then leaves
-        h.submit(Fixture.refreshRequest(feed), from: feed)
-        h.handle(.home)
-        h.advance(by: 1)
-        let launch = Instant(seconds: 4 * day + 8.5 * 3600)
-        let blocker = h.system.explain().first { $0.app == feed }?.blockers.first {
-            $0.constraint == "launchPrediction"
-        }
-        #expect(blocker?.until == launch + (-20 * 60))
-        h.advance(to: launch + (-20 * 60 + -1))
-        #expect(h.log.startedTasks.isEmpty)
-        h.advance(to: launch)
-        let started = h.log.records(.started).last?.at
-        #expect(started != nil && started! >= launch + (-20 * 60) && started! <= launch)
-    }
+    // MARK: Content age
 
     @Test func contentAgeIsRecordedAtEachLaunch() {
         var h = Fixture.harness()
@@ -289,20 +227,37 @@ import Testing
 
     // MARK: Coalescing
 
-    @Test func aSleepingDeviceBatchesWorkIntoOneMaintenanceWake() {
+    /// Feed and mail, used, with refreshes due at `feedDue` and `mailDue` (seconds), and the device locked.
+    func lockWithRefreshesDue(_ feedDue: Double, _ mailDue: Double) -> CoreHarness {
         var h = Fixture.harness([feed, mail])
         for app in [feed, mail] {
             h.open(app)
             h.handle(.home)
         }
-        // Due at 00:03 and 00:09 wall-clock: both wait for the 00:15 maintenance wake.
-        h.call(.submit(Fixture.refreshRequest(feed, earliestBeginDate: 180)), from: feed)
-        h.call(.submit(Fixture.refreshRequest(mail, earliestBeginDate: 540)), from: mail)
+        h.call(.submit(Fixture.refreshRequest(feed, earliestBeginDate: feedDue)), from: feed)
+        h.call(.submit(Fixture.refreshRequest(mail, earliestBeginDate: mailDue)), from: mail)
         h.handle(.lock)
+        return h
+    }
+
+    @Test func aSleepingDeviceBatchesWorkIntoOneMaintenanceWake() {
+        // Due at 00:03 and 00:09 wall-clock: both wait for the 00:15 maintenance wake.
+        var h = lockWithRefreshesDue(180, 540)
         h.advance(to: Instant(seconds: 899))
         #expect(h.log.startedTasks.isEmpty)
         #expect(blockers(h, feed) == ["coalescing"])
         h.advance(to: Instant(seconds: 900))
+        #expect(Set(h.log.startedTasks.map(\.app)) == [feed, mail])
+        #expect(h.system.wakeUps == 1)
+        #expect(h.log.records(.wake).count == 1)
+    }
+
+    @Test func aMaintenanceWakeServesEveryTaskDueInItsWindowAndCountsOnce() {
+        // Due at 00:15:00 and 00:15:20: the wake at 00:15 stays open for its window and serves both.
+        var h = lockWithRefreshesDue(900, 920)
+        h.advance(to: Instant(seconds: 903))
+        h.complete(Fixture.refresh(feed), of: feed)  // feed's run ended before mail's became due
+        h.advance(to: Instant(seconds: 930))
         #expect(Set(h.log.startedTasks.map(\.app)) == [feed, mail])
         #expect(h.system.wakeUps == 1)
         #expect(h.log.records(.wake).count == 1)

@@ -13,40 +13,100 @@ public struct UsageTierConstraint: Constraint {
 }
 
 /// Quota: runs per rolling window by usage tier, scaled by the app's cooperation. Unlike the budget it
-/// holds on the charger too: it shares opportunities out by use, not by energy.
+/// holds on the charger too: it shares opportunities out by use, not by energy. It serves predicted windows:
+/// a refresh the launch model judged worth running while the device is awake anyway is not held by it (it
+/// costs no wake; the energy budget bounds such runs), so a heavy app's quota is left for the wakes.
 public struct QuotaConstraint: Constraint {
     public init() {}
     public var name: String { "quota" }
     public var factor: WorkFactor? { .appUsage }
-    public var liftsOnSharedChange: Bool { false }
     public func applies(to request: TaskRequest) -> Bool { request.isDiscretionary }
     public func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict {
         let usage = context.judgement
         guard usage.tier != .never, usage.runsInWindow >= usage.quota else {
             return .satisfied
         }
+        if servesPrediction(request, in: context) { return .satisfied }
         let hours = Int((context.policy.judgement.quotaWindow / 3600).rounded())
         return .blocked(
             reason: "\(usage.runsInWindow) of \(usage.quota) runs in \(hours) h used (tier \(usage.tier.rawValue))",
             until: usage.quotaFreesAt)
     }
+
+    /// A refresh task (not a legacy fetch, which its own interval paces) judged by a learnt launch model while
+    /// the device is awake anyway.
+    private func servesPrediction(_ request: TaskRequest, in context: ConstraintContext) -> Bool {
+        request.kind == .appRefresh && context.judgement.likelihood.learnt && context.judgement.deviceAwake
+            && request.identifier != "\(context.app).\(BackgroundSystem.fetchLabel)"
+    }
 }
 
-/// Launch prediction: a refresh runs in a window shortly before the user's predicted next launch,
-/// so the content is fresh when the app opens. Without a prediction it is not held back.
+/// Launch prediction: a refresh runs when its expected value, the chance the user opens the app within the
+/// freshness window times the freshness it gains, beats its cost: little while the device is awake anyway, a
+/// wake otherwise, more on cellular and on a low battery (`JudgementPolicy`). Predictions pull work forward to
+/// the moments launches follow (the screen coming on, the app before it, a notification); while the model is
+/// still learning it holds nothing back. `earliestBeginDate` and the quota are other constraints: never beaten.
 public struct LaunchPredictionConstraint: Constraint {
     public init() {}
     public var name: String { "launchPrediction" }
     public var factor: WorkFactor? { .appUsage }
-    public var liftsOnSharedChange: Bool { false }
     public func applies(to request: TaskRequest) -> Bool { request.kind == .appRefresh }
     public func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict {
-        guard let launch = context.judgement.predictedLaunch else { return .satisfied }
-        let opens = launch + (-context.policy.judgement.refreshLead)
-        guard context.now < opens else { return .satisfied }
-        let minutes = Int((context.policy.judgement.refreshLead / 60).rounded())
-        return .blocked(reason: "runs from \(minutes) min before the predicted next launch", until: opens)
+        let likelihood = context.judgement.likelihood
+        guard likelihood.learnt else { return .satisfied }
+        let value = likelihood.probability * freshnessGained(in: context)
+        let (cost, why) = runCost(in: context)
+        guard value < cost else { return .satisfied }
+        return .blocked(
+            reason: "\(likelihood.words); a run now is worth \(Self.percent(value)) % of a fresh launch and costs "
+                + "\(Self.percent(cost)) % (\(why))", until: nextChange(in: context))
     }
+    /// Satisfied, it holds until the hour's base rate changes or the content ages further.
+    public func satisfactionEnds(for request: TaskRequest, in context: ConstraintContext) -> Instant? {
+        context.judgement.likelihood.learnt ? nextChange(in: context) : nil
+    }
+
+    /// The share of the window a refresh now makes fresh that is not fresh already: 1 for content older
+    /// than the window (or never refreshed).
+    func freshnessGained(in context: ConstraintContext) -> Double {
+        context.judgement.contentAge.map { min(1, $0 / context.judgement.likelihood.window) } ?? 1
+    }
+
+    /// What a run now costs, in fresh launches, and why in words.
+    func runCost(in context: ConstraintContext) -> (cost: Double, why: String) {
+        let policy = context.policy.judgement
+        var (cost, why) =
+            context.judgement.deviceAwake
+            ? (policy.awakeRunCost, "the device is awake") : (policy.wakeRunCost, "it would wake the device")
+        if context.device.network == .cellular {
+            cost += policy.cellularRunCost
+            why += ", on cellular"
+        }
+        guard !context.device.isCharging else { return (cost, why) }
+        if context.device.batteryLevel < policy.lowBatteryLevel {
+            cost *= policy.lowBatteryCostFactor
+            why += ", on a low battery"
+        }
+        // The emptier the energy budget, the dearer a run: what is left goes to the likeliest launches.
+        let budget = context.judgement.energyBudget
+        let left = max(0.1, budget.balance(at: context.now) / max(1, budget.capacity))
+        if left < 1 {
+            cost /= left
+            why += ", the energy budget \(Self.percent(left)) % full"
+        }
+        return (cost, why)
+    }
+
+    /// When the verdict can turn with the context otherwise the same: the next local hour (the base rate's
+    /// slot), or sooner when the content's age still grows towards the window.
+    private func nextChange(in context: ConstraintContext) -> Instant {
+        let hour =
+            context.now + (3600 - context.wallClock.secondOfDay(at: context.now).truncatingRemainder(dividingBy: 3600))
+        guard let age = context.judgement.contentAge, age < context.judgement.likelihood.window else { return hour }
+        return min(hour, context.now + (context.judgement.likelihood.window - age))
+    }
+
+    private static func percent(_ share: Double) -> Int { Int((share * 100).rounded()) }
 }
 
 /// Rate limiting: the system spaces an app's discretionary launches, `discretionaryRateLimit` apart, so
@@ -80,7 +140,7 @@ public struct EnergyBudgetConstraint: Constraint {
     public func applies(to request: TaskRequest) -> Bool { request.isDiscretionary }
     public func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict {
         guard !context.device.isCharging else { return .satisfied }
-        let need = request.energyReservation(context.policy.judgement)
+        let need = request.energyReservation(context.policy.judgement, refreshUse: context.judgement.refreshEnergyUse)
         let budget = context.judgement.energyBudget
         let left = budget.balance(at: context.now)
         guard left < need else { return .satisfied }
@@ -138,8 +198,11 @@ public struct CoalescingConstraint: Constraint {
 }
 
 extension TaskRequest {
-    /// The energy a run of this request reserves from the budget when it starts.
-    func energyReservation(_ policy: JudgementPolicy) -> Double {
-        kind == .processing ? policy.processingEnergyReservation : policy.refreshEnergyReservation
+    /// The energy a run of this request reserves from the budget when it starts: for a refresh, the margin
+    /// times what refresh runs use (`refreshUse`, measured), at most the policy's reservation.
+    func energyReservation(_ policy: JudgementPolicy, refreshUse: Double) -> Double {
+        kind == .processing
+            ? policy.processingEnergyReservation
+            : min(policy.refreshEnergyReservation, policy.refreshReservationMargin * refreshUse)
     }
 }

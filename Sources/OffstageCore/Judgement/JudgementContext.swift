@@ -1,9 +1,11 @@
 /// What the judgement constraints see besides the device and settings: the app's usage tier, quota
-/// and predicted launch, the system's budgets, and whether the device is awake anyway.
+/// and launch likelihood, its content's age, the system's budgets, and whether the device is awake anyway.
 public struct JudgementContext: Hashable, Sendable {
     public var tier: UsageTier
-    /// The user's predicted next launch of the app, if the history supports a prediction.
-    public var predictedLaunch: Instant?
+    /// The chance the user opens the app within the freshness window, and why (`LaunchModel`).
+    public var likelihood: LaunchLikelihood
+    /// Seconds since the app's content was last refreshed in the background; nil if it never was.
+    public var contentAge: Double?
     /// Discretionary runs the app started in the current quota window.
     public var runsInWindow: Int
     /// Runs it may start per window: its tier's quota scaled by its cooperation score.
@@ -11,8 +13,11 @@ public struct JudgementContext: Hashable, Sendable {
     /// When the oldest run in the window leaves it, freeing a place; nil when the window is empty.
     public var quotaFreesAt: Instant?
     public var energyBudget: BudgetAccount
+    /// The joules a refresh run uses, as measured (a running mean): what its reservation is sized from.
+    public var refreshEnergyUse: Double
     public var dataBudget: BudgetAccount
-    /// The screen is on, the charger is plugged in, or a task is running: work costs no extra wake-up.
+    /// The screen is on, the charger is plugged in, a task is running or a maintenance wake is open: work
+    /// costs no extra wake-up.
     public var deviceAwake: Bool
     /// When the app's latest discretionary run started, within the quota window (for a host's constraint:
     /// the evaluation's fixed-period and oracle baselines).

@@ -25,28 +25,37 @@ public struct JudgementPolicy: Hashable, Sendable, Codable {
     public var quotaFrequent: Int = 4
     public var quotaRare: Int = 1
 
-    // Launch prediction.
-    /// Seconds of history the predictor reads (and the history keeps).
+    // Launch prediction (`LaunchModel`) and the decision rule (`LaunchPredictionConstraint`): ours, like every
+    // number here; see docs/architecture.md, "The launch model".
+    /// Seconds of history the usage tier reads (and the usage history keeps).
     public var historyWindow: Double = 28 * 86_400
-    /// Distinct days with launches needed before predictions are made.
-    public var minimumDaysForPrediction: Int = 3
-    /// Probability of a launch within the prediction window around a time at which that time is predicted.
-    public var predictionThreshold: Double = 0.5
-    /// Hours ahead the predictor looks.
-    public var predictionHorizonHours: Int = 48
-    /// How long before the predicted launch a refresh may run (its window is [launch − lead, launch]).
-    public var refreshLead: Double = 20 * 60
-    /// Past launches within this many seconds (either way) of a time of day count towards a launch then:
-    /// habits keep their time only roughly, so launches are pooled around it rather than by clock hour.
-    public var predictionWindow: Double = 30 * 60
+    /// Local days the launch model must have seen before its likelihoods hold a refresh back; until then a
+    /// refresh runs as the other constraints allow.
+    public var likelihoodLearningDays: Int = 2
+    /// How many firings the app's base rate counts for in a signal's estimate (the Beta prior's weight).
+    public var likelihoodPriorWeight: Double = 2
+    /// What a refresh costs, in fresh launches it must be expected to bring, when the device is awake anyway
+    /// (screen on, charger, another task running, a maintenance wake open): little more than its own energy.
+    public var awakeRunCost: Double = 0.05
+    /// What it costs when it has to wake the sleeping device.
+    public var wakeRunCost: Double = 0.3
+    /// What running on cellular adds (the radio's tail, the user's data).
+    public var cellularRunCost: Double = 0.1
+    /// Battery level (0–1) below which, off the charger, a run's cost is multiplied by `lowBatteryCostFactor`.
+    public var lowBatteryLevel: Double = 0.3
+    public var lowBatteryCostFactor: Double = 2
 
     // Budgets (system-wide, for discretionary work; unlimited on the charger).
     /// The most energy the budget holds, in joules.
-    public var energyBudgetCapacity: Double = 500
+    public var energyBudgetCapacity: Double = 60
     /// Joules added to the budget per day, spread evenly through the day.
-    public var energyBudgetPerDay: Double = 1800
-    /// Joules a refresh run reserves when it starts: the most it is charged.
+    public var energyBudgetPerDay: Double = 250
+    /// The most joules a refresh run reserves when it starts (and its reservation before any run was measured).
     public var refreshEnergyReservation: Double = 25
+    /// A refresh run reserves this many times what refresh runs use, measured (ours: runs vary by about that).
+    public var refreshReservationMargin: Double = 2
+    /// Weight of the newest refresh run in the measured use (an exponential average).
+    public var refreshUseWeight: Double = 0.2
     /// Joules a processing run reserves when it starts.
     public var processingEnergyReservation: Double = 150
     /// The most cellular data the budget holds, in bytes.

@@ -29,6 +29,8 @@ public enum RecordKind: String, Hashable, Sendable, Codable, CaseIterable {
     case contentAge = "content age"
     /// The system woke the sleeping device to run discretionary work.
     case wake
+    /// A refresh started because the user is likely to open its app soon: the likelihood and its signal.
+    case prediction
     /// A task's outcome moved its app's cooperation score.
     case cooperation
 

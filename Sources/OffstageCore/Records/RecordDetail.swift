@@ -41,6 +41,8 @@ public enum RecordDetail: Hashable, Sendable, Codable {
     case contentAge(seconds: Double?)
     /// A background URLSession transfer, or the wake-ups its events cause (BackgroundTransfers/).
     case transfer(TransferFact)
+    /// The chance the app is opened within the freshness window that let its refresh start, and why.
+    case launchLikelihood(LaunchLikelihood)
 
     /// What started a task.
     public enum StartCause: String, Hashable, Sendable, Codable {
@@ -133,6 +135,7 @@ public enum RecordDetail: Hashable, Sendable, Codable {
         case .contentAge(let seconds?): "content refreshed in the background \(minutes(seconds)) before this launch"
         case .contentAge(nil): "content never refreshed in the background before this launch"
         case .transfer(let fact): fact.text(on: clock)
+        case .launchLikelihood(let likelihood): likelihood.words
         }
     }
 

@@ -1,0 +1,34 @@
+import ArgumentParser
+import Foundation
+import OffstageSimulator
+
+/// `offstage calibrate --trace FILE`: how well the launch model's probabilities match the trace's launches,
+/// by bucket of predicted probability (see `LaunchCalibration`).
+struct CalibrateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "calibrate",
+        abstract: "Show the launch model's calibration on a usage trace: predicted probability against launches.")
+
+    @Option(help: "The usage trace (CSV; see docs/traces.md); `offstage trace generate` makes one.")
+    var trace: String
+    @Option(help: "Seconds between samples of every app's likelihood.")
+    var interval: Double = 300
+
+    func validate() throws {
+        guard interval >= 60 else { throw ValidationError("--interval: at least 60 seconds, got \(interval)") }
+    }
+
+    func run() async throws {
+        let usage: UsageTrace
+        do {
+            usage = try TraceLoader.load(contentsOf: trace)
+        } catch {
+            throw CLIError("\(error)")
+        }
+        let calibration = LaunchCalibration.measure(usage, interval: interval)
+        Console.print(
+            "Calibration of the launch model on \(trace): \(usage.users.count) users, \(calibration.samples) "
+                + "predictions (every app, every \(Int(interval)) s, once learnt); observed: opened within 15 min")
+        Console.print(calibration.table())
+    }
+}

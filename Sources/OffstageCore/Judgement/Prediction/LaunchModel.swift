@@ -1,0 +1,211 @@
+import Foundation
+
+/// Learns online, from what the user does, how likely each app is to be opened within the next window (the
+/// freshness window, 15 min), and says which apps' likelihood a new event may change. Smoothed counts, no
+/// clock and no randomness: each signal is a Beta–Bernoulli estimate anyone can check by counting (see
+/// docs/architecture.md, "The launch model"). It owns its state; the daemon persists it with the snapshot.
+public struct LaunchModel: Hashable, Sendable, Codable {
+    /// A moment after which launches are counted: the events the model learns from.
+    enum Trigger: Hashable, Sendable, Codable {
+        case screenOn(hour: Int)
+        case opened(BundleID)
+        case left(BundleID)
+        case notification(BundleID)
+        case push(BundleID)
+        case charger(plugged: Bool)
+
+        /// Whether the trigger speaks about launches of `app`: the app's own signals speak only of it, the
+        /// opening of an app speaks of the others, the screen and the charger of every app.
+        func concerns(_ app: BundleID) -> Bool {
+            switch self {
+            case .screenOn, .charger: true
+            case .opened(let other): other != app
+            case .left(let own), .notification(let own), .push(let own): own == app
+            }
+        }
+
+        /// The signal the trigger is, as the likelihood names it.
+        var signal: LaunchSignal {
+            switch self {
+            case .screenOn(let hour): .screenOn(hour: hour)
+            case .opened(let app): .afterApp(app)
+            case .left: .recentUse
+            case .notification: .notification
+            case .push: .push
+            case .charger(let plugged): .charger(plugged: plugged)
+            }
+        }
+    }
+
+    /// How often a trigger fired, and how many of those firings each app's launch followed within the window,
+    /// by how long after (`delayBins`): most launches after the screen comes on follow within seconds, so a
+    /// firing a few minutes old says much less than a new one.
+    struct Evidence: Hashable, Sendable, Codable {
+        var fired = 0.0
+        var followed: [BundleID: [Double]] = [:]
+
+        /// Launches of `app` that followed within the window.
+        func followed(by app: BundleID) -> Double { followed[app]?.reduce(0, +) ?? 0 }
+    }
+
+    /// The upper ends of the delay bins, as shares of the window (for 15 min: 1, 3, 6, 10 and 15 min).
+    static let delayBins = [1.0 / 15, 3.0 / 15, 6.0 / 15, 10.0 / 15, 1]
+
+    /// The delay bin of `delay` seconds after a firing.
+    func delayBin(_ delay: Double) -> Int {
+        Self.delayBins.firstIndex { delay < $0 * window } ?? Self.delayBins.count - 1
+    }
+
+    /// A trigger that fired within the last window, with the apps launched since (each counted once).
+    struct Firing: Hashable, Sendable, Codable {
+        var trigger: Trigger
+        var at: Instant
+        var launched: Set<BundleID> = []
+    }
+
+    /// The window a likelihood is for, in seconds.
+    public private(set) var window: Double
+    private(set) var evidence: [Trigger: Evidence] = [:]
+    /// Each app's launches by hour slot: 0..<24 on weekdays, 24..<48 on weekend days (local time).
+    private(set) var launchesByHour: [BundleID: [Double]] = [:]
+    /// Local days seen, weekdays and weekend days, and the last one.
+    private(set) var daysSeen = [0.0, 0.0]
+    private(set) var lastDay: Int?
+    /// Triggers that fired within the last window, oldest first.
+    private(set) var recent: [Firing] = []
+
+    public init(window: Double = 15 * 60) { self.window = window }
+
+    // MARK: Learning
+
+    /// The user opened `app` at `time`: the launch follows every recent trigger that concerns it, counts
+    /// at its hour, and is itself a trigger for the apps opened after it. Returns the apps whose likelihood
+    /// the change may raise.
+    mutating func launched(_ app: BundleID, at time: Instant, clock: WallClock) -> [BundleID] {
+        see(time, clock)
+        for index in recent.indices
+        where time - recent[index].at < window && recent[index].trigger.concerns(app)
+            && !recent[index].launched.contains(app)
+        {
+            recent[index].launched.insert(app)
+            let bin = delayBin(time - recent[index].at)
+            evidence[recent[index].trigger, default: Evidence()].followed[
+                app, default: Array(repeating: 0, count: Self.delayBins.count)][bin] += 1
+        }
+        // A re-open is the recent-use signal's to predict: the hour counts the app's first launch in a window.
+        let reopened = recent.contains { $0.trigger == .left(app) && time - $0.at < window }
+        if !reopened { launchesByHour[app, default: Array(repeating: 0, count: 48)][Self.slot(at: time, clock)] += 1 }
+        return fire(.opened(app), at: time)
+    }
+
+    /// The user left `app` (home, lock, another app): it is often opened again soon.
+    mutating func left(_ app: BundleID, at time: Instant, clock: WallClock) -> [BundleID] {
+        see(time, clock)
+        return fire(.left(app), at: time)
+    }
+
+    /// The screen came on (a glance at the locked screen or an unlock from dark).
+    mutating func screenCameOn(at time: Instant, clock: WallClock) -> [BundleID] {
+        see(time, clock)
+        return fire(.screenOn(hour: clock.localHour(at: time)), at: time)
+    }
+
+    /// The app showed a notification.
+    mutating func notified(_ app: BundleID, at time: Instant, clock: WallClock) -> [BundleID] {
+        see(time, clock)
+        return fire(.notification(app), at: time)
+    }
+
+    /// The app received a background push.
+    mutating func pushed(_ app: BundleID, at time: Instant, clock: WallClock) -> [BundleID] {
+        see(time, clock)
+        return fire(.push(app), at: time)
+    }
+
+    /// The charger was plugged in or unplugged.
+    mutating func charger(plugged: Bool, at time: Instant, clock: WallClock) -> [BundleID] {
+        see(time, clock)
+        return fire(.charger(plugged: plugged), at: time)
+    }
+
+    /// Counts the trigger and keeps it for the window; the apps its evidence has seen follow it are the ones
+    /// whose likelihood it may raise (its own app for an app's signal).
+    private mutating func fire(_ trigger: Trigger, at time: Instant) -> [BundleID] {
+        recent.removeAll { time - $0.at >= window }
+        evidence[trigger, default: Evidence()].fired += 1
+        recent.append(Firing(trigger: trigger, at: time))
+        switch trigger {
+        case .left(let app), .notification(let app), .push(let app): return [app]
+        case .screenOn, .opened, .charger: return evidence[trigger]?.followed.keys.sorted() ?? []
+        }
+    }
+
+    /// Counts the local days seen up to `time`'s, each as a weekday or a weekend day.
+    private mutating func see(_ time: Instant, _ clock: WallClock) {
+        let day = clock.localDay(at: time)
+        guard lastDay.map({ day > $0 }) ?? true else { return }
+        for seen in (lastDay.map { $0 + 1 } ?? day)...day { daysSeen[Self.isWeekend(day: seen) ? 1 : 0] += 1 }
+        lastDay = day
+    }
+
+    // MARK: Predicting
+
+    /// The chance that `app` is opened within the window from `time`, and the signal that gives it: the
+    /// strongest of its base rate at this hour and of each recent trigger's estimate (see `estimate`).
+    func likelihood(of app: BundleID, at time: Instant, clock: WallClock, policy: JudgementPolicy) -> LaunchLikelihood {
+        let hour = clock.localHour(at: time)
+        let base = baseRate(of: app, at: time, clock)
+        var best = LaunchLikelihood(
+            probability: base, signal: .timeOfDay(hour: hour), window: window,
+            learnt: daysSeen[0] + daysSeen[1] >= Double(policy.likelihoodLearningDays))
+        for firing in recent
+        where time - firing.at < window && firing.trigger.concerns(app) && !firing.launched.contains(app) {
+            let probability = estimate(app, after: firing.trigger, age: time - firing.at, prior: base, policy)
+            if probability > best.probability {
+                best.probability = probability
+                best.signal = firing.trigger.signal
+            }
+        }
+        return best
+    }
+
+    /// The chance that `app` is opened in what is left of the window of a firing `age` seconds old, with no
+    /// launch of it yet: of the trigger's firings not followed by the app before this age's delay bin, the
+    /// share followed from that bin on. The mean of a Beta posterior whose prior is the app's base rate for the
+    /// rest of the window, worth `likelihoodPriorWeight` firings: a trigger seen a few times stays near the
+    /// base rate, one seen often says what it saw.
+    func estimate(
+        _ app: BundleID, after trigger: Trigger, age: Double = 0, prior: Double, _ policy: JudgementPolicy
+    ) -> Double {
+        let seen = evidence[trigger] ?? Evidence()
+        let bins = seen.followed[app] ?? []
+        let bin = delayBin(age)
+        let before = bins.prefix(bin).reduce(0, +)
+        let after = bins.dropFirst(bin).reduce(0, +)
+        let weight = policy.likelihoodPriorWeight
+        let rest = max(0, window - age) / window
+        return (after + weight * prior * rest) / (max(0, seen.fired - before) + weight)
+    }
+
+    /// The chance of a launch of `app` within the window at this hour of a weekday or weekend day: its launches
+    /// in that hour a day, as a Poisson rate, smoothed towards its launches in any hour by one day's worth (so a
+    /// new habit starts low and an hour never seen is not quite impossible).
+    func baseRate(of app: BundleID, at time: Instant, _ clock: WallClock) -> Double {
+        guard let counts = launchesByHour[app] else { return 0 }
+        let slot = Self.slot(at: time, clock)
+        let anyHour = counts.reduce(0, +) / max(1, 24 * (daysSeen[0] + daysSeen[1]))
+        let perHour = (counts[slot] + anyHour) / (daysSeen[slot < 24 ? 0 : 1] + 1)
+        return 1 - exp(-perHour * window / 3600)
+    }
+
+    /// The hour slot of `time`: the local hour, plus 24 on a weekend day.
+    static func slot(at time: Instant, _ clock: WallClock) -> Int {
+        clock.localHour(at: time) + (isWeekend(day: clock.localDay(at: time)) ? 24 : 0)
+    }
+
+    /// Whether the local day number falls on a Saturday or a Sunday (day 0, 1970-01-01, was a Thursday).
+    static func isWeekend(day: Int) -> Bool {
+        let weekday = ((day + 4) % 7 + 7) % 7
+        return weekday == 0 || weekday == 6
+    }
+}
