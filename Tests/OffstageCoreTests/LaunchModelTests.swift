@@ -227,8 +227,9 @@ import Testing
         h.submit(Fixture.refreshRequest(feed), from: feed)
         h.handle(.lock)
         h.advance(by: 1)
-        let wait = try #require(blocker(h, feed))
-        #expect(wait.reason.hasPrefix("likely opened in the next 15 min: "))
+        let wait = try #require(blocker(h, feed), "held by the prediction")
+        let likelihood = h.system.judgementContext(for: feed).likelihood
+        #expect(likelihood.learnt && likelihood.probability < h.system.policy.judgement.wakeRunCost)
         #expect(wait.until == Instant(seconds: 3600))  // the next hour's base rate
         #expect(h.log.startedTasks.isEmpty)
     }
@@ -268,9 +269,9 @@ import Testing
         h.advance(by: 1)
         h.handle(.notificationShown(feed))  // likely now (3 of 4), but the device sleeps: a wake costs 90 %
         #expect(h.log.startedTasks.isEmpty)
-        let wait = try #require(blocker(h, feed))
-        #expect(wait.reason.contains("after its notification"))
-        #expect(wait.reason.hasSuffix("(it would wake the device)"))
+        _ = try #require(blocker(h, feed), "held by the prediction")
+        #expect(h.system.judgementContext(for: feed).likelihood.signal == .notification)
+        #expect(!h.system.isDeviceAwake, "so the run's cost is a wake's")
         h.handle(.screenOn)  // the user glances at the notification: running now costs little
         #expect(h.task(Fixture.refresh(feed), of: feed) != nil)
         #expect(h.system.wakeUps == 0)
