@@ -116,18 +116,21 @@ public final class Simulation: @unchecked Sendable {
                     let action = queue.removeMin().action
                     postingRefreshStatusChanges(if: action.canChangeRefreshStatus) { execute(action) }
                 } else {
-                    postingRefreshStatusChanges(if: false) { perform(system.handle(.tick, at: now)) }
+                    tick()
                 }
                 noteStep()
             }
             finalTickDone = true
             now = end
-            postingRefreshStatusChanges(if: false) { perform(system.handle(.tick, at: end)) }
+            tick()
         }
         sampleDevice()
         batteryHistory.finish()
         finished.signal()
     }
+
+    /// Time passed to `now`: the system's due work runs (and may turn Low Power Mode off on the charger).
+    private func tick() { postingRefreshStatusChanges(if: false) { perform(system.handle(.tick, at: now)) } }
 
     /// Runs one step, and tells the apps whose refresh status it changed: a step whose event can change it, and
     /// any step on the charger in Low Power Mode, which iOS turns off itself at 80 % with no event of its own.
