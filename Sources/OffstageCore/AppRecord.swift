@@ -85,7 +85,7 @@ struct AppRecord: Sendable {
     /// Whether a change of the device, the settings or the screen can matter to the app: it has a live
     /// process that is not suspended, work in flight, §7 work the system schedules, or such a request.
     var concernedBySharedChanges: Bool {
-        box.fields.waitsForSharedChange || !hasNoBackgroundWork
+        box.fields.sharedWaits.contains(.sharedChange) || !hasNoBackgroundWork
             || (box.fields.state != .suspended && box.fields.state != .notRunning)
             || box.fields.backgroundWork.heldPush != nil || box.fields.backgroundWork.fetchInterval != nil
     }
@@ -180,10 +180,9 @@ struct AppFields: Sendable {
     var contentUpdatedAt: Instant?
     /// Maintenance wakes its work started (the device was asleep).
     var wakeUps = 0
-    /// The system-wide changes its pending requests wait for, as last reviewed: a wake, a budget refill.
-    var sharedWaits: SharedWaits = []
-    /// One of its pending requests, as last reviewed, waits only on constraints shared changes can lift.
-    var waitsForSharedChange = false
+    /// The system-wide changes that can lift one of its pending requests, as last reviewed: shared state, a
+    /// wake, a budget refill.
+    var sharedWaits: BlockerLifts = []
     // MARK: Background pushes, legacy fetch and background modes (§7)
     var backgroundWork = BackgroundWorkState()
 

@@ -33,9 +33,13 @@ extension BackgroundSystem {
         }
     }
 
-    /// Marks for review the installed apps among `ids`, whose launch is likelier now.
+    /// Marks for review the installed apps among `ids`, whose launch is likelier now, if it is likely enough to
+    /// pay for a run at its cheapest: below that no refresh of theirs can start, so a review would change nothing.
     mutating func reviewLikelier(_ ids: [BundleID]) {
-        for id in ids where apps.contains(id) { dirty.insert(apps.position(of: id)) }
+        for id in ids where apps.contains(id) {
+            guard launchLikelihood(of: id).probability >= policy.judgement.awakeRunCost else { continue }
+            dirty.insert(apps.position(of: id))
+        }
     }
 
     /// The chance the user opens the app within the freshness window now, and why (`LaunchModel`).
@@ -79,8 +83,10 @@ extension BackgroundSystem {
         let window = policy.judgement.quotaWindow
         let recent = app.discretionaryStarts.drop(while: { now - $0 >= window })  // oldest first
         let tier = usageTier(of: app)
+        let likelihood = launchLikelihood(of: id)
         return JudgementContext(
-            tier: tier, likelihood: launchLikelihood(of: id), contentAge: app.contentUpdatedAt.map { now - $0 },
+            tier: tier, likelihood: likelihood,
+            contentUpdatedAt: app.contentUpdatedAt,
             runsInWindow: recent.count,
             quota: app.cooperation.scaled(tier.quota(policy.judgement)),
             quotaFreesAt: recent.first.map { $0 + window },
@@ -200,40 +206,19 @@ extension BackgroundSystem {
         noteRunEnded(id, run, outcome: outcome, success: false)
     }
 
-    /// Remembers which apps wait for a wake or a budget, so a change in wakefulness or in a budget
-    /// reviews just those apps.
-    mutating func noteSharedWaits(_ id: BundleID, _ waits: SharedWaits) {
+    /// Remembers which system-wide changes can lift the app's pending requests, so a change in wakefulness
+    /// or in a budget reviews just the apps it can start.
+    mutating func noteSharedWaits(_ id: BundleID, _ waits: BlockerLifts) {
         guard apps[id].sharedWaits != waits else { return }
         apps[id].sharedWaits = waits
         let position = apps.position(of: id)
-        if waits.contains(.maintenanceWake) {
-            appsAwaitingWake.insert(position)
+        if waits.contains(.wake) { appsAwaitingWake.insert(position) } else { appsAwaitingWake.remove(position) }
+        if waits.contains(.budgetRefill) {
+            appsAwaitingBudget.insert(position)
         } else {
-            appsAwaitingWake.remove(position)
-        }
-        if waits.contains(.budget) { appsAwaitingBudget.insert(position) } else { appsAwaitingBudget.remove(position) }
-    }
-}
-
-/// The system-wide changes an app's pending requests wait for, from the names of their blockers.
-struct SharedWaits: OptionSet, Sendable {
-    let rawValue: UInt8
-    /// Coalescing, or a run worth too little to wake the device: the next maintenance wake (or the device
-    /// waking anyway).
-    static let maintenanceWake = SharedWaits(rawValue: 1)
-    /// The energy or the cellular data budget refilling.
-    static let budget = SharedWaits(rawValue: 2)
-
-    /// What a blocker of this constraint name waits for.
-    init(blocker name: String) {
-        switch name {  // the names as the constraints give them, not written again
-        case CoalescingConstraint().name, LaunchPredictionConstraint().name: self = .maintenanceWake
-        case EnergyBudgetConstraint().name, CellularDataBudgetConstraint().name: self = .budget
-        default: self = []
+            appsAwaitingBudget.remove(position)
         }
     }
-
-    init(rawValue: UInt8) { self.rawValue = rawValue }
 }
 
 /// What a running task took from the budgets when it started, and the app's meters then, so that what

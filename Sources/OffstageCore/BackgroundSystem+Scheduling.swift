@@ -55,7 +55,7 @@ extension BackgroundSystem {
         let pending = apps[id].pending
         guard !pending.isEmpty else {
             apps[id].judgement = nil
-            return noteWaiting(id, until: nil, onSharedChange: false, waits: [])
+            return noteWaiting(id, until: nil, waits: [])
         }
         refreshUsageTier(id)
         let judgement = judgementContext(for: id)
@@ -69,10 +69,9 @@ extension BackgroundSystem {
         var lift: Instant?
         var turnsAt: Instant?
         var started = false
-        var waits: SharedWaits = []
-        var waitsForSharedChange = false
+        var waits: BlockerLifts = []
         for request in pending {
-            let (blockers, turns, liftedBySharedChanges) = constraints.judge(request, in: context)
+            let (blockers, turns, wait) = constraints.judge(request, in: context)
             if blockers.isEmpty {
                 if request.kind == .appRefresh, context.judgement.likelihood.learnt {
                     let likelihood = context.judgement.likelihood
@@ -84,25 +83,23 @@ extension BackgroundSystem {
                 continue
             }
             if let turns, turnsAt.map({ turns < $0 }) ?? true { turnsAt = turns }
-            if let eligible = blockers.earliestEligibility, lift.map({ eligible < $0 }) ?? true { lift = eligible }
-            if liftedBySharedChanges { waitsForSharedChange = true }
+            if let review = wait.reviewAt, lift.map({ review < $0 }) ?? true { lift = review }
+            waits.formUnion(wait.liftedBy)
             let names = blockers.map(\.constraint)
-            for name in names { waits.formUnion(SharedWaits(blocker: name)) }
             if apps[id].lastBlockers[request.identifier] != names {
                 apps[id].noteBlockers(names, of: request.identifier)
                 record(id, .deferred, task: request.identifier, .deferred(blockers: blockers))
             }
         }
-        noteWaiting(id, until: lift, onSharedChange: waitsForSharedChange, waits: waits)
+        noteWaiting(id, until: lift, waits: waits)
         apps[id].judgement =
             started ? nil : PendingJudgement(era: judgementEra, pending: pending, seen: seen, turnsAt: turnsAt)
     }
 
-    /// Remembers how the app's pending requests wait: when the soonest can become eligible by itself,
-    /// whether one waits only on shared state, and whether one waits for a wake or a budget.
-    private mutating func noteWaiting(_ id: BundleID, until lift: Instant?, onSharedChange: Bool, waits: SharedWaits) {
+    /// Remembers how the app's pending requests wait: when the soonest should be judged again by itself,
+    /// and which system-wide changes (shared state, a wake, a budget refill) can lift one of them now.
+    private mutating func noteWaiting(_ id: BundleID, until lift: Instant?, waits: BlockerLifts) {
         apps[id].blockersLift = lift
-        apps[id].waitsForSharedChange = onSharedChange
         noteSharedWaits(id, waits)
     }
 

@@ -50,7 +50,8 @@ public enum SchedulingStrategy: Hashable, Sendable, Codable {
 struct FixedPeriodConstraint: Constraint, SeesOnlyWhetherForeground {
     let period: Double
     var name: String { "fixedPeriod" }
-    var liftsOnSharedChange: Bool { false }
+    /// It reads only the time and its own app.
+    func lifts(_ request: TaskRequest, in context: ConstraintContext) -> BlockerLifts { [] }
     func applies(to request: TaskRequest) -> Bool { request.isDiscretionary }
     func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict {
         guard let last = context.judgement.lastRunStarted else { return .satisfied }
@@ -68,7 +69,8 @@ struct AnnouncedLaunchConstraint: Constraint, SeesOnlyWhetherForeground {
     /// Each app's launches, in time order.
     let launches: [BundleID: [Instant]]
     var name: String { "oracle" }
-    var liftsOnSharedChange: Bool { false }
+    /// It reads only the time and its own app.
+    func lifts(_ request: TaskRequest, in context: ConstraintContext) -> BlockerLifts { [] }
     func applies(to request: TaskRequest) -> Bool { request.kind == .appRefresh }
     func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict {
         // A refresh started at `served - lead` serves every launch up to `served`.

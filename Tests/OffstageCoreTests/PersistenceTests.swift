@@ -25,7 +25,10 @@ import Testing
             effects.records.contains {
                 if case .submitted(_, .restored) = $0.detail { $0.kind == .submitted } else { false }
             })
-        #expect(system.nextDueTime == Instant(seconds: 3600))
+        // Its app was never opened (tier never), so only the user opening it can start it: no review at its date.
+        let blockers = system.explain().first { $0.request == later }?.blockers.map(\.constraint) ?? []
+        #expect(blockers.starts(with: ["earliestBeginDate"]) && blockers.contains("usageTier"))
+        #expect(system.nextDueTime == nil)
         #expect(!effects.contains { if case .launch = $0 { true } else { false } })
     }
 

@@ -17,6 +17,8 @@ public struct ConstraintContext: Sendable {
     public var appForceQuit: Bool
     /// Identifiers of the app's tasks running now.
     public var runningIdentifiers: Set<String>
+    /// The kind of work judged: the request's own kind, or the push or legacy fetch a probe request stands for.
+    public var work: WorkKind = .appRefresh
     /// Usage, quota, budgets and wakefulness, for the judgement constraints.
     public var judgement: JudgementContext
 }
@@ -44,9 +46,9 @@ public protocol Constraint: Sendable {
     func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict
     /// Why a task already running must be expired now, or nil to let it go on.
     func interrupts(_ request: TaskRequest, in context: ConstraintContext) -> String?
-    /// Whether a change of shared state (the device, the settings, the screen, other apps' work) can lift
-    /// it; false when it reads only the time and its own app, so such changes need not review the app.
-    var liftsOnSharedChange: Bool { get }
+    /// What, besides the time (its `until`) and the app's own events, can lift its blocked verdict: the
+    /// system-wide changes that should review the app. Empty when it reads only the time and its own app.
+    func lifts(_ request: TaskRequest, in context: ConstraintContext) -> BlockerLifts
     /// When a `satisfied` verdict turns by the passing of time alone, the context otherwise the same; nil
     /// when it holds until the context changes. (A `blocked` verdict holds until its `until`.)
     func satisfactionEnds(for request: TaskRequest, in context: ConstraintContext) -> Instant?
@@ -59,7 +61,7 @@ extension Constraint {
         return work == .appRefresh || work == .processing || work == .backgroundFetch
     }
     public func interrupts(_ request: TaskRequest, in context: ConstraintContext) -> String? { nil }
-    public var liftsOnSharedChange: Bool { true }
+    public func lifts(_ request: TaskRequest, in context: ConstraintContext) -> BlockerLifts { .sharedChange }
     public func satisfactionEnds(for request: TaskRequest, in context: ConstraintContext) -> Instant? { nil }
 }
 
@@ -116,14 +118,16 @@ extension Array where Element == any Constraint {
 
     /// The blocked constraints for `request`; the earliest time any verdict turns by time alone (a
     /// blocker lifts or a satisfied constraint stops being so: until then, in the same context, the
-    /// judgement is the same); and whether a change of shared state can lift every blocker.
+    /// judgement is the same); and how the request waits (see `RequestWait`).
     func judge(
         _ request: TaskRequest, as work: WorkKind? = nil, in context: ConstraintContext
-    ) -> (blockers: [Blocker], turnsAt: Instant?, liftedBySharedChanges: Bool) {
-        let work = work ?? WorkKind(request.kind)
+    ) -> (blockers: [Blocker], turnsAt: Instant?, wait: RequestWait) {
+        var context = context
+        context.work = work ?? WorkKind(request.kind)
+        let work = context.work
         var blockers: [Blocker] = []  // most judgements find a few blockers, or none: no room made up front
         var turnsAt: Instant?
-        var liftedBySharedChanges = true
+        var wait = RequestWait()
         // By index, each constraint used where it lies: binding one to a name would copy it out of the array.
         for index in indices where self[index].applies(to: work) && self[index].applies(to: request) {
             let turns: Instant?
@@ -132,12 +136,12 @@ extension Array where Element == any Constraint {
             case .blocked(let reason, let until):
                 if blockers.isEmpty { blockers.reserveCapacity(4) }  // one allocation for the usual few
                 blockers.append(Blocker(constraint: self[index].name, reason: reason, until: until))
-                liftedBySharedChanges = liftedBySharedChanges && self[index].liftsOnSharedChange
+                wait.note(until: until, lifts: self[index].lifts(request, in: context))
                 turns = until
             }
             if let turns, turnsAt.map({ turns < $0 }) ?? true { turnsAt = turns }
         }
-        return (blockers, turnsAt, liftedBySharedChanges)
+        return (blockers, turnsAt, wait)
     }
 
     /// The first reason a running task must be expired, if any.
@@ -162,8 +166,8 @@ extension Array where Element == Blocker {
         }
     }
 
-    /// When the request these blockers hold should be judged again with no event: when the last blocker
-    /// that lifts by itself lifts (none can run sooner). Untimed blockers wait for an event, which reviews it.
+    /// When the work these blockers hold should be judged again with no event: when the last blocker that
+    /// lifts by itself lifts (none can run sooner). Untimed blockers wait for an event, which reviews it.
     var earliestEligibility: Instant? {
         var latest: Instant?
         for blocker in self {
@@ -171,6 +175,54 @@ extension Array where Element == Blocker {
         }
         return latest
     }
+}
+
+/// What can lift a blocker before its `until`, besides the app's own events (which always review it): the
+/// system-wide changes after which the app it holds is judged again. Typed, so no blocker is known by its name.
+public struct BlockerLifts: OptionSet, Hashable, Sendable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    /// A change of shared state: the device, the settings, the screen.
+    public static let sharedChange = BlockerLifts(rawValue: 1)
+    /// The device waking: a maintenance wake, or another app's run keeping it awake.
+    public static let wake = BlockerLifts(rawValue: 2)
+    /// A budget refilling: a run giving back what it did not use of its reservation.
+    public static let budgetRefill = BlockerLifts(rawValue: 4)
+}
+
+/// How one blocked request waits: until when nothing but its own events can start it (the latest `until` of
+/// its blockers that nothing shared lifts), and then which system-wide changes can lift all the others.
+struct RequestWait: Sendable {
+    /// Whether some blocker lifts only by time or the app's own events.
+    private(set) var heldByItsOwn = false
+    /// Whether one of those waits for an event of the app, with no time of its own.
+    private var heldUntilItsOwnEvent = false
+    private var latestOwnUntil: Instant?
+    private var latestUntil: Instant?
+    private var lifts: BlockerLifts = []
+
+    /// Counts in one blocker: the time it lifts by itself, and what else lifts it.
+    mutating func note(until: Instant?, lifts blockerLifts: BlockerLifts) {
+        if let until, latestUntil.map({ until > $0 }) ?? true { latestUntil = until }
+        guard blockerLifts.isEmpty else { return lifts.formUnion(blockerLifts) }
+        heldByItsOwn = true
+        guard let until else {
+            heldUntilItsOwnEvent = true
+            return
+        }
+        if latestOwnUntil.map({ until > $0 }) ?? true { latestOwnUntil = until }
+    }
+
+    /// When the request should be judged again with no event: once every blocker only time lifts has lifted
+    /// (nothing shared can start it sooner), else when the last timed blocker lifts; nil waits for an event.
+    var reviewAt: Instant? {
+        guard heldByItsOwn else { return latestUntil }
+        return heldUntilItsOwnEvent ? nil : latestOwnUntil
+    }
+
+    /// The system-wide changes that can start it now: none while a blocker lifts only by itself.
+    var liftedBy: BlockerLifts { heldByItsOwn ? [] : lifts }
 }
 
 extension TaskRequest {

@@ -3,7 +3,8 @@ public struct UsageTierConstraint: Constraint {
     public init() {}
     public var name: String { "usageTier" }
     public var factor: WorkFactor? { .appUsage }
-    public var liftsOnSharedChange: Bool { false }
+    /// It reads only the time and its own app.
+    public func lifts(_ request: TaskRequest, in context: ConstraintContext) -> BlockerLifts { [] }
     public func applies(to request: TaskRequest) -> Bool { request.isDiscretionary }
     public func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict {
         guard context.judgement.tier == .never else { return .satisfied }
@@ -36,8 +37,7 @@ public struct QuotaConstraint: Constraint {
     /// A refresh task (not a legacy fetch, which its own interval paces) judged by a learnt launch model while
     /// the device is awake anyway.
     private func servesPrediction(_ request: TaskRequest, in context: ConstraintContext) -> Bool {
-        request.kind == .appRefresh && context.judgement.likelihood.learnt && context.judgement.deviceAwake
-            && request.identifier != "\(context.app).\(BackgroundSystem.fetchLabel)"
+        context.work == .appRefresh && context.judgement.likelihood.learnt && context.judgement.deviceAwake
     }
 }
 
@@ -55,59 +55,99 @@ public struct LaunchPredictionConstraint: Constraint {
         let likelihood = context.judgement.likelihood
         guard likelihood.learnt else { return .satisfied }
         let value = likelihood.probability * freshnessGained(in: context)
-        let (cost, why) = runCost(in: context)
-        guard value < cost else { return .satisfied }
+        let cost = runCost(in: context)
+        guard value < cost.cost else { return .satisfied }
+        var until = nextChange(in: context)
+        if let refilled = cost.budgetRefill(lowering: value, in: context) { until = min(until, refilled) }
         return .blocked(
-            reason: "\(likelihood.words); a run now is worth \(Self.percent(value)) % of a fresh launch and costs "
-                + "\(Self.percent(cost)) % (\(why))", until: nextChange(in: context))
+            reason: "\(likelihood.words); a run now is worth \(percent(value)) % of a fresh launch and costs "
+                + "\(percent(cost.cost)) % (\(cost.words))", until: until)
     }
     /// Satisfied, it holds until the hour's base rate changes or the content ages further.
     public func satisfactionEnds(for request: TaskRequest, in context: ConstraintContext) -> Instant? {
         context.judgement.likelihood.learnt ? nextChange(in: context) : nil
     }
+    /// A run worth less than its cost at its cheapest (the device awake anyway, on Wi-Fi, a full budget) is held
+    /// whatever the device does: only the time and the app's likelihood lift it, so no wake or change reviews it.
+    public func lifts(_ request: TaskRequest, in context: ConstraintContext) -> BlockerLifts {
+        let value = context.judgement.likelihood.probability * freshnessGained(in: context)
+        return value < context.policy.judgement.awakeRunCost ? [] : [.sharedChange, .wake]
+    }
 
     /// The share of the window a refresh now makes fresh that is not fresh already: 1 for content older
     /// than the window (or never refreshed).
     func freshnessGained(in context: ConstraintContext) -> Double {
-        context.judgement.contentAge.map { min(1, $0 / context.judgement.likelihood.window) } ?? 1
+        context.judgement.contentUpdatedAt.map { min(1, (context.now - $0) / context.judgement.likelihood.window) }
+            ?? 1
     }
 
-    /// What a run now costs, in fresh launches, and why in words.
-    func runCost(in context: ConstraintContext) -> (cost: Double, why: String) {
-        let policy = context.policy.judgement
-        var (cost, why) =
-            context.judgement.deviceAwake
-            ? (policy.awakeRunCost, "the device is awake") : (policy.wakeRunCost, "it would wake the device")
-        if context.device.network == .cellular {
-            cost += policy.cellularRunCost
-            why += ", on cellular"
+    /// What a run now costs, in fresh launches, and what makes it so: little while the device is awake anyway,
+    /// a wake otherwise, more on cellular and on a low battery, divided by how full the energy budget is.
+    struct RunCost {
+        var cost: Double
+        var wakesDevice: Bool
+        var onCellular = false
+        var onLowBattery = false
+        /// How full the energy budget is (at least a tenth), when it is not full and the device not charging.
+        var budgetShare: Double?
+
+        /// "it would wake the device, on cellular, the energy budget 40 % full": the cost's causes in words.
+        var words: String {
+            var words = wakesDevice ? "it would wake the device" : "the device is awake"
+            if onCellular { words += ", on cellular" }
+            if onLowBattery { words += ", on a low battery" }
+            if let budgetShare { words += ", the energy budget \(percent(budgetShare)) % full" }
+            return words
         }
-        guard !context.device.isCharging else { return (cost, why) }
+
+        /// When the energy budget will have refilled enough to bring the cost down to `value`, if it can.
+        func budgetRefill(lowering value: Double, in context: ConstraintContext) -> Instant? {
+            guard let budgetShare, value > 0 else { return nil }
+            let share = cost * budgetShare / value  // the cost with the budget full, over the value
+            guard share <= 1 else { return nil }
+            let budget = context.judgement.energyBudget
+            return budget.time(toReach: share * max(1, budget.capacity), from: context.now)
+        }
+    }
+
+    /// What a run now costs (see `RunCost`).
+    func runCost(in context: ConstraintContext) -> RunCost {
+        let policy = context.policy.judgement
+        let awake = context.judgement.deviceAwake
+        var cost = RunCost(cost: awake ? policy.awakeRunCost : policy.wakeRunCost, wakesDevice: !awake)
+        if context.device.network == .cellular {
+            cost.cost += policy.cellularRunCost
+            cost.onCellular = true
+        }
+        guard !context.device.isCharging else { return cost }
         if context.device.batteryLevel < policy.lowBatteryLevel {
-            cost *= policy.lowBatteryCostFactor
-            why += ", on a low battery"
+            cost.cost *= policy.lowBatteryCostFactor
+            cost.onLowBattery = true
         }
         // The emptier the energy budget, the dearer a run: what is left goes to the likeliest launches.
         let budget = context.judgement.energyBudget
         let left = max(0.1, budget.balance(at: context.now) / max(1, budget.capacity))
         if left < 1 {
-            cost /= left
-            why += ", the energy budget \(Self.percent(left)) % full"
+            cost.cost /= left
+            cost.budgetShare = left
         }
-        return (cost, why)
+        return cost
     }
 
     /// When the verdict can turn with the context otherwise the same: the next local hour (the base rate's
-    /// slot), or sooner when the content's age still grows towards the window.
+    /// slot; a recent trigger's estimate only falls as it ages), or the content's age reaching the window.
     private func nextChange(in context: ConstraintContext) -> Instant {
-        let hour =
+        let next =
             context.now + (3600 - context.wallClock.secondOfDay(at: context.now).truncatingRemainder(dividingBy: 3600))
-        guard let age = context.judgement.contentAge, age < context.judgement.likelihood.window else { return hour }
-        return min(hour, context.now + (context.judgement.likelihood.window - age))
+        guard let updated = context.judgement.contentUpdatedAt else { return next }
+        let fresh = updated + context.judgement.likelihood.window
+        return fresh > context.now ? min(next, fresh) : next
     }
 
-    private static func percent(_ share: Double) -> Int { Int((share * 100).rounded()) }
 }
+
+/// A share as a whole percentage, as the judgement's words give it.
+private func percent(_ share: Double) -> Int { Int((share * 100).rounded()) }
 
 /// Rate limiting: the system spaces an app's discretionary launches, `discretionaryRateLimit` apart, so
 /// a request resubmitted at once (no `earliestBeginDate`, or from its own handler) does not run back to back.
@@ -119,7 +159,8 @@ public struct RateLimitConstraint: Constraint {
     public func applies(to work: WorkKind) -> Bool {
         work != .backgroundPush && FactorTable.standard.holds(.rateLimiting, work)
     }
-    public var liftsOnSharedChange: Bool { false }
+    /// It reads only the time and its own app.
+    public func lifts(_ request: TaskRequest, in context: ConstraintContext) -> BlockerLifts { [] }
     public func applies(to request: TaskRequest) -> Bool { request.isDiscretionary }
     public func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict {
         let spacing = context.policy.discretionaryRateLimit
@@ -148,6 +189,10 @@ public struct EnergyBudgetConstraint: Constraint {
             reason: "energy budget has \(Int(left)) J of \(Int(budget.capacity)) J; a run needs \(Int(need)) J",
             until: budget.time(toReach: need, from: context.now))
     }
+    /// A run giving back its reservation refills it, and the charger lifts it.
+    public func lifts(_ request: TaskRequest, in context: ConstraintContext) -> BlockerLifts {
+        [.sharedChange, .budgetRefill]
+    }
 }
 
 /// Cellular data budget: on cellular, discretionary work draws on a data budget refilled through the day.
@@ -168,6 +213,10 @@ public struct CellularDataBudgetConstraint: Constraint {
             reason: "cellular data budget has \(Int(left / 1000)) kB; a run needs \(Int(need / 1000)) kB",
             until: budget.time(toReach: need, from: context.now))
     }
+    /// A run giving back its reservation refills it; Wi-Fi and the charger lift it.
+    public func lifts(_ request: TaskRequest, in context: ConstraintContext) -> BlockerLifts {
+        [.sharedChange, .budgetRefill]
+    }
 }
 
 /// Coalescing: discretionary work runs while the device is awake anyway (screen on, charger, another
@@ -187,6 +236,8 @@ public struct CoalescingConstraint: Constraint {
     public func satisfactionEnds(for request: TaskRequest, in context: ConstraintContext) -> Instant? {
         lastMaintenanceWake(in: context).map { $0 + context.policy.judgement.maintenanceWindow }
     }
+    /// The device waking (a wake, the screen, the charger, another run) lifts it.
+    public func lifts(_ request: TaskRequest, in context: ConstraintContext) -> BlockerLifts { [.sharedChange, .wake] }
 
     /// The latest maintenance wake on the grid at or before now, when the device sleeps and the judgement
     /// coalesces; nil when coalescing does not hold work back.

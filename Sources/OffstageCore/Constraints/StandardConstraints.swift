@@ -2,7 +2,8 @@
 public struct EarliestBeginDateConstraint: Constraint {
     public init() {}
     public var name: String { "earliestBeginDate" }
-    public var liftsOnSharedChange: Bool { false }
+    /// It reads only the time and its own app.
+    public func lifts(_ request: TaskRequest, in context: ConstraintContext) -> BlockerLifts { [] }
     public func applies(to request: TaskRequest) -> Bool { request.isDiscretionary && request.earliestBeginDate != nil }
     public func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict {
         let begin = context.wallClock.instant(forEpoch: request.earliestBeginDate ?? 0)
@@ -134,7 +135,8 @@ public struct ForceQuitConstraint: Constraint {
     public init() {}
     public var name: String { "forceQuit" }
     public var factor: WorkFactor? { .appSwitcher }
-    public var liftsOnSharedChange: Bool { false }
+    /// It reads only the time and its own app.
+    public func lifts(_ request: TaskRequest, in context: ConstraintContext) -> BlockerLifts { [] }
     public func applies(to request: TaskRequest) -> Bool { request.isDiscretionary }
     public func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict {
         context.appForceQuit
@@ -146,7 +148,8 @@ public struct ForceQuitConstraint: Constraint {
 public struct ForegroundConstraint: Constraint {
     public init() {}
     public var name: String { "foreground" }
-    public var liftsOnSharedChange: Bool { false }
+    /// It reads only the time and its own app.
+    public func lifts(_ request: TaskRequest, in context: ConstraintContext) -> BlockerLifts { [] }
     public func applies(to request: TaskRequest) -> Bool { request.kind == .appRefresh }
     public func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict {
         context.appState.isForeground ? .blocked(reason: "the app is in the foreground", until: nil) : .satisfied
@@ -157,7 +160,8 @@ public struct ForegroundConstraint: Constraint {
 public struct NotAlreadyRunningConstraint: Constraint {
     public init() {}
     public var name: String { "alreadyRunning" }
-    public var liftsOnSharedChange: Bool { false }
+    /// It reads only the time and its own app.
+    public func lifts(_ request: TaskRequest, in context: ConstraintContext) -> BlockerLifts { [] }
     public func applies(to request: TaskRequest) -> Bool { request.isDiscretionary }
     public func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict {
         context.runningIdentifiers.contains(request.identifier)

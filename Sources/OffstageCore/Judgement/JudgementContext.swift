@@ -4,8 +4,9 @@ public struct JudgementContext: Hashable, Sendable {
     public var tier: UsageTier
     /// The chance the user opens the app within the freshness window, and why (`LaunchModel`).
     public var likelihood: LaunchLikelihood
-    /// Seconds since the app's content was last refreshed in the background; nil if it never was.
-    public var contentAge: Double?
+    /// When the app's content was last refreshed in the background; nil if it never was. An instant, not an
+    /// age: the context stays the same while time passes, so a kept judgement holds (the age is `now` minus it).
+    public var contentUpdatedAt: Instant?
     /// Discretionary runs the app started in the current quota window.
     public var runsInWindow: Int
     /// Runs it may start per window: its tier's quota scaled by its cooperation score.

@@ -173,7 +173,9 @@ public struct LaunchModel: Hashable, Sendable, Codable {
     /// launch of it yet: of the trigger's firings not followed by the app before this age's delay bin, the
     /// share followed from that bin on. The mean of a Beta posterior whose prior is the app's base rate for the
     /// rest of the window, worth `likelihoodPriorWeight` firings: a trigger seen a few times stays near the
-    /// base rate, one seen often says what it saw.
+    /// base rate, one seen often says what it saw. It never rises as the firing ages (at a bin's end the
+    /// launches in it leave the count above and below alike, and the estimate is at most 1; the prior's share
+    /// only shrinks): between events the likelihood changes only with the hour, so nothing else reviews it.
     func estimate(
         _ app: BundleID, after trigger: Trigger, age: Double = 0, prior: Double, _ policy: JudgementPolicy
     ) -> Double {

@@ -1,0 +1,144 @@
+import Testing
+
+@testable import OffstageCore
+
+/// Which changes judge a waiting refresh again: only those that can start it (`BlockerLifts`, `RequestWait`).
+/// A refresh no run can pay for is left alone by wakes and by other apps' runs, and judged again by the time.
+@Suite struct JudgementReviewTests {
+    let feed = Fixture.feed
+    let mail = Fixture.mail
+
+    /// A policy whose launch model judges from the first day, with no rate limit between runs.
+    var judging: Policy {
+        var policy = Fixture.unspaced
+        policy.judgement.likelihoodLearningDays = 0
+        return policy
+    }
+
+    /// Feed, opened once at midnight, submits its refresh at `hour` on a locked, sleeping device; mail can take
+    /// pushes.
+    func waitingFeed(at hour: Double) -> CoreHarness {
+        var h = CoreHarness(
+            policy: judging,
+            apps: [Fixture.manifest(feed), Fixture.manifest(mail, modes: [.fetch, .processing, .remoteNotification])])
+        h.launchAndSuspend(feed)
+        h.launchAndSuspend(mail)
+        h.handle(.lock)
+        h.advance(to: Instant(seconds: hour * 3600))
+        h.submit(Fixture.refreshRequest(feed), from: feed)
+        h.advance(by: 1)
+        return h
+    }
+
+    /// The constraints that hold the app's pending request now.
+    func blockers(_ h: CoreHarness, _ app: BundleID) -> [String] {
+        h.system.explain().first { $0.app == app && $0.phase == .pending }?.blockers.map(\.constraint) ?? []
+    }
+
+    func waits(_ h: CoreHarness, _ app: BundleID) -> [Record] { h.log.records(.deferred).filter { $0.app == app } }
+
+    @Test func aRefreshNoRunCanPayForIsNotJudgedAgainWhenAPushWakesTheDevice() throws {
+        var h = waitingFeed(at: 5.2)  // never used at 05:00: a launch within 15 min is below the awake cost
+        let likelihood = h.system.judgementContext(for: feed).likelihood
+        #expect(likelihood.probability < h.system.policy.judgement.awakeRunCost)
+        #expect(blockers(h, feed) == ["launchPrediction", "coalescing"])
+        let before = waits(h, feed).count
+        h.handle(.backgroundPush(mail, payload: "p1"))  // a wake: the device is awake while mail handles it
+        #expect(h.system.wakeUps == 1)
+        #expect(h.system.isDeviceAwake)
+        #expect(waits(h, feed).count == before, "the wake could not start it, so it was not judged again")
+        #expect(h.log.startedTasks.isEmpty)
+    }
+
+    @Test func aRefreshAnAwakeRunPaysForRidesAlongWithAWake() throws {
+        var h = waitingFeed(at: 0.1)  // opened at midnight: likelier than an awake run costs, not than a wake
+        let likelihood = h.system.judgementContext(for: feed).likelihood
+        #expect(likelihood.probability >= h.system.policy.judgement.awakeRunCost)
+        #expect(likelihood.probability < h.system.policy.judgement.wakeRunCost)
+        #expect(h.log.startedTasks.isEmpty)
+        h.handle(.backgroundPush(mail, payload: "p1"))
+        #expect(h.task(Fixture.refresh(feed), of: feed) != nil)
+        #expect(h.system.wakeUps == 1, "it rode along with mail's wake")
+    }
+
+    @Test func aRefreshHeldByAnEmptyingBudgetIsFreedWhenTheBudgetHasRefilledEnough() throws {
+        var h = waitingFeed(at: 0.1)
+        var context = h.system.context(for: feed)
+        context.judgement.deviceAwake = true  // awake: only the cost, raised by how empty the budget is, holds it
+        let value = context.judgement.likelihood.probability
+        let budget = context.judgement.energyBudget
+        // A third full: a run costs three times an awake run, more than it is worth, until the budget refills.
+        context.judgement.energyBudget.withdraw(budget.balance(at: h.now) - budget.capacity / 3, at: h.now)
+        let prediction = LaunchPredictionConstraint()
+        guard case .blocked(_, let until?) = prediction.evaluate(Fixture.refreshRequest(feed), in: context) else {
+            Issue.record("a run from a budget a fifth full should cost more than it is worth")
+            return
+        }
+        let awakeCost = h.system.policy.judgement.awakeRunCost
+        let refilled = context.judgement.energyBudget.time(toReach: awakeCost / value * budget.capacity, from: h.now)
+        #expect(abs(until - (refilled ?? .zero)) < 0.001)
+        #expect(until < Instant(seconds: 3600), "sooner than the next hour, when it would be judged anyway")
+        var later = context
+        later.now = until + (-1)
+        #expect(prediction.evaluate(Fixture.refreshRequest(feed), in: later) != .satisfied)
+        later.now = until + 1
+        #expect(prediction.evaluate(Fixture.refreshRequest(feed), in: later) == .satisfied)
+    }
+
+    @Test func aRequestIsJudgedAgainOnceItsOwnBlockersLiftThenOnTheChangesThatLiftTheRest() {
+        var wait = RequestWait()
+        wait.note(until: Instant(seconds: 100), lifts: [])  // an earliest begin date
+        wait.note(until: Instant(seconds: 900), lifts: [.sharedChange, .wake])  // coalescing
+        #expect(wait.reviewAt == Instant(seconds: 100))
+        #expect(wait.liftedBy.isEmpty, "nothing shared can start it before its date")
+        var shared = RequestWait()
+        shared.note(until: Instant(seconds: 900), lifts: [.sharedChange, .wake])
+        shared.note(until: Instant(seconds: 1200), lifts: [.sharedChange, .budgetRefill])
+        #expect(shared.reviewAt == Instant(seconds: 1200))
+        #expect(shared.liftedBy == [.sharedChange, .wake, .budgetRefill])
+        var own = RequestWait()
+        own.note(until: nil, lifts: [])  // the app is on screen: its own event lifts it
+        own.note(until: Instant(seconds: 100), lifts: [])
+        #expect(own.reviewAt == nil)
+        #expect(own.liftedBy.isEmpty)
+    }
+
+    @Test func aTriggersEstimateNeverRisesAsItAges() {
+        // Learnt from random sessions: the likelihood between events moves only with the hour, which is what
+        // lets a waiting refresh go unjudged until its `until` (see `LaunchModel.estimate`).
+        let clock = WallClock(epochAtZero: 0)
+        let apps: [BundleID] = [feed, mail, Fixture.photos]
+        var model = LaunchModel()
+        var seed: UInt64 = 7
+        func next(_ bound: Int) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % UInt64(bound))
+        }
+        var time = Instant.zero
+        var checked = 0
+        for _ in 0..<400 {
+            time = time + Double(60 + next(3000))
+            _ = model.screenCameOn(at: time, clock: clock)
+            for _ in 0..<next(3) {
+                time = time + Double(next(600))
+                let app = apps[next(apps.count)]
+                _ = model.launched(app, at: time, clock: clock)
+                time = time + Double(next(300))
+                _ = model.left(app, at: time, clock: clock)
+            }
+            if next(4) == 0 { _ = model.notified(apps[next(apps.count)], at: time, clock: clock) }
+            for app in apps {
+                var previous = model.likelihood(of: app, at: time, clock: clock, policy: JudgementPolicy()).probability
+                for step in 1...30 {
+                    let later = time + Double(step * 30)
+                    guard clock.localHour(at: later) == clock.localHour(at: time) else { break }
+                    let now = model.likelihood(of: app, at: later, clock: clock, policy: JudgementPolicy()).probability
+                    #expect(now <= previous + 1e-12, "\(app) at \(later)")
+                    previous = now
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked > 10_000)
+    }
+}
