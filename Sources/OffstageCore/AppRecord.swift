@@ -35,10 +35,10 @@ struct AppRecord: Sendable {
     var lastUsed: Instant { box.fields.usage.lastUsed ?? .zero }
 
     /// Whether §7 has anything of the app's to look at: events in flight, a held push or a fetch interval.
-    var hasBackgroundEventWork: Bool {
-        !box.fields.backgroundWork.deliveries.isEmpty || box.fields.backgroundWork.heldPush != nil
-            || box.fields.backgroundWork.fetchInterval != nil
-    }
+    var hasBackgroundEventWork: Bool { box.fields.backgroundEvents.hasWork }
+
+    /// Whether the app handles a push or fetch now, for which the device stays awake.
+    var isHandlingWakeEvent: Bool { box.fields.backgroundEvents.isHandlingWakeEvent }
 
     /// Whether the app's kept judgement of its pending requests holds (see `PendingJudgement.holds`), asked
     /// where it lies: taking the judgement out of the box to ask copied it.
@@ -79,7 +79,7 @@ struct AppRecord: Sendable {
     var hasNoBackgroundWork: Bool {
         box.fields.inFlight == nil && box.fields.queuedCallbacks.isEmpty && box.fields.assertions.isEmpty
             && box.fields.running.isEmpty && box.fields.terminating == nil
-            && box.fields.backgroundWork.deliveries.isEmpty && box.fields.backgroundWork.activeModes.isEmpty
+            && !box.fields.backgroundEvents.keepsProcessRunning
     }
 
     /// Whether a change of the device, the settings or the screen can matter to the app: it has a live
@@ -87,7 +87,7 @@ struct AppRecord: Sendable {
     var concernedBySharedChanges: Bool {
         box.fields.waitsForSharedChange || !hasNoBackgroundWork
             || (box.fields.state != .suspended && box.fields.state != .notRunning)
-            || box.fields.backgroundWork.heldPush != nil || box.fields.backgroundWork.fetchInterval != nil
+            || box.fields.backgroundEvents.awaitsDelivery
     }
 
     /// Starts the app's background time (for `beginBackgroundTask` assertions) at `time`.
@@ -184,8 +184,8 @@ struct AppFields: Sendable {
     var sharedWaits: SharedWaits = []
     /// One of its pending requests, as last reviewed, waits only on constraints shared changes can lift.
     var waitsForSharedChange = false
-    // MARK: Background pushes, legacy fetch and background modes (§7)
-    var backgroundWork = BackgroundWorkState()
+    /// Its background pushes, legacy fetch, location monitoring and background modes (§7).
+    var backgroundEvents = AppBackgroundEvents()
 
     init(manifest: AppManifest, installIndex: Int, memoryFootprint: Int) {
         self.manifest = manifest
@@ -223,6 +223,6 @@ struct AppFields: Sendable {
         running = []
         terminating = nil
         launchEvent = nil
-        backgroundWork.clearProcess()
+        backgroundEvents.clearProcess()
     }
 }

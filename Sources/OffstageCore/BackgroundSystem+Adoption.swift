@@ -30,7 +30,7 @@ extension BackgroundSystem {
         guard let record = apps.lookUp(app), record.state.hasProcess, record.terminating == nil else { return nil }
         return ProcessMemory(
             state: record.state, launchReason: record.launchReason, launchCompleted: record.launchCompleted,
-            registered: record.registered, activeModes: record.backgroundWork.activeModes)
+            registered: record.registered, activeModes: record.backgroundEvents.activeModes)
     }
 
     /// Takes over a live process of `id` that a previous run of the host started, as `memory` remembers it:
@@ -48,7 +48,7 @@ extension BackgroundSystem {
         app.launchReason = memory.launchReason
         app.launchCompleted = memory.launchCompleted
         app.registered = memory.registered
-        app.backgroundWork.activeModes = memory.activeModes
+        app.backgroundEvents.adoptActiveModes(memory.activeModes)
         if memory.state == .background { app.startBackgroundTime(at: now) }
         let onScreen = memory.state.isForeground && foregroundApp == nil
         if onScreen {
