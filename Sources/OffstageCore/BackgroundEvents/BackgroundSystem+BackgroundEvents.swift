@@ -40,15 +40,13 @@ extension BackgroundSystem {
             if !wasAwake { noteMaintenanceWake(for: id, task: event.label) }
         }
         wakeForBackgroundWork(id, why: why)
-        if launchesForIt { apps[id].launchEvent = event }
+        if launchesForIt { apps[id].lifecycle.noteLaunchEvent(event) }
     }
 
     /// Hands waiting events to the app once it has finished launching and no callback is in flight,
     /// as tasks are handed over; each gets its deadline from the moment it reaches the app's code.
     private mutating func handOverDeliveries(_ id: BundleID) {
-        guard let app = apps.lookUp(id), app.launchCompleted, app.inFlight == nil, app.queuedCallbacks.isEmpty,
-            app.terminating == nil
-        else { return }
+        guard apps[id].isReadyForWork else { return }
         for delivery in apps[id].backgroundEvents.handOverWaiting(at: now, policy: policy) {
             let limit = delivery.event.hasCompletionHandler ? "to call its completion handler" : "in the background"
             record(

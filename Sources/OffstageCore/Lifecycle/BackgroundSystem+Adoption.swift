@@ -44,12 +44,8 @@ extension BackgroundSystem {
             return finish()
         }
         var app = apps[id]
-        app.state = memory.state
-        app.launchReason = memory.launchReason
-        app.launchCompleted = memory.launchCompleted
-        app.registered = memory.registered
+        app.lifecycle.adopt(memory, at: now)
         app.backgroundEvents.adoptActiveModes(memory.activeModes)
-        if memory.state == .background { app.startBackgroundTime(at: now) }
         let onScreen = memory.state.isForeground && foregroundApp == nil
         if onScreen {
             app.usage.cameBack(at: now)
