@@ -1,5 +1,6 @@
-/// Everything the system tracks for one installed app: process state, callbacks in flight,
-/// assertions, requests and running tasks. Internal: hosts read it through `BackgroundSystem`.
+/// Everything the system tracks for one installed app: its life cycle (`AppLifecycle`), requests and running
+/// tasks, §7's state and its history. Internal: hosts read it through `BackgroundSystem`. A field of `AppFields`
+/// or of its life cycle is read by name (`app.state`); the life cycle changes only through its own methods.
 ///
 /// The fields live in one shared box until a copy changes them: reading a record by value (as every
 /// pass over an app does) costs one reference count, not one per field (there are dozens).
@@ -18,6 +19,8 @@ struct AppRecord: Sendable {
 
     subscript<Value>(dynamicMember path: KeyPath<AppFields, Value>) -> Value { box.fields[keyPath: path] }
 
+    subscript<Value>(dynamicMember path: KeyPath<AppLifecycle, Value>) -> Value { box.fields.lifecycle[keyPath: path] }
+
     subscript<Value>(dynamicMember path: WritableKeyPath<AppFields, Value>) -> Value {
         get { box.fields[keyPath: path] }
         _modify {
@@ -35,10 +38,10 @@ struct AppRecord: Sendable {
     var lastUsed: Instant { box.fields.usage.lastUsed ?? .zero }
 
     /// Whether §7 has anything of the app's to look at: events in flight, a held push or a fetch interval.
-    var hasBackgroundEventWork: Bool {
-        !box.fields.backgroundWork.deliveries.isEmpty || box.fields.backgroundWork.heldPush != nil
-            || box.fields.backgroundWork.fetchInterval != nil
-    }
+    var hasBackgroundEventWork: Bool { box.fields.backgroundEvents.hasWork }
+
+    /// Whether the app handles a push or fetch now, for which the device stays awake.
+    var isHandlingWakeEvent: Bool { box.fields.backgroundEvents.isHandlingWakeEvent }
 
     /// Whether the app's kept judgement of its pending requests holds (see `PendingJudgement.holds`), asked
     /// where it lies: taking the judgement out of the box to ask copied it.
@@ -49,14 +52,14 @@ struct AppRecord: Sendable {
     }
 
     /// The state the app will be in once every queued callback is delivered.
-    var projectedState: AppState {
-        if let last = box.fields.queuedCallbacks.last, let state = last.stateDuring { return state }
-        return box.fields.state
-    }
+    var projectedState: AppState { box.fields.lifecycle.projectedState }
+
+    /// Whether the app is ready for work handed to its code: launched, no callback in flight or queued, not ending.
+    var isReadyForWork: Bool { box.fields.lifecycle.isReadyForWork }
 
     /// A callback watchdog, background time or a running task: deadlines `fireTimers` watches.
     var hasTimers: Bool {
-        box.fields.inFlight != nil || !box.fields.assertions.isEmpty || !box.fields.running.isEmpty
+        box.fields.lifecycle.inFlight != nil || !box.fields.lifecycle.assertions.isEmpty || !box.fields.running.isEmpty
     }
 
     /// Whether the app has tasks running (delivered or not).
@@ -69,31 +72,24 @@ struct AppRecord: Sendable {
     var hasUndeliveredTask: Bool { box.fields.running.contains { !$0.delivered } }
 
     /// Whether a termination waits for `willTerminate` to return.
-    var isTerminating: Bool { box.fields.terminating != nil }
+    var isTerminating: Bool { box.fields.lifecycle.terminating != nil }
 
     /// Whether callbacks wait to be delivered and none is in flight: `pumpCallbacks` has one to deliver.
-    var hasCallbackToDeliver: Bool { box.fields.inFlight == nil && !box.fields.queuedCallbacks.isEmpty }
+    var hasCallbackToDeliver: Bool { box.fields.lifecycle.hasCallbackToDeliver }
 
     /// Nothing is keeping the app running in the background: no callback, assertion, task or termination
     /// in flight, no §7 delivery and no active background mode.
     var hasNoBackgroundWork: Bool {
-        box.fields.inFlight == nil && box.fields.queuedCallbacks.isEmpty && box.fields.assertions.isEmpty
-            && box.fields.running.isEmpty && box.fields.terminating == nil
-            && box.fields.backgroundWork.deliveries.isEmpty && box.fields.backgroundWork.activeModes.isEmpty
+        !box.fields.lifecycle.keepsProcessRunning && box.fields.running.isEmpty
+            && !box.fields.backgroundEvents.keepsProcessRunning
     }
 
     /// Whether a change of the device, the settings or the screen can matter to the app: it has a live
     /// process that is not suspended, work in flight, §7 work the system schedules, or such a request.
     var concernedBySharedChanges: Bool {
         box.fields.sharedWaits.contains(.sharedChange) || !hasNoBackgroundWork
-            || (box.fields.state != .suspended && box.fields.state != .notRunning)
-            || box.fields.backgroundWork.heldPush != nil || box.fields.backgroundWork.fetchInterval != nil
-    }
-
-    /// Starts the app's background time (for `beginBackgroundTask` assertions) at `time`.
-    mutating func startBackgroundTime(at time: Instant) {
-        makeUnique()
-        box.fields.startBackgroundTime(at: time)
+            || (box.fields.lifecycle.state != .suspended && box.fields.lifecycle.state != .notRunning)
+            || box.fields.backgroundEvents.awaitsDelivery
     }
 
     /// Forgets everything that lives only as long as the process.
@@ -129,21 +125,8 @@ struct AppFields: Sendable {
     var scheduledReview: Instant?
     /// The earliest time one of its pending requests' blockers lifts by itself.
     var blockersLift: Instant?
-    var state: AppState = .notRunning
-    var launchReason: LaunchReason = .user
-    /// `didFinishLaunching` has returned: registering exact identifiers now crashes.
-    var launchCompleted = false
-    var registered: Set<String> = []
-    /// Callbacks waiting to be delivered, one at a time.
-    var queuedCallbacks: [LifecycleCallback] = []
-    /// The callback being delivered, with its token and the time by which it must return.
-    var inFlight: (token: Int, callback: LifecycleCallback, deadline: Instant?)?
-    /// Outstanding `beginBackgroundTask` assertions: identifier → name.
-    var assertions: [Int: String] = [:]
-    var nextAssertionID = 1
-    /// When the app entered the background: the start of its background time.
-    var backgroundSince: Instant?
-    var assertionsWarned = false
+    /// Its process: state, callbacks, assertions and background time, a termination under way (§2).
+    var lifecycle = AppLifecycle()
     var pending: [TaskRequest] = []
     var running: [TaskRun] = [] {
         didSet { runningIdentifiers = Set(running.lazy.map(\.request.identifier)) }
@@ -151,12 +134,8 @@ struct AppFields: Sendable {
     /// The identifiers of `running`, kept with it: every constraint context reads them, and building
     /// the set there was a tenth of a context's cost.
     private(set) var runningIdentifiers: Set<String> = []
+    /// The user swiped the app away and has not opened it since. Outlives the process.
     var forceQuit = false
-    /// A termination waiting for `willTerminate` to return.
-    var terminating: TerminationReason?
-    /// The §7 event the process was launched for (a push, a location event, a fetch): its launch options.
-    /// Nil for the user's launch or a task's, even if an event arrives while the app is launching.
-    var launchEvent: BackgroundEvent?
     var memoryFootprint: Int
     /// The blocker names last recorded for each pending identifier, so only changes are logged.
     private(set) var lastBlockers: [String: [String]] = [:]
@@ -183,8 +162,8 @@ struct AppFields: Sendable {
     /// The system-wide changes that can lift one of its pending requests, as last reviewed: shared state, a
     /// wake, a budget refill.
     var sharedWaits: BlockerLifts = []
-    // MARK: Background pushes, legacy fetch and background modes (§7)
-    var backgroundWork = BackgroundWorkState()
+    /// Its background pushes, legacy fetch, location monitoring and background modes (§7).
+    var backgroundEvents = AppBackgroundEvents()
 
     init(manifest: AppManifest, installIndex: Int, memoryFootprint: Int) {
         self.manifest = manifest
@@ -202,26 +181,10 @@ struct AppFields: Sendable {
         judgement = nil
     }
 
-    /// Starts the app's background time (for `beginBackgroundTask` assertions) at `time`.
-    mutating func startBackgroundTime(at time: Instant) {
-        backgroundSince = time
-        assertionsWarned = false
-    }
-
     /// Forgets everything that lives only as long as the process.
     mutating func clearProcess() {
-        state = .notRunning
-        launchCompleted = false
-        registered = []
-        queuedCallbacks = []
-        inFlight = nil
-        assertions = [:]
-        nextAssertionID = 1
-        backgroundSince = nil
-        assertionsWarned = false
+        lifecycle.clearProcess()
         running = []
-        terminating = nil
-        launchEvent = nil
-        backgroundWork.clearProcess()
+        backgroundEvents.clearProcess()
     }
 }

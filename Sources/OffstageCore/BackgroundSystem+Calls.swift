@@ -1,5 +1,5 @@
-/// The app-facing calls of §3 and §4: registration, submission, assertions and task completion,
-/// with iOS's rules, error codes and crash messages.
+/// The app-facing calls of §3 and §4: registration, submission, cancellation and task completion, with iOS's
+/// rules, error codes and crash messages (assertions and background time are in `Lifecycle/`).
 extension BackgroundSystem {
     mutating func answer(_ call: AppCall, from id: BundleID) -> AppCallResult {
         switch call {
@@ -87,7 +87,7 @@ extension BackgroundSystem {
         if app.launchCompleted, permission == .exact, !AppManifest.isWildcard(identifier) {
             return crash(id, "All launch handlers must be registered before application finishes launching")
         }
-        apps[id].registered.insert(identifier)
+        apps[id].lifecycle.register(identifier)
         record(id, .register, task: identifier, reason: "launch handler registered")
         return .registered(true)
     }
@@ -198,62 +198,5 @@ extension BackgroundSystem {
             apps[id].forgetBlockers(of: request.identifier)
             record(id, .cancelled, task: request.identifier, reason: "cancelled by the app")
         }
-    }
-
-    // MARK: UIApplication background time
-
-    func backgroundTimeRemaining(of id: BundleID) -> Double {
-        guard let app = apps.lookUp(id), let since = app.backgroundSince, !app.state.isForeground else {
-            return Double.greatestFiniteMagnitude
-        }
-        if app.backgroundTimeCoveredByTask { return taskTimeRemaining(of: app) }
-        return max(0, since + backgroundTimeAllowance - now)
-    }
-
-    /// The app's background time for assertions: shorter while Low Power Mode is on (SPEC §5).
-    var backgroundTimeAllowance: Double {
-        settings.lowPowerMode ? policy.lowPowerModeBackgroundTimeAllowance : policy.backgroundTimeAllowance
-    }
-
-    /// The time left to the app's longest-running delivered task (its grace once expired): while a task runs,
-    /// its own time covers the app, so `beginBackgroundTask` is granted (SPEC §3; our model, Apple gives no rule).
-    func taskTimeRemaining(of app: AppRecord) -> Double {
-        let ends = app.running.filter(\.delivered).map { run in
-            run.expiredAt.map { $0 + policy.expirationGrace } ?? run.expiresAt
-                ?? .init(seconds: .greatestFiniteMagnitude)
-        }
-        return max(0, (ends.max() ?? now) - now)
-    }
-
-    mutating func beginBackgroundTask(_ id: BundleID, name: String?) -> AppCallResult {
-        let app = apps[id]
-        if app.assertions.count >= policy.maxOutstandingAssertions {
-            return crash(id, "more than \(policy.maxOutstandingAssertions) background task assertions (0xbada5e47)")
-        }
-        if app.backgroundSince != nil, backgroundTimeRemaining(of: id) <= 0 {
-            record(id, .assertionBegan, .assertionRefused(name: name))
-            return .backgroundTask(0)
-        }
-        let number = app.nextAssertionID
-        apps[id].nextAssertionID += 1
-        apps[id].assertions[number] = name ?? ""
-        record(id, .assertionBegan, .assertionBegan(number: number, name: name))
-        if app.assertionsWarned {
-            record(id, .assertionExpired, .assertionBegunLate(number: number))
-            emit(.expireBackgroundTasks(id, ids: [number]))
-        }
-        return .backgroundTask(number)
-    }
-
-    mutating func endBackgroundTask(_ id: BundleID, _ number: Int) {
-        guard apps[id].assertions.removeValue(forKey: number) != nil else {
-            let hex = String(number, radix: 16)
-            record(
-                id, .log,
-                reason: "Can't end BackgroundTask: no background task exists with identifier \(number) (0x\(hex)), "
-                    + "or it may have already been ended. Break in UIApplicationEndBackgroundTaskError() to debug.")
-            return
-        }
-        record(id, .assertionEnded, .assertionEnded(number: number))
     }
 }

@@ -102,11 +102,7 @@ extension BackgroundSystem {
     var isDeviceAwake: Bool {
         if device.isScreenOn || device.isCharging || runningTaskCount > 0 { return true }
         if let wake = lastMaintenanceWake, now < wake + policy.judgement.maintenanceWindow { return true }
-        for position in appsHandlingWakeEvents
-        where apps[apps.id(at: position)].backgroundWork.deliveries.contains(where: \.event.wakesDevice) {
-            return true
-        }
-        return false
+        return appsHandlingWakeEvents.keepDeviceAwake(apps)
     }
 
     /// The sleeping device wakes for work of `id` (a task run, a push, a fetch): a maintenance wake, counted,

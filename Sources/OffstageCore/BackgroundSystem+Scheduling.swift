@@ -20,7 +20,7 @@ extension BackgroundSystem {
             if now >= end { return endProcess(id, .watchdog("background task assertion timeout")) }
             if !app.assertionsWarned, now >= end + (-policy.assertionExpirationWarning) {
                 let ids = app.assertions.keys.sorted()
-                apps[id].assertionsWarned = true
+                apps[id].lifecycle.noteAssertionsWarned()
                 record(id, .assertionExpired, .assertionsExpiring(numbers: ids, secondsLeft: Int(end - now)))
                 emit(.expireBackgroundTasks(id, ids: ids))
             }

@@ -19,8 +19,7 @@ extension BackgroundSystem {
 
     /// Hands waiting tasks to the app once it has finished launching and no callback is in flight.
     mutating func deliverReadyTasks(_ id: BundleID) {
-        guard apps.contains(id), apps[id].hasUndeliveredTask, apps[id].launchCompleted,
-            apps[id].inFlight == nil, apps[id].queuedCallbacks.isEmpty, !apps[id].isTerminating
+        guard apps.contains(id), apps[id].hasUndeliveredTask, apps[id].isReadyForWork
         else { return }
         for run in apps[id].running where !run.delivered {
             let name = run.request.identifier
@@ -54,7 +53,7 @@ extension BackgroundSystem {
         apps[id].running.removeAll { $0.id == taskID }
         // The last task's time covered the app: its own background time for assertions starts now.
         if apps[id].backgroundSince != nil, !apps[id].backgroundTimeCoveredByTask {
-            apps[id].startBackgroundTime(at: now)
+            apps[id].lifecycle.startBackgroundTime(at: now)
         }
         record(id, .completed, task: run.request.identifier, .completed(success: success, seconds: now - run.startedAt))
         finishRun(id, run, success: success)

@@ -69,7 +69,7 @@ public struct BackgroundSystem: Sendable {
     /// The joules a refresh run uses, measured as runs end (an exponential average); nil before the first.
     public internal(set) var refreshEnergyUse: Double?
     /// Apps handling (or, until their next settle, that handled) a push or fetch: the device is awake for them.
-    var appsHandlingWakeEvents = AppSet()
+    var appsHandlingWakeEvents = AppsHandlingWakeEvents()
     /// The system-wide energy budget for discretionary work, in joules.
     public internal(set) var energyBudget: BudgetAccount
     /// The system-wide cellular data budget for discretionary work, in bytes.

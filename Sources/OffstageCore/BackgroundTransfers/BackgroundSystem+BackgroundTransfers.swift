@@ -137,14 +137,3 @@ extension BackgroundSystem {
         record(id, .transfer, task: session, .transfer(fact))
     }
 }
-
-extension BackgroundEvent {
-    /// Whether an app in the background that misses the event's completion-handler deadline is killed (a push or
-    /// fetch: the watchdog); a background session's events are only forgotten, as Apple documents no kill for them.
-    var killsWhenLate: Bool {
-        switch self {
-        case .remoteNotification, .fetch: true
-        case .location, .urlSessionEvents: false
-        }
-    }
-}

@@ -17,14 +17,11 @@ extension BackgroundSystem {
                 reason: "\(name) \(active ? "started" : "stopped") without '\(name)' in UIBackgroundModes: no effect, "
                     + "the app is suspended in the background as usual")
         }
-        if active {
-            guard apps[id].backgroundWork.activeModes.insert(mode).inserted else { return }
-            record(
-                id, .backgroundMode, reason: "\(name) started: the app keeps running in the background while it lasts")
-        } else {
-            guard apps[id].backgroundWork.activeModes.remove(mode) != nil else { return }
-            record(id, .backgroundMode, reason: "\(name) stopped")
-        }
+        guard apps[id].backgroundEvents.setActive(mode, active) else { return }
+        record(
+            id, .backgroundMode,
+            reason: active
+                ? "\(name) started: the app keeps running in the background while it lasts" : "\(name) stopped")
     }
 
     /// `allowsBackgroundLocationUpdates = true`: without `location` in `UIBackgroundModes` it is a programmer
@@ -43,8 +40,7 @@ extension BackgroundSystem {
 
     /// `start/stopMonitoringSignificantLocationChanges()`: kept across launches, as the system keeps it.
     mutating func setSignificantLocationMonitoring(_ id: BundleID, _ on: Bool) {
-        guard apps[id].backgroundWork.significantLocationChanges != on else { return }
-        apps[id].backgroundWork.significantLocationChanges = on
+        guard apps[id].backgroundEvents.setSignificantLocationMonitoring(on) else { return }
         record(
             id, .log, task: Self.locationLabel,
             reason: "significant location changes \(on ? "monitored: they relaunch the app" : "no longer monitored")")
@@ -52,11 +48,7 @@ extension BackgroundSystem {
 
     /// `startMonitoring(for:)` / `stopMonitoring(for:)`: kept across launches, as the system keeps it.
     mutating func setRegionMonitoring(_ id: BundleID, _ region: String, _ on: Bool) {
-        let changed =
-            on
-            ? apps[id].backgroundWork.monitoredRegions.insert(region).inserted
-            : apps[id].backgroundWork.monitoredRegions.remove(region) != nil
-        guard changed else { return }
+        guard apps[id].backgroundEvents.setRegionMonitoring(region, on) else { return }
         record(
             id, .log, task: Self.locationLabel,
             reason: "region \(region) \(on ? "monitored: crossing it relaunches the app" : "no longer monitored")")
@@ -64,17 +56,11 @@ extension BackgroundSystem {
 
     /// A location event: delivered (relaunching or resuming the app) if the app monitors it, else dropped.
     mutating func receiveLocationEvent(_ id: BundleID, _ event: LocationEvent) {
-        guard let app = apps.lookUp(id) else {
+        guard apps.contains(id) else {
             return record(nil, .log, reason: "location event for \(id), which is not installed: dropped")
         }
         record(id, .location, task: Self.locationLabel, reason: event.description)
-        let work = app.backgroundWork
-        let monitored =
-            switch event {
-            case .significantChange: work.significantLocationChanges || work.activeModes.contains(.location)
-            case .enteredRegion(let region), .exitedRegion(let region): work.monitoredRegions.contains(region)
-            }
-        guard monitored else {
+        guard apps[id].backgroundEvents.monitors(event) else {
             let what = event.region.map { "the region \($0)" } ?? "location changes"
             return record(id, .dropped, task: Self.locationLabel, reason: "the app does not monitor \(what)")
         }
@@ -83,15 +69,6 @@ extension BackgroundSystem {
 
     /// Continuous modes active for the app now (audio playing, location updates, a call…).
     public func activeBackgroundModes(of app: BundleID) -> Set<BackgroundMode> {
-        apps.lookUp(app)?.backgroundWork.activeModes ?? []
+        apps.lookUp(app)?.backgroundEvents.activeModes ?? []
     }
-}
-
-extension BackgroundMode {
-    /// The modes whose work keeps an app running in the background while it lasts; the others
-    /// (`fetch`, `processing`, `remote-notification`, …) only let the system wake the app for an event.
-    public static let continuous: Set<BackgroundMode> = [
-        .audio, .location, .voip, .externalAccessory, .bluetoothCentral, .bluetoothPeripheral, .nearbyInteraction,
-        .pushToTalk,
-    ]
 }

@@ -17,67 +17,57 @@ extension BackgroundSystem {
         if app.forceQuit, FactorTable.standard.holds(.appSwitcher, .backgroundPush) {
             return record(id, .dropped, task: label, .pushDropped(.swipedAway))
         }
-        if let older = app.backgroundWork.heldPush {
+        if let older = apps[id].backgroundEvents.hold(HeldPush(payload: payload, arrivedAt: now)) {
             record(id, .dropped, task: label, .pushCoalesced(arrivedAt: older.arrivedAt, payload: older.payload))
         }
-        apps[id].backgroundWork.heldPush = HeldPush(payload: payload, arrivedAt: now)
     }
 
     /// Delivers the held push if nothing blocks it (the app on screen takes it at once, outside the rate limit);
     /// otherwise records why it waits, when that changes.
     mutating func deliverHeldPushIfAllowed(_ id: BundleID) {
-        guard let app = apps.lookUp(id), let held = app.backgroundWork.heldPush, app.terminating == nil else { return }
+        guard apps[id].backgroundEvents.heldPush != nil, apps[id].terminating == nil else { return }
         let blockers = pushBlockers(id)
-        recordDeferral(id, Self.pushLabel, blockers, last: \.lastPushBlockers)
+        recordDeferral(id, .heldPush, Self.pushLabel, blockers)
         guard blockers.isEmpty else { return }
-        apps[id].backgroundWork.heldPush = nil
-        if foregroundApp != id {
-            let window = policy.backgroundPushRateWindow
-            apps[id].backgroundWork.pushWakes.removeAll { now - $0 >= window }
-            apps[id].backgroundWork.pushWakes.append(now)
-        }
-        let why = foregroundApp == id ? "the app is on screen" : "no constraint holds the push back"
+        let onScreen = foregroundApp == id
+        guard
+            let held = apps[id].backgroundEvents.releaseHeldPush(
+                countingWakeAt: onScreen ? nil : now, window: policy.backgroundPushRateWindow)
+        else { return }
+        let why = onScreen ? "the app is on screen" : "no constraint holds the push back"
         beginDelivery(id, .remoteNotification(payload: held.payload), why: "to deliver a background push: \(why)")
     }
 
     /// Everything that holds the app's held push back (empty when it may go, or when none is held):
     /// the constraints `FactorTable` applies to pushes, a push still being handled, and their own rate limit.
     func pushBlockers(_ id: BundleID) -> [Blocker] {
-        guard let app = apps.lookUp(id), app.backgroundWork.heldPush != nil, foregroundApp != id else { return [] }
+        guard let app = apps.lookUp(id), app.backgroundEvents.heldPush != nil, foregroundApp != id else { return [] }
         let probe = TaskRequest(identifier: "\(id).\(Self.pushLabel)", kind: .appRefresh)
         var blockers = constraints.blockers(for: probe, as: .backgroundPush, in: context(for: id))
-        if app.backgroundWork.deliveries.contains(where: { $0.event.label == Self.pushLabel }) {
+        if app.backgroundEvents.isHandlingPush {
             blockers.append(
                 Blocker(constraint: "pushInProgress", reason: "the app is still handling a background push", until: nil)
             )
         }
-        let window = policy.backgroundPushRateWindow
-        let recent = app.backgroundWork.pushWakes.filter { now - $0 < window }.sorted()
-        let limit = policy.backgroundPushRateLimit
-        if FactorTable.standard.holds(.rateLimiting, .backgroundPush), recent.count >= limit {
-            let minutes = Int((window / 60).rounded())
-            blockers.append(
-                Blocker(
-                    constraint: "pushRateLimit",
-                    reason:
-                        "\(recent.count) background pushes woke the app in the last \(minutes) min (limit \(limit))",
-                    until: limit > 0 ? recent[recent.count - limit] + window : nil))
+        if FactorTable.standard.holds(.rateLimiting, .backgroundPush),
+            let rateLimit = app.backgroundEvents.pushRateLimitBlocker(
+                at: now, window: policy.backgroundPushRateWindow, limit: policy.backgroundPushRateLimit)
+        {
+            blockers.append(rateLimit)
         }
         return blockers
     }
 
     /// The held push is thrown away: the app's process ended (force-quit, or killed by the system).
     mutating func discardHeldPush(_ id: BundleID, because why: String) {
-        guard let held = apps.lookUp(id)?.backgroundWork.heldPush else { return }
-        apps[id].backgroundWork.heldPush = nil
-        apps[id].backgroundWork.lastPushBlockers = []
+        guard apps.contains(id), let held = apps[id].backgroundEvents.discardHeldPush() else { return }
         record(id, .dropped, task: Self.pushLabel, .heldPushDiscarded(payload: held.payload, because: why))
     }
 
     /// Every held background push, with every reason it waits: the push counterpart of `explain()`.
     public func heldPushes() -> [HeldPushStatus] {
         installed.compactMap { id in
-            guard let held = apps.lookUp(id)?.backgroundWork.heldPush else { return nil }
+            guard let held = apps[id].backgroundEvents.heldPush else { return nil }
             return HeldPushStatus(app: id, payload: held.payload, arrivedAt: held.arrivedAt, blockers: pushBlockers(id))
         }
     }

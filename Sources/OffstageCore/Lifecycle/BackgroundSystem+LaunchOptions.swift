@@ -3,7 +3,7 @@
 extension BackgroundSystem {
     /// Why the app's process was launched: nothing for the user's tap or a task run (iOS passes no key for
     /// them), the push for a push launch, `location` for a location relaunch: the event kept when the launch
-    /// began (`AppFields.launchEvent`), not one that arrived while the app was launching.
+    /// began (`AppLifecycle.launchEvent`), not one that arrived while the app was launching.
     func launchOptions(of id: BundleID) -> LaunchOptions {
         guard apps.contains(id), let event = apps[id].launchEvent else { return LaunchOptions() }
         switch event {

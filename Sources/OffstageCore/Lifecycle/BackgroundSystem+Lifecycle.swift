@@ -12,8 +12,8 @@ extension BackgroundSystem {
         case .notRunning: launchProcess(id, .user, purpose: "the user opened the app")
         case .suspended:
             resumeProcess(id, then: [.willEnterForeground, .didBecomeActive], why: "the user opened the app")
-        case .background: apps[id].queuedCallbacks += [.willEnterForeground, .didBecomeActive]
-        case .inactive: apps[id].queuedCallbacks += [.didBecomeActive]
+        case .background: apps[id].lifecycle.queue([.willEnterForeground, .didBecomeActive])
+        case .inactive: apps[id].lifecycle.queue([.didBecomeActive])
         case .active: break
         }
         foregroundApp = id
@@ -23,8 +23,8 @@ extension BackgroundSystem {
     mutating func sendToBackground(_ id: BundleID) {
         guard apps.contains(id) else { return }
         switch apps[id].projectedState {
-        case .active: apps[id].queuedCallbacks += [.willResignActive, .didEnterBackground]
-        case .inactive: apps[id].queuedCallbacks += [.didEnterBackground]
+        case .active: apps[id].lifecycle.queue([.willResignActive, .didEnterBackground])
+        case .inactive: apps[id].lifecycle.queue([.didEnterBackground])
         default: break
         }
         apps[id].usage.left(at: now)
@@ -34,7 +34,7 @@ extension BackgroundSystem {
     /// Moves the foreground app from active to inactive (an interruption or the app switcher).
     mutating func resignActive(_ id: BundleID) {
         guard apps.contains(id), apps[id].projectedState == .active else { return }
-        apps[id].queuedCallbacks.append(.willResignActive)
+        apps[id].lifecycle.queue([.willResignActive])
     }
 
     /// Launches the app in the background (for a task) or resumes it if suspended.
@@ -49,18 +49,14 @@ extension BackgroundSystem {
 
     /// Starts the process: the launch callbacks, then active (user) or background (background task).
     mutating func launchProcess(_ id: BundleID, _ reason: LaunchReason, purpose: String) {
-        apps[id].launchReason = reason
-        let last: LifecycleCallback = reason == .user ? .didBecomeActive : .didEnterBackground
-        apps[id].queuedCallbacks = [.willFinishLaunching, .didFinishLaunching, last]
+        apps[id].lifecycle.launch(reason)
         emit(.launch(id, reason))
         record(id, .launched, .launched(reason: reason, purpose: purpose))
     }
 
     /// Thaws a suspended process, which then receives `callbacks`; its background time starts anew.
     mutating func resumeProcess(_ id: BundleID, then callbacks: [LifecycleCallback], why: String) {
-        apps[id].state = .background
-        apps[id].startBackgroundTime(at: now)
-        apps[id].queuedCallbacks += callbacks
+        apps[id].lifecycle.resume(at: now, then: callbacks)
         emit(.resume(id))
         record(id, .resumed, reason: why)
     }
@@ -68,26 +64,10 @@ extension BackgroundSystem {
     /// Delivers the next queued callback if none is in flight.
     mutating func pumpCallbacks(_ id: BundleID) {
         guard apps.contains(id), apps[id].hasCallbackToDeliver else { return }
-        let callback = apps[id].queuedCallbacks.removeFirst()
         let before = apps[id].state
-        switch callback {
-        case .willFinishLaunching:
-            apps[id].state = apps[id].launchReason == .user ? .inactive : .background
-            if apps[id].state == .background { apps[id].startBackgroundTime(at: now) }
-        case .didEnterBackground:
-            apps[id].state = .background
-            apps[id].startBackgroundTime(at: now)
-        case .willEnterForeground:
-            apps[id].state = .inactive
-            apps[id].backgroundSince = nil
-            apps[id].assertionsWarned = false
-        default:
-            if let state = callback.stateDuring { apps[id].state = state }
-        }
         let token = nextToken
         nextToken += 1
-        let deadline = policy.watchdogTimeout(for: callback).map { now + $0 }
-        apps[id].inFlight = (token, callback, deadline)
+        let callback = apps[id].lifecycle.deliverNextCallback(token: token, at: now, policy: policy)
         let after = apps[id].state
         if before != after { record(id, .state, .stateChanged(from: before, to: after)) }
         record(id, .callback, reason: callback.rawValue)
@@ -96,10 +76,8 @@ extension BackgroundSystem {
 
     /// The app's delegate returned from the callback with `token`.
     mutating func callbackReturned(_ id: BundleID, token: Int) {
-        guard apps.contains(id), let inFlight = apps[id].inFlight, inFlight.token == token else { return }
-        apps[id].inFlight = nil
-        if inFlight.callback == .didFinishLaunching { apps[id].launchCompleted = true }
-        if inFlight.callback == .willTerminate, let reason = apps[id].terminating {
+        guard apps.contains(id), let callback = apps[id].lifecycle.callbackReturned(token: token) else { return }
+        if callback == .willTerminate, let reason = apps[id].terminating {
             endProcess(id, reason)
         }
     }
@@ -109,8 +87,7 @@ extension BackgroundSystem {
         guard apps.contains(id), apps[id].state.hasProcess, !apps[id].isTerminating else { return }
         let politeEnd = reason == .userForceQuit || reason == .memoryPressure
         if politeEnd && apps[id].state != .suspended {
-            apps[id].terminating = reason
-            apps[id].queuedCallbacks = [.willTerminate]
+            apps[id].lifecycle.beginTermination(reason)
             apps[id].usage.left(at: now)
             if foregroundApp == id { foregroundApp = nil }
             pumpCallbacks(id)
@@ -150,8 +127,7 @@ extension BackgroundSystem {
     /// Suspends the app if it is in the background with no outstanding work: iOS's default off screen.
     mutating func suspendIfIdle(_ id: BundleID) {
         guard apps.contains(id), apps[id].state == .background, apps[id].hasNoBackgroundWork else { return }
-        apps[id].state = .suspended
-        apps[id].backgroundSince = nil
+        apps[id].lifecycle.suspend()
         emit(.suspend(id))
         record(id, .suspended, .suspendedWithoutWork)
     }

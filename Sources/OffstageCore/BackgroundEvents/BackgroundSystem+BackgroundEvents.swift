@@ -1,5 +1,6 @@
-/// §7's deliveries, shared by background pushes, legacy fetch and location events: the one pass
-/// `settle()` runs for them, their deadlines (in `nextDueTime`), and the app calls that answer them.
+/// §7's deliveries, shared by background pushes, legacy fetch, location events and background sessions' events:
+/// the pass `settle()` runs for them, their deadlines, and the app calls that answer them. The state is each app's
+/// `AppBackgroundEvents`; this side connects it to the life cycle, the records and the effects.
 extension BackgroundSystem {
     /// Brings §7 up to date after every entry point: deadlines that fell due, held pushes that may go,
     /// fetches that are due, and events ready to hand to apps that have finished launching.
@@ -13,16 +14,14 @@ extension BackgroundSystem {
         startFetchIfDue(id)
         pumpCallbacks(id)
         handOverDeliveries(id)
-        if !apps[id].backgroundWork.deliveries.contains(where: \.event.wakesDevice) {
-            appsHandlingWakeEvents.remove(apps.position(of: id))
-        }
+        if !apps[id].isHandlingWakeEvent { appsHandlingWakeEvents.remove(apps.position(of: id)) }
     }
 
     /// Notes the instants at which §7 has something to do without a new event: completion-handler
     /// deadlines, location windows, the end of a push rate-limit window, the next fetch.
     func noteBackgroundWorkDeadlines(of id: BundleID, in next: inout EarliestAfter) {
         guard apps[id].hasBackgroundEventWork else { return }
-        for delivery in apps[id].backgroundWork.deliveries { next.note(delivery.deadline) }
+        apps[id].backgroundEvents.noteDeliveryDeadlines(in: &next)
         next.note(pushBlockers(id).earliestEligibility)
         next.note(fetchBlockers(id).earliestEligibility)
     }
@@ -35,61 +34,44 @@ extension BackgroundSystem {
         nextToken += 1
         let wasAwake = isDeviceAwake
         let launchesForIt = apps[id].projectedState == .notRunning
-        apps[id].backgroundWork.deliveries.append(BackgroundDelivery(token: token, event: event))
+        apps[id].backgroundEvents.beginDelivery(event, token: token)
         if event.wakesDevice {
             appsHandlingWakeEvents.insert(apps.position(of: id))
             if !wasAwake { noteMaintenanceWake(for: id, task: event.label) }
         }
         wakeForBackgroundWork(id, why: why)
-        if launchesForIt { apps[id].launchEvent = event }
+        if launchesForIt { apps[id].lifecycle.noteLaunchEvent(event) }
     }
 
     /// Hands waiting events to the app once it has finished launching and no callback is in flight,
     /// as tasks are handed over; each gets its deadline from the moment it reaches the app's code.
-    mutating func handOverDeliveries(_ id: BundleID) {
-        guard let app = apps.lookUp(id), app.launchCompleted, app.inFlight == nil, app.queuedCallbacks.isEmpty,
-            app.terminating == nil
-        else { return }
-        for (index, delivery) in app.backgroundWork.deliveries.enumerated() where delivery.deliveredAt == nil {
-            let runtime = allowance(for: delivery.event)
-            apps[id].backgroundWork.deliveries[index].deliveredAt = now
-            apps[id].backgroundWork.deliveries[index].deadline = now + runtime
+    private mutating func handOverDeliveries(_ id: BundleID) {
+        guard apps[id].isReadyForWork else { return }
+        for delivery in apps[id].backgroundEvents.handOverWaiting(at: now, policy: policy) {
             let limit = delivery.event.hasCompletionHandler ? "to call its completion handler" : "in the background"
             record(
                 id, .delivered, task: delivery.event.label,
-                reason: "\(delivery.event.method): \(Int(runtime)) s \(limit)")
+                reason: "\(delivery.event.method): \(Int(policy.allowance(for: delivery.event))) s \(limit)")
             emit(.deliverBackgroundEvent(id, delivery.event, token: delivery.token))
-        }
-    }
-
-    /// The time the app gets for an event: to call the completion handler, or to run after a location event.
-    func allowance(for event: BackgroundEvent) -> Double {
-        switch event {
-        case .remoteNotification: policy.backgroundPushRuntime
-        case .fetch: policy.backgroundFetchRuntime
-        case .location: policy.locationEventRuntime
-        case .urlSessionEvents: policy.backgroundSessionEventsRuntime
         }
     }
 
     /// Ends deliveries whose time is up: a location window simply closes; a push or fetch whose completion
     /// handler was not called gets the app killed (unless it is on screen, where it is only forgotten).
-    mutating func fireDeliveryDeadlines(_ id: BundleID) {
-        guard let app = apps.lookUp(id), app.state.hasProcess else { return }
-        for delivery in app.backgroundWork.deliveries {
-            guard let deadline = delivery.deadline, deadline <= now else { continue }
-            let seconds = Int(allowance(for: delivery.event))
-            let label = delivery.event.label
+    private mutating func fireDeliveryDeadlines(_ id: BundleID) {
+        guard apps[id].state.hasProcess else { return }
+        for delivery in apps[id].backgroundEvents.overdueDeliveries(at: now) {
+            let seconds = Int(policy.allowance(for: delivery.event))
             if delivery.event == .fetch { noteFetchEnded(id, result: nil, took: Double(seconds)) }
             guard delivery.event.killsWhenLate, foregroundApp != id else {
-                apps[id].backgroundWork.deliveries.removeAll { $0.token == delivery.token }
+                apps[id].backgroundEvents.endDelivery(token: delivery.token)
                 let why =
                     !delivery.event.hasCompletionHandler
                     ? "the \(seconds) s the location event gives the app are over"
                     : delivery.event.killsWhenLate
                         ? "completion handler not called within \(seconds) s; the app is on screen, so it is not killed"
                         : "completion handler not called within \(seconds) s: the system goes on without it"
-                record(id, .handled, task: label, reason: why)
+                record(id, .handled, task: delivery.event.label, reason: why)
                 continue
             }
             endProcess(
@@ -113,36 +95,35 @@ extension BackgroundSystem {
     }
 
     /// The app called a push's or fetch's completion handler: the delivery ends, and a fetch is judged.
-    mutating func completeDelivery(_ id: BundleID, token: Int, result: BackgroundFetchResult) {
-        guard
-            let delivery = apps[id].backgroundWork.deliveries.first(where: {
-                $0.token == token && $0.event.hasCompletionHandler
-            }), let deliveredAt = delivery.deliveredAt
-        else {
+    private mutating func completeDelivery(_ id: BundleID, token: Int, result: BackgroundFetchResult) {
+        guard let (event, deliveredAt) = apps[id].backgroundEvents.completeDelivery(token: token) else {
             return record(id, .log, reason: "completion handler called again or for no current event: ignored")
         }
-        apps[id].backgroundWork.deliveries.removeAll { $0.token == token }
         let took = now - deliveredAt
         record(
-            id, .handled, task: delivery.event.label,
+            id, .handled, task: event.label,
             reason: "completion handler called with .\(result) after \(oneDecimal(took)) s")
-        if delivery.event == .fetch { noteFetchEnded(id, result: result, took: took) }
+        if event == .fetch { noteFetchEnded(id, result: result, took: took) }
     }
 
     /// Records a deferral of a §7 event when the names of its blockers change, so only changes are logged.
     mutating func recordDeferral(
-        _ id: BundleID, _ label: String, _ blockers: [Blocker], last: WritableKeyPath<BackgroundWorkState, [String]>
+        _ id: BundleID, _ event: AppBackgroundEvents.WaitingEvent, _ label: String, _ blockers: [Blocker]
     ) {
-        let names = blockers.map(\.constraint)
-        guard apps[id].backgroundWork[keyPath: last] != names else { return }
-        apps[id].backgroundWork[keyPath: last] = names
-        guard !blockers.isEmpty else { return }
+        guard apps[id].backgroundEvents.noteBlockers(blockers.map(\.constraint), of: event), !blockers.isEmpty
+        else { return }
         record(id, .deferred, task: label, .deferred(blockers: blockers))
     }
 }
 
-extension BackgroundEvent {
-    /// Whether the system wakes a sleeping device for the event: pushes and fetches are discretionary work
-    /// it chooses to run (maintenance wakes); a location event comes from the location hardware's own wake.
-    var wakesDevice: Bool { hasCompletionHandler }
+extension Policy {
+    /// The time an app gets for a §7 event: to call the completion handler, or to run after a location event.
+    func allowance(for event: BackgroundEvent) -> Double {
+        switch event {
+        case .remoteNotification: backgroundPushRuntime
+        case .fetch: backgroundFetchRuntime
+        case .location: locationEventRuntime
+        case .urlSessionEvents: backgroundSessionEventsRuntime
+        }
+    }
 }

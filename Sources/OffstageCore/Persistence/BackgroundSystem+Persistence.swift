@@ -36,7 +36,7 @@ extension BackgroundSystem {
                 launches: usage.launches, foregroundSeconds: usage.foregroundSeconds, lastUsed: usage.lastUsed,
                 cooperation: app.cooperation.score, judgedRuns: app.cooperation.judged,
                 runStarts: app.discretionaryStarts, contentUpdatedAt: app.contentUpdatedAt, wakeUps: app.wakeUps,
-                totalUsage: app.totalUsage, forceQuit: app.forceQuit, backgroundWork: app.backgroundWork.memory)
+                totalUsage: app.totalUsage, forceQuit: app.forceQuit, backgroundWork: app.backgroundEvents.memory)
         }
         return SystemSnapshot(
             takenAt: now, apps: histories, energyBudgetBalance: energyBudget.balance(at: now),
@@ -58,7 +58,7 @@ extension BackgroundSystem {
             apps[id].wakeUps = history.wakeUps
             apps[id].totalUsage = history.totalUsage
             apps[id].forceQuit = history.forceQuit
-            apps[id].backgroundWork.remember(history.backgroundWork)
+            apps[id].backgroundEvents.remember(history.backgroundWork)
         }
         nextToken = max(nextToken, snapshot.nextToken)
         nextTaskID = max(nextTaskID, snapshot.nextTaskID)
@@ -75,33 +75,5 @@ extension BackgroundSystem {
         wakeUps = snapshot.wakeUps
         if let learnt = snapshot.launchModel { launchModel = learnt }
         reviewEveryApp()
-    }
-}
-
-extension BackgroundWorkState {
-    /// What outlives the process, as plain values (`BackgroundWorkMemory`).
-    var memory: BackgroundWorkMemory {
-        var memory = BackgroundWorkMemory()
-        memory.heldPush = heldPush
-        memory.pushWakes = pushWakes
-        memory.fetchInterval = fetchInterval
-        memory.fetchSince = fetchSince
-        memory.fetchBackoff = fetchBackoff
-        memory.significantLocationChanges = significantLocationChanges
-        memory.monitoredRegions = monitoredRegions.sorted()
-        return memory
-    }
-
-    /// Puts back what outlives the process; what lives with it (deliveries, active modes) is left as it is.
-    mutating func remember(_ memory: BackgroundWorkMemory) {
-        heldPush = memory.heldPush
-        pushWakes = memory.pushWakes
-        fetchInterval = memory.fetchInterval
-        fetchSince = memory.fetchSince
-        fetchBackoff = memory.fetchBackoff
-        significantLocationChanges = memory.significantLocationChanges
-        monitoredRegions = Set(memory.monitoredRegions)
-        lastPushBlockers = []
-        lastFetchBlockers = []
     }
 }

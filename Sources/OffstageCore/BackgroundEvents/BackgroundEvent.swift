@@ -79,18 +79,19 @@ public enum BackgroundEvent: Hashable, Sendable, Codable {
     var hasCompletionHandler: Bool {
         if case .location = self { false } else { true }
     }
-}
 
-/// One background event on its way to the app or being handled: created when the system decides
-/// to deliver it (waking the app), handed over once the app is ready, ended by its handler or its deadline.
-struct BackgroundDelivery: Hashable, Sendable {
-    /// The token the app's completion handler answers with.
-    var token: Int
-    var event: BackgroundEvent
-    /// When the event was handed to the app's code; nil while the app is still being woken.
-    var deliveredAt: Instant?
-    /// When the completion handler must have been called (push, fetch) or the window ends (location).
-    var deadline: Instant?
+    /// Whether the system wakes a sleeping device for the event: pushes and fetches are discretionary work
+    /// it chooses to run (maintenance wakes); a location event comes from the location hardware's own wake.
+    var wakesDevice: Bool { hasCompletionHandler }
+
+    /// Whether an app in the background that misses the event's completion-handler deadline is killed (a push or
+    /// fetch: the watchdog); a background session's events are only forgotten, as Apple documents no kill for them.
+    var killsWhenLate: Bool {
+        switch self {
+        case .remoteNotification, .fetch: true
+        case .location, .urlSessionEvents: false
+        }
+    }
 }
 
 /// The newest background push the system holds for an app, waiting until delivery is allowed.
@@ -127,33 +128,11 @@ public struct BackgroundFetchStatus: Hashable, Sendable {
     public var blockers: [Blocker]
 }
 
-/// Everything §7 keeps for one app: the held push and recent push wake-ups, the legacy fetch schedule,
-/// location monitoring (which outlive the process), and the deliveries and active modes (which do not).
-struct BackgroundWorkState: Sendable {
-    var heldPush: HeldPush?
-    /// When background pushes woke the app, for the rate limit; only the last window is kept.
-    var pushWakes: [Instant] = []
-    /// The interval from `setMinimumBackgroundFetchInterval(_:)`; nil is `backgroundFetchIntervalNever`.
-    var fetchInterval: Double?
-    /// When the fetch interval starts counting: when it was set, or when the last fetch ended.
-    var fetchSince: Instant = .zero
-    /// The fetch interval's multiplier after slow or failed fetches.
-    var fetchBackoff: Double = 1
-    /// `startMonitoringSignificantLocationChanges()` is on: location changes relaunch the app.
-    var significantLocationChanges = false
-    /// Regions monitored with `startMonitoring(for:)`, by identifier.
-    var monitoredRegions: Set<String> = []
-    /// Events on their way to the app's code or being handled (process state).
-    var deliveries: [BackgroundDelivery] = []
-    /// Continuous background modes whose work is going on now (audio playing, a call…; process state).
-    var activeModes: Set<BackgroundMode> = []
-    /// The blocker names last recorded for the held push and for the next fetch, so only changes are logged.
-    var lastPushBlockers: [String] = []
-    var lastFetchBlockers: [String] = []
-
-    /// Forgets what lives only as long as the process: deliveries in flight die with it, modes stop.
-    mutating func clearProcess() {
-        deliveries = []
-        activeModes = []
-    }
+extension BackgroundMode {
+    /// The modes whose work keeps an app running in the background while it lasts; the others
+    /// (`fetch`, `processing`, `remote-notification`, …) only let the system wake the app for an event.
+    public static let continuous: Set<BackgroundMode> = [
+        .audio, .location, .voip, .externalAccessory, .bluetoothCentral, .bluetoothPeripheral, .nearbyInteraction,
+        .pushToTalk,
+    ]
 }

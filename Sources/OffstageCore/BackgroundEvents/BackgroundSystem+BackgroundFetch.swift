@@ -7,18 +7,14 @@ extension BackgroundSystem {
     /// `setMinimumBackgroundFetchInterval(_:)`: nil (`backgroundFetchIntervalNever`) stops fetches.
     /// Setting the interval it already has keeps the schedule (apps set it at every launch).
     mutating func setFetchInterval(_ id: BundleID, _ interval: Double?) {
-        let app = apps[id]
-        guard app.backgroundWork.fetchInterval != interval else { return }
-        apps[id].backgroundWork.fetchInterval = interval
-        apps[id].backgroundWork.fetchSince = now
-        apps[id].backgroundWork.lastFetchBlockers = []
+        guard apps[id].backgroundEvents.setFetchInterval(interval, at: now) else { return }
         guard let interval else {
             return record(
                 id, .log, task: Self.fetchLabel,
                 reason: "setMinimumBackgroundFetchInterval(backgroundFetchIntervalNever): no background fetches")
         }
         let asked = interval <= 0 ? "backgroundFetchIntervalMinimum" : "\(oneDecimal(interval)) s"
-        if let problem = fetchProblem(app) {
+        if let problem = fetchProblem(apps[id].manifest) {
             return record(
                 id, .log, task: Self.fetchLabel,
                 reason: "setMinimumBackgroundFetchInterval(\(asked)) has no effect: \(problem)")
@@ -26,44 +22,45 @@ extension BackgroundSystem {
         record(
             id, .log, task: Self.fetchLabel,
             reason: "setMinimumBackgroundFetchInterval(\(asked)): fetches at most every "
-                + "\(oneDecimal(effectiveFetchInterval(apps[id].backgroundWork))) s")
+                + "\(oneDecimal(effectiveFetchInterval(apps[id].backgroundEvents))) s")
     }
 
-    /// Why the app cannot use legacy background fetch at all, or nil.
-    func fetchProblem(_ app: AppRecord) -> String? {
-        if !app.manifest.backgroundModes.contains(.fetch) { return "UIBackgroundModes lacks 'fetch'" }
-        if !app.manifest.permittedIdentifiers.isEmpty {
+    /// Why an app with `manifest` cannot use legacy background fetch at all, or nil.
+    private func fetchProblem(_ manifest: AppManifest) -> String? {
+        if !manifest.backgroundModes.contains(.fetch) { return "UIBackgroundModes lacks 'fetch'" }
+        if !manifest.permittedIdentifiers.isEmpty {
             return "the Info.plist has BGTaskSchedulerPermittedIdentifiers, which disables legacy background fetch"
         }
         return nil
     }
 
     /// The interval the system uses: the app's (at least the policy's minimum) times the backoff factor.
-    func effectiveFetchInterval(_ work: BackgroundWorkState) -> Double {
-        max(work.fetchInterval ?? 0, policy.minimumBackgroundFetchInterval) * work.fetchBackoff
+    private func effectiveFetchInterval(_ events: AppBackgroundEvents) -> Double {
+        events.effectiveFetchInterval(minimum: policy.minimumBackgroundFetchInterval)
     }
 
     /// Everything that holds the app's next fetch back (empty when it is due and allowed; empty too
     /// when the app asked for no fetches). Besides the interval, the refresh constraints judge it, as an
     /// app-refresh request with the identifier `<bundle>.background-fetch`.
     func fetchBlockers(_ id: BundleID) -> [Blocker] {
-        guard let app = apps.lookUp(id), app.backgroundWork.fetchInterval != nil else { return [] }
-        if let problem = fetchProblem(app) {
+        guard let app = apps.lookUp(id), app.backgroundEvents.fetchInterval != nil else { return [] }
+        if let problem = fetchProblem(app.manifest) {
             return [Blocker(constraint: "fetchUnavailable", reason: problem, until: nil)]
         }
-        if app.backgroundWork.deliveries.contains(where: { $0.event == .fetch }) {
+        let events = app.backgroundEvents
+        if events.isFetching {
             return [Blocker(constraint: "fetchInProgress", reason: "a background fetch is being handled", until: nil)]
         }
         var blockers: [Blocker] = []
-        let interval = effectiveFetchInterval(app.backgroundWork)
-        let due = app.backgroundWork.fetchSince + interval
+        let due = events.nextFetch(minimumInterval: policy.minimumBackgroundFetchInterval)
         if now < due {
-            let backoff = app.backgroundWork.fetchBackoff
+            let backoff = events.fetchBackoff
             let factor = backoff == 1 ? "" : ", ×\(factorText(backoff)) after slow or failed fetches"
             blockers.append(
                 Blocker(
                     constraint: "fetchInterval",
-                    reason: "the next fetch is \(oneDecimal(interval)) s after the last\(factor)", until: due))
+                    reason: "the next fetch is \(oneDecimal(effectiveFetchInterval(events))) s after the last\(factor)",
+                    until: due))
         }
         let probe = TaskRequest(identifier: "\(id).\(Self.fetchLabel)", kind: .appRefresh)
         return blockers + constraints.blockers(for: probe, as: .backgroundFetch, in: context(for: id))
@@ -72,59 +69,36 @@ extension BackgroundSystem {
     /// Starts a fetch if one is due and nothing blocks it (the app is launched or resumed for it);
     /// otherwise records why it waits, when that changes.
     mutating func startFetchIfDue(_ id: BundleID) {
-        guard let app = apps.lookUp(id), app.backgroundWork.fetchInterval != nil, app.terminating == nil,
-            !app.backgroundWork.deliveries.contains(where: { $0.event == .fetch })
+        let app = apps[id]
+        guard app.backgroundEvents.fetchInterval != nil, app.terminating == nil, !app.backgroundEvents.isFetching
         else { return }
         let blockers = fetchBlockers(id)
-        recordDeferral(id, Self.fetchLabel, blockers, last: \.lastFetchBlockers)
+        recordDeferral(id, .fetch, Self.fetchLabel, blockers)
         guard blockers.isEmpty else { return }
         // A fetch is a discretionary launch like a refresh (WWDC20): it counts in the quota and the rate limit.
         noteDiscretionaryStart(id)
         beginDelivery(id, .fetch, why: "to perform a background fetch")
     }
 
-    /// Judges a fetch that ended (`result` nil: the handler was never called): failed, slow or unfinished
-    /// fetches double the interval, up to `maxBackgroundFetchBackoff`; a fetch with new data restores it.
+    /// Judges a fetch that ended (`result` nil: the handler was never called) and records a change of its
+    /// backoff: failed, slow or unfinished fetches double the interval, a fetch with new data restores it.
     mutating func noteFetchEnded(_ id: BundleID, result: BackgroundFetchResult?, took: Double) {
-        var work = apps[id].backgroundWork
-        let before = work.fetchBackoff
-        let why: String
-        var slowOrFailed = true
-        switch result {
-        case nil: why = "the completion handler was not called"
-        case .failed?: why = "the fetch failed"
-        case _ where took > policy.slowBackgroundFetch:
-            why = "the fetch took \(oneDecimal(took)) s (slow: over \(oneDecimal(policy.slowBackgroundFetch)) s)"
-        case .newData?:
-            why = "the fetch brought new data"
-            slowOrFailed = false
-        case .noData?:
-            why = "no new data"
-            slowOrFailed = false
-        }
-        if slowOrFailed {
-            work.fetchBackoff = min(before * 2, Double(policy.maxBackgroundFetchBackoff))
-        } else if result == .newData {
-            work.fetchBackoff = 1
-        }
-        work.fetchSince = now
-        apps[id].backgroundWork = work
-        guard work.fetchBackoff != before else { return }
+        guard let change = apps[id].backgroundEvents.fetchEnded(result: result, took: took, at: now, policy: policy)
+        else { return }
         record(
             id, .log, task: Self.fetchLabel,
-            reason: "fetch interval ×\(factorText(work.fetchBackoff)) (was ×\(factorText(before))): \(why); "
-                + "next fetch in \(oneDecimal(effectiveFetchInterval(work))) s")
+            reason: "fetch interval ×\(factorText(change.after)) (was ×\(factorText(change.before))): \(change.why); "
+                + "next fetch in \(oneDecimal(effectiveFetchInterval(apps[id].backgroundEvents))) s")
     }
 
     /// Every app that asked for background fetches, with its schedule and every reason the next fetch waits.
     public func backgroundFetches() -> [BackgroundFetchStatus] {
         installed.compactMap { id in
-            let work = apps[id].backgroundWork
-            guard let interval = work.fetchInterval else { return nil }
+            let events = apps[id].backgroundEvents
+            guard let interval = events.fetchInterval else { return nil }
             return BackgroundFetchStatus(
-                app: id, requestedInterval: interval, effectiveInterval: effectiveFetchInterval(work),
-                backoff: work.fetchBackoff, inProgress: work.deliveries.contains { $0.event == .fetch },
-                blockers: fetchBlockers(id))
+                app: id, requestedInterval: interval, effectiveInterval: effectiveFetchInterval(events),
+                backoff: events.fetchBackoff, inProgress: events.isFetching, blockers: fetchBlockers(id))
         }
     }
 }

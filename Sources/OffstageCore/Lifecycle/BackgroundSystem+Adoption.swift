@@ -30,7 +30,7 @@ extension BackgroundSystem {
         guard let record = apps.lookUp(app), record.state.hasProcess, record.terminating == nil else { return nil }
         return ProcessMemory(
             state: record.state, launchReason: record.launchReason, launchCompleted: record.launchCompleted,
-            registered: record.registered, activeModes: record.backgroundWork.activeModes)
+            registered: record.registered, activeModes: record.backgroundEvents.activeModes)
     }
 
     /// Takes over a live process of `id` that a previous run of the host started, as `memory` remembers it:
@@ -44,12 +44,8 @@ extension BackgroundSystem {
             return finish()
         }
         var app = apps[id]
-        app.state = memory.state
-        app.launchReason = memory.launchReason
-        app.launchCompleted = memory.launchCompleted
-        app.registered = memory.registered
-        app.backgroundWork.activeModes = memory.activeModes
-        if memory.state == .background { app.startBackgroundTime(at: now) }
+        app.lifecycle.adopt(memory, at: now)
+        app.backgroundEvents.adoptActiveModes(memory.activeModes)
         let onScreen = memory.state.isForeground && foregroundApp == nil
         if onScreen {
             app.usage.cameBack(at: now)

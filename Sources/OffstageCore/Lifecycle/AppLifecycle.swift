@@ -1,0 +1,158 @@
+/// One app's life cycle (§2), and the only code that changes it: the process state, why and for what it was
+/// launched, the launch handlers it registered, the callbacks queued and the one in flight, its
+/// `beginBackgroundTask` assertions and background time, and a termination under way. All of it dies with the process.
+struct AppLifecycle: Sendable {
+    private(set) var state: AppState = .notRunning
+    private(set) var launchReason: LaunchReason = .user
+    /// `didFinishLaunching` has returned: registering exact identifiers now crashes.
+    private(set) var launchCompleted = false
+    /// The §7 event the process was launched for (a push, a location event, a fetch): its launch options.
+    /// Nil for the user's launch or a task's, even if an event arrives while the app is launching.
+    private(set) var launchEvent: BackgroundEvent?
+    /// The identifiers the app registered launch handlers for.
+    private(set) var registered: Set<String> = []
+    /// Callbacks waiting to be delivered, one at a time.
+    private(set) var queuedCallbacks: [LifecycleCallback] = []
+    /// The callback being delivered, with its token and the time by which it must return.
+    private(set) var inFlight: CallbackInFlight?
+    /// Outstanding `beginBackgroundTask` assertions: identifier → name.
+    private(set) var assertions: [Int: String] = [:]
+    private var nextAssertionID = 1
+    /// When the app entered the background: the start of its background time.
+    private(set) var backgroundSince: Instant?
+    /// The outstanding assertions were told that the background time is running out.
+    private(set) var assertionsWarned = false
+    /// A termination waiting for `willTerminate` to return.
+    private(set) var terminating: TerminationReason?
+
+    /// A callback handed to the app's code, answered by `token`, which must return by `deadline` (nil: no watchdog).
+    struct CallbackInFlight: Sendable {
+        var token: Int
+        var callback: LifecycleCallback
+        var deadline: Instant?
+    }
+
+    // MARK: What the system asks
+
+    /// The state the app will be in once every queued callback is delivered.
+    var projectedState: AppState {
+        if let last = queuedCallbacks.last, let state = last.stateDuring { return state }
+        return state
+    }
+
+    /// Whether callbacks wait to be delivered and none is in flight.
+    var hasCallbackToDeliver: Bool { inFlight == nil && !queuedCallbacks.isEmpty }
+
+    /// Whether the app is ready for work handed to its code: launched, no callback in flight or queued, not ending.
+    var isReadyForWork: Bool { launchCompleted && inFlight == nil && queuedCallbacks.isEmpty && terminating == nil }
+
+    /// Whether a callback, an assertion or a termination keeps the process running.
+    var keepsProcessRunning: Bool {
+        inFlight != nil || !queuedCallbacks.isEmpty || !assertions.isEmpty || terminating != nil
+    }
+
+    // MARK: Launch, moves and suspension
+
+    /// Starts the process for `reason`: the launch callbacks, then active (user) or background (background task).
+    mutating func launch(_ reason: LaunchReason) {
+        launchReason = reason
+        queuedCallbacks = [
+            .willFinishLaunching, .didFinishLaunching, reason == .user ? .didBecomeActive : .didEnterBackground,
+        ]
+    }
+
+    /// Keeps the §7 event the process is being launched for: its launch options say so.
+    mutating func noteLaunchEvent(_ event: BackgroundEvent) { launchEvent = event }
+
+    /// Queues `callbacks` after those already queued (a move on or off screen).
+    mutating func queue(_ callbacks: [LifecycleCallback]) { queuedCallbacks += callbacks }
+
+    /// Thaws a suspended process at `now`, which then receives `callbacks`; its background time starts anew.
+    mutating func resume(at now: Instant, then callbacks: [LifecycleCallback]) {
+        state = .background
+        startBackgroundTime(at: now)
+        queuedCallbacks += callbacks
+    }
+
+    /// Freezes the process in the background: its background time stops.
+    mutating func suspend() {
+        state = .suspended
+        backgroundSince = nil
+    }
+
+    /// Takes over a live process a previous run of the host started, as `memory` remembers it, at `now`.
+    mutating func adopt(_ memory: ProcessMemory, at now: Instant) {
+        state = memory.state
+        launchReason = memory.launchReason
+        launchCompleted = memory.launchCompleted
+        registered = memory.registered
+        if memory.state == .background { startBackgroundTime(at: now) }
+    }
+
+    /// Forgets everything: the process ended.
+    mutating func clearProcess() { self = AppLifecycle() }
+
+    // MARK: Callbacks
+
+    /// Hands the next queued callback to the app at `now`, answered by `token`, to return within the policy's
+    /// watchdog: the state becomes the one the callback is delivered in. Call only when `hasCallbackToDeliver`.
+    mutating func deliverNextCallback(token: Int, at now: Instant, policy: Policy) -> LifecycleCallback {
+        let callback = queuedCallbacks.removeFirst()
+        switch callback {
+        case .willFinishLaunching:
+            state = launchReason == .user ? .inactive : .background
+            if state == .background { startBackgroundTime(at: now) }
+        case .didEnterBackground:
+            state = .background
+            startBackgroundTime(at: now)
+        case .willEnterForeground:
+            state = .inactive
+            backgroundSince = nil
+            assertionsWarned = false
+        default:
+            if let state = callback.stateDuring { self.state = state }
+        }
+        inFlight = CallbackInFlight(
+            token: token, callback: callback, deadline: policy.watchdogTimeout(for: callback).map { now + $0 })
+        return callback
+    }
+
+    /// The callback with `token` returned: the one that was in flight, or nil (and nothing changes) if another is.
+    mutating func callbackReturned(token: Int) -> LifecycleCallback? {
+        guard let returned = inFlight, returned.token == token else { return nil }
+        inFlight = nil
+        if returned.callback == .didFinishLaunching { launchCompleted = true }
+        return returned.callback
+    }
+
+    /// Begins ending the process politely for `reason`: only `willTerminate` is delivered from now on.
+    mutating func beginTermination(_ reason: TerminationReason) {
+        terminating = reason
+        queuedCallbacks = [.willTerminate]
+    }
+
+    // MARK: Registration, assertions and background time
+
+    /// Registers a launch handler for `identifier`.
+    mutating func register(_ identifier: String) { registered.insert(identifier) }
+
+    /// Starts the app's background time (for `beginBackgroundTask` assertions) at `time`.
+    mutating func startBackgroundTime(at time: Instant) {
+        backgroundSince = time
+        assertionsWarned = false
+    }
+
+    /// Grants a `beginBackgroundTask` assertion named `name`; returns its number.
+    mutating func beginAssertion(named name: String?) -> Int {
+        let number = nextAssertionID
+        nextAssertionID += 1
+        assertions[number] = name ?? ""
+        return number
+    }
+
+    /// Ends the assertion `number`; false if there is none.
+    mutating func endAssertion(_ number: Int) -> Bool { assertions.removeValue(forKey: number) != nil }
+
+    /// Notes that the outstanding assertions were told their background time is running out.
+    mutating func noteAssertionsWarned() { assertionsWarned = true }
+}
