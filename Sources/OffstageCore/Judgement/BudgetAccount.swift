@@ -17,6 +17,12 @@ public struct BudgetAccount: Hashable, Sendable, Codable {
         updatedAt = time
     }
 
+    /// A budget holding `balance` (at most its capacity) at `time`: one put back from a snapshot.
+    init(capacity: Double, perDay: Double, balance: Double, at time: Instant) {
+        self.init(capacity: capacity, perDay: perDay, at: time)
+        withdraw(capacity - min(balance, capacity), at: time)
+    }
+
     /// The balance at `time` (not before the last change), refilled since the last change.
     public func balance(at time: Instant) -> Double {
         min(capacity, stored + max(0, time - updatedAt) * refillPerSecond)

@@ -41,7 +41,7 @@ extension BackgroundSystem {
         return SystemSnapshot(
             takenAt: now, apps: histories, energyBudgetBalance: energyBudget.balance(at: now),
             dataBudgetBalance: dataBudget.balance(at: now), energy: energy, wakeUps: wakeUps, nextToken: nextToken,
-            nextTaskID: nextTaskID, launchModel: launchModel)
+            nextTaskID: nextTaskID, launchModel: launchModel, refreshEnergyUse: refreshEnergyUse)
     }
 
     /// Puts back what a snapshot remembers, for the apps installed now (call it after installing them and
@@ -64,16 +64,15 @@ extension BackgroundSystem {
         nextTaskID = max(nextTaskID, snapshot.nextTaskID)
         let judgement = policy.judgement
         energyBudget = BudgetAccount(
-            capacity: judgement.energyBudgetCapacity, perDay: judgement.energyBudgetPerDay, at: snapshot.takenAt)
-        energyBudget.withdraw(
-            energyBudget.capacity - min(snapshot.energyBudgetBalance, energyBudget.capacity), at: snapshot.takenAt)
+            capacity: judgement.energyBudgetCapacity, perDay: judgement.energyBudgetPerDay,
+            balance: snapshot.energyBudgetBalance, at: snapshot.takenAt)
         dataBudget = BudgetAccount(
-            capacity: judgement.dataBudgetCapacity, perDay: judgement.dataBudgetPerDay, at: snapshot.takenAt)
-        dataBudget.withdraw(
-            dataBudget.capacity - min(snapshot.dataBudgetBalance, dataBudget.capacity), at: snapshot.takenAt)
+            capacity: judgement.dataBudgetCapacity, perDay: judgement.dataBudgetPerDay,
+            balance: snapshot.dataBudgetBalance, at: snapshot.takenAt)
         energyMeter = EnergyMeter(restoring: snapshot.energy, from: max(now, snapshot.takenAt))
         wakeUps = snapshot.wakeUps
         if let learnt = snapshot.launchModel { launchModel = learnt }
+        if let measured = snapshot.refreshEnergyUse { refreshEnergyUse = measured }
         reviewEveryApp()
     }
 }

@@ -21,12 +21,17 @@ public struct SystemSnapshot: Hashable, Sendable, Codable {
     public var nextTaskID: Int = 1
     /// What the launch model learnt of the user's habits (nil in a snapshot stored before it existed).
     public var launchModel: LaunchModel?
+    /// The joules a refresh run uses, as measured (what refresh runs reserve from the energy budget); nil
+    /// before the first run ended, or in a snapshot stored before it was kept.
+    public var refreshEnergyUse: Double?
 
     public init(
         takenAt: Instant, apps: [BundleID: AppHistory], energyBudgetBalance: Double, dataBudgetBalance: Double,
-        energy: EnergyLedger, wakeUps: Int, nextToken: Int = 1, nextTaskID: Int = 1, launchModel: LaunchModel? = nil
+        energy: EnergyLedger, wakeUps: Int, nextToken: Int = 1, nextTaskID: Int = 1, launchModel: LaunchModel? = nil,
+        refreshEnergyUse: Double? = nil
     ) {
         self.launchModel = launchModel
+        self.refreshEnergyUse = refreshEnergyUse
         self.takenAt = takenAt
         self.apps = apps
         self.energyBudgetBalance = energyBudgetBalance
@@ -49,6 +54,7 @@ public struct SystemSnapshot: Hashable, Sendable, Codable {
         nextToken = try values.decodeIfPresent(Int.self, forKey: .nextToken) ?? 1
         nextTaskID = try values.decodeIfPresent(Int.self, forKey: .nextTaskID) ?? 1
         launchModel = try values.decodeIfPresent(LaunchModel.self, forKey: .launchModel)
+        refreshEnergyUse = try values.decodeIfPresent(Double.self, forKey: .refreshEnergyUse)
     }
 }
 

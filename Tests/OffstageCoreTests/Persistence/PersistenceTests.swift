@@ -98,6 +98,9 @@ import Testing
         #expect(restarted.usage(of: feed)?.cooperation.score == 0.8)
         #expect(restarted.usageTier(of: feed) == h.system.usageTier(of: feed))
         #expect(restarted.energy == h.system.energy)
+        // What a refresh run uses, as measured: restarted, refresh runs reserve from it, not from the policy's most.
+        #expect(snapshot.refreshEnergyUse != nil)
+        #expect(restarted.refreshEnergyUse == h.system.refreshEnergyUse)
     }
 
     @Test func appOnScreenAtTheSnapshotCountsAsHavingLeftIt() {
