@@ -57,16 +57,24 @@ extension Store {
             (previous?.energy.hours ?? []).map { ($0.index, $0) }, uniquingKeysWith: { first, _ in first })
         let changedHours = snapshot.energy.hours.filter { oldHours[$0.index] != $0 }
         let oldest = snapshot.energy.hours.first?.index
+        // The launch model is written again only when it learnt something: most writes follow other changes.
+        let launchModel = try snapshot.launchModel.flatMap { $0 == previous?.launchModel ? nil : try json($0) }
         try write { db in
             try db.execute(
                 sql: """
-                    INSERT INTO memory (id, takenAt, clockOrigin, wakeUps, nextToken, nextTaskID) VALUES (1, ?, ?, ?, ?, ?)
+                    INSERT INTO memory (id, takenAt, clockOrigin, wakeUps, nextToken, nextTaskID, refreshEnergyUse)
+                    VALUES (1, ?, ?, ?, ?, ?, ?)
                     ON CONFLICT(id) DO UPDATE SET takenAt = excluded.takenAt, clockOrigin = excluded.clockOrigin,
-                        wakeUps = excluded.wakeUps, nextToken = excluded.nextToken, nextTaskID = excluded.nextTaskID
+                        wakeUps = excluded.wakeUps, nextToken = excluded.nextToken, nextTaskID = excluded.nextTaskID,
+                        refreshEnergyUse = excluded.refreshEnergyUse
                     """,
                 arguments: [
                     snapshot.takenAt.seconds, clockOrigin, snapshot.wakeUps, snapshot.nextToken, snapshot.nextTaskID,
+                    snapshot.refreshEnergyUse,
                 ])
+            if let launchModel {
+                try db.execute(sql: "UPDATE memory SET launchModel = ? WHERE id = 1", arguments: [launchModel])
+            }
             for (id, history, launches, runStarts, usage, backgroundWork) in histories {
                 try db.execute(
                     sql: """
@@ -138,11 +146,14 @@ extension Store {
                 totals[Self.consumer(row["consumer"])] = EnergySplit(
                     foreground: row["foreground"], background: row["background"])
             }
+            let launchModel: String? = row["launchModel"]
             let snapshot = SystemSnapshot(
                 takenAt: Instant(seconds: row["takenAt"]), apps: apps,
                 energyBudgetBalance: budgets["energy"] ?? .infinity, dataBudgetBalance: budgets["data"] ?? .infinity,
                 energy: EnergyLedger(hours: Array(hours.values), totals: totals), wakeUps: row["wakeUps"],
-                nextToken: row["nextToken"], nextTaskID: row["nextTaskID"])
+                nextToken: row["nextToken"], nextTaskID: row["nextTaskID"],
+                launchModel: try launchModel.map { try decode(LaunchModel.self, $0) },
+                refreshEnergyUse: row["refreshEnergyUse"])
             return (snapshot, row["clockOrigin"])
         }
     }

@@ -123,6 +123,13 @@ final class Store: @unchecked Sendable {
                     CREATE UNIQUE INDEX appByUID ON app(uid);
                     """)
         }
+        migrator.registerMigration("v6: what the launch model learnt; the measured refresh energy use") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE memory ADD COLUMN launchModel TEXT;
+                    ALTER TABLE memory ADD COLUMN refreshEnergyUse REAL;
+                    """)
+        }
         return migrator
     }
 

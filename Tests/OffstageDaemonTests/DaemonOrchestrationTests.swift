@@ -213,6 +213,29 @@ import Testing
         #expect(try restarted.store.apps().first?.process == nil)
     }
 
+    /// What the launch model learnt and what refresh runs use survive a restart: the store writes and reads them.
+    @Test func aRestartKeepsWhatTheLaunchModelLearntAndWhatRefreshesUse() throws {
+        let folder = try UnitFolder()
+        var learnt: LaunchModel?
+        do {
+            let daemon = try folder.daemonWithTheApp(host: FakeProcessHost())
+            try Self.open(daemon)
+            _ = try daemon.answer(.event(event: .home))
+            Self.answerCallbacks(daemon)
+            learnt = daemon.system.launchModel
+            #expect(daemon.system.snapshot().launchModel != LaunchModel(), "opening the app taught it something")
+            var snapshot = daemon.system.snapshot()
+            snapshot.refreshEnergyUse = 2.5
+            try daemon.store.saveMemory(snapshot, previous: nil, clockOrigin: daemon.clock.epochAtZero)
+            try daemon.store.commit()  // as the loop does at the end of its turn
+        }
+        let restarted = try folder.daemon(host: FakeProcessHost(), socket: "b.sock")
+        #expect(restarted.system.launchModel == learnt)
+        #expect(restarted.system.refreshEnergyUse == 2.5)
+        let remembered = try #require(try restarted.store.memory())
+        #expect(remembered.snapshot.launchModel == learnt)
+    }
+
     /// The store's schema is made by its migrations, in order, on a new file; an existing file keeps its rows.
     @Test func theStoreMigratesANewFileAndKeepsAnExistingOnesRows() throws {
         let folder = NSTemporaryDirectory() + "offstage-store-\(UUID().uuidString.prefix(8))"
