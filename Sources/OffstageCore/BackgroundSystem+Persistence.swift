@@ -73,7 +73,10 @@ extension BackgroundSystem {
             dataBudget.capacity - min(snapshot.dataBudgetBalance, dataBudget.capacity), at: snapshot.takenAt)
         energyMeter = EnergyMeter(restoring: snapshot.energy, from: max(now, snapshot.takenAt))
         wakeUps = snapshot.wakeUps
-        if let learnt = snapshot.launchModel { launchModel = learnt }
+        if let learnt = snapshot.launchModel {
+            launchModel = learnt
+            launchModel.halfLife = policy.judgement.likelihoodHalfLife
+        }
         reviewEveryApp()
     }
 }
