@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import OffstageCore
 import OffstageSimulator
 
 /// `offstage calibrate --trace FILE`: how well the launch model's probabilities match the trace's launches,
@@ -13,6 +14,8 @@ struct CalibrateCommand: AsyncParsableCommand {
     var trace: String
     @Option(help: "Seconds between samples of every app's likelihood.")
     var interval: Double = 300
+    @Option(help: "Calibrate under the numbers of this policy file (YAML or JSON, as `evaluate --policy` reads).")
+    var policy: String?
 
     func validate() throws {
         guard interval >= 60 else { throw ValidationError("--interval: at least 60 seconds, got \(interval)") }
@@ -25,7 +28,15 @@ struct CalibrateCommand: AsyncParsableCommand {
         } catch {
             throw CLIError("\(error)")
         }
-        let calibration = LaunchCalibration.measure(usage, interval: interval)
+        var numbers = Policy.iOS
+        if let policy {
+            do {
+                numbers = try EvaluatedPolicy.load(contentsOf: policy).policy
+            } catch {
+                throw CLIError("\(error)")
+            }
+        }
+        let calibration = LaunchCalibration.measure(usage, policy: numbers, interval: interval)
         Console.print(
             "Calibration of the launch model on \(trace): \(usage.users.count) users, \(calibration.samples) "
                 + "predictions (every app, every \(Int(interval)) s, once learnt); observed: opened within 15 min")

@@ -30,6 +30,11 @@ struct EvaluateCommand: AsyncParsableCommand {
             "Also evaluate the policy of this YAML or JSON file (Policy fields, strategy:), named after the file; repeatable."
     )
     var policyFiles: [String] = []
+    @Option(
+        name: .customLong("only"),
+        help: "Evaluate only this one of the standard policies (e.g. Offstage), besides the --policy files; repeatable."
+    )
+    var onlyPolicies: [String] = []
 
     /// The shard as (index from 0, count), or a validation error that names the option.
     func parsedShard() throws -> (index: Int, count: Int)? {
@@ -59,6 +64,14 @@ struct EvaluateCommand: AsyncParsableCommand {
             throw CLIError("\(error)")
         }
         var policies = EvaluatedPolicy.standard
+        if !onlyPolicies.isEmpty {
+            let names = policies.map(\.name)
+            for name in onlyPolicies where !names.contains(name) {
+                throw ValidationError(
+                    "--only: no standard policy is named \"\(name)\" (\(names.joined(separator: ", ")))")
+            }
+            policies.removeAll { !onlyPolicies.contains($0.name) }
+        }
         for file in policyFiles {
             do {
                 policies.append(try EvaluatedPolicy.load(contentsOf: file))

@@ -30,6 +30,8 @@ struct GenerateTraceCommand: ParsableCommand {
     @Option(help: "Mean notifications per day.") var notificationsPerDay: Double?
     @Option(help: "Chance a notification is opened (0-1).") var notificationOpenChance: Double?
     @Option(help: "Share of users who also charge at work on weekdays (0-1).") var daytimeChargerShare: Double?
+    @Option(help: "Median seconds from the screen lighting to a session's first app (0-20).")
+    var screenToAppGap: Double?
     @Option(name: [.short, .long], help: "Write the CSV here instead of to standard output.") var output: String?
 
     /// The model the options describe (their defaults are `TraceModel`'s).
@@ -41,6 +43,7 @@ struct GenerateTraceCommand: ParsableCommand {
         model.notificationsPerDay = notificationsPerDay ?? model.notificationsPerDay
         model.notificationOpenChance = notificationOpenChance ?? model.notificationOpenChance
         model.daytimeChargerShare = daytimeChargerShare ?? model.daytimeChargerShare
+        model.screenToAppMedianGap = screenToAppGap ?? model.screenToAppMedianGap
         return model
     }
 
@@ -53,7 +56,7 @@ struct GenerateTraceCommand: ParsableCommand {
             ("--reopen-chance", reopenChance, 1), ("--transition-share", transitionShare, 1),
             ("--glances-per-day", glancesPerDay, 200), ("--notifications-per-day", notificationsPerDay, 500),
             ("--notification-open-chance", notificationOpenChance, 1),
-            ("--daytime-charger-share", daytimeChargerShare, 1),
+            ("--daytime-charger-share", daytimeChargerShare, 1), ("--screen-to-app-gap", screenToAppGap, 20),
         ] {
             guard let value, !(0...Double(limit)).contains(value) else { continue }
             throw ValidationError("\(name): expected a number from 0 to \(limit), got \(value)")

@@ -7,6 +7,7 @@ public struct BackgroundSystem: Sendable {
     public internal(set) var policy: Policy {
         didSet {
             sharedPolicy = SharedPolicy(policy)
+            launchModel.halfLife = policy.judgement.likelihoodHalfLife
             judgementEra &+= 1
         }
     }
@@ -94,6 +95,7 @@ public struct BackgroundSystem: Sendable {
             capacity: policy.judgement.energyBudgetCapacity, perDay: policy.judgement.energyBudgetPerDay)
         dataBudget = BudgetAccount(
             capacity: policy.judgement.dataBudgetCapacity, perDay: policy.judgement.dataBudgetPerDay)
+        launchModel.halfLife = policy.judgement.likelihoodHalfLife
     }
 
     // MARK: Entry points

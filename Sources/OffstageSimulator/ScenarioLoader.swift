@@ -239,6 +239,7 @@ public enum ScenarioLoader {
             ("lowBatteryLevel", .fraction(\.judgement.lowBatteryLevel)),
             ("lowBatteryCostFactor", .factor(\.judgement.lowBatteryCostFactor)),
             ("likelihoodPriorWeight", .factor(\.judgement.likelihoodPriorWeight)),
+            ("likelihoodHalfLife", .seconds(\.judgement.likelihoodHalfLife)),
             ("refreshReservationMargin", .factor(\.judgement.refreshReservationMargin)),
             ("refreshUseWeight", .fraction(\.judgement.refreshUseWeight)),
             ("energyBudgetCapacity", .energy(\.judgement.energyBudgetCapacity)),

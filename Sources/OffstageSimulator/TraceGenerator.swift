@@ -30,6 +30,13 @@ public struct TraceModel: Hashable, Sendable {
     public var notificationGlanceChance = 0.5
     /// The share of users who also charge at work on weekdays (an hour or two after lunch), besides nightly.
     public var daytimeChargerShare = 0.3
+    /// The median time from the screen lighting to the first app of a session that starts from the dark
+    /// screen (seconds; real usage: 1.6 s): log-normal with `screenToAppSpread`, at most 20 s. A session opened
+    /// from a notification's lit lock screen has the notification's delay instead.
+    public var screenToAppMedianGap = 1.6
+    /// The spread of that gap: the standard deviation of its logarithm (0.8: half the gaps within ×0.58–×1.7
+    /// of the median, one in ten over ×2.8).
+    public var screenToAppSpread = 0.8
 
     public init(users: Int, days: Int, apps: Int, seed: UInt64) {
         self.users = users
@@ -97,7 +104,8 @@ public enum TraceGenerator {
                 notifications += dayNotifications
             }
             let placed = person.placed(sessions, random: &random)
-            events += person.rows(placed, notifications: notifications)
+            var gaps = SeededRandom(seed: model.seed &* 0xD1B5_4A32_D192_ED03 &+ UInt64(index + 1))
+            events += person.rows(placed, notifications: notifications, gaps: &gaps)
         }
         return UsageTrace(source: "generated (seed \(model.seed))", events: events, hasScreenColumn: true)
     }
@@ -114,14 +122,17 @@ private struct Session {
     /// Seconds after the first day's local midnight.
     var start: Double
     var uses: [Use]
-    /// How the screen lights: a look at the lock screen (its rows start with `screen-on`) or an unlock.
-    /// A session without uses lasts `glance` seconds.
+    /// How a glance lights the screen: a look at the lock screen (its rows start with `screen-on`) or an unlock
+    /// (a session with an app starts with `screen-on` either way). A session without uses lasts `glance` seconds.
     var litWhileLocked = false
     var glance: Double = 0
     /// The phone is unplugged when this session starts or plugged in at its end (nil: neither).
     var charger: Bool? = nil
     /// The phone is plugged in at its start (a glance made by plugging in).
     var plugsInAtStart = false
+    /// Seconds from the screen lighting to the first app, when something else lit it (a notification); nil:
+    /// the user lit it, and the gap is drawn when the rows are written.
+    var litBefore: Double? = nil
     /// A glance may be dropped when another session is under way (the screen is already on); a use is moved.
     var droppable: Bool { uses.isEmpty && charger == nil && !plugsInAtStart }
     var length: Double { uses.isEmpty ? glance : uses.reduce(0) { $0 + $1.seconds } + Double(uses.count - 1) * 5 }
@@ -227,7 +238,9 @@ private struct Person {
                 let delay = soon ? random.between(2, 20) : min(840, 120 * exp(0.8 * random.normal()))
                 var uses = uses(from: app, &random)
                 uses[0].app = app
-                sessions.append(Session(start: time + delay, uses: uses, litWhileLocked: soon))
+                // Opened at once: the notification lit the lock screen, the user opens it `delay` later.
+                sessions.append(
+                    Session(start: time + delay, uses: uses, litWhileLocked: soon, litBefore: soon ? delay : nil))
             } else if draw < model.notificationOpenChance + (1 - model.notificationOpenChance)
                 * model.notificationGlanceChance
             {
@@ -307,10 +320,11 @@ private struct Person {
         return placed
     }
 
-    /// The rows of the sessions and the notifications, in time order: opened and closed for each use, the
-    /// screen off after the last (or `screen-on`/`unlock` and `screen-off` for a glance); the charger and
-    /// the network as the day goes.
-    func rows(_ sessions: [Session], notifications: [Notification]) -> [TraceEvent] {
+    /// The rows of the sessions and the notifications, in time order: the screen lighting a moment before a
+    /// session's first app (`screenToAppMedianGap`), opened and closed for each use, the screen off after the
+    /// last (or `screen-on`/`unlock` and `screen-off` for a glance); the charger and the network as the day goes.
+    /// The gaps come from their own stream of draws (`gaps`), so the rest of the trace is the same whatever they are.
+    func rows(_ sessions: [Session], notifications: [Notification], gaps: inout SeededRandom) -> [TraceEvent] {
         let midnight = model.firstDay - utcOffset
         func row(_ kind: TraceEvent.Kind, _ app: BundleID?, _ at: Double, screen: Bool?) -> TraceEvent {
             let weekday = WallClock(epochAtZero: model.firstDay + at).localWeekday(at: .zero)
@@ -324,7 +338,14 @@ private struct Person {
         for session in sessions {
             var time = session.start
             var sessionRows: [TraceEvent] = []
-            if session.litWhileLocked { sessionRows.append(row(.screenOn, nil, time - 1, screen: true)) }
+            if !session.uses.isEmpty {
+                let gap =
+                    session.litBefore
+                    ?? min(20, model.screenToAppMedianGap * exp(model.screenToAppSpread * gaps.normal()))
+                sessionRows.append(row(.screenOn, nil, time - gap, screen: true))
+            } else if session.litWhileLocked {
+                sessionRows.append(row(.screenOn, nil, time - 1, screen: true))
+            }
             if session.uses.isEmpty {
                 if !session.litWhileLocked { sessionRows.append(row(.unlock, nil, time, screen: true)) }
                 sessionRows.append(row(.screenOff, nil, time + session.glance, screen: false))

@@ -24,6 +24,17 @@ public struct TraceStatistics: Hashable, Sendable {
     public var notificationsOpened: Int
     /// Hours on the charger, summed over users; nil when no row says whether the device charges.
     public var chargingHours: Double?
+    /// Seconds from the screen lighting to the session's first app, for every session with an app (0 when the
+    /// app's row lights the screen itself).
+    public var screenToAppGaps: [Double] = []
+
+    /// The median of `screenToAppGaps` (real usage: 1.6 s); nil without a session with an app.
+    public var medianScreenToApp: Double? {
+        guard !screenToAppGaps.isEmpty else { return nil }
+        let sorted = screenToAppGaps.sorted()
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    }
 
     public var launchesPerDay: Double { userDays > 0 ? Double(launches) / userDays : 0 }
     public var reopenShare: Double { launches > 0 ? Double(reopens) / Double(launches) : 0 }
@@ -65,6 +76,7 @@ public struct TraceStatistics: Hashable, Sendable {
     private mutating func count(sessionsIn rows: [TraceEvent], screenColumn: Bool) {
         var screen = TraceScreen.dark
         var apps: Set<BundleID> = []
+        var litAt = 0.0
         func end() {
             if apps.isEmpty { glances += 1 } else { sessions += 1 }
             appsInSessions += apps.count
@@ -72,7 +84,11 @@ public struct TraceStatistics: Hashable, Sendable {
         }
         for row in rows {
             let after = (try? screen.after(row, screenColumn: screenColumn)) ?? screen
-            if case .app(let app) = after { apps.insert(app) }
+            if screen == .dark, after != .dark { litAt = row.epoch }
+            if case .app(let app) = after {
+                if apps.isEmpty { screenToAppGaps.append(row.epoch - litAt) }
+                apps.insert(app)
+            }
             if screen != .dark, after == .dark { end() }
             screen = after
         }
@@ -116,6 +132,8 @@ public struct TraceStatistics: Hashable, Sendable {
             "sessions a day:      \(Evaluation.fixed(sessionsPerDay, 1)) with an app, "
                 + "\(Evaluation.fixed(glancesPerDay, 1)) without (\(Evaluation.percent(glanceShare, digits: 1)) of screen sessions)",
             "apps per session:    \(Evaluation.fixed(appsPerSession, 2))",
+            "screen-on to app:    "
+                + (medianScreenToApp.map { "median \(Evaluation.fixed($0, 1)) s (real usage: 1.6 s)" } ?? "—"),
             "notifications a day: \(Evaluation.fixed(notificationsPerDay, 1)), "
                 + "\(Evaluation.percent(notificationOpenShare, digits: 1)) followed by a launch of their app within 15 min",
             "charging hours/day:  "

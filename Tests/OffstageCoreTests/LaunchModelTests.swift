@@ -158,6 +158,47 @@ import Testing
                 == model.likelihood(of: feed, at: time, clock: clock, policy: policy))
     }
 
+    @Test func aHalfLifeForgetsOldEvidenceButNotTheDaysLearnt() {
+        var forgetting = LaunchModel()
+        forgetting.halfLife = 7 * day
+        var keeping = LaunchModel()
+        for d in 0..<7 {  // feed after mail every noon for a week, then a week of mail alone
+            _ = forgetting.launched(mail, at: at(d, 12), clock: clock)
+            _ = forgetting.launched(feed, at: at(d, 12) + 60, clock: clock)
+            _ = keeping.launched(mail, at: at(d, 12), clock: clock)
+            _ = keeping.launched(feed, at: at(d, 12) + 60, clock: clock)
+        }
+        for d in 7..<14 {
+            _ = forgetting.launched(mail, at: at(d, 12), clock: clock)
+            _ = keeping.launched(mail, at: at(d, 12), clock: clock)
+        }
+        // Day 0's launch of feed at noon weighs 2^(-13/7) on day 13, day 6's 2^(-7/7).
+        let kept = (0..<7).map { exp2(-Double(13 - $0) / 7) }.reduce(0, +)
+        #expect(abs(forgetting.evidence[.opened(mail)]!.followed(by: feed) - kept) < 1e-9)
+        #expect(keeping.evidence[.opened(mail)]!.followed(by: feed) == 7)
+        // The habit that stopped weighs less against the week without it, so feed is less likely after mail.
+        let time = at(14, 12)
+        _ = forgetting.launched(mail, at: time, clock: clock)
+        _ = keeping.launched(mail, at: time, clock: clock)
+        let faded = forgetting.likelihood(of: feed, at: time, clock: clock, policy: policy)
+        let remembered = keeping.likelihood(of: feed, at: time, clock: clock, policy: policy)
+        #expect(faded.probability < remembered.probability - 0.05)
+        // The days learnt are whole days, not forgotten.
+        #expect(forgetting.days == 15 && keeping.days == 15)
+        #expect(faded.learnt)
+    }
+
+    @Test func theSystemForgetsAtItsPolicysHalfLife() throws {
+        var policy = Policy.iOS
+        policy.judgement.likelihoodHalfLife = 3 * day
+        var system = BackgroundSystem(policy: policy)
+        #expect(system.launchModel.halfLife == 3 * day)
+        policy.judgement.likelihoodHalfLife = 0
+        system.policy = policy
+        #expect(system.launchModel.halfLife == 0)
+        #expect(BackgroundSystem().launchModel.halfLife == JudgementPolicy().likelihoodHalfLife)
+    }
+
     // MARK: In the system
 
     @Test func theSystemLearnsFromScreenOpensNotificationsAndTheCharger() {

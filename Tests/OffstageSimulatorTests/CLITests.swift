@@ -37,6 +37,20 @@ import Testing
         #expect(outcome.output.contains("Evaluation of \(trace): 1 user, 1 user-day "))
     }
 
+    @Test func evaluateOnlyRunsTheStandardPoliciesNamed() async throws {
+        let folder = try CLI.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let trace = folder.appendingPathComponent("g.csv").path
+        _ = await CLI.run(["trace", "generate", "--users", "1", "--days", "1", "--seed", "2", "-o", trace])
+        let outcome = await CLI.run(["evaluate", "--trace", trace, "--only", "Offstage", "--only", "fixed 1 h"])
+        #expect(outcome.error == nil)
+        let names = outcome.output.split(separator: "\n").map { String($0).components(separatedBy: "  ")[0] }
+        #expect(names.contains("Offstage") && names.contains("fixed 1 h"))
+        #expect(!names.contains("fixed 15 min") && !names.contains("oracle"))
+        let wrong = await CLI.run(["evaluate", "--trace", trace, "--only", "fixed 2 h"])
+        #expect(wrong.error?.contains("--only: no standard policy is named \"fixed 2 h\"") == true)
+    }
+
     @Test func theGeneratorsNumbersAreOptionsCheckedByName() async throws {
         let folder = try CLI.folder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -238,4 +238,73 @@ import Testing
             #expect(weekday != 0 && weekday != 6)
         }
     }
+
+    @Test func generatorLightsTheScreenAMomentBeforeASessionsFirstApp() {
+        let model = TraceModel(users: 3, days: 7, apps: 8, seed: 5)
+        let trace = TraceGenerator.generate(model)
+        for user in trace.users {
+            let rows = trace.events(of: user)
+            for (index, row) in rows.enumerated() where row.kind == .opened && index > 0 {
+                let before = rows[index - 1]
+                // An app opened in a session follows the close of the app before; any other follows the screen.
+                if before.kind == .closed, before.screen == true { continue }
+                #expect(before.kind == .screenOn)
+                #expect((0...20).contains(row.epoch - before.epoch))
+            }
+        }
+        let median = TraceStatistics(trace).medianScreenToApp
+        #expect(median.map { (1...2).contains($0) } == true)  // 1.6 s, in whole seconds
+        // A longer gap moves only the screen's rows: the rest of the trace is the same draw for draw.
+        var slower = model
+        slower.screenToAppMedianGap = 8
+        let slow = TraceGenerator.generate(slower)
+        #expect(TraceStatistics(slow).medianScreenToApp.map { (7...9).contains($0) } == true)
+        let others = { (trace: UsageTrace) in trace.events.filter { $0.kind != .screenOn }.map(\.epoch) }
+        #expect(others(slow) == others(trace))
+    }
+
+    @Test func aNotificationOpenedAtOnceLitTheScreenWhenItCame() {
+        let trace = TraceGenerator.generate(TraceModel(users: 4, days: 7, apps: 8, seed: 9))
+        var openedAtOnce = 0
+        var litByNotification = 0
+        for user in trace.users {
+            let rows = trace.events(of: user)
+            for (index, row) in rows.enumerated() where row.kind == .notification {
+                // The notification's app opened within 20 s, the screen lit just before.
+                guard index + 2 < rows.count, rows[index + 1].kind == .screenOn,
+                    rows[index + 2].kind == .opened, rows[index + 2].app == row.app,
+                    rows[index + 2].epoch - row.epoch <= 20
+                else { continue }
+                openedAtOnce += 1
+                if rows[index + 1].epoch == row.epoch { litByNotification += 1 }
+            }
+        }
+        // Most were opened from the screen the notification lit (the rest opened from the dark screen a few
+        // seconds later, a moment after lighting it themselves).
+        #expect(openedAtOnce > 10)
+        #expect(Double(litByNotification) > 0.7 * Double(openedAtOnce))
+    }
+
+    @Test func statsGiveTheMedianTimeFromTheScreenToTheFirstApp() throws {
+        let trace = try TraceLoader.parse(
+            csv: """
+                user,timestamp,app,event,screen
+                ann,2026-11-23T07:30:00Z,,screen-on,on
+                ann,2026-11-23T07:30:02Z,com.example.news,opened,on
+                ann,2026-11-23T07:31:00Z,com.example.mail,opened,on
+                ann,2026-11-23T07:33:00Z,com.example.mail,closed,off
+                ann,2026-11-23T09:00:00Z,,screen-on,on
+                ann,2026-11-23T09:00:05Z,,screen-off,off
+                ann,2026-11-23T12:00:00Z,com.example.news,opened,on
+                ann,2026-11-23T12:01:00Z,com.example.news,closed,off
+                ann,2026-11-23T18:00:00Z,,screen-on,on
+                ann,2026-11-23T18:00:07Z,com.example.news,opened,on
+                ann,2026-11-23T18:01:00Z,com.example.news,closed,off
+                """, source: "t.csv")
+        let stats = TraceStatistics(trace)
+        // Three sessions with an app, their first apps 2 s, 0 s and 7 s after the screen lit; a glance has none.
+        #expect(stats.screenToAppGaps == [2, 0, 7])
+        #expect(stats.medianScreenToApp == 2)
+        #expect(stats.text(source: "t.csv").contains("screen-on to app:    median 2.0 s"))
+    }
 }

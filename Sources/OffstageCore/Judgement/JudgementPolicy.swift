@@ -34,9 +34,15 @@ public struct JudgementPolicy: Hashable, Sendable, Codable {
     public var likelihoodLearningDays: Int = 2
     /// How many firings the app's base rate counts for in a signal's estimate (the Beta prior's weight).
     public var likelihoodPriorWeight: Double = 2
+    /// Seconds after which the launch model's evidence weighs half, so habits that changed fade; 0 never
+    /// forgets. Off (ours): on the generated traces, whose habits do not change, forgetting after 14 or 28 days
+    /// cost 0.1–0.5 points of fresh launches (BENCHMARKS.md); a real user's changing habits may want it.
+    public var likelihoodHalfLife: Double = 0
     /// What a refresh costs, in fresh launches it must be expected to bring, when the device is awake anyway
     /// (screen on, charger, another task running, a maintenance wake open): little more than its own energy.
-    public var awakeRunCost: Double = 0.05
+    /// 0.025 (was 0.05): it pre-warms the likely apps when the screen lights, and keeps ≤ 1 % of the battery a
+    /// day on the generated traces (BENCHMARKS.md, "Pre-warming at screen-on").
+    public var awakeRunCost: Double = 0.025
     /// What it costs when it has to wake the sleeping device.
     public var wakeRunCost: Double = 0.3
     /// What running on cellular adds (the radio's tail, the user's data).

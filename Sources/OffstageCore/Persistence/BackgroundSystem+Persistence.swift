@@ -71,7 +71,10 @@ extension BackgroundSystem {
             balance: snapshot.dataBudgetBalance, at: snapshot.takenAt)
         energyMeter = EnergyMeter(restoring: snapshot.energy, from: max(now, snapshot.takenAt))
         wakeUps = snapshot.wakeUps
-        if let learnt = snapshot.launchModel { launchModel = learnt }
+        if let learnt = snapshot.launchModel {
+            launchModel = learnt
+            launchModel.halfLife = policy.judgement.likelihoodHalfLife
+        }
         if let measured = snapshot.refreshEnergyUse { refreshEnergyUse = measured }
         reviewEveryApp()
     }

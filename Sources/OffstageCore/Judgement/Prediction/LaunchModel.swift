@@ -68,9 +68,17 @@ public struct LaunchModel: Hashable, Sendable, Codable {
     private(set) var evidence: [Trigger: Evidence] = [:]
     /// Each app's launches by hour slot: 0..<24 on weekdays, 24..<48 on weekend days (local time).
     private(set) var launchesByHour: [BundleID: [Double]] = [:]
-    /// Local days seen, weekdays and weekend days, and the last one.
+    /// Local days seen, weekdays and weekend days (forgotten like the counts, so the base rate stays a rate a
+    /// day), and the last one.
     private(set) var daysSeen = [0.0, 0.0]
     private(set) var lastDay: Int?
+    /// Whole local days seen, never forgotten: the model is learnt after `likelihoodLearningDays` of them (nil in
+    /// a model saved before the model forgot: `daysSeen` then counts them).
+    private(set) var daysCounted: Int?
+    /// Seconds after which a count weighs half (`JudgementPolicy.likelihoodHalfLife`): at each new local day every
+    /// count is multiplied by 2^(−1 day / half-life), so habits that changed fade; nil or 0 never forgets. The
+    /// system sets it from its policy.
+    public var halfLife: Double?
     /// Triggers that fired within the last window, oldest first.
     private(set) var recent: [Firing] = []
 
@@ -140,13 +148,39 @@ public struct LaunchModel: Hashable, Sendable, Codable {
         }
     }
 
-    /// Counts the local days seen up to `time`'s, each as a weekday or a weekend day.
+    /// Counts the local days seen up to `time`'s, each as a weekday or a weekend day, forgetting a day's worth of
+    /// every count before each new one (`halfLife`).
     private mutating func see(_ time: Instant, _ clock: WallClock) {
         let day = clock.localDay(at: time)
         guard lastDay.map({ day > $0 }) ?? true else { return }
-        for seen in (lastDay.map { $0 + 1 } ?? day)...day { daysSeen[Self.isWeekend(day: seen) ? 1 : 0] += 1 }
+        let counted = daysCounted ?? Int((daysSeen[0] + daysSeen[1]).rounded())
+        for seen in (lastDay.map { $0 + 1 } ?? day)...day {
+            if lastDay != nil { forgetOneDay() }
+            daysSeen[Self.isWeekend(day: seen) ? 1 : 0] += 1
+        }
+        daysCounted = counted + day - (lastDay ?? day - 1)
         lastDay = day
     }
+
+    /// Multiplies every count (firings, launches that followed, launches by hour, days seen) by what a day
+    /// keeps of it: 2^(−1 day / `halfLife`). Nothing without a half-life.
+    private mutating func forgetOneDay() {
+        guard let halfLife, halfLife > 0 else { return }
+        let kept = exp2(-86_400 / halfLife)
+        for trigger in evidence.keys {
+            evidence[trigger]!.fired *= kept
+            for app in evidence[trigger]!.followed.keys {
+                for bin in evidence[trigger]!.followed[app]!.indices { evidence[trigger]!.followed[app]![bin] *= kept }
+            }
+        }
+        for app in launchesByHour.keys {
+            for slot in launchesByHour[app]!.indices { launchesByHour[app]![slot] *= kept }
+        }
+        daysSeen = daysSeen.map { $0 * kept }
+    }
+
+    /// Whole local days the model has seen.
+    var days: Int { daysCounted ?? Int((daysSeen[0] + daysSeen[1]).rounded()) }
 
     // MARK: Predicting
 
@@ -157,7 +191,7 @@ public struct LaunchModel: Hashable, Sendable, Codable {
         let base = baseRate(of: app, at: time, clock)
         var best = LaunchLikelihood(
             probability: base, signal: .timeOfDay(hour: hour), window: window,
-            learnt: daysSeen[0] + daysSeen[1] >= Double(policy.likelihoodLearningDays))
+            learnt: days >= policy.likelihoodLearningDays)
         for firing in recent
         where time - firing.at < window && firing.trigger.concerns(app) && !firing.launched.contains(app) {
             let probability = estimate(app, after: firing.trigger, age: time - firing.at, prior: base, policy)
