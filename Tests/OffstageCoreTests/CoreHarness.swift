@@ -291,6 +291,13 @@ enum Fixture {
         return policy
     }
 
+    /// A policy whose launch model judges from the first day, with no rate limit between runs.
+    static var judging: Policy {
+        var policy = unspaced
+        policy.judgement.likelihoodLearningDays = 0
+        return policy
+    }
+
     /// A harness with `apps` installed; the device starts unlocked, in use, on Wi-Fi, off the charger.
     static func harness(
         _ apps: [BundleID] = [feed], policy: Policy = .iOS, device: DeviceState = DeviceState(),

@@ -8,18 +8,11 @@ import Testing
     let feed = Fixture.feed
     let mail = Fixture.mail
 
-    /// A policy whose launch model judges from the first day, with no rate limit between runs.
-    var judging: Policy {
-        var policy = Fixture.unspaced
-        policy.judgement.likelihoodLearningDays = 0
-        return policy
-    }
-
     /// Feed, opened once at midnight, submits its refresh at `hour` on a locked, sleeping device; mail can take
     /// pushes.
     func waitingFeed(at hour: Double) -> CoreHarness {
         var h = CoreHarness(
-            policy: judging,
+            policy: Fixture.judging,
             apps: [Fixture.manifest(feed), Fixture.manifest(mail, modes: [.fetch, .processing, .remoteNotification])])
         h.launchAndSuspend(feed)
         h.launchAndSuspend(mail)
@@ -62,19 +55,20 @@ import Testing
     }
 
     @Test func aRefreshHeldByAnEmptyingBudgetIsFreedWhenTheBudgetHasRefilledEnough() throws {
-        var h = waitingFeed(at: 0.1)
+        let h = waitingFeed(at: 0.1)
         var context = h.system.context(for: feed)
         context.judgement.deviceAwake = true  // awake: only the cost, raised by how empty the budget is, holds it
         let value = context.judgement.likelihood.probability
         let budget = context.judgement.energyBudget
-        // A third full: a run costs three times an awake run, more than it is worth, until the budget refills.
-        context.judgement.energyBudget.withdraw(budget.balance(at: h.now) - budget.capacity / 3, at: h.now)
+        // So empty that a run costs half as much again as it is worth, until the budget refills.
+        let awakeCost = h.system.policy.judgement.awakeRunCost
+        let share = awakeCost / value / 1.5
+        context.judgement.energyBudget.withdraw(budget.balance(at: h.now) - share * budget.capacity, at: h.now)
         let prediction = LaunchPredictionConstraint()
         guard case .blocked(_, let until?) = prediction.evaluate(Fixture.refreshRequest(feed), in: context) else {
-            Issue.record("a run from a budget a fifth full should cost more than it is worth")
+            Issue.record("a run from so empty a budget should cost more than it is worth")
             return
         }
-        let awakeCost = h.system.policy.judgement.awakeRunCost
         let refilled = context.judgement.energyBudget.time(toReach: awakeCost / value * budget.capacity, from: h.now)
         #expect(abs(until - (refilled ?? .zero)) < 0.001)
         #expect(until < Instant(seconds: 3600), "sooner than the next hour, when it would be judged anyway")

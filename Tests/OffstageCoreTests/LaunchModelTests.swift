@@ -237,13 +237,6 @@ import Testing
     let feed = Fixture.feed
     let mail = Fixture.mail
 
-    /// A policy whose launch model judges from the first day, with no rate limit between runs.
-    var judging: Policy {
-        var policy = Fixture.unspaced
-        policy.judgement.likelihoodLearningDays = 0
-        return policy
-    }
-
     func blocker(_ h: CoreHarness, _ app: BundleID) -> Blocker? {
         h.system.explain().first { $0.app == app && $0.phase == .pending }?.blockers.first {
             $0.constraint == "launchPrediction"
@@ -263,7 +256,7 @@ import Testing
     }
 
     @Test func anUnlikelyRefreshWaitsAndSaysWhy() throws {
-        var h = Fixture.harness([feed, mail], policy: judging)
+        var h = Fixture.harness([feed, mail], policy: Fixture.judging)
         h.open(feed)
         h.submit(Fixture.refreshRequest(feed), from: feed)
         h.handle(.lock)
@@ -276,7 +269,7 @@ import Testing
     }
 
     @Test func aLikelyLaunchRunsTheRefreshWhileTheDeviceIsAwake() {
-        var h = Fixture.harness([feed, mail], policy: judging)
+        var h = Fixture.harness([feed, mail], policy: Fixture.judging)
         teachFeedAfterMail(&h, times: 3)
         h.submit(Fixture.refreshRequest(feed), from: feed)
         h.advance(by: 1)
@@ -295,7 +288,7 @@ import Testing
     }
 
     @Test func wakingTheDeviceCostsMoreThanRunningWhileItIsAwake() throws {
-        var policy = judging
+        var policy = Fixture.judging
         policy.judgement.wakeRunCost = 0.9
         var h = Fixture.harness([feed, mail], policy: policy)
         for _ in 0..<3 {  // feed's notification, then the user opens feed
@@ -319,7 +312,7 @@ import Testing
     }
 
     @Test func aLikelyRefreshNeverStartsBeforeItsEarliestBeginDate() throws {
-        var h = Fixture.harness([feed, mail], policy: judging)
+        var h = Fixture.harness([feed, mail], policy: Fixture.judging)
         teachFeedAfterMail(&h, times: 3)
         h.call(.submit(Fixture.refreshRequest(feed, earliestBeginDate: h.now.seconds + 600)), from: feed)
         let date = h.now + 600
@@ -333,7 +326,7 @@ import Testing
     }
 
     @Test func theQuotaHoldsARefreshThatWouldWakeTheDeviceButNotOneWhileItIsAwake() {
-        var policy = judging
+        var policy = Fixture.judging
         (policy.judgement.quotaActive, policy.judgement.quotaWorkingSet) = (0, 0)
         (policy.judgement.quotaFrequent, policy.judgement.quotaRare) = (0, 0)
         policy.judgement.wakeRunCost = 0
@@ -349,7 +342,7 @@ import Testing
     }
 
     @Test func aRefreshWhoseContentIsFreshGainsLittle() {
-        var h = Fixture.harness([feed, mail], policy: judging)
+        var h = Fixture.harness([feed, mail], policy: Fixture.judging)
         teachFeedAfterMail(&h, times: 3)
         h.submit(Fixture.refreshRequest(feed), from: feed)
         h.open(mail)
