@@ -1,6 +1,7 @@
-/// Everything the system tracks for one installed app: its life cycle (`AppLifecycle`), requests and running
-/// tasks, §7's state and its history. Internal: hosts read it through `BackgroundSystem`. A field of `AppFields`
-/// or of its life cycle is read by name (`app.state`); the life cycle changes only through its own methods.
+/// Everything the system tracks for one installed app: its life cycle (`AppLifecycle`), its requests and running
+/// tasks (`AppScheduling`), §7's state and its history. Internal: hosts read it through `BackgroundSystem`. A field
+/// of `AppFields`, of its life cycle or of its scheduling is read by name (`app.state`, `app.pending`); those two
+/// change only through their own methods.
 ///
 /// The fields live in one shared box until a copy changes them: reading a record by value (as every
 /// pass over an app does) costs one reference count, not one per field (there are dozens).
@@ -20,6 +21,10 @@ struct AppRecord: Sendable {
     subscript<Value>(dynamicMember path: KeyPath<AppFields, Value>) -> Value { box.fields[keyPath: path] }
 
     subscript<Value>(dynamicMember path: KeyPath<AppLifecycle, Value>) -> Value { box.fields.lifecycle[keyPath: path] }
+
+    subscript<Value>(dynamicMember path: KeyPath<AppScheduling, Value>) -> Value {
+        box.fields.scheduling[keyPath: path]
+    }
 
     subscript<Value>(dynamicMember path: WritableKeyPath<AppFields, Value>) -> Value {
         get { box.fields[keyPath: path] }
@@ -48,7 +53,7 @@ struct AppRecord: Sendable {
     func judgementHolds(
         era: Int, pending: [TaskRequest], now: Instant, seen: PendingJudgement.Seen, sight: AppStateSight
     ) -> Bool {
-        box.fields.judgement?.holds(era: era, pending: pending, now: now, seen: seen, sight: sight) ?? false
+        box.fields.scheduling.judgement?.holds(era: era, pending: pending, now: now, seen: seen, sight: sight) ?? false
     }
 
     /// The state the app will be in once every queued callback is delivered.
@@ -59,17 +64,18 @@ struct AppRecord: Sendable {
 
     /// A callback watchdog, background time or a running task: deadlines `fireTimers` watches.
     var hasTimers: Bool {
-        box.fields.lifecycle.inFlight != nil || !box.fields.lifecycle.assertions.isEmpty || !box.fields.running.isEmpty
+        box.fields.lifecycle.inFlight != nil || !box.fields.lifecycle.assertions.isEmpty
+            || box.fields.scheduling.hasRunningTasks
     }
 
     /// Whether the app has tasks running (delivered or not).
-    var hasRunningTasks: Bool { !box.fields.running.isEmpty }
+    var hasRunningTasks: Bool { box.fields.scheduling.hasRunningTasks }
 
     /// Whether a task handed to the app is running: its own time then covers the app's background time.
-    var backgroundTimeCoveredByTask: Bool { box.fields.running.contains { $0.delivered } }
+    var backgroundTimeCoveredByTask: Bool { box.fields.scheduling.hasDeliveredTask }
 
     /// Whether a running task waits to be handed to the app's code.
-    var hasUndeliveredTask: Bool { box.fields.running.contains { !$0.delivered } }
+    var hasUndeliveredTask: Bool { box.fields.scheduling.hasUndeliveredTask }
 
     /// Whether a termination waits for `willTerminate` to return.
     var isTerminating: Bool { box.fields.lifecycle.terminating != nil }
@@ -80,14 +86,14 @@ struct AppRecord: Sendable {
     /// Nothing is keeping the app running in the background: no callback, assertion, task or termination
     /// in flight, no §7 delivery and no active background mode.
     var hasNoBackgroundWork: Bool {
-        !box.fields.lifecycle.keepsProcessRunning && box.fields.running.isEmpty
+        !box.fields.lifecycle.keepsProcessRunning && !box.fields.scheduling.hasRunningTasks
             && !box.fields.backgroundEvents.keepsProcessRunning
     }
 
     /// Whether a change of the device, the settings or the screen can matter to the app: it has a live
     /// process that is not suspended, work in flight, §7 work the system schedules, or such a request.
     var concernedBySharedChanges: Bool {
-        box.fields.sharedWaits.contains(.sharedChange) || !hasNoBackgroundWork
+        box.fields.scheduling.sharedWaits.contains(.sharedChange) || !hasNoBackgroundWork
             || (box.fields.lifecycle.state != .suspended && box.fields.lifecycle.state != .notRunning)
             || box.fields.backgroundEvents.awaitsDelivery
     }
@@ -96,18 +102,6 @@ struct AppRecord: Sendable {
     mutating func clearProcess() {
         makeUnique()
         box.fields.clearProcess()
-    }
-
-    /// Remembers the blocker names last recorded for a pending request.
-    mutating func noteBlockers(_ names: [String], of identifier: String) {
-        makeUnique()
-        box.fields.noteBlockers(names, of: identifier)
-    }
-
-    /// Forgets the blockers last recorded for a request, and the app's last judgement.
-    mutating func forgetBlockers(of identifier: String) {
-        makeUnique()
-        box.fields.forgetBlockers(of: identifier)
     }
 
     /// Gives this record its own box before a change, if another copy shares it.
@@ -121,26 +115,13 @@ struct AppFields: Sendable {
     var manifest: AppManifest
     /// The app's place in installation order: reviews run in this order, for determinism.
     let installIndex: Int
-    /// The time of the app's queued review in `BackgroundSystem.reviews`, if one is queued.
-    var scheduledReview: Instant?
-    /// The earliest time one of its pending requests' blockers lifts by itself.
-    var blockersLift: Instant?
     /// Its process: state, callbacks, assertions and background time, a termination under way (§2).
     var lifecycle = AppLifecycle()
-    var pending: [TaskRequest] = []
-    var running: [TaskRun] = [] {
-        didSet { runningIdentifiers = Set(running.lazy.map(\.request.identifier)) }
-    }
-    /// The identifiers of `running`, kept with it: every constraint context reads them, and building
-    /// the set there was a tenth of a context's cost.
-    private(set) var runningIdentifiers: Set<String> = []
+    /// Its pending requests and running tasks, their waits and reviews, its quota starts and reservations (§4).
+    var scheduling = AppScheduling()
     /// The user swiped the app away and has not opened it since. Outlives the process.
     var forceQuit = false
     var memoryFootprint: Int
-    /// The blocker names last recorded for each pending identifier, so only changes are logged.
-    private(set) var lastBlockers: [String: [String]] = [:]
-    /// Its last judgement of its pending requests, while it may still hold (see `PendingJudgement`).
-    var judgement: PendingJudgement?
     /// Everything the host reported the app's processes used, since installation.
     var totalUsage = ResourceUsage()
     /// The user's use of the app: launches, time on screen, last use. Outlives processes.
@@ -151,17 +132,10 @@ struct AppFields: Sendable {
     var tier: UsageTier.Kept?
     /// How the app's tasks have ended. Outlives processes: the system remembers.
     var cooperation = Cooperation()
-    /// When its discretionary runs started, within the quota window.
-    var discretionaryStarts: [Instant] = []
-    /// Budget reservations of its running tasks, by task ID.
-    var reservations: [Int: Reservation] = [:]
     /// When a background refresh last completed successfully: the age of the content it shows.
     var contentUpdatedAt: Instant?
     /// Maintenance wakes its work started (the device was asleep).
     var wakeUps = 0
-    /// The system-wide changes that can lift one of its pending requests, as last reviewed: shared state, a
-    /// wake, a budget refill.
-    var sharedWaits: BlockerLifts = []
     /// Its background pushes, legacy fetch, location monitoring and background modes (§7).
     var backgroundEvents = AppBackgroundEvents()
 
@@ -171,20 +145,10 @@ struct AppFields: Sendable {
         self.memoryFootprint = memoryFootprint
     }
 
-    /// Remembers the blocker names last recorded for a pending request.
-    mutating func noteBlockers(_ names: [String], of identifier: String) { lastBlockers[identifier] = names }
-
-    /// Forgets the blockers last recorded for a request that was replaced, cancelled or started, so its
-    /// next wait is recorded anew, and with them the last judgement, which would skip that record.
-    mutating func forgetBlockers(of identifier: String) {
-        lastBlockers[identifier] = nil
-        judgement = nil
-    }
-
     /// Forgets everything that lives only as long as the process.
     mutating func clearProcess() {
         lifecycle.clearProcess()
-        running = []
+        scheduling.clearProcess()
         backgroundEvents.clearProcess()
     }
 }

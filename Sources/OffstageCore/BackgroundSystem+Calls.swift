@@ -33,17 +33,11 @@ extension BackgroundSystem {
             completeTask(id, taskID: taskID, success: success)
             return .ok
         case .updateTitle(let taskID, let title, let subtitle):
-            updateRun(id, taskID) { run in
-                run.request.title = title
-                run.request.subtitle = subtitle
-            }
+            apps[id].scheduling.retitle(taskID, title: title, subtitle: subtitle)
             record(id, .log, task: runIdentifier(id, taskID), reason: "title: \(title) — \(subtitle)")
             return .ok
         case .reportProgress(let taskID, let completed, let total):
-            updateRun(id, taskID) { run in
-                run.progressCompleted = completed
-                run.progressTotal = total
-            }
+            apps[id].scheduling.noteProgress(taskID, completed: completed, total: total)
             return .ok
         case .returned(let token):
             callbackReturned(id, token: token)
@@ -144,9 +138,7 @@ extension BackgroundSystem {
             return crash(id, "No launch handler registered for task with identifier \(name)")
         }
         if request.kind == .continuedProcessing { return submitContinued(id, request) }
-        if let index = app.pending.firstIndex(where: { $0.identifier == name }) {
-            apps[id].pending[index] = request
-            apps[id].forgetBlockers(of: name)
+        if apps[id].scheduling.replace(request) {
             record(id, .replaced, task: name, .submitted(kind: request.kind, outcome: .replacing))
             return .ok
         }
@@ -157,7 +149,7 @@ extension BackgroundSystem {
                 reason: "tooManyPendingTaskRequests: \(limit) \(request.kind.rawValue) pending")
             return .failed(.tooManyPendingTaskRequests)
         }
-        apps[id].pending.append(request)
+        apps[id].scheduling.submit(request)
         record(id, .submitted, task: name, .submitted(kind: request.kind, outcome: .pending))
         return .ok
     }
@@ -191,11 +183,11 @@ extension BackgroundSystem {
 
     mutating func cancel(_ id: BundleID, where matches: (TaskRequest) -> Bool) {
         let cancelled =
-            apps[id].pending.filter(matches) + continuedQueue.filter { $0.app == id }.map(\.request).filter(matches)
-        apps[id].pending.removeAll(where: matches)
+            apps[id].scheduling.removePending(where: matches)
+            + continuedQueue.filter { $0.app == id }.map(\.request).filter(matches)
         continuedQueue.removeAll { $0.app == id && matches($0.request) }
         for request in cancelled {
-            apps[id].forgetBlockers(of: request.identifier)
+            apps[id].scheduling.forgetBlockers(of: request.identifier)
             record(id, .cancelled, task: request.identifier, reason: "cancelled by the app")
         }
     }

@@ -138,15 +138,14 @@ extension BackgroundSystem {
             energyBefore: backgroundJoules(of: id), bytesBefore: apps[id].totalUsage.cellularBytes)
         energyBudget.withdraw(reservation.energy, at: now)
         dataBudget.withdraw(reservation.data, at: now)
-        apps[id].reservations[run.id] = reservation
+        apps[id].scheduling.reserve(reservation, for: run.id)
     }
 
     /// A discretionary launch of the app starts now (a task or a legacy fetch): a place in its quota window,
     /// and the start the rate limit spaces the next one from.
     mutating func noteDiscretionaryStart(_ id: BundleID) {
         let window = policy.judgement.quotaWindow
-        apps[id].discretionaryStarts.removeAll { now - $0 >= window }
-        apps[id].discretionaryStarts.append(now)
+        apps[id].scheduling.noteDiscretionaryStart(at: now, window: window)
     }
 
     /// A refresh run used `joules` (from its start to its end): the measured use its successors reserve from.
@@ -163,7 +162,7 @@ extension BackgroundSystem {
     /// app's cooperation score, and a successful refresh makes the app's content fresh.
     mutating func noteRunEnded(_ id: BundleID, _ run: TaskRun, outcome: TaskOutcome?, success: Bool) {
         runningTaskCount -= 1
-        if let reserved = apps[id].reservations.removeValue(forKey: run.id) {
+        if let reserved = apps[id].scheduling.releaseReservation(of: run.id) {
             let usedEnergy = backgroundJoules(of: id) - reserved.energyBefore
             let usedBytes = Double(apps[id].totalUsage.cellularBytes - reserved.bytesBefore)
             energyBudget.deposit(reserved.energy - min(max(0, usedEnergy), reserved.energy), at: now)
@@ -206,7 +205,7 @@ extension BackgroundSystem {
     /// or in a budget reviews just the apps it can start.
     mutating func noteSharedWaits(_ id: BundleID, _ waits: BlockerLifts) {
         guard apps[id].sharedWaits != waits else { return }
-        apps[id].sharedWaits = waits
+        apps[id].scheduling.noteSharedWaits(waits)
         let position = apps.position(of: id)
         if waits.contains(.wake) { appsAwaitingWake.insert(position) } else { appsAwaitingWake.remove(position) }
         if waits.contains(.budgetRefill) {

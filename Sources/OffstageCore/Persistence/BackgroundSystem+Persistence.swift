@@ -11,7 +11,7 @@ extension BackgroundSystem {
         if apps.contains(app) {
             for request in requests where request.kind != .continuedProcessing {
                 guard !apps[app].pending.contains(where: { $0.identifier == request.identifier }) else { continue }
-                apps[app].pending.append(request)
+                apps[app].scheduling.submit(request)
                 record(app, .submitted, task: request.identifier, .submitted(kind: request.kind, outcome: .restored))
             }
         } else {
@@ -53,7 +53,7 @@ extension BackgroundSystem {
             apps[id].usage = UsageHistory(
                 launches: history.launches, foregroundSeconds: history.foregroundSeconds, lastUsed: history.lastUsed)
             apps[id].cooperation = Cooperation(score: history.cooperation, judged: history.judgedRuns)
-            apps[id].discretionaryStarts = history.runStarts
+            apps[id].scheduling.restore(discretionaryStarts: history.runStarts)
             apps[id].contentUpdatedAt = history.contentUpdatedAt
             apps[id].wakeUps = history.wakeUps
             apps[id].totalUsage = history.totalUsage

@@ -9,9 +9,7 @@ extension BackgroundSystem {
             id: nextTaskID, app: id, request: request, startedAt: now, expiresAt: nil, expiredAt: nil,
             delivered: false)
         nextTaskID += 1
-        apps[id].pending.removeAll { $0.identifier == request.identifier }
-        apps[id].forgetBlockers(of: request.identifier)
-        apps[id].running.append(run)
+        apps[id].scheduling.start(run)
         wakeForBackgroundWork(id, why: "to run \(request.identifier)")
         record(id, .started, task: request.identifier, .started(kind: request.kind, cause: cause))
         noteRunStarted(id, run, simulated: simulated)
@@ -27,12 +25,8 @@ extension BackgroundSystem {
                 _ = crash(id, "No launch handler registered for task with identifier \(name)")
                 return
             }
-            let (deliveredAt, expiresAt) = (now, policy.runtime(for: run.request.kind).map { now + $0 })
-            updateRun(id, run.id) { run in
-                run.delivered = true
-                run.startedAt = deliveredAt
-                run.expiresAt = expiresAt
-            }
+            apps[id].scheduling.deliver(
+                run.id, at: now, expiresAt: policy.runtime(for: run.request.kind).map { now + $0 })
             emit(.startTask(id, apps[id].running.first { $0.id == run.id }!))
         }
     }
@@ -40,17 +34,15 @@ extension BackgroundSystem {
     /// Calls the task's expiration handler; the app then has the grace period to complete it.
     mutating func expire(_ id: BundleID, _ taskID: Int, _ why: RecordDetail.Expiration) {
         guard let run = apps.lookUp(id)?.running.first(where: { $0.id == taskID }), run.expiredAt == nil else { return }
-        let time = now
-        updateRun(id, taskID) { $0.expiredAt = time }
+        apps[id].scheduling.expire(taskID, at: now)
         record(id, .expired, task: run.request.identifier, .expired(cause: why))
         emit(.expireTask(id, taskID: taskID))
     }
 
     mutating func completeTask(_ id: BundleID, taskID: Int, success: Bool) {
-        guard let run = apps[id].running.first(where: { $0.id == taskID }) else {
+        guard let run = apps[id].scheduling.end(taskID) else {
             return record(id, .log, reason: "setTaskCompleted for a task that is not running (\(taskID)): ignored")
         }
-        apps[id].running.removeAll { $0.id == taskID }
         // The last task's time covered the app: its own background time for assertions starts now.
         if apps[id].backgroundSince != nil, !apps[id].backgroundTimeCoveredByTask {
             apps[id].lifecycle.startBackgroundTime(at: now)
@@ -69,11 +61,6 @@ extension BackgroundSystem {
             let next = continuedQueue.removeFirst()
             start(next.app, next.request, .roomInQueue)
         }
-    }
-
-    mutating func updateRun(_ id: BundleID, _ taskID: Int, _ change: (inout TaskRun) -> Void) {
-        guard let index = apps.lookUp(id)?.running.firstIndex(where: { $0.id == taskID }) else { return }
-        change(&apps[id].running[index])
     }
 
     func runIdentifier(_ id: BundleID, _ taskID: Int) -> String? {

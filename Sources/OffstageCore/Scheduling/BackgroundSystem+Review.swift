@@ -20,7 +20,7 @@ extension BackgroundSystem {
         while let top = reviews.min, top.at <= now {
             reviews.removeMin()
             if apps[top.app].scheduledReview == top.at {
-                apps[top.app].scheduledReview = nil
+                apps[top.app].scheduling.noteReview(at: nil)
                 dirty.insert(apps.position(of: top.app))
             }
         }
@@ -71,7 +71,7 @@ extension BackgroundSystem {
     mutating func queueNextReview(_ id: BundleID) {
         let next = nextDeadline(of: id)
         guard next != apps[id].scheduledReview else { return }
-        apps[id].scheduledReview = next
+        apps[id].scheduling.noteReview(at: next)
         if let next { reviews.insert(Review(at: next, app: id, order: apps[id].installIndex)) }
     }
 
@@ -81,11 +81,7 @@ extension BackgroundSystem {
     func nextDeadline(of id: BundleID) -> Instant? {
         var next = EarliestAfter(now)
         let app = apps[id]  // looked up once: each lookup probes the table
-        next.note(app.inFlight?.deadline)
-        if let since = app.backgroundSince, !app.assertions.isEmpty, !app.backgroundTimeCoveredByTask {
-            let end = since + backgroundTimeAllowance
-            next.note(app.assertionsWarned ? end : end + (-policy.assertionExpirationWarning))
-        }
+        noteProcessDeadlines(of: app, in: &next)
         for run in app.running where run.delivered {
             next.note(run.expiredAt.map { $0 + policy.expirationGrace } ?? run.expiresAt)
         }

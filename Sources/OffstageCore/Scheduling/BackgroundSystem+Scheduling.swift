@@ -1,31 +1,13 @@
 /// The scheduler's passes over one app, run by `review`: deadlines that fell due, running tasks
 /// whose conditions broke, and pending requests whose constraints are all satisfied.
 extension BackgroundSystem {
-    /// Fires the app's deadlines at or before `now`: callback watchdogs, background time, task runtimes.
+    /// Fires the app's deadlines at or before `now`: the process's (callback watchdogs, background time),
+    /// then its tasks' runtimes and grace periods.
     mutating func fireTimers(_ id: BundleID) {
-        guard apps.contains(id), apps[id].state.hasProcess, apps[id].hasTimers else { return }
-        let app = apps[id]
-        if let inFlight = app.inFlight, let deadline = inFlight.deadline, deadline <= now {
-            if inFlight.callback == .willTerminate, let reason = app.terminating {
-                endProcess(id, reason)
-            } else {
-                let limit = Int(policy.watchdogTimeout(for: inFlight.callback) ?? 0)
-                let why = "\(inFlight.callback.rawValue) did not return within \(limit) s (0x8badf00d)"
-                endProcess(id, .watchdog(why))
-            }
+        guard apps.contains(id), apps[id].state.hasProcess, apps[id].hasTimers, !fireProcessDeadlines(id) else {
             return
         }
-        if let since = app.backgroundSince, !app.assertions.isEmpty, !app.backgroundTimeCoveredByTask {
-            let end = since + backgroundTimeAllowance
-            if now >= end { return endProcess(id, .watchdog("background task assertion timeout")) }
-            if !app.assertionsWarned, now >= end + (-policy.assertionExpirationWarning) {
-                let ids = app.assertions.keys.sorted()
-                apps[id].lifecycle.noteAssertionsWarned()
-                record(id, .assertionExpired, .assertionsExpiring(numbers: ids, secondsLeft: Int(end - now)))
-                emit(.expireBackgroundTasks(id, ids: ids))
-            }
-        }
-        for run in app.running where run.delivered {
+        for run in apps[id].running where run.delivered {
             if let expired = run.expiredAt, now >= expired + policy.expirationGrace {
                 let grace = Int(policy.expirationGrace)
                 return endProcess(
@@ -54,7 +36,7 @@ extension BackgroundSystem {
         guard apps.contains(id), !apps[id].isTerminating else { return }
         let pending = apps[id].pending
         guard !pending.isEmpty else {
-            apps[id].judgement = nil
+            apps[id].scheduling.keep(nil)
             return noteWaiting(id, until: nil, waits: [])
         }
         refreshUsageTier(id)
@@ -87,19 +69,19 @@ extension BackgroundSystem {
             waits.formUnion(wait.liftedBy)
             let names = blockers.map(\.constraint)
             if apps[id].lastBlockers[request.identifier] != names {
-                apps[id].noteBlockers(names, of: request.identifier)
+                apps[id].scheduling.noteBlockers(names, of: request.identifier)
                 record(id, .deferred, task: request.identifier, .deferred(blockers: blockers))
             }
         }
         noteWaiting(id, until: lift, waits: waits)
-        apps[id].judgement =
-            started ? nil : PendingJudgement(era: judgementEra, pending: pending, seen: seen, turnsAt: turnsAt)
+        apps[id].scheduling.keep(
+            started ? nil : PendingJudgement(era: judgementEra, pending: pending, seen: seen, turnsAt: turnsAt))
     }
 
     /// Remembers how the app's pending requests wait: when the soonest should be judged again by itself,
     /// and which system-wide changes (shared state, a wake, a budget refill) can lift one of them now.
     private mutating func noteWaiting(_ id: BundleID, until lift: Instant?, waits: BlockerLifts) {
-        apps[id].blockersLift = lift
+        apps[id].scheduling.noteBlockersLift(lift)
         noteSharedWaits(id, waits)
     }
 

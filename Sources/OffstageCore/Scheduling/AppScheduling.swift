@@ -1,0 +1,152 @@
+/// One app's place in the scheduler (§4), and the only code that changes it: its pending requests and running
+/// tasks, why each request last waited, its kept judgement, its next review and what can lift its waits.
+struct AppScheduling: Sendable {
+    /// Its submitted requests not yet started, in submission order.
+    private(set) var pending: [TaskRequest] = []
+    /// Its tasks started and not yet ended (delivered or not). Dies with the process.
+    private(set) var running: [TaskRun] = []
+    /// The identifiers of `running`, kept with it: every constraint context reads them, and building
+    /// the set there was a tenth of a context's cost.
+    private(set) var runningIdentifiers: Set<String> = []
+    /// The blocker names last recorded for each pending identifier, so only changes are logged.
+    private(set) var lastBlockers: [String: [String]] = [:]
+    /// Its last judgement of its pending requests, while it may still hold (see `PendingJudgement`).
+    private(set) var judgement: PendingJudgement?
+    /// The earliest time one of its pending requests' blockers lifts by itself.
+    private(set) var blockersLift: Instant?
+    /// The time of the app's queued review in `BackgroundSystem.reviews`, if one is queued.
+    private(set) var scheduledReview: Instant?
+    /// The system-wide changes that can lift one of its pending requests, as last reviewed: shared state, a
+    /// wake, a budget refill.
+    private(set) var sharedWaits: BlockerLifts = []
+    /// When its discretionary runs started, within the quota window. Outlives processes.
+    private(set) var discretionaryStarts: [Instant] = []
+    /// Budget reservations of its running tasks, by task ID.
+    private(set) var reservations: [Int: Reservation] = [:]
+
+    // MARK: What the system asks
+
+    /// Whether the app has tasks running (delivered or not).
+    var hasRunningTasks: Bool { !running.isEmpty }
+
+    /// Whether a task handed to the app is running: its own time then covers the app's background time.
+    var hasDeliveredTask: Bool { running.contains { $0.delivered } }
+
+    /// Whether a running task waits to be handed to the app's code.
+    var hasUndeliveredTask: Bool { running.contains { !$0.delivered } }
+
+    // MARK: Requests
+
+    /// Queues `request` after those pending.
+    mutating func submit(_ request: TaskRequest) { pending.append(request) }
+
+    /// Puts `request` in the place of the pending request with its identifier, whose wait is then recorded
+    /// anew; false if none is pending.
+    mutating func replace(_ request: TaskRequest) -> Bool {
+        guard let index = pending.firstIndex(where: { $0.identifier == request.identifier }) else { return false }
+        pending[index] = request
+        forgetBlockers(of: request.identifier)
+        return true
+    }
+
+    /// Removes the pending requests that `matches` and returns them, in their order.
+    mutating func removePending(where matches: (TaskRequest) -> Bool) -> [TaskRequest] {
+        let removed = pending.filter(matches)
+        pending.removeAll(where: matches)
+        return removed
+    }
+
+    /// Remembers the blocker names last recorded for a pending request.
+    mutating func noteBlockers(_ names: [String], of identifier: String) { lastBlockers[identifier] = names }
+
+    /// Forgets the blockers last recorded for a request that was replaced, cancelled or started, so its
+    /// next wait is recorded anew, and with them the last judgement, which would skip that record.
+    mutating func forgetBlockers(of identifier: String) {
+        lastBlockers[identifier] = nil
+        judgement = nil
+    }
+
+    // MARK: Runs
+
+    /// Starts `run`: its request leaves the pending ones and its next wait is recorded anew.
+    mutating func start(_ run: TaskRun) {
+        pending.removeAll { $0.identifier == run.request.identifier }
+        forgetBlockers(of: run.request.identifier)
+        running.append(run)
+        runningIdentifiers.insert(run.request.identifier)
+    }
+
+    /// Hands the run `taskID` to the app's code at `now`; its runtime, if limited, ends at `expiresAt`.
+    mutating func deliver(_ taskID: Int, at now: Instant, expiresAt: Instant?) {
+        guard let index = running.firstIndex(where: { $0.id == taskID }) else { return }
+        running[index].delivered = true
+        running[index].startedAt = now
+        running[index].expiresAt = expiresAt
+    }
+
+    /// Marks the run `taskID` expired at `now`: the grace period to complete it starts.
+    mutating func expire(_ taskID: Int, at now: Instant) {
+        guard let index = running.firstIndex(where: { $0.id == taskID }) else { return }
+        running[index].expiredAt = now
+    }
+
+    /// Shows `title` and `subtitle` for the run `taskID` (continued processing).
+    mutating func retitle(_ taskID: Int, title: String, subtitle: String) {
+        guard let index = running.firstIndex(where: { $0.id == taskID }) else { return }
+        running[index].request.title = title
+        running[index].request.subtitle = subtitle
+    }
+
+    /// Notes the progress the run `taskID` reported: `completed` units of `total`.
+    mutating func noteProgress(_ taskID: Int, completed: Int64, total: Int64) {
+        guard let index = running.firstIndex(where: { $0.id == taskID }) else { return }
+        running[index].progressCompleted = completed
+        running[index].progressTotal = total
+    }
+
+    /// Ends the run `taskID` and returns it; nil if it is not running.
+    mutating func end(_ taskID: Int) -> TaskRun? {
+        guard let index = running.firstIndex(where: { $0.id == taskID }) else { return nil }
+        let run = running.remove(at: index)
+        runningIdentifiers = Set(running.lazy.map(\.request.identifier))
+        return run
+    }
+
+    /// Forgets everything that lives only as long as the process: its running tasks.
+    mutating func clearProcess() {
+        running = []
+        runningIdentifiers = []
+    }
+
+    // MARK: Judgement and review
+
+    /// Keeps the app's judgement of its pending requests (nil: none holds).
+    mutating func keep(_ judgement: PendingJudgement?) { self.judgement = judgement }
+
+    /// Remembers when the soonest of the pending requests' blockers lifts by itself (nil: none does).
+    mutating func noteBlockersLift(_ lift: Instant?) { blockersLift = lift }
+
+    /// Remembers which system-wide changes can lift one of the pending requests.
+    mutating func noteSharedWaits(_ waits: BlockerLifts) { sharedWaits = waits }
+
+    /// Remembers the time of the app's queued review (nil: none is queued, or the queued one came).
+    mutating func noteReview(at time: Instant?) { scheduledReview = time }
+
+    // MARK: Quota and budgets
+
+    /// A discretionary launch starts `now`: a place in the quota window of `window` seconds, which
+    /// forgets the starts that left it.
+    mutating func noteDiscretionaryStart(at now: Instant, window: Double) {
+        discretionaryStarts.removeAll { now - $0 >= window }
+        discretionaryStarts.append(now)
+    }
+
+    /// The discretionary starts remembered across a restart.
+    mutating func restore(discretionaryStarts starts: [Instant]) { discretionaryStarts = starts }
+
+    /// Keeps what the run `taskID` took from the budgets, to give back what it does not use.
+    mutating func reserve(_ reservation: Reservation, for taskID: Int) { reservations[taskID] = reservation }
+
+    /// Takes back what the run `taskID` reserved, if anything.
+    mutating func releaseReservation(of taskID: Int) -> Reservation? { reservations.removeValue(forKey: taskID) }
+}

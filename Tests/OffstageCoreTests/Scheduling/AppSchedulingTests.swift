@@ -1,0 +1,90 @@
+import Testing
+
+@testable import OffstageCore
+
+/// One app's place in the scheduler on its own (§4): a start moves a request from pending to running and its
+/// identifier into the running set, a replaced or started request's wait is recorded anew, runs are delivered,
+/// expired and ended by ID, the process's end takes the runs but not the requests, and the quota window slides.
+@Suite struct AppSchedulingTests {
+    let feed = Fixture.feed
+
+    func at(_ seconds: Double) -> Instant { Instant(seconds: seconds) }
+
+    func run(_ request: TaskRequest, id: Int) -> TaskRun {
+        TaskRun(id: id, app: feed, request: request, startedAt: at(0), expiresAt: nil, expiredAt: nil, delivered: false)
+    }
+
+    @Test func aStartMovesTheRequestFromPendingToRunningAndForgetsItsBlockers() {
+        var scheduling = AppScheduling()
+        let refresh = Fixture.refreshRequest(feed)
+        let processing = Fixture.processingRequest(feed)
+        scheduling.submit(refresh)
+        scheduling.submit(processing)
+        scheduling.noteBlockers(["deviceAwake"], of: refresh.identifier)
+        scheduling.start(run(refresh, id: 1))
+        #expect(scheduling.pending == [processing])
+        #expect(scheduling.running.map(\.id) == [1] && scheduling.runningIdentifiers == [refresh.identifier])
+        #expect(scheduling.lastBlockers[refresh.identifier] == nil)
+        #expect(scheduling.hasRunningTasks && scheduling.hasUndeliveredTask && !scheduling.hasDeliveredTask)
+    }
+
+    @Test func aReplacementTakesThePlaceOfThePendingRequestAndItsWaitIsRecordedAnew() {
+        var scheduling = AppScheduling()
+        let first = Fixture.refreshRequest(feed, earliestBeginDate: 60)
+        let replacement = Fixture.refreshRequest(feed, earliestBeginDate: 3600)
+        let replacedNone = scheduling.replace(first)
+        #expect(!replacedNone)
+        scheduling.submit(first)
+        scheduling.submit(Fixture.processingRequest(feed))
+        scheduling.noteBlockers(["earliestBeginDate"], of: first.identifier)
+        let replaced = scheduling.replace(replacement)
+        #expect(replaced)
+        #expect(scheduling.pending == [replacement, Fixture.processingRequest(feed)])
+        #expect(scheduling.lastBlockers.isEmpty)
+    }
+
+    @Test func runsAreDeliveredExpiredAndEndedByTheirID() {
+        var scheduling = AppScheduling()
+        scheduling.start(run(Fixture.refreshRequest(feed), id: 1))
+        scheduling.start(run(Fixture.processingRequest(feed), id: 2))
+        scheduling.deliver(1, at: at(10), expiresAt: at(40))
+        scheduling.expire(1, at: at(40))
+        #expect(scheduling.running[0].delivered && scheduling.running[0].startedAt == at(10))
+        #expect(scheduling.running[0].expiresAt == at(40) && scheduling.running[0].expiredAt == at(40))
+        #expect(!scheduling.running[1].delivered && scheduling.hasDeliveredTask && scheduling.hasUndeliveredTask)
+        let (ended, endedAgain) = (scheduling.end(1), scheduling.end(1))
+        #expect(ended?.id == 1 && endedAgain == nil)
+        #expect(scheduling.runningIdentifiers == [Fixture.processing(feed)])
+    }
+
+    @Test func theProcessEndTakesTheRunsButNotThePendingRequests() {
+        var scheduling = AppScheduling()
+        scheduling.submit(Fixture.processingRequest(feed))
+        scheduling.start(run(Fixture.refreshRequest(feed), id: 1))
+        scheduling.clearProcess()
+        #expect(scheduling.pending == [Fixture.processingRequest(feed)])
+        #expect(!scheduling.hasRunningTasks && scheduling.runningIdentifiers.isEmpty)
+    }
+
+    @Test func cancellingReturnsTheMatchingRequestsInTheirOrder() {
+        var scheduling = AppScheduling()
+        let requests = [
+            Fixture.processingRequest(feed, 1), Fixture.refreshRequest(feed), Fixture.processingRequest(feed, 2),
+        ]
+        for request in requests { scheduling.submit(request) }
+        let cancelled = scheduling.removePending { $0.kind == .processing }
+        #expect(cancelled == [requests[0], requests[2]])
+        #expect(scheduling.pending == [requests[1]])
+    }
+
+    @Test func theQuotaWindowForgetsStartsThatLeftItAndReservationsAreTakenBackOnce() {
+        var scheduling = AppScheduling()
+        scheduling.noteDiscretionaryStart(at: at(0), window: 100)
+        scheduling.noteDiscretionaryStart(at: at(50), window: 100)
+        scheduling.noteDiscretionaryStart(at: at(120), window: 100)
+        #expect(scheduling.discretionaryStarts == [at(50), at(120)])
+        scheduling.reserve(Reservation(energy: 3, data: 0, energyBefore: 1, bytesBefore: 0), for: 7)
+        let (released, releasedAgain) = (scheduling.releaseReservation(of: 7), scheduling.releaseReservation(of: 7))
+        #expect(released?.energy == 3 && releasedAgain == nil)
+    }
+}
