@@ -200,31 +200,6 @@ extension BackgroundSystem {
         }
         noteRunEnded(id, run, outcome: outcome, success: false)
     }
-
-    /// Remembers which system-wide changes can lift the app's pending requests, so a change in wakefulness
-    /// or in a budget reviews just the apps it can start.
-    mutating func noteSharedWaits(_ id: BundleID, _ waits: BlockerLifts) {
-        guard apps[id].sharedWaits != waits else { return }
-        apps[id].scheduling.noteSharedWaits(waits)
-        let position = apps.position(of: id)
-        if waits.contains(.wake) { appsAwaitingWake.insert(position) } else { appsAwaitingWake.remove(position) }
-        if waits.contains(.budgetRefill) {
-            appsAwaitingBudget.insert(position)
-        } else {
-            appsAwaitingBudget.remove(position)
-        }
-    }
-}
-
-/// What a running task took from the budgets when it started, and the app's meters then, so that what
-/// it did not use can be given back when it ends.
-struct Reservation: Sendable {
-    /// Joules and cellular bytes reserved.
-    var energy: Double
-    var data: Double
-    /// The app's background joules and cellular bytes when the run started.
-    var energyBefore: Double
-    var bytesBefore: Int
 }
 
 /// "12 min" or "3 h 5 min": a duration in words, for records.

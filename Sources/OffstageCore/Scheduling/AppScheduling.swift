@@ -150,3 +150,14 @@ struct AppScheduling: Sendable {
     /// Takes back what the run `taskID` reserved, if anything.
     mutating func releaseReservation(of taskID: Int) -> Reservation? { reservations.removeValue(forKey: taskID) }
 }
+
+/// What a running task took from the budgets when it started, and the app's meters then, so that what
+/// it did not use can be given back when it ends.
+struct Reservation: Sendable {
+    /// Joules and cellular bytes reserved.
+    var energy: Double
+    var data: Double
+    /// The app's background joules and cellular bytes when the run started.
+    var energyBefore: Double
+    var bytesBefore: Int
+}

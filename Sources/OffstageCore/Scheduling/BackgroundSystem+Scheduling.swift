@@ -79,10 +79,19 @@ extension BackgroundSystem {
     }
 
     /// Remembers how the app's pending requests wait: when the soonest should be judged again by itself,
-    /// and which system-wide changes (shared state, a wake, a budget refill) can lift one of them now.
+    /// and which system-wide changes (shared state, a wake, a budget refill) can lift one of them now, so a
+    /// change in wakefulness or in a budget reviews just the apps it can start.
     private mutating func noteWaiting(_ id: BundleID, until lift: Instant?, waits: BlockerLifts) {
         apps[id].scheduling.noteBlockersLift(lift)
-        noteSharedWaits(id, waits)
+        guard apps[id].sharedWaits != waits else { return }
+        apps[id].scheduling.noteSharedWaits(waits)
+        let position = apps.position(of: id)
+        if waits.contains(.wake) { appsAwaitingWake.insert(position) } else { appsAwaitingWake.remove(position) }
+        if waits.contains(.budgetRefill) {
+            appsAwaitingBudget.insert(position)
+        } else {
+            appsAwaitingBudget.remove(position)
+        }
     }
 
     /// For every request not yet finished: where it stands and, if it waits, every constraint that blocks it.
