@@ -12,7 +12,7 @@ struct AppScheduling: Sendable {
     private(set) var lastBlockers: [String: [String]] = [:]
     /// Its last judgement of its pending requests, while it may still hold (see `PendingJudgement`).
     private(set) var judgement: PendingJudgement?
-    /// The earliest time one of its pending requests' blockers lifts by itself.
+    /// The earliest time one of its pending requests is to be judged again with no event (`RequestWait.reviewAt`).
     private(set) var blockersLift: Instant?
     /// The time of the app's queued review in `BackgroundSystem.reviews`, if one is queued.
     private(set) var scheduledReview: Instant?
