@@ -195,7 +195,7 @@ public struct BlockerLifts: OptionSet, Hashable, Sendable {
 /// its blockers that nothing shared lifts), and then which system-wide changes can lift all the others.
 struct RequestWait: Sendable {
     /// Whether some blocker lifts only by time or the app's own events.
-    private(set) var heldByItsOwn = false
+    private var heldByItsOwn = false
     /// Whether one of those waits for an event of the app, with no time of its own.
     private var heldUntilItsOwnEvent = false
     private var latestOwnUntil: Instant?
