@@ -57,6 +57,10 @@ import Testing
         let daemon = try DaemonHarness(freezer: defaultFreezer)
         try daemon.install("test.onscreen")
         let pid = try daemon.openAndWait("test.onscreen")
+        // Killed before the app answered its launch, the daemon rightly ends it instead (DaemonHardeningTests).
+        try daemon.waitUntil("the app answered its launch callbacks") {
+            daemon.events("test.onscreen").contains("became active")
+        }
         daemon.killHard()
         try daemon.start()
         let adopted = try #require(try daemon.app("test.onscreen"))
