@@ -1,7 +1,7 @@
 /// Everything the system tracks for one installed app: its life cycle (`AppLifecycle`), its requests and running
-/// tasks (`AppScheduling`), §7's state and its history. Internal: hosts read it through `BackgroundSystem`. A field
-/// of `AppFields`, of its life cycle or of its scheduling is read by name (`app.state`, `app.pending`); those two
-/// change only through their own methods.
+/// tasks (`AppScheduling`), its judgement history (`AppJudgementHistory`) and §7's state. Internal: hosts read it
+/// through `BackgroundSystem`. A field of `AppFields`, of its life cycle, its scheduling or its judgement history
+/// is read by name (`app.state`, `app.pending`, `app.usage`); those three change only through their own methods.
 ///
 /// The fields live in one shared box until a copy changes them: reading a record by value (as every
 /// pass over an app does) costs one reference count, not one per field (there are dozens).
@@ -26,6 +26,10 @@ struct AppRecord: Sendable {
         box.fields.scheduling[keyPath: path]
     }
 
+    subscript<Value>(dynamicMember path: KeyPath<AppJudgementHistory, Value>) -> Value {
+        box.fields.judgementHistory[keyPath: path]
+    }
+
     subscript<Value>(dynamicMember path: WritableKeyPath<AppFields, Value>) -> Value {
         get { box.fields[keyPath: path] }
         _modify {
@@ -40,7 +44,7 @@ struct AppRecord: Sendable {
     var id: BundleID { self.manifest.bundleIdentifier }
 
     /// When the user last had the app on screen (zero if never): the switcher and jetsam order by it.
-    var lastUsed: Instant { box.fields.usage.lastUsed ?? .zero }
+    var lastUsed: Instant { box.fields.judgementHistory.usage.lastUsed ?? .zero }
 
     /// Whether §7 has anything of the app's to look at: events in flight, a held push or a fetch interval.
     var hasBackgroundEventWork: Bool { box.fields.backgroundEvents.hasWork }
@@ -50,10 +54,15 @@ struct AppRecord: Sendable {
 
     /// Whether the app's kept judgement of its pending requests holds (see `PendingJudgement.holds`), asked
     /// where it lies: taking the judgement out of the box to ask copied it.
-    func judgementHolds(
-        era: Int, pending: [TaskRequest], now: Instant, seen: PendingJudgement.Seen, sight: AppStateSight
-    ) -> Bool {
-        box.fields.scheduling.judgement?.holds(era: era, pending: pending, now: now, seen: seen, sight: sight) ?? false
+    func judgementHolds(pending: [TaskRequest], now: Instant, seen: PendingJudgement.Seen, sight: AppStateSight)
+        -> Bool
+    {
+        box.fields.scheduling.judgement?.holds(pending: pending, now: now, seen: seen, sight: sight) ?? false
+    }
+
+    /// The app's usage tier at `now` (see `AppJudgementHistory.usageTier`), asked where its history lies.
+    func usageTier(at now: Instant, clock: WallClock, policy: JudgementPolicy) -> UsageTier {
+        box.fields.judgementHistory.usageTier(at: now, clock: clock, policy: policy)
     }
 
     /// The state the app will be in once every queued callback is delivered.
@@ -124,18 +133,8 @@ struct AppFields: Sendable {
     var memoryFootprint: Int
     /// Everything the host reported the app's processes used, since installation.
     var totalUsage = ResourceUsage()
-    /// The user's use of the app: launches, time on screen, last use. Outlives processes.
-    var usage = UsageHistory() {
-        didSet { tier = nil }
-    }
-    /// Its usage tier as last worked out, while it holds (see `UsageTier.Kept`).
-    var tier: UsageTier.Kept?
-    /// How the app's tasks have ended. Outlives processes: the system remembers.
-    var cooperation = Cooperation()
-    /// When a background refresh last completed successfully: the age of the content it shows.
-    var contentUpdatedAt: Instant?
-    /// Maintenance wakes its work started (the device was asleep).
-    var wakeUps = 0
+    /// Its use, usage tier, cooperation, content age and wakes, as the judgement reads them (§5). Outlives processes.
+    var judgementHistory = AppJudgementHistory()
     /// Its background pushes, legacy fetch, location monitoring and background modes (§7).
     var backgroundEvents = AppBackgroundEvents()
 

@@ -6,7 +6,7 @@ extension BackgroundSystem {
     /// The user brought the app on screen: a launch in its usage history and the launch model, and the age of
     /// the content it shows (since its last successful background refresh) as a record.
     mutating func noteLaunchByUser(_ id: BundleID) {
-        apps[id].usage.opened(at: now, keeping: policy.judgement.historyWindow)
+        apps[id].judgementHistory.noteOpened(at: now, keeping: policy.judgement.historyWindow)
         reviewLikelier(launchModel.launched(id, at: now, clock: wallClock))
         let age = apps[id].contentUpdatedAt.map { now - $0 }
         emit(.record(Record(at: now, app: id, kind: .contentAge, detail: .contentAge(seconds: age), on: wallClock)))
@@ -53,17 +53,14 @@ extension BackgroundSystem {
         return usageTier(of: app)
     }
 
-    /// The usage tier of `app` now: the one kept while it holds, else worked out again.
+    /// The usage tier of `app` now.
     func usageTier(of app: AppRecord) -> UsageTier {
-        if let kept = app.tier, kept.holds(at: now, era: judgementEra, clock: wallClock) { return kept.tier }
-        return UsageTier.of(app.usage, at: now, clock: wallClock, policy: policy.judgement)
+        app.usageTier(at: now, clock: wallClock, policy: policy.judgement)
     }
 
     /// Works the app's usage tier out again if the kept one no longer holds, and keeps it.
     mutating func refreshUsageTier(_ id: BundleID) {
-        if let kept = apps[id].tier, kept.holds(at: now, era: judgementEra, clock: wallClock) { return }
-        apps[id].tier = UsageTier.kept(
-            apps[id].usage, at: now, clock: wallClock, policy: policy.judgement, era: judgementEra)
+        apps[id].judgementHistory.refreshUsageTier(at: now, clock: wallClock, policy: policy.judgement)
     }
 
     /// The app's usage history, the chance it is opened within the freshness window, and its cooperation score.
@@ -111,7 +108,7 @@ extension BackgroundSystem {
     mutating func noteMaintenanceWake(for id: BundleID, task label: String) {
         lastMaintenanceWake = now
         wakeUps += 1
-        apps[id].wakeUps += 1
+        apps[id].judgementHistory.noteWake()
         chargeWakeUp(for: id)
         record(id, .wake, task: label, reason: "maintenance wake #\(wakeUps): the device was asleep")
         dirty.formUnion(appsAwaitingWake)
@@ -170,10 +167,9 @@ extension BackgroundSystem {
             dataBudget.deposit(reserved.data - min(max(0, usedBytes), reserved.data), at: now)
             dirty.formUnion(appsAwaitingBudget)
         }
-        if success && run.request.kind == .appRefresh { apps[id].contentUpdatedAt = now }
+        if success && run.request.kind == .appRefresh { apps[id].judgementHistory.noteRefreshed(at: now) }
         guard run.request.isDiscretionary, let outcome else { return }
-        apps[id].cooperation.note(outcome, policy.judgement)
-        let score = apps[id].cooperation.score
+        let score = apps[id].judgementHistory.noteOutcome(outcome, policy.judgement)
         record(
             id, .cooperation, task: run.request.identifier,
             reason: "\(outcome.rawValue): cooperation score \(Int((score * 100).rounded()))%")

@@ -8,30 +8,27 @@ public struct BackgroundSystem: Sendable {
         didSet {
             sharedPolicy = SharedPolicy(policy)
             launchModel.halfLife = policy.judgement.likelihoodHalfLife
-            judgementEra &+= 1
+            forgetKeptJudgements()
         }
     }
     /// The policy as constraint contexts share it.
     private var sharedPolicy: SharedPolicy
     public internal(set) var device: DeviceState
     public internal(set) var settings: UserSettings {
-        didSet { judgementEra &+= 1 }
+        didSet { forgetKeptJudgements() }
     }
     public internal(set) var wallClock: WallClock {
-        didSet { judgementEra &+= 1 }
+        didSet { forgetKeptJudgements() }
     }
     /// The constraints the scheduler applies, in the order `explain` lists them.
     public var constraints: [any Constraint] = .standard {
         didSet {
             appStateSight = AppStateSight(constraints)
-            judgementEra &+= 1
+            forgetKeptJudgements()
         }
     }
     /// How much of an app's state the constraints look at (see `AppStateSight`).
     var appStateSight = AppStateSight([any Constraint].standard)
-    /// Counts changes of the policy, the settings, the wall clock and the constraints: an app's last
-    /// judgement (`PendingJudgement`) holds only within the era it was made in.
-    var judgementEra = 0
     /// The time of the latest event: the system's "now".
     public internal(set) var now: Instant = .zero
 

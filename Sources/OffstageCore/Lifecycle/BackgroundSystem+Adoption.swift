@@ -48,7 +48,7 @@ extension BackgroundSystem {
         app.backgroundEvents.adoptActiveModes(memory.activeModes)
         let onScreen = memory.state.isForeground && foregroundApp == nil
         if onScreen {
-            app.usage.cameBack(at: now)
+            app.judgementHistory.noteCameBack(at: now)
             foregroundApp = id
         }
         apps[id] = app

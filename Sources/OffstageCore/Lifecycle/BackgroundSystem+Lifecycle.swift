@@ -27,7 +27,7 @@ extension BackgroundSystem {
         case .inactive: apps[id].lifecycle.queue([.didEnterBackground])
         default: break
         }
-        apps[id].usage.left(at: now)
+        apps[id].judgementHistory.noteLeft(at: now)
         if foregroundApp == id { foregroundApp = nil }
     }
 
@@ -88,7 +88,7 @@ extension BackgroundSystem {
         let politeEnd = reason == .userForceQuit || reason == .memoryPressure
         if politeEnd && apps[id].state != .suspended {
             apps[id].lifecycle.beginTermination(reason)
-            apps[id].usage.left(at: now)
+            apps[id].judgementHistory.noteLeft(at: now)
             if foregroundApp == id { foregroundApp = nil }
             pumpCallbacks(id)
         } else {
@@ -105,7 +105,7 @@ extension BackgroundSystem {
         }
         let hadContinued = running.contains { $0.request.kind == .continuedProcessing }
         let before = apps[id].state
-        apps[id].usage.left(at: now)
+        apps[id].judgementHistory.noteLeft(at: now)
         for run in running { finishRun(id, run, ending: reason) }
         apps[id].clearProcess()
         if foregroundApp == id { foregroundApp = nil }

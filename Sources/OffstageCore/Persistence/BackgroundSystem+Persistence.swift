@@ -50,12 +50,8 @@ extension BackgroundSystem {
     /// host was down is not charged to anyone. Not an event: nothing happened, the system only remembers.
     public mutating func restore(_ snapshot: SystemSnapshot) {
         for (id, history) in snapshot.apps where apps.contains(id) {
-            apps[id].usage = UsageHistory(
-                launches: history.launches, foregroundSeconds: history.foregroundSeconds, lastUsed: history.lastUsed)
-            apps[id].cooperation = Cooperation(score: history.cooperation, judged: history.judgedRuns)
+            apps[id].judgementHistory.restore(history)
             apps[id].scheduling.restore(discretionaryStarts: history.runStarts)
-            apps[id].contentUpdatedAt = history.contentUpdatedAt
-            apps[id].wakeUps = history.wakeUps
             apps[id].totalUsage = history.totalUsage
             apps[id].forceQuit = history.forceQuit
             apps[id].backgroundEvents.remember(history.backgroundWork)

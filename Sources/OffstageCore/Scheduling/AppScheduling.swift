@@ -123,6 +123,9 @@ struct AppScheduling: Sendable {
     /// Keeps the app's judgement of its pending requests (nil: none holds).
     mutating func keep(_ judgement: PendingJudgement?) { self.judgement = judgement }
 
+    /// Forgets the kept judgement: something every judgement reads (policy, settings, clock, constraints) changed.
+    mutating func forgetJudgement() { judgement = nil }
+
     /// Remembers when the soonest of the pending requests' blockers lifts by itself (nil: none does).
     mutating func noteBlockersLift(_ lift: Instant?) { blockersLift = lift }
 

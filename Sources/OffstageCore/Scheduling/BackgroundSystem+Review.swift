@@ -39,6 +39,15 @@ extension BackgroundSystem {
         while let top = reviews.min, apps[top.app].scheduledReview != top.at { reviews.removeMin() }
     }
 
+    /// Forgets every app's kept judgement and usage tier: the policy, the settings, the wall clock or the
+    /// constraints changed, which every judgement reads. Which apps to review is the change's to say.
+    mutating func forgetKeptJudgements() {
+        for id in installed {
+            apps[id].scheduling.forgetJudgement()
+            apps[id].judgementHistory.forgetUsageTier()
+        }
+    }
+
     /// Marks every app for review: the wall clock moved, or the system's memory was restored.
     mutating func reviewEveryApp() {
         for position in installed.indices { dirty.insert(position) }

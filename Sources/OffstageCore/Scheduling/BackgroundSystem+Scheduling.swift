@@ -44,7 +44,7 @@ extension BackgroundSystem {
         let seen = PendingJudgement.Seen(
             device: device, appState: apps[id].projectedState, appForceQuit: apps[id].forceQuit,
             runningIdentifiers: apps[id].runningIdentifiers, judgement: judgement)
-        if apps[id].judgementHolds(era: judgementEra, pending: pending, now: now, seen: seen, sight: appStateSight) {
+        if apps[id].judgementHolds(pending: pending, now: now, seen: seen, sight: appStateSight) {
             return
         }
         var context = context(for: id, judgement: judgement)
@@ -75,7 +75,7 @@ extension BackgroundSystem {
         }
         noteWaiting(id, until: lift, waits: waits)
         apps[id].scheduling.keep(
-            started ? nil : PendingJudgement(era: judgementEra, pending: pending, seen: seen, turnsAt: turnsAt))
+            started ? nil : PendingJudgement(pending: pending, seen: seen, turnsAt: turnsAt))
     }
 
     /// Remembers how the app's pending requests wait: when the soonest should be judged again by itself,

@@ -1,8 +1,9 @@
 /// An app's last judgement of its pending requests, kept with what it read, so that a review after a
-/// change it did not read (most reviews follow such a call or event) can skip judging them again.
+/// change it did not read (most reviews follow such a call or event) can skip judging them again. A change of
+/// the policy, the settings, the wall clock or the constraints forgets it (`forgetKeptJudgements`).
 struct PendingJudgement: Sendable {
-    /// What the constraints see of the device and the app, apart from the time; the policy, settings
-    /// and wall clock are the era's.
+    /// What the constraints see of the device and the app, apart from the time (the policy, settings and
+    /// wall clock it was made with hold as long as it is kept).
     struct Seen: Sendable {
         var device: DeviceState
         var appState: AppState
@@ -11,8 +12,6 @@ struct PendingJudgement: Sendable {
         var judgement: JudgementContext
     }
 
-    /// The system's judgement era (policy, settings, wall clock, constraints) it was made in.
-    var era: Int
     var pending: [TaskRequest]
     /// What the constraints saw; the time is bounded by `turnsAt`.
     var seen: Seen
@@ -20,11 +19,11 @@ struct PendingJudgement: Sendable {
     var turnsAt: Instant?
 
     /// Whether judging `pending` at `now`, with the constraints seeing `seen`, would give the same verdicts:
-    /// the same era and requests, the same sight of the device and the app (its state as far as the
+    /// the same requests, the same sight of the device and the app (its state as far as the
     /// constraints' `sight` goes), and no verdict turned since. Asked without a context, so that a judgement
     /// that holds (most do) costs none.
-    func holds(era: Int, pending: [TaskRequest], now: Instant, seen: Seen, sight: AppStateSight) -> Bool {
-        guard era == self.era, turnsAt.map({ now < $0 }) ?? true else { return false }
+    func holds(pending: [TaskRequest], now: Instant, seen: Seen, sight: AppStateSight) -> Bool {
+        guard turnsAt.map({ now < $0 }) ?? true else { return false }
         return pending == self.pending && !sight.tells(seen.appState, from: self.seen.appState)
             && seen.appForceQuit == self.seen.appForceQuit && seen.device == self.seen.device
             && seen.judgement == self.seen.judgement && seen.runningIdentifiers == self.seen.runningIdentifiers
