@@ -1,5 +1,3 @@
-import HeapModule
-
 /// The iOS background-execution system as a pure state machine: life cycle, assertions,
 /// `BGTaskScheduler` and its scheduler. Hosts feed it events and app calls; it returns effects.
 /// It never reads a clock or does I/O: every entry point takes the time of the event.
@@ -7,7 +5,7 @@ public struct BackgroundSystem: Sendable {
     public internal(set) var policy: Policy {
         didSet {
             sharedPolicy = SharedPolicy(policy)
-            launchModel.halfLife = policy.judgement.likelihoodHalfLife
+            judgement.follow(policy.judgement)
             forgetKeptJudgements()
         }
     }
@@ -39,39 +37,16 @@ public struct BackgroundSystem: Sendable {
     public internal(set) var foregroundApp: BundleID?
     /// The app to bring back when the device is unlocked.
     var appUnderLock: BundleID?
-    /// Continued-processing requests waiting for room, device-wide, oldest first.
-    var continuedQueue: [(app: BundleID, request: TaskRequest)] = []
     var nextToken = 1
     var nextTaskID = 1
     var outbox: [Effect] = []
-    /// Apps whose decisions may have changed since they were last reviewed (see `settle`).
-    var dirty = AppSet()
-    /// When each app next needs a review without any event: deadlines and blockers that lift.
-    var reviews = Heap<Review>()
-    /// The apps with a pending request that waits for a maintenance wake (coalescing), and for a budget
-    /// to refill: a wake, or a run that gives back its reservation, reviews just these.
-    var appsAwaitingWake = AppSet()
-    var appsAwaitingBudget = AppSet()
-    /// Tasks running on the device, of every app and kind.
-    var runningTaskCount = 0
-    /// Apps that have (or, until their next review, had) running tasks: `runningTasks` reads only these.
-    var appsWithTasks = AppSet()
-    /// Apps a change of the device, the settings or the screen can concern, as of their last review.
-    var appsSharedChangesConcern = AppSet()
-    /// Maintenance wakes: times the system woke the sleeping device to run discretionary work.
-    public internal(set) var wakeUps = 0
-    /// When the latest maintenance wake began: it stays open for the policy's maintenance window.
-    var lastMaintenanceWake: Instant?
-    /// What the user's use of the device says about the apps they open next (§5 judgement).
-    public internal(set) var launchModel = LaunchModel()
-    /// The joules a refresh run uses, measured as runs end (an exponential average); nil before the first.
-    public internal(set) var refreshEnergyUse: Double?
+    /// The scheduler's system-wide state: apps to review, reviews to come, running tasks, the continued-processing
+    /// queue, maintenance wakes (Scheduling/).
+    var scheduler = Scheduler()
+    /// The judgement's controllers: the launch model, the refresh energy use, the budgets (Judgement/).
+    var judgement: JudgementControllers
     /// Apps handling (or, until their next settle, that handled) a push or fetch: the device is awake for them.
     var appsHandlingWakeEvents = AppsHandlingWakeEvents()
-    /// The system-wide energy budget for discretionary work, in joules.
-    public internal(set) var energyBudget: BudgetAccount
-    /// The system-wide cellular data budget for discretionary work, in bytes.
-    public internal(set) var dataBudget: BudgetAccount
     /// Continued-processing progress and UI, CPU priorities and CPU reports (see `Monitors`).
     var monitors = Monitors()
     /// The energy account (§9): the ledger, the steady draws integrated so far, the radio tail.
@@ -88,11 +63,7 @@ public struct BackgroundSystem: Sendable {
         self.device = device
         self.settings = settings
         self.wallClock = wallClock
-        energyBudget = BudgetAccount(
-            capacity: policy.judgement.energyBudgetCapacity, perDay: policy.judgement.energyBudgetPerDay)
-        dataBudget = BudgetAccount(
-            capacity: policy.judgement.dataBudgetCapacity, perDay: policy.judgement.dataBudgetPerDay)
-        launchModel.halfLife = policy.judgement.likelihoodHalfLife
+        judgement = JudgementControllers(policy.judgement)
     }
 
     // MARK: Entry points
@@ -132,7 +103,7 @@ public struct BackgroundSystem: Sendable {
     /// Answers a call from `app`'s code at `time`, with the effects it causes.
     public mutating func call(_ call: AppCall, from app: BundleID, at time: Instant) -> (AppCallResult, [Effect]) {
         begin(at: time)
-        if apps.contains(app) { dirty.insert(apps.position(of: app)) }
+        if apps.contains(app) { scheduler.mark(apps.position(of: app)) }
         let result: AppCallResult
         if apps.contains(app), apps[app].state.hasProcess {  // no copy of the record alive while `answer` changes it
             result = answer(call, from: app)
@@ -150,7 +121,7 @@ public struct BackgroundSystem: Sendable {
             guard let time, time > now, next.map({ time < $0 }) ?? true else { return }
             next = time
         }
-        consider(reviews.min?.at)
+        consider(scheduler.nextReview?.at)
         consider(criticalBatteryDueTime)
         consider(emptyBatteryDueTime)
         consider(lowPowerModeOffDueTime)
@@ -187,14 +158,15 @@ public struct BackgroundSystem: Sendable {
     /// Requests submitted and not yet started (continued-processing ones included), as copies.
     public func pendingRequests(of app: BundleID) -> [TaskRequest] {
         let pending = apps.lookUp(app)?.pending ?? []
-        guard continuedQueue.contains(where: { $0.app == app }) else { return pending }  // no new array
-        return pending + continuedQueue.filter { $0.app == app }.map(\.request)
+        let queued = scheduler.continuedQueue
+        guard queued.contains(where: { $0.app == app }) else { return pending }  // no new array
+        return pending + queued.filter { $0.app == app }.map(\.request)
     }
 
     /// Tasks running now, on every app.
     public var runningTasks: [TaskRun] {
         var runs: [TaskRun] = []
-        for position in appsWithTasks { runs += apps[apps.id(at: position)].running }
+        for position in scheduler.appsWithTasks { runs += apps[apps.id(at: position)].running }
         return runs
     }
 
@@ -246,7 +218,7 @@ public struct BackgroundSystem: Sendable {
 
     /// Marks the app a record names for another review, unless the record only explains a wait.
     private mutating func noteRecorded(_ app: BundleID?, _ kind: RecordKind) {
-        if let app, kind != .deferred, apps.contains(app) { dirty.insert(apps.position(of: app)) }
+        if let app, kind != .deferred, apps.contains(app) { scheduler.mark(apps.position(of: app)) }
     }
 
     /// What the constraints see of the system and of the app `id` now.

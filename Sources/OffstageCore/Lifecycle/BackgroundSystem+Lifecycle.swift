@@ -116,10 +116,9 @@ extension BackgroundSystem {
         }
         record(id, .terminated, .terminated(from: before, reason: reason))
         // Queued continued-processing work belongs to the user's action in this process: it ends with it.
-        for entry in continuedQueue where entry.app == id {
-            record(id, .cancelled, task: entry.request.identifier, reason: "the app's process ended")
+        for request in scheduler.removeQueuedContinued(of: id, where: { _ in true }) {
+            record(id, .cancelled, task: request.identifier, reason: "the app's process ended")
         }
-        continuedQueue.removeAll { $0.app == id }
         if hadContinued { startQueuedContinuedTasks() }
         discardHeldPush(id, because: "the app was terminated (\(reason))")
     }

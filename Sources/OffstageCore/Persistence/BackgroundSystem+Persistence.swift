@@ -58,20 +58,9 @@ extension BackgroundSystem {
         }
         nextToken = max(nextToken, snapshot.nextToken)
         nextTaskID = max(nextTaskID, snapshot.nextTaskID)
-        let judgement = policy.judgement
-        energyBudget = BudgetAccount(
-            capacity: judgement.energyBudgetCapacity, perDay: judgement.energyBudgetPerDay,
-            balance: snapshot.energyBudgetBalance, at: snapshot.takenAt)
-        dataBudget = BudgetAccount(
-            capacity: judgement.dataBudgetCapacity, perDay: judgement.dataBudgetPerDay,
-            balance: snapshot.dataBudgetBalance, at: snapshot.takenAt)
+        judgement.restore(snapshot, policy: policy.judgement)
         energyMeter = EnergyMeter(restoring: snapshot.energy, from: max(now, snapshot.takenAt))
-        wakeUps = snapshot.wakeUps
-        if let learnt = snapshot.launchModel {
-            launchModel = learnt
-            launchModel.halfLife = policy.judgement.likelihoodHalfLife
-        }
-        if let measured = snapshot.refreshEnergyUse { refreshEnergyUse = measured }
+        scheduler.restore(wakeUps: snapshot.wakeUps)
         reviewEveryApp()
     }
 }

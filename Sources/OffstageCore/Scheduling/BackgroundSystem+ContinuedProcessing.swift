@@ -27,7 +27,7 @@ extension BackgroundSystem {
     /// Continued-processing tasks running now, on every app.
     var continuedRuns: [TaskRun] {
         var runs: [TaskRun] = []  // a loop: listing every running task first built an array per settle
-        for position in appsWithTasks {
+        for position in scheduler.appsWithTasks {
             for run in apps[apps.id(at: position)].running where run.request.kind == .continuedProcessing {
                 runs.append(run)
             }
@@ -42,7 +42,9 @@ extension BackgroundSystem {
     /// app, and dismisses outcomes whose time is up.
     mutating func watchContinuedTasks() {
         // Nothing runs, is watched or is on screen: the common case, with nothing to look at.
-        guard !appsWithTasks.isEmpty || !monitors.progress.isEmpty || !monitors.finishedUI.isEmpty else { return }
+        guard !scheduler.appsWithTasks.isEmpty || !monitors.progress.isEmpty || !monitors.finishedUI.isEmpty else {
+            return
+        }
         let running = continuedRuns
         let alive = Set(running.map(\.id))
         for taskID in monitors.progress.keys.sorted() where !alive.contains(taskID) {

@@ -1,42 +1,29 @@
-import HeapModule
-
 /// How decisions are brought up to date after each entry point without looking at every app:
 /// only apps marked dirty (named by the event or call, or by a record) and apps whose review time came.
 extension BackgroundSystem {
-    /// A queued review of one app at a time: a deadline or a blocker that lifts by itself.
-    struct Review: Comparable, Sendable {
-        var at: Instant
-        var app: BundleID
-        var order: Int
-        static func < (a: Review, b: Review) -> Bool { (a.at, a.order) < (b.at, b.order) }
-        static func == (a: Review, b: Review) -> Bool { (a.at, a.order) == (b.at, b.order) }
-    }
-
     /// Reviews dirty apps, in installation order, and supervises their running work, until no app is
     /// left dirty; then queues each reviewed app's next review and drops superseded ones from the top,
     /// so `nextDueTime` is exact. Work is proportional to the apps concerned, not to all apps or requests.
     mutating func settle() {
         settleBackgroundTransfers()
-        while let top = reviews.min, top.at <= now {
-            reviews.removeMin()
-            if apps[top.app].scheduledReview == top.at {
-                apps[top.app].scheduling.noteReview(at: nil)
-                dirty.insert(apps.position(of: top.app))
+        while let due = scheduler.takeReview(dueBy: now) {
+            if apps[due.app].scheduledReview == due.at {
+                apps[due.app].scheduling.noteReview(at: nil)
+                scheduler.mark(apps.position(of: due.app))
             }
         }
         var reviewed = AppSet()
         var batch = AppSet()
         repeat {
-            while !dirty.isEmpty {
-                swap(&batch, &dirty)  // the reviews mark apps in storage of its own, changed in place
-                dirty.removeAll()
+            while scheduler.hasMarkedApps {
+                scheduler.takeMarkedApps(into: &batch)
                 reviewed.formUnion(batch)
                 for position in batch { review(apps.id(at: position)) }
             }
             superviseRunningWork(reviewed)
-        } while !dirty.isEmpty
+        } while scheduler.hasMarkedApps
         for position in reviewed { queueNextReview(apps.id(at: position)) }
-        while let top = reviews.min, apps[top.app].scheduledReview != top.at { reviews.removeMin() }
+        while let top = scheduler.nextReview, apps[top.app].scheduledReview != top.at { scheduler.dropNextReview() }
     }
 
     /// Forgets every app's kept judgement and usage tier: the policy, the settings, the wall clock or the
@@ -50,12 +37,12 @@ extension BackgroundSystem {
 
     /// Marks every app for review: the wall clock moved, or the system's memory was restored.
     mutating func reviewEveryApp() {
-        for position in installed.indices { dirty.insert(position) }
+        scheduler.markEveryApp(count: installed.count)
     }
 
     /// Marks for review every app a change of shared state (the device, the settings, the screen) can
     /// concern; an app whose requests each wait on its own state or the time is left to its own review.
-    mutating func reviewAppsSharedChangesConcern() { dirty.formUnion(appsSharedChangesConcern) }
+    mutating func reviewAppsSharedChangesConcern() { scheduler.markAppsSharedChangesConcern() }
 
     /// One app's decisions: deadlines, interrupted tasks, requests to start, callbacks, tasks, pushes,
     /// fetches and location events, suspension.
@@ -67,13 +54,10 @@ extension BackgroundSystem {
         deliverReadyTasks(id)
         settleBackgroundWork(id)
         suspendIfIdle(id)
-        let position = apps.position(of: id)
-        if !apps[id].hasRunningTasks { appsWithTasks.remove(position) }
-        if apps[id].concernedBySharedChanges {
-            appsSharedChangesConcern.insert(position)
-        } else {
-            appsSharedChangesConcern.remove(position)
-        }
+        let app = apps[id]
+        scheduler.noteReviewed(
+            apps.position(of: id), hasRunningTasks: app.hasRunningTasks,
+            concernedBySharedChanges: app.concernedBySharedChanges)
     }
 
     /// Queues the app's next review at its earliest future deadline, unless one is already queued then.
@@ -81,7 +65,7 @@ extension BackgroundSystem {
         let next = nextDeadline(of: id)
         guard next != apps[id].scheduledReview else { return }
         apps[id].scheduling.noteReview(at: next)
-        if let next { reviews.insert(Review(at: next, app: id, order: apps[id].installIndex)) }
+        if let next { scheduler.queue(Scheduler.Review(at: next, app: id, order: apps[id].installIndex)) }
     }
 
     /// The earliest time after now at which the app's situation changes with no event: callback watchdogs,

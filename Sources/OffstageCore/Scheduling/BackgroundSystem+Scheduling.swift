@@ -85,13 +85,7 @@ extension BackgroundSystem {
         apps[id].scheduling.noteBlockersLift(lift)
         guard apps[id].sharedWaits != waits else { return }
         apps[id].scheduling.noteSharedWaits(waits)
-        let position = apps.position(of: id)
-        if waits.contains(.wake) { appsAwaitingWake.insert(position) } else { appsAwaitingWake.remove(position) }
-        if waits.contains(.budgetRefill) {
-            appsAwaitingBudget.insert(position)
-        } else {
-            appsAwaitingBudget.remove(position)
-        }
+        scheduler.noteWaits(apps.position(of: id), waits)
     }
 
     /// For every request not yet finished: where it stands and, if it waits, every constraint that blocks it.
@@ -103,7 +97,7 @@ extension BackgroundSystem {
                 let blockers = constraints.blockers(for: request, in: context(for: id))
                 result.append(RequestStatus(app: id, request: request, phase: .pending, blockers: blockers))
             }
-            for (position, entry) in continuedQueue.enumerated() where entry.app == id {
+            for (position, entry) in scheduler.continuedQueue.enumerated() where entry.app == id {
                 result.append(
                     RequestStatus(app: id, request: entry.request, phase: .queued(position: position + 1), blockers: [])
                 )

@@ -54,11 +54,11 @@ extension BackgroundSystem {
 
     /// Starts queued continued-processing requests while there is room.
     mutating func startQueuedContinuedTasks() {
-        while !continuedQueue.isEmpty,
+        while !scheduler.continuedQueue.isEmpty,
             runningTasks.filter({ $0.request.kind == .continuedProcessing }).count
-                < policy.maxConcurrentContinuedProcessingTasks
+                < policy.maxConcurrentContinuedProcessingTasks,
+            let next = scheduler.dequeueContinued()
         {
-            let next = continuedQueue.removeFirst()
             start(next.app, next.request, .roomInQueue)
         }
     }
@@ -75,11 +75,9 @@ extension BackgroundSystem {
         if let request = app.pending.first(where: { $0.identifier == identifier }) {
             record(id, .log, task: identifier, reason: "Simulating launch for task with identifier \(identifier)")
             start(id, request, .simulatedLaunch, simulated: true)
-        } else if let index = continuedQueue.firstIndex(where: { $0.app == id && $0.request.identifier == identifier })
-        {
+        } else if let queued = scheduler.removeQueuedContinued(of: id, where: { $0.identifier == identifier }).first {
             record(id, .log, task: identifier, reason: "Simulating launch for task with identifier \(identifier)")
-            let entry = continuedQueue.remove(at: index)
-            start(id, entry.request, .simulatedLaunch, simulated: true)
+            start(id, queued, .simulatedLaunch, simulated: true)
         } else {
             record(
                 id, .log, task: identifier, reason: "No task request with identifier \(identifier) has been scheduled")

@@ -8,7 +8,9 @@ extension BackgroundSystem {
         case .namedApp: break
         case .noApp: break
         }
-        if event.reviewScope != .noApp, let app = event.app, apps.contains(app) { dirty.insert(apps.position(of: app)) }
+        if event.reviewScope != .noApp, let app = event.app, apps.contains(app) {
+            scheduler.mark(apps.position(of: app))
+        }
         let (appBefore, wasCharging) = (foregroundApp, device.isCharging)
         defer { noteUsageSignals(of: event, appBefore: appBefore, wasCharging: wasCharging) }
         switch event {
@@ -38,7 +40,7 @@ extension BackgroundSystem {
         case .screenOn:
             record(nil, .user, reason: "screen on")
             guard device.isLocked, !device.isScreenOn else { return }
-            reviewLikelier(launchModel.screenCameOn(at: now, clock: wallClock))
+            learn(.screenCameOn)
             device.isScreenOn = true
             device.idleSince = nil
         case .notificationShown(let id):
@@ -130,7 +132,7 @@ extension BackgroundSystem {
     /// The user is using the device: screen on, unlocked, not idle. A screen lit from dark is a signal to the
     /// launch model before the app the user opens, so that app's launch follows it.
     mutating func wakeDevice() {
-        if !device.isScreenOn { reviewLikelier(launchModel.screenCameOn(at: now, clock: wallClock)) }
+        if !device.isScreenOn { learn(.screenCameOn) }
         device.isLocked = false
         device.isScreenOn = true
         device.idleSince = nil

@@ -7,7 +7,7 @@ extension BackgroundSystem {
     /// the content it shows (since its last successful background refresh) as a record.
     mutating func noteLaunchByUser(_ id: BundleID) {
         apps[id].judgementHistory.noteOpened(at: now, keeping: policy.judgement.historyWindow)
-        reviewLikelier(launchModel.launched(id, at: now, clock: wallClock))
+        learn(.launched(id))
         let age = apps[id].contentUpdatedAt.map { now - $0 }
         emit(.record(Record(at: now, app: id, kind: .contentAge, detail: .contentAge(seconds: age), on: wallClock)))
     }
@@ -19,32 +19,35 @@ extension BackgroundSystem {
         of event: SystemEvent, appBefore: BundleID?, wasCharging: Bool
     ) {
         if let left = appBefore, left != foregroundApp {
-            reviewLikelier(launchModel.left(left, at: now, clock: wallClock))
+            learn(.left(left))
         }
         if case .setBattery = event, wasCharging != device.isCharging {  // `setCharging` comes through it
-            reviewLikelier(launchModel.charger(plugged: device.isCharging, at: now, clock: wallClock))
+            learn(.charger(plugged: device.isCharging))
         }
         switch event {
         case .notificationShown(let id) where apps.contains(id):
-            reviewLikelier(launchModel.notified(id, at: now, clock: wallClock))
+            learn(.notified(id))
         case .backgroundPush(let id, _) where apps.contains(id):
-            reviewLikelier(launchModel.pushed(id, at: now, clock: wallClock))
+            learn(.pushed(id))
         default: break
         }
     }
 
-    /// Marks for review the installed apps among `ids`, whose launch is likelier now, if it is likely enough to
-    /// pay for a run at its cheapest: below that no refresh of theirs can start, so a review would change nothing.
-    mutating func reviewLikelier(_ ids: [BundleID]) {
-        for id in ids where apps.contains(id) {
+    /// Teaches the launch model `signal` now, and marks for review the installed apps whose launch it makes
+    /// likelier, if likely enough to pay for a run at its cheapest: below that no refresh of theirs can start.
+    mutating func learn(_ signal: JudgementControllers.UsageSignal) {
+        for id in judgement.learn(signal, at: now, clock: wallClock) where apps.contains(id) {
             guard launchLikelihood(of: id).probability >= policy.judgement.awakeRunCost else { continue }
-            dirty.insert(apps.position(of: id))
+            scheduler.mark(apps.position(of: id))
         }
     }
 
+    /// What the user's use of the device says about the apps they open next (§5 judgement).
+    public var launchModel: LaunchModel { judgement.launchModel }
+
     /// The chance the user opens the app within the freshness window now, and why (`LaunchModel`).
     public func launchLikelihood(of id: BundleID) -> LaunchLikelihood {
-        launchModel.likelihood(of: id, at: now, clock: wallClock, policy: policy.judgement)
+        judgement.launchLikelihood(of: id, at: now, clock: wallClock, policy: policy.judgement)
     }
 
     /// The app's usage tier now.
@@ -73,6 +76,14 @@ extension BackgroundSystem {
 
     /// Maintenance wakes the app's work started, and in all.
     public func wakeUps(of id: BundleID) -> Int { apps.lookUp(id)?.wakeUps ?? 0 }
+    public var wakeUps: Int { scheduler.wakeUps }
+
+    /// The system-wide energy budget for discretionary work, in joules, and the cellular data budget, in bytes.
+    public var energyBudget: BudgetAccount { judgement.energyBudget }
+    public var dataBudget: BudgetAccount { judgement.dataBudget }
+
+    /// The joules a refresh run uses, measured as runs end (an exponential average); nil before the first.
+    public var refreshEnergyUse: Double? { judgement.refreshEnergyUse }
 
     /// What the judgement constraints see for the app now.
     func judgementContext(for id: BundleID) -> JudgementContext {
@@ -97,8 +108,8 @@ extension BackgroundSystem {
     /// The screen is on, the charger plugged in, a task is running, a maintenance wake is open or an app handles
     /// a push or a fetch: the device is awake anyway.
     var isDeviceAwake: Bool {
-        if device.isScreenOn || device.isCharging || runningTaskCount > 0 { return true }
-        if let wake = lastMaintenanceWake, now < wake + policy.judgement.maintenanceWindow { return true }
+        if device.isScreenOn || device.isCharging || scheduler.runningTaskCount > 0 { return true }
+        if scheduler.isMaintenanceWakeOpen(at: now, window: policy.judgement.maintenanceWindow) { return true }
         return appsHandlingWakeEvents.keepDeviceAwake(apps)
     }
 
@@ -106,12 +117,10 @@ extension BackgroundSystem {
     /// charged to the app and recorded; it stays open for the maintenance window, and work that waits for a
     /// wake is reviewed, to ride along with it (counted once: the device is awake while the window is open).
     mutating func noteMaintenanceWake(for id: BundleID, task label: String) {
-        lastMaintenanceWake = now
-        wakeUps += 1
+        let number = scheduler.noteMaintenanceWake(at: now)
         apps[id].judgementHistory.noteWake()
         chargeWakeUp(for: id)
-        record(id, .wake, task: label, reason: "maintenance wake #\(wakeUps): the device was asleep")
-        dirty.formUnion(appsAwaitingWake)
+        record(id, .wake, task: label, reason: "maintenance wake #\(number): the device was asleep")
     }
 
     /// Accounts for a run the scheduler starts now: a maintenance wake if the device slept, a place in
@@ -119,22 +128,17 @@ extension BackgroundSystem {
     /// a developer's act, not the scheduler's: it is only counted as running.
     mutating func noteRunStarted(_ id: BundleID, _ run: TaskRun, simulated: Bool) {
         let wasAwake = isDeviceAwake
-        runningTaskCount += 1
-        appsWithTasks.insert(apps.position(of: id))
+        scheduler.noteTaskStarted(apps.position(of: id))
         guard run.request.isDiscretionary, !simulated else { return }
         if !wasAwake { noteMaintenanceWake(for: id, task: run.request.identifier) }
         noteDiscretionaryStart(id)
         guard !device.isCharging else { return }
         // Processing is not held by the budgets: it takes what is left of its reservations, never more.
+        let taken = judgement.reserve(
+            for: run.request, cellular: device.network == .cellular, at: now, policy: policy.judgement)
         let reservation = Reservation(
-            energy: min(
-                run.request.energyReservation(policy.judgement, refreshUse: refreshEnergyUse ?? .infinity),
-                max(0, energyBudget.balance(at: now))),
-            data: device.network == .cellular
-                ? min(policy.judgement.dataReservation, max(0, dataBudget.balance(at: now))) : 0,
-            energyBefore: backgroundJoules(of: id), bytesBefore: apps[id].totalUsage.cellularBytes)
-        energyBudget.withdraw(reservation.energy, at: now)
-        dataBudget.withdraw(reservation.data, at: now)
+            energy: taken.energy, data: taken.data, energyBefore: backgroundJoules(of: id),
+            bytesBefore: apps[id].totalUsage.cellularBytes)
         apps[id].scheduling.reserve(reservation, for: run.id)
     }
 
@@ -145,12 +149,6 @@ extension BackgroundSystem {
         apps[id].scheduling.noteDiscretionaryStart(at: now, window: window)
     }
 
-    /// A refresh run used `joules` (from its start to its end): the measured use its successors reserve from.
-    mutating func noteRefreshEnergyUse(_ joules: Double) {
-        let weight = policy.judgement.refreshUseWeight
-        refreshEnergyUse = refreshEnergyUse.map { $0 * (1 - weight) + joules * weight } ?? joules
-    }
-
     /// The background energy charged to the app since the ledger began.
     func backgroundJoules(of id: BundleID) -> Double { energy.totals[.app(id)]?.background ?? 0 }
 
@@ -158,14 +156,13 @@ extension BackgroundSystem {
     /// (what it used beyond them is not charged: the budget is never overspent), its outcome moves the
     /// app's cooperation score, and a successful refresh makes the app's content fresh.
     mutating func noteRunEnded(_ id: BundleID, _ run: TaskRun, outcome: TaskOutcome?, success: Bool) {
-        runningTaskCount -= 1
+        scheduler.noteTaskEnded()
         if let reserved = apps[id].scheduling.releaseReservation(of: run.id) {
-            let usedEnergy = backgroundJoules(of: id) - reserved.energyBefore
-            let usedBytes = Double(apps[id].totalUsage.cellularBytes - reserved.bytesBefore)
-            energyBudget.deposit(reserved.energy - min(max(0, usedEnergy), reserved.energy), at: now)
-            if run.request.kind == .appRefresh { noteRefreshEnergyUse(max(0, usedEnergy)) }
-            dataBudget.deposit(reserved.data - min(max(0, usedBytes), reserved.data), at: now)
-            dirty.formUnion(appsAwaitingBudget)
+            judgement.giveBack(
+                reserved, usedEnergy: backgroundJoules(of: id) - reserved.energyBefore,
+                usedBytes: Double(apps[id].totalUsage.cellularBytes - reserved.bytesBefore),
+                refresh: run.request.kind == .appRefresh, at: now, policy: policy.judgement)
+            scheduler.noteBudgetsRefilled()
         }
         if success && run.request.kind == .appRefresh { apps[id].judgementHistory.noteRefreshed(at: now) }
         guard run.request.isDiscretionary, let outcome else { return }

@@ -20,7 +20,7 @@ extension BackgroundSystem {
         }
         record(
             id, .log, task: request.identifier, reason: "submitted by an app extension: runs in its host app \(host)")
-        dirty.insert(apps.position(of: host))
+        scheduler.mark(apps.position(of: host))
         return submit(host, request, fromExtension: true)
     }
 

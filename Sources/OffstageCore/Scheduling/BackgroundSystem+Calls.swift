@@ -164,7 +164,7 @@ extension BackgroundSystem {
                 reason: "notPermitted: submitted from the background, not from a person's action")
             return .failed(.notPermitted)
         }
-        if running < policy.maxConcurrentContinuedProcessingTasks && continuedQueue.isEmpty {
+        if running < policy.maxConcurrentContinuedProcessingTasks && scheduler.continuedQueue.isEmpty {
             record(id, .submitted, task: name, .submitted(kind: request.kind, outcome: .startsNow))
             start(id, request, .userStarted)
             return .ok
@@ -175,17 +175,14 @@ extension BackgroundSystem {
                 reason: "immediateRunIneligible: \(running) continued-processing tasks running")
             return .failed(.immediateRunIneligible)
         }
-        continuedQueue.removeAll { $0.app == id && $0.request.identifier == name }
-        continuedQueue.append((id, request))
+        scheduler.enqueueContinued(request, of: id)
         record(id, .submitted, task: name, .submitted(kind: request.kind, outcome: .queued(behind: running)))
         return .ok
     }
 
     mutating func cancel(_ id: BundleID, where matches: (TaskRequest) -> Bool) {
         let cancelled =
-            apps[id].scheduling.removePending(where: matches)
-            + continuedQueue.filter { $0.app == id }.map(\.request).filter(matches)
-        continuedQueue.removeAll { $0.app == id && matches($0.request) }
+            apps[id].scheduling.removePending(where: matches) + scheduler.removeQueuedContinued(of: id, where: matches)
         for request in cancelled {
             apps[id].scheduling.forgetBlockers(of: request.identifier)
             record(id, .cancelled, task: request.identifier, reason: "cancelled by the app")

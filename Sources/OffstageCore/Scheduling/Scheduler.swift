@@ -1,0 +1,149 @@
+import HeapModule
+
+/// The scheduler's system-wide state (§4), and the only code that changes it: the apps to review before an entry
+/// point returns and when each is due next, whom a wake or a budget refill can start, the running tasks, the
+/// continued-processing queue and the maintenance wakes. Per-app state is each app's `AppScheduling`.
+struct Scheduler: Sendable {
+    /// A queued review of one app at a time: a deadline or a blocker that lifts by itself.
+    struct Review: Comparable, Sendable {
+        var at: Instant
+        var app: BundleID
+        var order: Int
+        static func < (a: Review, b: Review) -> Bool { (a.at, a.order) < (b.at, b.order) }
+        static func == (a: Review, b: Review) -> Bool { (a.at, a.order) == (b.at, b.order) }
+    }
+
+    /// Apps whose decisions may have changed since they were last reviewed (see `settle`).
+    private var marked = AppSet()
+    /// When each app next needs a review without any event: deadlines and blockers that lift.
+    private var reviews = Heap<Review>()
+    /// The apps with a pending request that waits for a maintenance wake (coalescing), and for a budget
+    /// to refill: a wake, or a run that gives back its reservation, reviews just these.
+    private var appsAwaitingWake = AppSet()
+    private var appsAwaitingBudget = AppSet()
+    /// Apps a change of the device, the settings or the screen can concern, as of their last review.
+    private var appsSharedChangesConcern = AppSet()
+    /// Apps that have (or, until their next review, had) running tasks: `runningTasks` reads only these.
+    private(set) var appsWithTasks = AppSet()
+    /// Tasks running on the device, of every app and kind.
+    private(set) var runningTaskCount = 0
+    /// Continued-processing requests waiting for room, device-wide, oldest first.
+    private(set) var continuedQueue: [(app: BundleID, request: TaskRequest)] = []
+    /// Maintenance wakes: times the system woke the sleeping device to run discretionary work.
+    private(set) var wakeUps = 0
+    /// When the latest maintenance wake began: it stays open for the policy's maintenance window.
+    private var lastMaintenanceWake: Instant?
+
+    // MARK: Apps to review now
+
+    /// Whether some app is marked for review.
+    var hasMarkedApps: Bool { !marked.isEmpty }
+
+    /// Marks the app at `position` (in installation order) for review before the entry point returns.
+    mutating func mark(_ position: Int) { marked.insert(position) }
+
+    /// Marks the first `count` apps: all of them (the wall clock moved, the system's memory was restored).
+    mutating func markEveryApp(count: Int) {
+        for position in 0..<count { marked.insert(position) }
+    }
+
+    /// Marks every app a change of shared state (the device, the settings, the screen) can concern.
+    mutating func markAppsSharedChangesConcern() { marked.formUnion(appsSharedChangesConcern) }
+
+    /// Moves the marked apps into `batch` and unmarks them: the reviews then mark apps in storage of its own.
+    mutating func takeMarkedApps(into batch: inout AppSet) {
+        swap(&batch, &marked)
+        marked.removeAll()
+    }
+
+    // MARK: Reviews to come
+
+    /// The earliest queued review, if any.
+    var nextReview: Review? { reviews.min }
+
+    /// Takes the earliest queued review if it is due at `now`.
+    mutating func takeReview(dueBy now: Instant) -> Review? {
+        guard let top = reviews.min, top.at <= now else { return nil }
+        return reviews.removeMin()
+    }
+
+    /// Queues `review`.
+    mutating func queue(_ review: Review) { reviews.insert(review) }
+
+    /// Drops the earliest queued review (one its app no longer waits for).
+    mutating func dropNextReview() { reviews.removeMin() }
+
+    // MARK: What a review found
+
+    /// Notes what a review of the app at `position` found: whether it still has running tasks, and whether a
+    /// change of the device, the settings or the screen can concern it.
+    mutating func noteReviewed(_ position: Int, hasRunningTasks: Bool, concernedBySharedChanges: Bool) {
+        if !hasRunningTasks { appsWithTasks.remove(position) }
+        if concernedBySharedChanges {
+            appsSharedChangesConcern.insert(position)
+        } else {
+            appsSharedChangesConcern.remove(position)
+        }
+    }
+
+    /// Notes which system-wide changes can lift a pending request of the app at `position`: a wake, a refill.
+    mutating func noteWaits(_ position: Int, _ waits: BlockerLifts) {
+        if waits.contains(.wake) { appsAwaitingWake.insert(position) } else { appsAwaitingWake.remove(position) }
+        if waits.contains(.budgetRefill) {
+            appsAwaitingBudget.insert(position)
+        } else {
+            appsAwaitingBudget.remove(position)
+        }
+    }
+
+    /// A run gave back some of its reservation: the apps waiting for a budget to refill are reviewed.
+    mutating func noteBudgetsRefilled() { marked.formUnion(appsAwaitingBudget) }
+
+    // MARK: Runs and wakes
+
+    /// A task of the app at `position` started.
+    mutating func noteTaskStarted(_ position: Int) {
+        runningTaskCount += 1
+        appsWithTasks.insert(position)
+    }
+
+    /// A task ended (its app leaves `appsWithTasks` at its next review).
+    mutating func noteTaskEnded() { runningTaskCount -= 1 }
+
+    /// The sleeping device wakes at `now` for work: the wake is counted and stays open, and the apps whose
+    /// work waits for a wake are reviewed, to ride along with it. Returns the wake's number.
+    mutating func noteMaintenanceWake(at now: Instant) -> Int {
+        lastMaintenanceWake = now
+        wakeUps += 1
+        marked.formUnion(appsAwaitingWake)
+        return wakeUps
+    }
+
+    /// Whether a maintenance wake opened within `window` seconds before `now`.
+    func isMaintenanceWakeOpen(at now: Instant, window: Double) -> Bool {
+        lastMaintenanceWake.map { now < $0 + window } ?? false
+    }
+
+    /// The maintenance wakes counted before a restart.
+    mutating func restore(wakeUps count: Int) { wakeUps = count }
+
+    // MARK: The continued-processing queue
+
+    /// Queues `request` of `app` after the others, in the place of any queued request of the app with its identifier.
+    mutating func enqueueContinued(_ request: TaskRequest, of app: BundleID) {
+        continuedQueue.removeAll { $0.app == app && $0.request.identifier == request.identifier }
+        continuedQueue.append((app, request))
+    }
+
+    /// Takes the oldest queued request, if any.
+    mutating func dequeueContinued() -> (app: BundleID, request: TaskRequest)? {
+        continuedQueue.isEmpty ? nil : continuedQueue.removeFirst()
+    }
+
+    /// Removes the app's queued requests that `match` and returns them, oldest first.
+    mutating func removeQueuedContinued(of app: BundleID, where matches: (TaskRequest) -> Bool) -> [TaskRequest] {
+        let removed = continuedQueue.filter { $0.app == app && matches($0.request) }.map(\.request)
+        continuedQueue.removeAll { $0.app == app && matches($0.request) }
+        return removed
+    }
+}
