@@ -97,4 +97,47 @@ import Testing
         #expect(h.system.state(of: feed) == .suspended)
         #expect(lastWait(h, feed)?.contains("notWhileSuspended: the app is suspended") == true)
     }
+    /// What every judgement reads and no kept judgement compares: a change of it forgets every kept judgement.
+    enum SharedChange: CaseIterable {
+        case policy, settings, wallClock, constraints
+
+        func apply(to system: inout BackgroundSystem) {
+            switch self {
+            case .policy: system.policy.judgement.quotaRare += 1
+            case .settings: system.settings.backgroundAppRefresh = false
+            case .wallClock: system.wallClock = WallClock(epochAtZero: 86_400)
+            case .constraints: system.constraints = .standard
+            }
+        }
+    }
+
+    /// Feed and mail, each suspended with a refresh that waits for its begin date: each keeps its judgement.
+    func twoAppsKeepingJudgements() -> BackgroundSystem {
+        var h = Fixture.harness([feed, Fixture.mail])
+        for app in [feed, Fixture.mail] {
+            h.launchAndSuspend(app)
+            h.submit(Fixture.refreshRequest(app, earliestBeginDate: 3600), from: app)
+        }
+        return h.system
+    }
+
+    @Test(arguments: SharedChange.allCases)
+    func aChangeOfWhatEveryJudgementReadsForgetsEveryKeptJudgement(_ change: SharedChange) {
+        var system = twoAppsKeepingJudgements()
+        #expect(system.apps[feed].judgement != nil && system.apps[Fixture.mail].judgement != nil)
+        change.apply(to: &system)
+        #expect(system.apps[feed].judgement == nil && system.apps[Fixture.mail].judgement == nil)
+    }
+
+    @Test func aChangeOfSettingsForgetsEveryKeptJudgementSoTheNextReviewSeesIt() {
+        var system = twoAppsKeepingJudgements()
+        system.settings.backgroundAppRefresh = false  // no event: nothing but the kept judgement's loss reviews it
+        let (_, effects) = system.call(.pendingRequests, from: feed, at: Instant(seconds: 100))
+        let wait = effects.records.last { $0.kind == .deferred && $0.app == feed }
+        guard case .deferred(let blockers) = wait?.detail else {
+            Issue.record("the refresh's wait was not recorded again")
+            return
+        }
+        #expect(blockers.map(\.constraint).contains("backgroundAppRefresh"))
+    }
 }

@@ -1,0 +1,98 @@
+import Testing
+
+@testable import OffstageCore
+
+/// The scheduler's system-wide state (`Scheduler`): which apps are reviewed now, which later, whom a wake or a
+/// refill reviews, the running tasks, the continued-processing queue and the maintenance wakes.
+@Suite struct SchedulerTests {
+    let feed = Fixture.feed
+    let mail = Fixture.mail
+
+    func marked(_ scheduler: inout Scheduler) -> [Int] {
+        var batch = AppSet()
+        scheduler.takeMarkedApps(into: &batch)
+        return Array(batch)
+    }
+
+    @Test func takenMarkedAppsAreUnmarkedAndInInstallationOrder() {
+        var scheduler = Scheduler()
+        scheduler.mark(3)
+        scheduler.mark(1)
+        #expect(scheduler.hasMarkedApps)
+        #expect(marked(&scheduler) == [1, 3])
+        #expect(!scheduler.hasMarkedApps)
+        scheduler.markEveryApp(count: 2)
+        #expect(marked(&scheduler) == [0, 1])
+    }
+
+    @Test func aReviewIsTakenOnlyOnceItsTimeCameEarliestFirst() {
+        var scheduler = Scheduler()
+        scheduler.queue(Scheduler.Review(at: Instant(seconds: 20), app: mail, order: 1))
+        scheduler.queue(Scheduler.Review(at: Instant(seconds: 10), app: feed, order: 0))
+        #expect(scheduler.takeReview(dueBy: Instant(seconds: 5)) == nil)
+        #expect(scheduler.takeReview(dueBy: Instant(seconds: 15))?.app == feed)
+        #expect(scheduler.takeReview(dueBy: Instant(seconds: 15)) == nil)
+        #expect(scheduler.nextReview?.app == mail)
+        scheduler.dropNextReview()
+        #expect(scheduler.nextReview == nil)
+    }
+
+    @Test func aWakeReviewsTheAppsAwaitingOneAndStaysOpenForItsWindow() {
+        var scheduler = Scheduler()
+        scheduler.noteWaits(0, [.wake])
+        scheduler.noteWaits(1, [.budgetRefill])
+        scheduler.noteWaits(2, [.wake])
+        scheduler.noteWaits(2, [])  // its request no longer waits for a wake
+        #expect(!scheduler.isMaintenanceWakeOpen(at: Instant(seconds: 100), window: 60))
+        #expect(scheduler.noteMaintenanceWake(at: Instant(seconds: 100)) == 1)
+        #expect(marked(&scheduler) == [0])
+        #expect(scheduler.isMaintenanceWakeOpen(at: Instant(seconds: 159), window: 60))
+        #expect(!scheduler.isMaintenanceWakeOpen(at: Instant(seconds: 160), window: 60))
+        #expect(scheduler.noteMaintenanceWake(at: Instant(seconds: 200)) == 2 && scheduler.wakeUps == 2)
+    }
+
+    @Test func aRefillReviewsOnlyTheAppsAwaitingABudget() {
+        var scheduler = Scheduler()
+        scheduler.noteWaits(0, [.wake])
+        scheduler.noteWaits(1, [.budgetRefill, .sharedChange])
+        scheduler.noteBudgetsRefilled()
+        #expect(marked(&scheduler) == [1])
+    }
+
+    @Test func aSharedChangeReviewsTheAppsItConcernedAtTheirLastReview() {
+        var scheduler = Scheduler()
+        scheduler.noteReviewed(0, hasRunningTasks: false, concernedBySharedChanges: true)
+        scheduler.noteReviewed(1, hasRunningTasks: false, concernedBySharedChanges: true)
+        scheduler.noteReviewed(1, hasRunningTasks: false, concernedBySharedChanges: false)
+        scheduler.markAppsSharedChangesConcern()
+        #expect(marked(&scheduler) == [0])
+    }
+
+    @Test func anAppLeavesTheAppsWithTasksAtTheReviewAfterItsLastTaskEnded() {
+        var scheduler = Scheduler()
+        scheduler.noteTaskStarted(2)
+        scheduler.noteTaskStarted(2)
+        scheduler.noteTaskEnded()
+        #expect(scheduler.runningTaskCount == 1)
+        scheduler.noteReviewed(2, hasRunningTasks: true, concernedBySharedChanges: false)
+        #expect(Array(scheduler.appsWithTasks) == [2])
+        scheduler.noteTaskEnded()
+        #expect(Array(scheduler.appsWithTasks) == [2], "until its next review")
+        scheduler.noteReviewed(2, hasRunningTasks: false, concernedBySharedChanges: false)
+        #expect(scheduler.appsWithTasks.isEmpty && scheduler.runningTaskCount == 0)
+    }
+
+    @Test func aQueuedContinuedRequestTakesThePlaceOfTheAppsOneWithItsIdentifierAtTheBack() {
+        var scheduler = Scheduler()
+        scheduler.enqueueContinued(Fixture.continuedRequest(feed, "a"), of: feed)
+        scheduler.enqueueContinued(Fixture.continuedRequest(mail, "a"), of: mail)
+        scheduler.enqueueContinued(Fixture.continuedRequest(feed, "a", gpu: true), of: feed)
+        #expect(scheduler.continuedQueue.map(\.app) == [mail, feed])
+        #expect(scheduler.continuedQueue.last?.request.requiresGPU == true)
+        #expect(scheduler.dequeueContinued()?.app == mail)
+        #expect(scheduler.removeQueuedContinued(of: mail) { _ in true }.isEmpty)
+        #expect(
+            scheduler.removeQueuedContinued(of: feed) { _ in true }.map(\.identifier) == [Fixture.continued(feed, "a")])
+        #expect(scheduler.dequeueContinued() == nil)
+    }
+}
