@@ -2,6 +2,8 @@
 /// `BGTaskScheduler` and its scheduler. Hosts feed it events and app calls; it returns effects.
 /// It never reads a clock or does I/O: every entry point takes the time of the event.
 public struct BackgroundSystem: Sendable {
+    /// The numbers the system works by. A change of it, of the settings, the wall clock or the constraints (which
+    /// every judgement reads) forgets every app's kept judgement and usage tier (`forgetKeptJudgements`).
     public internal(set) var policy: Policy {
         didSet {
             sharedPolicy = SharedPolicy(policy)

@@ -1,6 +1,5 @@
-/// One app's history as the judgement reads it (§5), and the only code that changes it: the user's use of the
-/// app and the usage tier it gives, how its tasks ended, when its content was last refreshed, its wakes.
-/// It outlives the app's processes: the system remembers.
+/// One app's history as the judgement reads it (§5), kept across its processes, and the only code that changes it:
+/// the user's use of the app and the usage tier it gives, how its tasks ended, its content's age, its wakes.
 struct AppJudgementHistory: Sendable {
     /// The user's use of the app: launches, time on screen, last use.
     private(set) var usage = UsageHistory()

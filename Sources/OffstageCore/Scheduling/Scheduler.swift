@@ -1,8 +1,7 @@
 import HeapModule
 
-/// The scheduler's system-wide state (§4), and the only code that changes it: the apps to review before an entry
-/// point returns and when each is due next, whom a wake or a budget refill can start, the running tasks, the
-/// continued-processing queue and the maintenance wakes. Per-app state is each app's `AppScheduling`.
+/// The scheduler's system-wide state (§4; each app's is its `AppScheduling`), and the only code that changes it: apps
+/// to review now and later, whom a wake or a refill reviews, running tasks, the continued-processing queue, wakes.
 struct Scheduler: Sendable {
     /// A queued review of one app at a time: a deadline or a blocker that lifts by itself.
     struct Review: Comparable, Sendable {
