@@ -96,7 +96,11 @@ extension URLSessionSuites {
                 ])
             #expect(records.of(.resumed, app).count == 1)
             let handled = records.of(.handled, app)
-            #expect(handled.map(\.reason).first?.hasPrefix("completion handler called with .noData") == true)
+            guard case .handlerCalled(let result, _) = handled.first?.detail else {
+                Issue.record("no completion handler call was recorded: \(handled)")
+                return
+            }
+            #expect(result == .noData)
             #expect(records.of(.killed, app).isEmpty && records.of(.crashed, app).isEmpty)
         }
 

@@ -100,9 +100,7 @@ extension BackgroundSystem {
             return record(id, .log, reason: "completion handler called again or for no current event: ignored")
         }
         let took = now - deliveredAt
-        record(
-            id, .handled, task: event.label,
-            reason: "completion handler called with .\(result) after \(oneDecimal(took)) s")
+        record(id, .handled, task: event.label, .handlerCalled(result: result, seconds: took))
         if event == .fetch { noteFetchEnded(id, result: result, took: took) }
     }
 

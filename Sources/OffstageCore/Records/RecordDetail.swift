@@ -37,6 +37,8 @@ public enum RecordDetail: Hashable, Sendable, Codable {
     case pushDropped(PushDrop)
     /// A held background push was thrown away, `because` its app can no longer take it.
     case heldPushDiscarded(payload: String, because: String)
+    /// The app called a push's or fetch's completion handler with `result`, `seconds` after the delivery.
+    case handlerCalled(result: BackgroundFetchResult, seconds: Double)
     /// The age of the app's content when the user opened it, in seconds; nil if never refreshed.
     case contentAge(seconds: Double?)
     /// A background URLSession transfer, or the wake-ups its events cause (BackgroundTransfers/).
@@ -132,6 +134,8 @@ public enum RecordDetail: Hashable, Sendable, Codable {
             "coalesced: the held push of \(clock.timestamp(at: arrivedAt)) (payload \"\(payload)\") gives way to the newer one"
         case .pushDropped(let drop): drop.rawValue
         case .heldPushDiscarded(let payload, let why): "held push (payload \"\(payload)\") discarded: \(why)"
+        case .handlerCalled(let result, let seconds):
+            "completion handler called with .\(result) after \(oneDecimal(seconds)) s"
         case .contentAge(let seconds?): "content refreshed in the background \(minutes(seconds)) before this launch"
         case .contentAge(nil): "content never refreshed in the background before this launch"
         case .transfer(let fact): fact.text(on: clock)
