@@ -91,7 +91,7 @@ extension BackgroundSystem {
             quota: app.cooperation.scaled(tier.quota(policy.judgement)),
             quotaFreesAt: recent.first.map { $0 + window },
             energyBudget: energyBudget, refreshEnergyUse: refreshEnergyUse ?? .infinity, dataBudget: dataBudget,
-            deviceAwake: isDeviceAwake,
+            deviceAwake: isDeviceAwake, otherRunInProgress: runningTaskCount > 0,
             lastRunStarted: recent.last)
     }
 
@@ -123,6 +123,8 @@ extension BackgroundSystem {
     mutating func noteRunStarted(_ id: BundleID, _ run: TaskRun, simulated: Bool) {
         let wasAwake = isDeviceAwake
         runningTaskCount += 1
+        // On cellular the radio is up now: refreshes held only by its cost may ride along (`runCost`).
+        if runningTaskCount == 1, device.network == .cellular { dirty.formUnion(appsAwaitingWake) }
         appsWithTasks.insert(apps.position(of: id))
         guard run.request.isDiscretionary, !simulated else { return }
         if !wasAwake { noteMaintenanceWake(for: id, task: run.request.identifier) }
