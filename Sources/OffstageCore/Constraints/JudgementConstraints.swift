@@ -82,11 +82,14 @@ public struct LaunchPredictionConstraint: Constraint {
     }
 
     /// What a run now costs, in fresh launches, and what makes it so: little while the device is awake anyway,
-    /// a wake otherwise, more on cellular and on a low battery, divided by how full the energy budget is.
+    /// a wake otherwise, more on cellular (unless another run has the radio up already) and on a low battery,
+    /// divided by how full the energy budget is.
     struct RunCost {
         var cost: Double
         var wakesDevice: Bool
         var onCellular = false
+        /// On cellular with another run under way: the radio is up already, so nothing is added for it.
+        var sharesRadio = false
         var onLowBattery = false
         /// How full the energy budget is (at least a tenth), when it is not full and the device not charging.
         var budgetShare: Double?
@@ -95,6 +98,7 @@ public struct LaunchPredictionConstraint: Constraint {
         var words: String {
             var words = wakesDevice ? "it would wake the device" : "the device is awake"
             if onCellular { words += ", on cellular" }
+            if sharesRadio { words += ", on cellular with the radio already up for another run" }
             if onLowBattery { words += ", on a low battery" }
             if let budgetShare { words += ", the energy budget \(percent(budgetShare)) % full" }
             return words
@@ -115,9 +119,15 @@ public struct LaunchPredictionConstraint: Constraint {
         let policy = context.policy.judgement
         let awake = context.judgement.deviceAwake
         var cost = RunCost(cost: awake ? policy.awakeRunCost : policy.wakeRunCost, wakesDevice: !awake)
+        // The radio's high-power tail after a download costs several runs' worth of energy; a run that starts
+        // while another one is under way shares it, so only the first of a batch pays for it.
         if context.device.network == .cellular {
-            cost.cost += policy.cellularRunCost
-            cost.onCellular = true
+            if context.judgement.otherRunInProgress {
+                cost.sharesRadio = true
+            } else {
+                cost.cost += policy.cellularRunCost
+                cost.onCellular = true
+            }
         }
         guard !context.device.isCharging else { return cost }
         if context.device.batteryLevel < policy.lowBatteryLevel {

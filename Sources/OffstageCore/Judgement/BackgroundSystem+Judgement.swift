@@ -99,7 +99,7 @@ extension BackgroundSystem {
             quota: app.cooperation.scaled(tier.quota(policy.judgement)),
             quotaFreesAt: recent.first.map { $0 + window },
             energyBudget: energyBudget, refreshEnergyUse: refreshEnergyUse ?? .infinity, dataBudget: dataBudget,
-            deviceAwake: isDeviceAwake,
+            deviceAwake: isDeviceAwake, otherRunInProgress: scheduler.runningTaskCount > 0,
             lastRunStarted: recent.last)
     }
 
@@ -128,7 +128,7 @@ extension BackgroundSystem {
     /// a developer's act, not the scheduler's: it is only counted as running.
     mutating func noteRunStarted(_ id: BundleID, _ run: TaskRun, simulated: Bool) {
         let wasAwake = isDeviceAwake
-        scheduler.noteTaskStarted(apps.position(of: id))
+        scheduler.noteTaskStarted(apps.position(of: id), onCellular: device.network == .cellular)
         guard run.request.isDiscretionary, !simulated else { return }
         if !wasAwake { noteMaintenanceWake(for: id, task: run.request.identifier) }
         noteDiscretionaryStart(id)

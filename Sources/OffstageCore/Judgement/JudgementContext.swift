@@ -20,6 +20,9 @@ public struct JudgementContext: Hashable, Sendable {
     /// The screen is on, the charger is plugged in, a task is running or a maintenance wake is open: work
     /// costs no extra wake-up.
     public var deviceAwake: Bool
+    /// Another task is running now: on cellular its download has the radio up already, so a run that starts
+    /// now shares the radio's high-power tail instead of paying for one of its own.
+    public var otherRunInProgress: Bool = false
     /// When the app's latest discretionary run started, within the quota window (for a host's constraint:
     /// the evaluation's fixed-period and oracle baselines).
     public var lastRunStarted: Instant?

@@ -19,9 +19,12 @@ public struct JudgementPolicy: Hashable, Sendable, Codable {
     // Quotas: discretionary runs an app may start per rolling window, by tier.
     /// The rolling window of the quota, in seconds.
     public var quotaWindow: Double = 86_400
-    /// Runs per window for `active`, `workingSet`, `frequent`, `rare` (`never` gets none).
-    public var quotaActive: Int = 24
-    public var quotaWorkingSet: Int = 12
+    /// Runs per window for `active`, `workingSet`, `frequent`, `rare` (`never` gets none). Every run counts,
+    /// the awake ones the quota does not hold too, so an app used every day spends most of its places on the
+    /// refreshes pre-warmed as the screen lights: 48 for both (was 24 and 12) leaves it the wakes for its predicted
+    /// windows (BENCHMARKS.md, "Ninth session: fresher at launch").
+    public var quotaActive: Int = 48
+    public var quotaWorkingSet: Int = 48
     public var quotaFrequent: Int = 4
     public var quotaRare: Int = 1
 
@@ -40,22 +43,26 @@ public struct JudgementPolicy: Hashable, Sendable, Codable {
     public var likelihoodHalfLife: Double = 0
     /// What a refresh costs, in fresh launches it must be expected to bring, when the device is awake anyway
     /// (screen on, charger, another task running, a maintenance wake open): little more than its own energy.
-    /// 0.025 (was 0.05): it pre-warms the likely apps when the screen lights, and keeps ≤ 1 % of the battery a
-    /// day on the generated traces (BENCHMARKS.md, "Pre-warming at screen-on").
-    public var awakeRunCost: Double = 0.025
+    /// 0.05 (was 0.025 with the smaller budget): with the energy budget no longer pricing out the likeliest runs,
+    /// this cost is what keeps ≤ 1 % of the battery a day on the generated traces (BENCHMARKS.md, "Ninth session:
+    /// fresher at launch").
+    public var awakeRunCost: Double = 0.05
     /// What it costs when it has to wake the sleeping device.
     public var wakeRunCost: Double = 0.3
-    /// What running on cellular adds (the radio's tail, the user's data).
-    public var cellularRunCost: Double = 0.1
+    /// What running on cellular adds (the radio's tail, the user's data), unless another run has the radio up
+    /// already: the tail (10 s at 1 W) costs several Wi-Fi runs' energy, so the first run of a batch pays it.
+    public var cellularRunCost: Double = 0.15
     /// Battery level (0–1) below which, off the charger, a run's cost is multiplied by `lowBatteryCostFactor`.
     public var lowBatteryLevel: Double = 0.3
     public var lowBatteryCostFactor: Double = 2
 
     // Budgets (system-wide, for discretionary work; unlimited on the charger).
     /// The most energy the budget holds, in joules.
-    public var energyBudgetCapacity: Double = 60
-    /// Joules added to the budget per day, spread evenly through the day.
-    public var energyBudgetPerDay: Double = 250
+    public var energyBudgetCapacity: Double = 120
+    /// Joules added to the budget per day, spread evenly through the day. 500 (was 250, with 60 J held): an
+    /// emptying budget raises every run's cost, so the smaller one held back the likeliest launches' refreshes
+    /// after cheap ones had spent it; the run costs above now bound the day's energy (BENCHMARKS.md).
+    public var energyBudgetPerDay: Double = 500
     /// The most joules a refresh run reserves when it starts (and its reservation before any run was measured).
     public var refreshEnergyReservation: Double = 25
     /// A refresh run reserves this many times what refresh runs use, measured (ours: runs vary by about that).

@@ -100,10 +100,12 @@ struct Scheduler: Sendable {
 
     // MARK: Runs and wakes
 
-    /// A task of the app at `position` started.
-    mutating func noteTaskStarted(_ position: Int) {
+    /// A task of the app at `position` started. The first of a batch on cellular brings the radio up: the apps
+    /// waiting for a wake (refreshes held only by the radio's cost, `runCost`) are reviewed, to ride along.
+    mutating func noteTaskStarted(_ position: Int, onCellular: Bool) {
         runningTaskCount += 1
         appsWithTasks.insert(position)
+        if runningTaskCount == 1, onCellular { marked.formUnion(appsAwaitingWake) }
     }
 
     /// A task ended (its app leaves `appsWithTasks` at its next review).

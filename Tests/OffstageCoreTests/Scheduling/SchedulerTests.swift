@@ -70,8 +70,8 @@ import Testing
 
     @Test func anAppLeavesTheAppsWithTasksAtTheReviewAfterItsLastTaskEnded() {
         var scheduler = Scheduler()
-        scheduler.noteTaskStarted(2)
-        scheduler.noteTaskStarted(2)
+        scheduler.noteTaskStarted(2, onCellular: false)
+        scheduler.noteTaskStarted(2, onCellular: false)
         scheduler.noteTaskEnded()
         #expect(scheduler.runningTaskCount == 1)
         scheduler.noteReviewed(2, hasRunningTasks: true, concernedBySharedChanges: false)
@@ -80,6 +80,20 @@ import Testing
         #expect(Array(scheduler.appsWithTasks) == [2], "until its next review")
         scheduler.noteReviewed(2, hasRunningTasks: false, concernedBySharedChanges: false)
         #expect(scheduler.appsWithTasks.isEmpty && scheduler.runningTaskCount == 0)
+    }
+
+    @Test func theFirstRunOnCellularReviewsTheAppsAwaitingAWakeAndALaterOneDoesNot() {
+        var scheduler = Scheduler()
+        scheduler.noteWaits(0, [.wake])
+        scheduler.noteWaits(1, [.budgetRefill])
+        scheduler.noteTaskStarted(3, onCellular: true)
+        #expect(marked(&scheduler) == [0], "the radio came up: the apps waiting for a wake ride along")
+        scheduler.noteTaskStarted(4, onCellular: true)
+        #expect(marked(&scheduler).isEmpty, "the radio was up already")
+        scheduler.noteTaskEnded()
+        scheduler.noteTaskEnded()
+        scheduler.noteTaskStarted(3, onCellular: false)
+        #expect(marked(&scheduler).isEmpty, "on Wi-Fi there is no radio to share")
     }
 
     @Test func aQueuedContinuedRequestTakesThePlaceOfTheAppsOneWithItsIdentifierAtTheBack() {
