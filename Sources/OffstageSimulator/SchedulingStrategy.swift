@@ -49,7 +49,15 @@ public enum SchedulingStrategy: Hashable, Sendable, Codable {
 /// counted from its previous run; the first run needs only the conditions.
 struct FixedPeriodConstraint: Constraint, SeesOnlyWhetherForeground {
     let period: Double
+    /// Why a request waits, worded once: the blocker is met at every review of a waiting request.
+    private let reason: String
     var name: String { "fixedPeriod" }
+
+    init(period: Double) {
+        self.period = period
+        reason = "runs once every \(Int((period / 60).rounded())) min (fixed period)"
+    }
+
     /// It reads only the time and its own app.
     func lifts(_ request: TaskRequest, in context: ConstraintContext) -> BlockerLifts { [] }
     func applies(to request: TaskRequest) -> Bool { request.isDiscretionary }
@@ -57,8 +65,7 @@ struct FixedPeriodConstraint: Constraint, SeesOnlyWhetherForeground {
         guard let last = context.judgement.lastRunStarted else { return .satisfied }
         let next = last + period
         guard context.now < next else { return .satisfied }
-        let minutes = Int((period / 60).rounded())
-        return .blocked(reason: "runs once every \(minutes) min (fixed period)", until: next)
+        return .blocked(reason: reason, until: next)
     }
 }
 
