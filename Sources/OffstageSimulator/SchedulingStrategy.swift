@@ -21,6 +21,18 @@ public enum SchedulingStrategy: Hashable, Sendable, Codable {
     /// launch, or at that date when it comes later and still before the launch).
     case oracleWithinContract(lead: Double)
 
+    /// About how many refreshes an app runs a day under the strategy, the bulk of a replay's work, so that an
+    /// evaluation starts the heaviest replays first (the literal API: as often as apps ask, 15 min for most;
+    /// the judgement and the oracles: about what they ran on generated traces).
+    var refreshesPerAppDay: Double {
+        switch self {
+        case .fixedPeriod(let seconds): 86_400 / seconds
+        case .literal: 96
+        case .judgement: 18
+        case .oracle, .oracleWithinContract: 5
+        }
+    }
+
     /// The judgement's constraints, which only `judgement` applies.
     static let judgementConstraints: Set<String> = Set(
         ([
