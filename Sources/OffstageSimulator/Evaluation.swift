@@ -105,7 +105,9 @@ public struct Evaluation: Hashable, Sendable, Codable {
             users ?? shard.map { shard in
                 trace.users.enumerated().filter { $0.offset % shard.count == shard.index - 1 }.map(\.element)
             } ?? trace.users
-        let jobs = users.flatMap { user in policies.map { (user, $0) } }
+        // The heaviest replays first, so that the last ones left when a core falls idle are short.
+        let heaviestFirst = policies.sorted { $0.strategy.refreshesPerAppDay > $1.strategy.refreshesPerAppDay }
+        let jobs = heaviestFirst.flatMap { policy in users.map { ($0, policy) } }
         var outcomes: [UserOutcome] = []
         await withTaskGroup(of: UserOutcome.self) { group in
             var next = 0

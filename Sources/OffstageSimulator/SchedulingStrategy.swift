@@ -21,6 +21,18 @@ public enum SchedulingStrategy: Hashable, Sendable, Codable {
     /// launch, or at that date when it comes later and still before the launch).
     case oracleWithinContract(lead: Double)
 
+    /// About how many refreshes an app runs a day under the strategy, the bulk of a replay's work, so that an
+    /// evaluation starts the heaviest replays first (the literal API: as often as apps ask, 15 min for most;
+    /// the judgement and the oracles: about what they ran on generated traces).
+    var refreshesPerAppDay: Double {
+        switch self {
+        case .fixedPeriod(let seconds): 86_400 / seconds
+        case .literal: 96
+        case .judgement: 18
+        case .oracle, .oracleWithinContract: 5
+        }
+    }
+
     /// The judgement's constraints, which only `judgement` applies.
     static let judgementConstraints: Set<String> = Set(
         ([
@@ -49,7 +61,15 @@ public enum SchedulingStrategy: Hashable, Sendable, Codable {
 /// counted from its previous run; the first run needs only the conditions.
 struct FixedPeriodConstraint: Constraint, SeesOnlyWhetherForeground {
     let period: Double
+    /// Why a request waits, worded once: the blocker is met at every review of a waiting request.
+    private let reason: String
     var name: String { "fixedPeriod" }
+
+    init(period: Double) {
+        self.period = period
+        reason = "runs once every \(Int((period / 60).rounded())) min (fixed period)"
+    }
+
     /// It reads only the time and its own app.
     func lifts(_ request: TaskRequest, in context: ConstraintContext) -> BlockerLifts { [] }
     func applies(to request: TaskRequest) -> Bool { request.isDiscretionary }
@@ -57,8 +77,7 @@ struct FixedPeriodConstraint: Constraint, SeesOnlyWhetherForeground {
         guard let last = context.judgement.lastRunStarted else { return .satisfied }
         let next = last + period
         guard context.now < next else { return .satisfied }
-        let minutes = Int((period / 60).rounded())
-        return .blocked(reason: "runs once every \(minutes) min (fixed period)", until: next)
+        return .blocked(reason: reason, until: next)
     }
 }
 

@@ -73,10 +73,18 @@ public struct Record: Hashable, Sendable, Codable {
     public var app: BundleID?
     public var kind: RecordKind
     public var task: String?
-    public var reason: String
     /// What the record says as typed facts (blockers, launch reason, task kind, assertion, content age…);
     /// nil for a note whose words are all it says.
     public var detail: RecordDetail?
+    /// How the record is put into words: written with it, or rendered from `detail` when read, so that a run
+    /// that only counts its records (an evaluation's) never pays for words no one reads.
+    private var words: Words
+
+    /// A note's own words, or the wall clock a typed fact's times are read on.
+    private enum Words: Hashable, Sendable {
+        case written(String)
+        case rendered(on: WallClock)
+    }
 
     /// A note: the words are all it says.
     public init(at: Instant, app: BundleID?, kind: RecordKind, task: String? = nil, reason: String) {
@@ -84,11 +92,11 @@ public struct Record: Hashable, Sendable, Codable {
         self.app = app
         self.kind = kind
         self.task = task
-        self.reason = reason
         self.detail = nil
+        self.words = .written(reason)
     }
 
-    /// A typed fact, its words rendered from it (times on `clock`).
+    /// A typed fact, its words rendered from it (times on `clock`) when read.
     public init(
         at: Instant, app: BundleID?, kind: RecordKind, task: String? = nil, detail: RecordDetail, on clock: WallClock
     ) {
@@ -96,8 +104,32 @@ public struct Record: Hashable, Sendable, Codable {
         self.app = app
         self.kind = kind
         self.task = task
-        self.reason = detail.text(on: clock)
         self.detail = detail
+        self.words = .rendered(on: clock)
+    }
+
+    /// The record's words: the note's, or the typed fact's rendered now (each read renders them anew).
+    public var reason: String {
+        switch words {
+        case .written(let text): text
+        case .rendered(let clock): detail?.text(on: clock) ?? ""
+        }
+    }
+
+    /// Records are equal when they say the same, in the same words, however the words are kept (a record
+    /// read back from JSON keeps them written).
+    public static func == (a: Record, b: Record) -> Bool {
+        a.at == b.at && a.app == b.app && a.kind == b.kind && a.task == b.task && a.detail == b.detail
+            && a.reason == b.reason
+    }
+
+    /// Hashes what equality compares, but the words, which follow from the rest or were written with it.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(at)
+        hasher.combine(app)
+        hasher.combine(kind)
+        hasher.combine(task)
+        hasher.combine(detail)
     }
 
     /// The kind of task a `started` record starts, so reports count runs by kind without reading words.
@@ -118,8 +150,8 @@ public struct Record: Hashable, Sendable, Codable {
         app = try container.decodeIfPresent(BundleID.self, forKey: .app)
         kind = try container.decode(RecordKind.self, forKey: .kind)
         task = try container.decodeIfPresent(String.self, forKey: .task)
-        reason = try container.decode(String.self, forKey: .reason)
         detail = try container.decodeIfPresent(RecordDetail.self, forKey: .detail)
+        words = .written(try container.decode(String.self, forKey: .reason))
     }
 
     /// The stored fields and the typed detail, with `value` and `taskKind` spelled out for readers of the JSON.
