@@ -113,7 +113,7 @@ import Testing
         }
         #expect(starts.count == 2)
         let blocker = h.system.explain().first { $0.app == feed }?.blockers.first { $0.constraint == "quota" }
-        #expect(blocker?.reason == "2 of 2 runs in 24 h used (tier rare)")
+        #expect(blocker?.reason == "2 runs in 24 h allowed (tier rare), 2 used")
         #expect(blocker?.until == starts.first.map { $0 + day })
     }
 

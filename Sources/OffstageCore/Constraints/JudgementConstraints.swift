@@ -29,8 +29,11 @@ public struct QuotaConstraint: Constraint {
         }
         if servesPrediction(request, in: context) { return .satisfied }
         let hours = Int((context.policy.judgement.quotaWindow / 3600).rounded())
+        // Pre-warms the quota let through while the device was awake count too: the used may exceed the allowed.
+        let over = usage.runsInWindow > usage.quota ? " (pre-warms while the device was awake count, unheld)" : ""
         return .blocked(
-            reason: "\(usage.runsInWindow) of \(usage.quota) runs in \(hours) h used (tier \(usage.tier.rawValue))",
+            reason:
+                "\(usage.quota) runs in \(hours) h allowed (tier \(usage.tier.rawValue)), \(usage.runsInWindow) used\(over)",
             until: usage.quotaFreesAt)
     }
 
