@@ -162,9 +162,12 @@ public final class Simulation: @unchecked Sendable {
         }
     }
 
-    /// The system's next due time, read where the system lies: reading a computed property of the stored
-    /// system copies it whole first (a retain of every field), once per step of the loop.
-    private var systemDueTime: Instant? { withUnsafeMutablePointer(to: &system) { $0.pointee.nextDueTime } }
+    /// The system's next due time, read where the system lies (`inPlace`), once per step of the loop.
+    private var systemDueTime: Instant? { inPlace { $0.nextDueTime } }
+
+    /// Reads the stored system where it lies: an `inout` access borrows it, while reading a computed property of
+    /// it or passing it as an argument would copy it whole first (a retain of every field).
+    private func inPlace<Result>(_ body: (inout BackgroundSystem) -> Result) -> Result { body(&system) }
 
     /// The earlier of two optional times: the timeline's next step and the system's next due time.
     private func earliest(_ a: Instant?, _ b: Instant?) -> Instant? {
@@ -211,7 +214,7 @@ public final class Simulation: @unchecked Sendable {
     /// app code change nothing).
     private func sampleDevice() {
         if recordObserver == nil {
-            withUnsafeMutablePointer(to: &system) { deviceHistory.observe($0.pointee) }
+            inPlace { deviceHistory.observe($0) }
         }
         batteryHistory.observe(
             BatteryHistory.Sample(
@@ -499,11 +502,11 @@ public final class Simulation: @unchecked Sendable {
     }
 
     /// Keeps a record and notes the task run it starts or ends; in a lean run, hands it to the observer only.
-    /// (The system is read where it lies: passing the stored system as an argument copies it whole.)
+    /// (The system is read where it lies, `inPlace`.)
     private func keep(_ record: Record) {
         if let recordObserver { return recordObserver(record) }
         records.append(record)
-        withUnsafeMutablePointer(to: &system) { taskUsage.note(record, in: $0.pointee) }
+        inPlace { taskUsage.note(record, in: $0) }
     }
 
     /// Carries out queued effects in order, including those that app code causes meanwhile.
