@@ -1,7 +1,8 @@
 /// Everything the system tracks for one installed app: its life cycle (`AppLifecycle`), its requests and running
 /// tasks (`AppScheduling`), its judgement history (`AppJudgementHistory`) and §7's state. Internal: hosts read it
-/// through `BackgroundSystem`. A field of `AppFields`, of its life cycle, its scheduling or its judgement history
-/// is read by name (`app.state`, `app.pending`, `app.usage`); those three change only through their own methods.
+/// through `BackgroundSystem`. A field of `AppFields`, of its life cycle, its scheduling, its judgement history or
+/// its resources is read by name (`app.state`, `app.pending`, `app.usage`); those four change only through their
+/// own methods.
 ///
 /// The fields live in one shared box until a copy changes them: reading a record by value (as every
 /// pass over an app does) costs one reference count, not one per field (there are dozens).
@@ -28,6 +29,9 @@ struct AppRecord: Sendable {
 
     subscript<Value>(dynamicMember path: KeyPath<AppJudgementHistory, Value>) -> Value {
         box.fields.judgementHistory[keyPath: path]
+    }
+    subscript<Value>(dynamicMember path: KeyPath<AppResources, Value>) -> Value {
+        box.fields.resources[keyPath: path]
     }
 
     subscript<Value>(dynamicMember path: WritableKeyPath<AppFields, Value>) -> Value {
@@ -130,9 +134,8 @@ struct AppFields: Sendable {
     var scheduling = AppScheduling()
     /// The user swiped the app away and has not opened it since. Outlives the process.
     var forceQuit = false
-    var memoryFootprint: Int
-    /// Everything the host reported the app's processes used, since installation.
-    var totalUsage = ResourceUsage()
+    /// Its memory footprint and everything its processes used, as the host reported them. Outlives processes.
+    var resources: AppResources
     /// Its use, usage tier, cooperation, content age and wakes, as the judgement reads them (§5). Outlives processes.
     var judgementHistory = AppJudgementHistory()
     /// Its background pushes, legacy fetch, location monitoring and background modes (§7).
@@ -141,7 +144,7 @@ struct AppFields: Sendable {
     init(manifest: AppManifest, installIndex: Int, memoryFootprint: Int) {
         self.manifest = manifest
         self.installIndex = installIndex
-        self.memoryFootprint = memoryFootprint
+        resources = AppResources(memoryFootprint: memoryFootprint)
     }
 
     /// Forgets everything that lives only as long as the process.

@@ -101,7 +101,7 @@ extension BackgroundSystem {
             record(nil, .device, reason: "memory pressure: \(bytes) bytes needed")
             relieveMemoryPressure(bytes: bytes)
         case .setMemoryFootprint(let id, let bytes):
-            if apps.contains(id) { apps[id].memoryFootprint = max(0, bytes) }
+            if apps.contains(id) { apps[id].resources.noteFootprint(bytes) }
         case .setWallClock(let clock):
             wallClock = clock
             record(nil, .device, reason: "wall clock set")

@@ -6,7 +6,7 @@ extension BackgroundSystem {
         guard apps.contains(id) else {
             return record(nil, .log, reason: "resource usage for \(id), not installed: ignored")
         }
-        apps[id].totalUsage = apps[id].totalUsage + usage
+        apps[id].resources.noteUsage(usage)
         monitorCPU(id, usage)
         chargeEnergy(of: usage, to: id)
     }

@@ -52,7 +52,7 @@ extension BackgroundSystem {
         for (id, history) in snapshot.apps where apps.contains(id) {
             apps[id].judgementHistory.restore(history)
             apps[id].scheduling.restore(discretionaryStarts: history.runStarts)
-            apps[id].totalUsage = history.totalUsage
+            apps[id].resources.restore(totalUsage: history.totalUsage)
             apps[id].forceQuit = history.forceQuit
             apps[id].backgroundEvents.remember(history.backgroundWork)
         }
