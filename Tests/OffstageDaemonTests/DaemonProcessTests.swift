@@ -188,8 +188,9 @@ let defaultFreezer = testableFreezers[0]
         try daemon.install("test.later", behaviours: ["later"], permitted: ["test.later.refresh"])
         let pid = try daemon.openAndWait("test.later")
         try daemon.send(.home)
-        try daemon.waitUntil("the request is pending") {
+        try daemon.waitUntil("the request is pending and the app suspended") {
             try daemon.tasks().contains { $0.identifier == "test.later.refresh" && $0.phase == "pending" }
+                && daemon.app("test.later")?.state == .suspended
         }
         daemon.killHard()
         try daemon.start()
