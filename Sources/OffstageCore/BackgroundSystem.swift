@@ -24,11 +24,15 @@ public struct BackgroundSystem: Sendable {
     public var constraints: [any Constraint] = .standard {
         didSet {
             appStateSight = AppStateSight(constraints)
+            launchLikelihoodInSight = constraints.contains { $0 is any ReadsLaunchLikelihood }
             forgetKeptJudgements()
         }
     }
     /// How much of an app's state the constraints look at (see `AppStateSight`).
     var appStateSight = AppStateSight([any Constraint].standard)
+    /// Whether a constraint in use reads the launch model's likelihood (`ReadsLaunchLikelihood`): without one
+    /// (the evaluation's baselines), it is not worked out for every review, nor do usage signals review apps.
+    var launchLikelihoodInSight = true
     /// The time of the latest event: the system's "now".
     public internal(set) var now: Instant = .zero
 

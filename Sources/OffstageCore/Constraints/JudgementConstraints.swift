@@ -270,3 +270,10 @@ extension TaskRequest {
             : min(policy.refreshEnergyReservation, policy.refreshReservationMargin * refreshUse)
     }
 }
+
+/// A constraint that reads the launch model's likelihood (`JudgementContext.likelihood`). Only when one of the
+/// constraints in use conforms is it worked out; the others see an unlearnt one (a host's own must conform too).
+public protocol ReadsLaunchLikelihood: Constraint {}
+
+extension QuotaConstraint: ReadsLaunchLikelihood {}
+extension LaunchPredictionConstraint: ReadsLaunchLikelihood {}

@@ -33,10 +33,12 @@ extension BackgroundSystem {
         }
     }
 
-    /// Teaches the launch model `signal` now, and marks for review the installed apps whose launch it makes
-    /// likelier, if likely enough to pay for a run at its cheapest: below that no refresh of theirs can start.
+    /// Teaches the launch model `signal` now and, if a constraint in use reads the likelihood, marks for review
+    /// the apps it makes likely enough to pay for a run at its cheapest: below that no refresh of theirs starts.
     mutating func learn(_ signal: JudgementControllers.UsageSignal) {
-        for id in judgement.learn(signal, at: now, clock: wallClock) where apps.contains(id) {
+        let likelier = judgement.learn(signal, at: now, clock: wallClock)
+        guard launchLikelihoodInSight else { return }
+        for id in likelier where apps.contains(id) {
             guard launchLikelihood(of: id).probability >= policy.judgement.awakeRunCost else { continue }
             scheduler.mark(apps.position(of: id))
         }
@@ -91,7 +93,10 @@ extension BackgroundSystem {
         let window = policy.judgement.quotaWindow
         let recent = app.discretionaryStarts.drop(while: { now - $0 >= window })  // oldest first
         let tier = usageTier(of: app)
-        let likelihood = launchLikelihood(of: id)
+        let likelihood =
+            launchLikelihoodInSight
+            ? launchLikelihood(of: id)
+            : LaunchLikelihood(probability: 0, signal: .timeOfDay(hour: 0), window: launchModel.window, learnt: false)
         return JudgementContext(
             tier: tier, likelihood: likelihood,
             contentUpdatedAt: app.contentUpdatedAt,

@@ -59,4 +59,16 @@ import Testing
         #expect(h.task(Fixture.refresh(feed), of: feed) != nil, "it rode along with mail's run, sharing the radio")
         #expect(h.system.wakeUps == 0)
     }
+
+    @Test func constraintsThatDoNotReadTheLikelihoodSeeAnUnlearntOneAndTheModelStillAnswers() {
+        var h = feedOnCellular()
+        #expect(h.system.judgementContext(for: feed).likelihood == h.system.launchLikelihood(of: feed))
+        #expect(h.system.launchLikelihood(of: feed).learnt)
+        h.useConstraints([EarliestBeginDateConstraint(), NetworkConstraint()])  // as a baseline: none reads it
+        let seen = h.system.judgementContext(for: feed).likelihood
+        #expect(!seen.learnt && seen.probability == 0)
+        #expect(h.system.launchLikelihood(of: feed).learnt, "the model itself still answers")
+        h.useConstraints([EarliestBeginDateConstraint(), QuotaConstraint()])
+        #expect(h.system.judgementContext(for: feed).likelihood == h.system.launchLikelihood(of: feed))
+    }
 }
