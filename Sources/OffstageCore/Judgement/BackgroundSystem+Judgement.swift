@@ -94,9 +94,7 @@ extension BackgroundSystem {
         let recent = app.discretionaryStarts.drop(while: { now - $0 >= window })  // oldest first
         let tier = usageTier(of: app)
         let likelihood =
-            launchLikelihoodInSight
-            ? launchLikelihood(of: id)
-            : LaunchLikelihood(probability: 0, signal: .timeOfDay(hour: 0), window: launchModel.window, learnt: false)
+            launchLikelihoodInSight ? launchLikelihood(of: id) : .notWorkedOut(window: launchModel.window)
         return JudgementContext(
             tier: tier, likelihood: likelihood,
             contentUpdatedAt: app.contentUpdatedAt,

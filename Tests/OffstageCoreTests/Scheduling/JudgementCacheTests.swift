@@ -97,6 +97,7 @@ import Testing
         #expect(h.system.state(of: feed) == .suspended)
         #expect(lastWait(h, feed)?.contains("notWhileSuspended: the app is suspended") == true)
     }
+
     /// What every judgement reads and no kept judgement compares: a change of it forgets every kept judgement.
     enum SharedChange: CaseIterable {
         case policy, settings, wallClock, constraints

@@ -35,6 +35,12 @@ public struct LaunchLikelihood: Hashable, Sendable, Codable {
         self.learnt = learnt
     }
 
+    /// The likelihood a context carries when no constraint in use reads one (`ReadsLaunchLikelihood`): not worked
+    /// out, so unlearnt and the same at every review.
+    static func notWorkedOut(window: Double) -> LaunchLikelihood {
+        LaunchLikelihood(probability: 0, signal: .timeOfDay(hour: 0), window: window, learnt: false)
+    }
+
     /// The probability as a whole percentage, as the words give it.
     public var percent: Int { Int((probability * 100).rounded()) }
 
