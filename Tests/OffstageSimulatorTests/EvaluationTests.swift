@@ -256,6 +256,29 @@ import Testing
         }
     }
 
+    /// The ceiling policies of `Examples/policies`: the judgement with refreshes free while the device is awake
+    /// (no wake), and free everywhere (wakes too), each without quota or budget.
+    @Test func theCeilingPoliciesRefreshMoreThanOffstageAndWakeOnlyWhenFree() async throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Examples/policies")
+        let awake = try EvaluatedPolicy.load(contentsOf: folder.appendingPathComponent("awake-unlimited.yaml").path)
+        let free = try EvaluatedPolicy.load(contentsOf: folder.appendingPathComponent("unlimited.yaml").path)
+        #expect(awake.strategy == .judgement && free.strategy == .judgement)
+        #expect(awake.policy.judgement.awakeRunCost == 0 && awake.policy.judgement.wakeRunCost == 1)
+        #expect(free.policy.judgement.wakeRunCost == 0 && free.policy.judgement.quotaActive >= 100_000)
+        let evaluation = await Evaluation.run(
+            Self.small, policies: [EvaluatedPolicy.standard[0], awake, free, EvaluatedPolicy.standard[5]])
+        let (offstage, awakeRow, freeRow) = (
+            row(evaluation, "Offstage"), row(evaluation, awake.name), row(evaluation, free.name)
+        )
+        #expect(awakeRow.refreshRunsPerDay > offstage.refreshRunsPerDay)
+        #expect(freeRow.refreshRunsPerDay > awakeRow.refreshRunsPerDay)
+        // Free wakes are taken; a wake that costs all a launch is worth is not, once the model has learnt.
+        #expect(freeRow.wakeUpsPerDay > 2 * awakeRow.wakeUpsPerDay)
+        #expect(freeRow.freshAtLaunch > offstage.freshAtLaunch)
+        for ceiling in [awakeRow, freeRow] { #expect(row(evaluation, "oracle").freshAtLaunch >= ceiling.freshAtLaunch) }
+    }
+
     @Test func mergeOnTheCommandLineRefusesAMissingShardAndLaunchesAreWritten() async throws {
         let folder = try CLI.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
