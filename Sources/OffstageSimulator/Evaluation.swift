@@ -320,8 +320,24 @@ public struct Evaluation: Hashable, Sendable, Codable {
         }
         text.append(line(header))
         text += lines.map(line)
+        text += comparisons
         text += warnings
         return text.joined(separator: "\n")
+    }
+
+    /// The policies' fresh-at-launch against the two references a policy is judged by, when both were measured:
+    /// how many times the fixed 1-hour period's, and what share of the oracle that keeps `earliestBeginDate`'s.
+    var comparisons: [String] {
+        let rows = rows
+        let references = ["fixed 1 h", "oracle in contract"]
+        guard let timer = rows.first(where: { $0.policy == references[0] }),
+            let ceiling = rows.first(where: { $0.policy == references[1] }),
+            timer.freshAtLaunch > 0, ceiling.freshAtLaunch > 0
+        else { return [] }
+        return rows.filter { !references.contains($0.policy) }.map { row in
+            "\(row.policy): \(Self.fixed(row.freshAtLaunch / timer.freshAtLaunch, 2))× the fresh launches of fixed 1 h, "
+                + "\(Self.percent(row.freshAtLaunch / ceiling.freshAtLaunch, digits: 0)) of the oracle in contract's"
+        }
     }
 
     /// The evaluation as JSON (sorted keys): every outcome's raw figures, which `merged` reads back, and the

@@ -209,6 +209,25 @@ import Testing
                 "warning: under fixed 1 h, 2 launches of the trace came while the simulated device was off"))
     }
 
+    @Test func theTableComparesEachPolicyWithTheHourlyTimerAndTheOracleInContract() async {
+        let example = await Self.example.value
+        let (offstage, timer, ceiling) = (
+            row(example, "Offstage"), row(example, "fixed 1 h"), row(example, "oracle in contract")
+        )
+        let times = String(format: "%.2f", offstage.freshAtLaunch / timer.freshAtLaunch)
+        let share = String(format: "%.0f", 100 * offstage.freshAtLaunch / ceiling.freshAtLaunch)
+        let table = example.table()
+        #expect(
+            table.contains(
+                "Offstage: \(times)× the fresh launches of fixed 1 h, \(share) % of the oracle in contract's"))
+        #expect(table.contains("oracle: "), "the oracle that may break the contract is compared too")
+        #expect(!table.contains("fixed 1 h: "), "a reference is not compared with itself")
+        // Without both references there is nothing to compare with.
+        let alone = await Evaluation.run(
+            Self.small, policies: [EvaluatedPolicy.standard[0], EvaluatedPolicy.standard[2]])
+        #expect(alone.comparisons.isEmpty)
+    }
+
     @Test func jsonSplitsByLaunchClassAndListsEveryLaunchOnRequest() async throws {
         let evaluation = await Evaluation.run(Self.small, policies: [EvaluatedPolicy.standard[2]])
         let document = try JSONSerialization.jsonObject(with: evaluation.json()) as! [String: Any]
