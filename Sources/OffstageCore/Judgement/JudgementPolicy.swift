@@ -42,11 +42,11 @@ public struct JudgementPolicy: Hashable, Sendable, Codable {
     /// cost 0.1–0.5 points of fresh launches (BENCHMARKS.md); a real user's changing habits may want it.
     public var likelihoodHalfLife: Double = 0
     /// What a refresh costs, in fresh launches it must be expected to bring, when the device is awake anyway
-    /// (screen on, charger, another task running, a maintenance wake open): little more than its own energy.
-    /// 0.05 (was 0.025 with the smaller budget): with the energy budget no longer pricing out the likeliest runs,
-    /// this cost is what keeps ≤ 1 % of the battery a day on the generated traces (BENCHMARKS.md, "Ninth session:
-    /// fresher at launch").
-    public var awakeRunCost: Double = 0.05
+    /// (screen on, charger, another task running, a maintenance wake open, a notification just shown): little
+    /// more than its own energy. This cost is what keeps ≤ 1 % of the battery a day on the generated traces: 0.055
+    /// (was 0.05) pays for the runs a notification's wake now lets start (BENCHMARKS.md, "Tenth session: a
+    /// notification wakes the device").
+    public var awakeRunCost: Double = 0.055
     /// What it costs when it has to wake the sleeping device.
     public var wakeRunCost: Double = 0.3
     /// What running on cellular adds (the radio's tail, the user's data), unless another run has the radio up

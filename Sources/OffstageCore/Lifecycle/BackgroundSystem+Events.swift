@@ -48,6 +48,9 @@ extension BackgroundSystem {
                 return record(nil, .log, reason: "notification: \(id) is not installed")
             }
             record(id, .user, reason: "notification shown")
+            // Showing it wakes the sleeping device (ours): for the maintenance window work starts as if the device
+            // were awake anyway, without a wake of its own.
+            if !isDeviceAwake { scheduler.noteDeviceWoke(at: now) }
         case .openSwitcher:
             record(nil, .user, reason: "open the app switcher")
             if let current = foregroundApp { resignActive(current) }

@@ -30,7 +30,8 @@ struct Scheduler: Sendable {
     private(set) var continuedQueue: [(app: BundleID, request: TaskRequest)] = []
     /// Maintenance wakes: times the system woke the sleeping device to run discretionary work.
     private(set) var wakeUps = 0
-    /// When the latest maintenance wake began: it stays open for the policy's maintenance window.
+    /// When the device last woke from sleep (a maintenance wake, or to show a notification): it stays awake for the
+    /// policy's maintenance window.
     private var lastMaintenanceWake: Instant?
 
     // MARK: Apps to review now
@@ -114,10 +115,16 @@ struct Scheduler: Sendable {
     /// The sleeping device wakes at `now` for work: the wake is counted and stays open, and the apps whose
     /// work waits for a wake are reviewed, to ride along with it. Returns the wake's number.
     mutating func noteMaintenanceWake(at now: Instant) -> Int {
-        lastMaintenanceWake = now
+        noteDeviceWoke(at: now)
         wakeUps += 1
-        marked.formUnion(appsAwaitingWake)
         return wakeUps
+    }
+
+    /// The sleeping device woke at `now`, for work or to show a notification (not counted as a maintenance wake):
+    /// it stays awake for the maintenance window, and the apps whose work waits for a wake are reviewed.
+    mutating func noteDeviceWoke(at now: Instant) {
+        lastMaintenanceWake = now
+        marked.formUnion(appsAwaitingWake)
     }
 
     /// Whether a maintenance wake opened within `window` seconds before `now`.

@@ -263,6 +263,21 @@ import Testing
         #expect(h.log.records(.wake).count == 1)
     }
 
+    @Test func aNotificationWakesTheDeviceAndWorkWaitingForAWakeStartsWithoutOne() {
+        // Due at 00:03 and 00:09 wall-clock; mail's notification at 00:10 wakes the device before the 00:15 wake.
+        var h = lockWithRefreshesDue(180, 540)
+        h.advance(to: Instant(seconds: 600))
+        #expect(blockers(h, feed) == ["coalescing"])
+        h.handle(.notificationShown(mail))
+        #expect(Set(h.log.startedTasks.map(\.app)) == [feed, mail])
+        #expect(h.system.wakeUps == 0 && h.log.records(.wake).isEmpty, "the notification woke it, not the work")
+        h.complete(Fixture.refresh(feed), of: feed)
+        h.complete(Fixture.refresh(mail), of: mail)
+        #expect(h.system.isDeviceAwake, "awake for the maintenance window after the notification")
+        h.advance(to: Instant(seconds: 600) + h.system.policy.judgement.maintenanceWindow)
+        #expect(!h.system.isDeviceAwake, "asleep again once the window has closed")
+    }
+
     @Test func workRunsWithoutAWakeWhileTheScreenIsOn() {
         var h = Fixture.harness()
         h.open(feed)

@@ -291,22 +291,25 @@ import Testing
         var policy = Fixture.judging
         policy.judgement.wakeRunCost = 0.9
         var h = Fixture.harness([feed, mail], policy: policy)
-        for _ in 0..<3 {  // feed's notification, then the user opens feed
-            h.handle(.notificationShown(feed))
+        for _ in 0..<3 {  // the phone comes off the charger, then the user opens feed
+            h.handle(.setCharging(true))
+            h.advance(by: 600)
+            h.handle(.setCharging(false))
             h.advance(by: 30)
             h.open(feed)
             h.advance(by: 60)
             h.handle(.lock)
-            h.advance(by: 86_400 - 90)
+            h.advance(by: 86_400 - 690)
         }
+        h.handle(.setCharging(true))
+        h.advance(by: 600)
+        h.handle(.setCharging(false))  // likely now (3 of 4), but the device sleeps: a wake costs 90 %
         h.submit(Fixture.refreshRequest(feed), from: feed)
-        h.advance(by: 1)
-        h.handle(.notificationShown(feed))  // likely now (3 of 4), but the device sleeps: a wake costs 90 %
         #expect(h.log.startedTasks.isEmpty)
         _ = try #require(blocker(h, feed), "held by the prediction")
-        #expect(h.system.judgementContext(for: feed).likelihood.signal == .notification)
+        #expect(h.system.judgementContext(for: feed).likelihood.signal == .charger(plugged: false))
         #expect(!h.system.isDeviceAwake, "so the run's cost is a wake's")
-        h.handle(.screenOn)  // the user glances at the notification: running now costs little
+        h.handle(.screenOn)  // the user glances at the phone: running now costs little
         #expect(h.task(Fixture.refresh(feed), of: feed) != nil)
         #expect(h.system.wakeUps == 0)
     }
