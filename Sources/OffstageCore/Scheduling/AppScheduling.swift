@@ -108,7 +108,10 @@ struct AppScheduling: Sendable {
     mutating func end(_ taskID: Int) -> TaskRun? {
         guard let index = running.firstIndex(where: { $0.id == taskID }) else { return nil }
         let run = running.remove(at: index)
-        runningIdentifiers = Set(running.lazy.map(\.request.identifier))
+        // The set kept, not built again: it loses the identifier only when no other run has it.
+        if !running.contains(where: { $0.request.identifier == run.request.identifier }) {
+            runningIdentifiers.remove(run.request.identifier)
+        }
         return run
     }
 
