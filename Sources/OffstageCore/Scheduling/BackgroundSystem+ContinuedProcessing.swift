@@ -28,8 +28,9 @@ extension BackgroundSystem {
     var continuedRuns: [TaskRun] {
         var runs: [TaskRun] = []  // a loop: listing every running task first built an array per settle
         for position in scheduler.appsWithTasks {
-            // Filtered where they lie: a loop over the runs copied each one out to read its kind.
-            runs += apps[apps.id(at: position)].running.filter { $0.request.kind == .continuedProcessing }
+            let id = apps.id(at: position)
+            guard apps[id].continuedRunCount > 0 else { continue }  // its runs are not read: most run refreshes
+            runs += apps[id].running.filter { $0.request.kind == .continuedProcessing }
         }
         return runs
     }
