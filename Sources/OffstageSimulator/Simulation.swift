@@ -20,6 +20,12 @@ public final class Simulation: @unchecked Sendable {
     /// history and each task run's usage (only reports read them). An evaluation keeps its summaries this way,
     /// so its memory stays bounded whatever the run's length.
     public var recordObserver: ((Record) -> Void)?
+    /// Which kinds of records the run is handed (nil: all); the system drops the others as it makes them. Set
+    /// by an observer that reads only a few kinds (an evaluation's summary).
+    public var keepsRecords: (@Sendable (RecordKind) -> Bool)? {
+        get { system.keepsRecords }
+        set { system.keepsRecords = newValue }
+    }
     /// The battery's level and charger after each step, for the battery curve of reports.
     public private(set) var batteryHistory = BatteryHistory()
     /// The device's conditions over the run (screen, lock, charger, network, modes, thermal, idle), for reports.
