@@ -35,6 +35,11 @@ public final class Simulation: @unchecked Sendable {
     let catalog: SwiftAppCatalog
     var random: SeededRandom
     private var queue = Heap<Scheduled>()
+    /// The timeline's entries still to come, in the order one queue of them and `queue`'s actions would give
+    /// (time, then scheduling order), from `nextEntry` on: kept apart, so the queue holds only the few actions
+    /// apps and wake-ups schedule, and each of its insertions and removals stays short.
+    private var timeline: [Scheduled] = []
+    private var nextEntry = 0
     private var sequence = 0
     private(set) var processes: [BundleID: SimulatedProcess] = [:]
     private var generations: [BundleID: Int] = [:]
@@ -106,7 +111,13 @@ public final class Simulation: @unchecked Sendable {
                 perform(system.handle(.setMemoryFootprint(id, bytes: bytes), at: now))
             }
         }
-        for entry in scenario.timeline { schedule(at: Instant(seconds: entry.at), .timeline(entry)) }
+        timeline.removeFirst(nextEntry)
+        nextEntry = 0
+        for entry in scenario.timeline {
+            sequence += 1
+            timeline.append(Scheduled(at: Instant(seconds: entry.at), sequence: sequence, action: .timeline(entry)))
+        }
+        timeline.sort()
         sampleDevice()
         startDriver { $0.drive() }
         finished.wait()
@@ -118,8 +129,7 @@ public final class Simulation: @unchecked Sendable {
         if !finalTickDone {
             while let next = nextStepTime(), next <= end {
                 now = max(now, next)
-                if let top = queue.min, top.at <= next {
-                    let action = queue.removeMin().action
+                if let action = takeAction(dueBy: next) {
                     postingRefreshStatusChanges(if: action.canChangeRefreshStatus) { execute(action) }
                 } else {
                     tick()
@@ -155,7 +165,21 @@ public final class Simulation: @unchecked Sendable {
         }
         ForeignWork.waitForAppThreads()
         if ForeignWork.isWaiting { takeForeignWork() }
-        return earliest(queue.min?.at, systemDueTime)
+        return earliest(earliest(upcomingEntry?.at, queue.min?.at), systemDueTime)
+    }
+
+    /// The timeline's next entry, if one is left.
+    private var upcomingEntry: Scheduled? { nextEntry < timeline.count ? timeline[nextEntry] : nil }
+
+    /// Takes the first action due by `time`, the timeline's next entry or the queue's first, whichever one
+    /// queue of both would give first; nil when neither is due.
+    private func takeAction(dueBy time: Instant) -> Action? {
+        if let entry = upcomingEntry, entry.at <= time, queue.min.map({ entry < $0 }) ?? true {
+            nextEntry += 1
+            return entry.action
+        }
+        guard let top = queue.min, top.at <= time else { return nil }
+        return queue.removeMin().action
     }
 
     /// Queues the work that threads the apps started handed in since the last step, on the apps that started them.
@@ -175,7 +199,7 @@ public final class Simulation: @unchecked Sendable {
     /// it or passing it as an argument would copy it whole first (a retain of every field).
     private func inPlace<Result>(_ body: (inout BackgroundSystem) -> Result) -> Result { body(&system) }
 
-    /// The earlier of two optional times: the timeline's next step and the system's next due time.
+    /// The earlier of two optional times (the next scheduled action, the system's next due time).
     private func earliest(_ a: Instant?, _ b: Instant?) -> Instant? {
         guard let a, let b else { return a ?? b }
         return min(a, b)
