@@ -46,6 +46,10 @@ public struct BackgroundSystem: Sendable {
     var nextToken = 1
     var nextTaskID = 1
     var outbox: [Effect] = []
+    /// Which kinds of records are handed to the host (nil: every kind). A host that reads a few kinds (an
+    /// evaluation reads two of the dozen a refresh makes) is spared carrying out the others; each still marks its app.
+    /// A test of the kind, not a set: a set of kinds hashes each kind's name.
+    public var keepsRecords: (@Sendable (RecordKind) -> Bool)?
     /// The scheduler's system-wide state: apps to review, reviews to come, running tasks, the continued-processing
     /// queue, maintenance wakes (Scheduling/).
     var scheduler = Scheduler()
@@ -207,19 +211,27 @@ public struct BackgroundSystem: Sendable {
         return effects
     }
 
-    mutating func emit(_ effect: Effect) { outbox.append(effect) }
+    mutating func emit(_ effect: Effect) {
+        if keepsRecords != nil, case .record(let record) = effect, !handsOver(record.kind) { return }
+        outbox.append(effect)
+    }
+
+    /// Whether records of `kind` are handed to the host (`keepsRecords`); asked before a record is made.
+    func handsOver(_ kind: RecordKind) -> Bool { keepsRecords?(kind) ?? true }
 
     /// Keeps a decision or fact; the app it names is reviewed again before the entry point returns,
     /// unless the record only explains why a request waits (that changes nothing a review reads).
     mutating func record(_ app: BundleID?, _ kind: RecordKind, task: String? = nil, reason: String) {
         noteRecorded(app, kind)
-        emit(.record(Record(at: now, app: app, kind: kind, task: task, reason: reason)))
+        guard handsOver(kind) else { return }
+        outbox.append(.record(Record(at: now, app: app, kind: kind, task: task, reason: reason)))
     }
 
     /// Keeps a typed fact, its words rendered from it; reviewed again as `record(_:_:task:reason:)` says.
     mutating func record(_ app: BundleID?, _ kind: RecordKind, task: String? = nil, _ detail: RecordDetail) {
         noteRecorded(app, kind)
-        emit(.record(Record(at: now, app: app, kind: kind, task: task, detail: detail, on: wallClock)))
+        guard handsOver(kind) else { return }
+        outbox.append(.record(Record(at: now, app: app, kind: kind, task: task, detail: detail, on: wallClock)))
     }
 
     /// Marks the app a record names for another review, unless the record only explains a wait.

@@ -137,6 +137,7 @@ public struct Evaluation: Hashable, Sendable, Codable {
         // A lean run: of its records, only the content ages at launches and the count of refresh runs are kept.
         let summary = RecordSummary()
         simulation.recordObserver = { summary.note($0) }
+        simulation.keepsRecords = RecordSummary.reads
         simulation.run()
         let system = simulation.system
         let apps = scenario.apps.map(\.manifest.bundleIdentifier)

@@ -85,6 +85,14 @@ final class RecordSummary {
         var value: Double?
     }
 
+    /// Whether `note` reads records of this kind: the run need not hand over any other.
+    @Sendable static func reads(_ kind: RecordKind) -> Bool {
+        switch kind {
+        case .contentAge, .started: true
+        default: false
+        }
+    }
+
     private(set) var contentAges: [ContentAge] = []
     /// `started` records of app-refresh tasks.
     private(set) var refreshRecords = 0

@@ -233,7 +233,7 @@ enum Quantities {
 
         mutating func digits(_ width: Int) -> Int? {
             let field = rest.prefix(width)
-            guard field.count == width, field.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+            guard field.count == width, field.allSatisfy(Self.isDigit) else {
                 return nil
             }
             rest = rest.dropFirst(width)
@@ -241,9 +241,15 @@ enum Quantities {
         }
 
         mutating func allDigits() -> String {
-            let field = rest.prefix { $0.isASCII && $0.isNumber }
+            let field = rest.prefix(while: Self.isDigit)
             rest = rest.dropFirst(field.count)
             return String(field)
+        }
+
+        /// Whether the character is an ASCII digit, 0–9 (as `isASCII && isNumber`): read from its ASCII value,
+        /// since `isNumber` looks up Unicode's properties and was a fifth of a trace's loading.
+        static func isDigit(_ character: Character) -> Bool {
+            character.asciiValue.map { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } ?? false
         }
     }
 }

@@ -4,29 +4,30 @@ import OffstageKit
 
 /// One launch of a simulated app: its OffstageKit runtime, the threads its parked code took over, and
 /// whether it is frozen. A new launch gets a new process (and generation), so work of a dead one is dropped.
+/// Its fields are `@exclusivity(unchecked)` as `Simulation`'s are: one driving thread uses them at a time.
 final class SimulatedProcess: @unchecked Sendable {
     let app: BundleID
     let generation: Int
     private(set) var runtime: AppRuntime!
     /// Threads the app's parked code took over; an idle one takes the app's next work.
-    var threads: [AppThread] = []
+    @exclusivity(unchecked) var threads: [AppThread] = []
     /// The thread running app code for the driver right now, if any (app code asks it to park or end).
-    var currentThread: AppThread?
+    @exclusivity(unchecked) var currentThread: AppThread?
     /// The block running inline on the driver's thread right now, if any.
-    var inlineBlock: InlineBlock?
+    @exclusivity(unchecked) var inlineBlock: InlineBlock?
     /// Suspended by the system: its timers and wake-ups wait for `resume`.
-    var isSuspended = false
+    @exclusivity(unchecked) var isSuspended = false
     /// Work that fell due while suspended, run on resume.
-    var deferred: [() -> Void] = []
+    @exclusivity(unchecked) var deferred: [() -> Void] = []
     /// Where the app's queued work and clock reads go while its code runs.
     let host: AppHost
     /// Pieces of work the app queued to run at once that have not run yet.
-    private(set) var immediateWork = 0
+    @exclusivity(unchecked) private(set) var immediateWork = 0
     /// Work the app queued, by ticket (in the order it was queued), until it runs.
-    private var queuedWork: [Int: (work: QueuedWork, at: Instant, immediate: Bool)] = [:]
-    private var nextTicket = 0
+    @exclusivity(unchecked) private var queuedWork: [Int: (work: QueuedWork, at: Instant, immediate: Bool)] = [:]
+    @exclusivity(unchecked) private var nextTicket = 0
     /// Callback returns waiting for that work (see `Simulation.appCall`).
-    var heldReturns: [AppCall] = []
+    @exclusivity(unchecked) var heldReturns: [AppCall] = []
 
     init(
         app: BundleID, generation: Int, simulation: Simulation, postsNotifications: Bool,
@@ -67,7 +68,7 @@ final class SimulatedProcess: @unchecked Sendable {
     var idleThread: AppThread? { threads.first(where: \.isIdle) }
 
     /// The app's code crashed: none of it runs again.
-    var crashed = false
+    @exclusivity(unchecked) var crashed = false
 }
 
 /// The in-process `SystemLink` of a simulated app: calls go straight to the simulation's core,

@@ -52,7 +52,9 @@ extension BackgroundSystem {
 
     /// When transfers end or a held wake may come: for `nextDueTime`.
     var backgroundTransferDueTimes: [Instant] {
-        backgroundTransfers.transfers.compactMap(\.endsAt)
+        // Asked at every step of a host's loop; most devices have no transfer, and the lists cost more than this.
+        guard !backgroundTransfers.transfers.isEmpty || !backgroundTransfers.wakes.isEmpty else { return [] }
+        return backgroundTransfers.transfers.compactMap(\.endsAt)
             + backgroundTransfers.wakes.compactMap { id, wake in
                 backgroundTransfers.finished.contains { $0.app == id } ? wake.next : nil
             }

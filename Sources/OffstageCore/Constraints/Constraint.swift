@@ -122,9 +122,14 @@ extension Array where Element == any Constraint {
     func judge(
         _ request: TaskRequest, as work: WorkKind? = nil, in context: ConstraintContext
     ) -> (blockers: [Blocker], turnsAt: Instant?, wait: RequestWait) {
-        var context = context
-        context.work = work ?? WorkKind(request.kind)
-        let work = context.work
+        let work = work ?? WorkKind(request.kind)
+        guard context.work == work else {
+            // The context judged is immutable: each constraint is handed it where it lies, where a mutable copy
+            // was copied whole again for every constraint asked.
+            var judged = context
+            judged.work = work
+            return judge(request, as: work, in: judged)
+        }
         var blockers: [Blocker] = []  // most judgements find a few blockers, or none: no room made up front
         var turnsAt: Instant?
         var wait = RequestWait()

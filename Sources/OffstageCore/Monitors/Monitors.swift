@@ -41,13 +41,8 @@ struct CPUMonitor: Sendable {
     mutating func add(_ usage: ResourceUsage, of app: BundleID, at now: Instant, window length: Double) -> Double? {
         let interval = max(0, usage.interval)
         let report = CPUWindow.Report(end: now, interval: interval, cpuSeconds: max(0, usage.cpuSeconds))
-        let windowStart = now + (-length)
-        var window = windows[app] ?? CPUWindow(since: now + (-interval))
-        window.reports.append(report)
-        window.reports.removeAll { $0.end <= windowStart }
-        windows[app] = window
-        guard window.since <= windowStart else { return nil }
-        return window.reports.reduce(0) { $0 + $1.cpuSeconds(after: windowStart) }
+        // Changed where it lies in the table: a copy taken out and put back copied its reports at every report.
+        return windows[app, default: CPUWindow(since: now + (-interval))].add(report, windowStart: now + (-length))
     }
 }
 
@@ -91,4 +86,13 @@ private struct CPUWindow: Sendable {
     var since: Instant
     /// Reports that end inside the window, oldest first.
     var reports: [Report] = []
+
+    /// Adds `report` and forgets those that ended by `windowStart`; once the window has been watched whole
+    /// (since `windowStart` or before), the CPU seconds used after `windowStart`.
+    mutating func add(_ report: Report, windowStart: Instant) -> Double? {
+        reports.append(report)
+        reports.removeAll { $0.end <= windowStart }
+        guard since <= windowStart else { return nil }
+        return reports.reduce(0) { $0 + $1.cpuSeconds(after: windowStart) }
+    }
 }

@@ -8,6 +8,9 @@ struct AppScheduling: Sendable {
     /// The identifiers of `running`, kept with it: every constraint context reads them, and building
     /// the set there was a tenth of a context's cost.
     private(set) var runningIdentifiers: Set<String> = []
+    /// How many of `running` are continued-processing runs, kept with it: the monitor of those looks for them
+    /// after every entry point, and most runs are refreshes.
+    private(set) var continuedRunCount = 0
     /// The blocker names last recorded for each pending identifier, so only changes are logged.
     private(set) var lastBlockers: [String: [String]] = [:]
     /// Its last judgement of its pending requests, while it may still hold (see `PendingJudgement`).
@@ -74,6 +77,7 @@ struct AppScheduling: Sendable {
         forgetBlockers(of: run.request.identifier)
         running.append(run)
         runningIdentifiers.insert(run.request.identifier)
+        if run.request.kind == .continuedProcessing { continuedRunCount += 1 }
     }
 
     /// Hands the run `taskID` to the app's code at `now`; its runtime, if limited, ends at `expiresAt`.
@@ -108,7 +112,11 @@ struct AppScheduling: Sendable {
     mutating func end(_ taskID: Int) -> TaskRun? {
         guard let index = running.firstIndex(where: { $0.id == taskID }) else { return nil }
         let run = running.remove(at: index)
-        runningIdentifiers = Set(running.lazy.map(\.request.identifier))
+        if run.request.kind == .continuedProcessing { continuedRunCount -= 1 }
+        // The set kept, not built again: it loses the identifier only when no other run has it.
+        if !running.contains(where: { $0.request.identifier == run.request.identifier }) {
+            runningIdentifiers.remove(run.request.identifier)
+        }
         return run
     }
 
@@ -116,6 +124,7 @@ struct AppScheduling: Sendable {
     mutating func clearProcess() {
         running = []
         runningIdentifiers = []
+        continuedRunCount = 0
     }
 
     // MARK: Judgement and review

@@ -124,18 +124,20 @@ extension BackgroundSystem {
     /// A submission from the app itself, or (`fromExtension`) from one of its extensions, whose process never
     /// registers the app's launch handlers.
     mutating func submit(_ id: BundleID, _ request: TaskRequest, fromExtension: Bool = false) -> AppCallResult {
-        let app = apps[id]
         let name = request.identifier
-        if let problem = permissionProblem(app, request) {
-            record(id, .rejected, task: name, reason: "notPermitted: \(problem)")
-            return .failed(.notPermitted)
-        }
-        if request.isDiscretionary, backgroundRefreshStatus(for: id) != .available {
-            record(id, .rejected, task: name, reason: "unavailable: Background App Refresh is off")
-            return .failed(.unavailable)
-        }
-        if !fromExtension, !app.registered.contains(name) {
-            return crash(id, "No launch handler registered for task with identifier \(name)")
+        do {  // the record read in a scope of its own: a copy alive when the requests change is copied whole
+            let app = apps[id]
+            if let problem = permissionProblem(app, request) {
+                record(id, .rejected, task: name, reason: "notPermitted: \(problem)")
+                return .failed(.notPermitted)
+            }
+            if request.isDiscretionary, backgroundRefreshStatus(for: id) != .available {
+                record(id, .rejected, task: name, reason: "unavailable: Background App Refresh is off")
+                return .failed(.unavailable)
+            }
+            if !fromExtension, !app.registered.contains(name) {
+                return crash(id, "No launch handler registered for task with identifier \(name)")
+            }
         }
         if request.kind == .continuedProcessing { return submitContinued(id, request) }
         if apps[id].scheduling.replace(request) {
@@ -143,7 +145,7 @@ extension BackgroundSystem {
             return .ok
         }
         let limit = request.kind == .appRefresh ? policy.maxPendingRefreshRequests : policy.maxPendingProcessingRequests
-        if app.pending.filter({ $0.kind == request.kind }).count >= limit {
+        if apps[id].pending.lazy.filter({ $0.kind == request.kind }).count >= limit {
             record(
                 id, .rejected, task: name,
                 reason: "tooManyPendingTaskRequests: \(limit) \(request.kind.rawValue) pending")

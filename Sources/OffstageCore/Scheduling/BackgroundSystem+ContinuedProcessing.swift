@@ -28,9 +28,9 @@ extension BackgroundSystem {
     var continuedRuns: [TaskRun] {
         var runs: [TaskRun] = []  // a loop: listing every running task first built an array per settle
         for position in scheduler.appsWithTasks {
-            for run in apps[apps.id(at: position)].running where run.request.kind == .continuedProcessing {
-                runs.append(run)
-            }
+            let id = apps.id(at: position)
+            guard apps[id].continuedRunCount > 0 else { continue }  // its runs are not read: most run refreshes
+            runs += apps[id].running.filter { $0.request.kind == .continuedProcessing }
         }
         return runs
     }
@@ -41,11 +41,10 @@ extension BackgroundSystem {
     /// progress, expires stalled ones, asks about slow ones, shows the outcome of those killed with their
     /// app, and dismisses outcomes whose time is up.
     mutating func watchContinuedTasks() {
-        // Nothing runs, is watched or is on screen: the common case, with nothing to look at.
-        guard !scheduler.appsWithTasks.isEmpty || !monitors.progress.isEmpty || !monitors.finishedUI.isEmpty else {
-            return
-        }
         let running = continuedRuns
+        // No continued-processing task runs, is watched or is on screen: the common case, with nothing to look at
+        // (other tasks running, refreshes, are no reason to build the sets below).
+        guard !running.isEmpty || !monitors.progress.isEmpty || !monitors.finishedUI.isEmpty else { return }
         let alive = Set(running.map(\.id))
         for taskID in monitors.progress.keys.sorted() where !alive.contains(taskID) {
             // Ended without setTaskCompleted: the app's process ended under it.

@@ -19,7 +19,10 @@ extension BackgroundSystem {
     mutating func deliverReadyTasks(_ id: BundleID) {
         guard apps.contains(id), apps[id].hasUndeliveredTask, apps[id].isReadyForWork
         else { return }
-        for run in apps[id].running where !run.delivered {
+        // By index, each run read afresh: a loop over the runs kept the array shared, so delivering one copied it.
+        for index in apps[id].running.indices {
+            let run = apps[id].running[index]
+            guard !run.delivered else { continue }
             let name = run.request.identifier
             guard apps[id].registered.contains(name) else {
                 _ = crash(id, "No launch handler registered for task with identifier \(name)")
@@ -27,7 +30,7 @@ extension BackgroundSystem {
             }
             apps[id].scheduling.deliver(
                 run.id, at: now, expiresAt: policy.runtime(for: run.request.kind).map { now + $0 })
-            emit(.startTask(id, apps[id].running.first { $0.id == run.id }!))
+            emit(.startTask(id, apps[id].running[index]))
         }
     }
 
