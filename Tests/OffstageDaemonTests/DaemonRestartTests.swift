@@ -58,8 +58,12 @@ import Testing
         try daemon.install("test.onscreen")
         let pid = try daemon.openAndWait("test.onscreen")
         // Killed before the app answered its launch, the daemon rightly ends it instead (DaemonHardeningTests).
-        try daemon.waitUntil("the app answered its launch callbacks") {
-            daemon.events("test.onscreen").contains("became active")
+        // The app logs "became active" as soon as the callback reaches it, which can be before the daemon has
+        // written that its launch completed (it writes after the call that sent the callback): a control request
+        // made after the log is answered only once that call is done.
+        try daemon.waitUntil("the app answered its launch callbacks and the daemon wrote it") {
+            try daemon.events("test.onscreen").contains("became active")
+                && daemon.app("test.onscreen")?.state == .active
         }
         daemon.killHard()
         try daemon.start()
