@@ -27,11 +27,17 @@ public struct EvaluatedPolicy: Hashable, Sendable, Codable {
     public static let standard = [
         EvaluatedPolicy(name: "Offstage", strategy: .judgement),
         EvaluatedPolicy(name: "fixed 15 min", strategy: .fixedPeriod(seconds: 15 * 60)),
-        EvaluatedPolicy(name: "fixed 1 h", strategy: .fixedPeriod(seconds: 3600)),
+        hourlyTimer,
         EvaluatedPolicy(name: "literal API", strategy: .literal),
-        EvaluatedPolicy(name: "oracle in contract", strategy: .oracleWithinContract(lead: 60)),
+        oracleInContract,
         EvaluatedPolicy(name: "oracle", strategy: .oracle(lead: 60)),
     ]
+
+    /// The two references a policy is judged by (`Evaluation.table`'s last lines): the fixed hourly timer, and the
+    /// oracle that keeps `earliestBeginDate`, the ceiling for a policy that keeps the API's contract.
+    public static let hourlyTimer = EvaluatedPolicy(name: "fixed 1 h", strategy: .fixedPeriod(seconds: 3600))
+    public static let oracleInContract = EvaluatedPolicy(
+        name: "oracle in contract", strategy: .oracleWithinContract(lead: 60))
 }
 
 /// What one user's replay under one policy measured: the raw figures, so that results of separate
@@ -283,6 +289,7 @@ public struct Evaluation: Hashable, Sendable, Codable {
 
     /// The table as text: one line per policy.
     public func table() -> String {
+        let rows = rows
         let users = Set(outcomes.map(\.user)).count
         let days = outcomes.filter { $0.policy == policies.first?.name }.reduce(0) { $0 + $1.days }
         let header =
@@ -321,16 +328,15 @@ public struct Evaluation: Hashable, Sendable, Codable {
         }
         text.append(line(header))
         text += lines.map(line)
-        text += comparisons
+        text += Self.comparisons(of: rows)
         text += warnings
         return text.joined(separator: "\n")
     }
 
     /// The policies' fresh-at-launch against the two references a policy is judged by, when both were measured:
     /// how many times the fixed 1-hour period's, and what share of the oracle that keeps `earliestBeginDate`'s.
-    var comparisons: [String] {
-        let rows = rows
-        let references = ["fixed 1 h", "oracle in contract"]
+    static func comparisons(of rows: [Row]) -> [String] {
+        let references = [EvaluatedPolicy.hourlyTimer.name, EvaluatedPolicy.oracleInContract.name]
         guard let timer = rows.first(where: { $0.policy == references[0] }),
             let ceiling = rows.first(where: { $0.policy == references[1] }),
             timer.freshAtLaunch > 0, ceiling.freshAtLaunch > 0
