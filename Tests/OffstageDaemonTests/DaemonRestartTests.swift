@@ -86,8 +86,10 @@ import Testing
         let daemon = try DaemonHarness(freezer: defaultFreezer)
         try daemon.install("test.python", executable: DaemonHarness.pythonClient, permitted: ["test.python.refresh"])
         let pid = try daemon.openAndWait("test.python")
-        try daemon.waitUntil("the Python app answered its launch callbacks") {
-            daemon.events("test.python").contains("callback applicationDidBecomeActive(_:)")
+        // As for the on-screen app above: a control request after the log, so the daemon has written the launch.
+        try daemon.waitUntil("the Python app answered its launch callbacks and the daemon wrote it") {
+            try daemon.events("test.python").contains("callback applicationDidBecomeActive(_:)")
+                && daemon.app("test.python")?.state == .active
         }
         daemon.killHard()
         try daemon.start()
