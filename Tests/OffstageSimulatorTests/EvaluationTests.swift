@@ -67,6 +67,17 @@ import Testing
         #expect(outcome.launches.map(\.contentAge) == records.filter { $0.kind == .contentAge }.map(\.value))
     }
 
+    @Test func aRunHandedOnlySomeKindsOfRecordsMakesTheSameDecisions() throws {
+        let scenario = TraceReplay.scenario(for: Self.small.users[0], in: Self.small)
+        let full = try Simulation(scenario: scenario).run()
+        let partial = try Simulation(scenario: scenario)
+        partial.keepsRecords = RecordSummary.reads
+        let kept = partial.run()
+        // The records not made still marked their apps for review: what is kept is what the full run said.
+        #expect(!kept.isEmpty && kept.count < full.count)
+        #expect(kept == full.filter { RecordSummary.reads($0.kind) })
+    }
+
     /// Records an observer collects.
     final class RecordList: @unchecked Sendable { var records: [Record] = [] }
 
