@@ -72,6 +72,7 @@ let package = Package(
             dependencies: [
                 "OffstageCore", "OffstageKit", "OffstageAppExecution",
                 .product(name: "Yams", package: "Yams"),
+                .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "HeapModule", package: "swift-collections"),
             ],
             swiftSettings: strictSettings

@@ -5,13 +5,15 @@ public struct BackgroundSystem: Sendable {
     /// The numbers the system works by. A change of it, of the settings, the wall clock or the constraints (which
     /// every judgement reads) forgets every app's kept judgement and usage tier (`forgetKeptJudgements`).
     public internal(set) var policy: Policy {
-        didSet {
-            sharedPolicy = SharedPolicy(policy)
-            judgement.follow(policy.judgement)
+        _read { yield sharedPolicy.value }
+        set {
+            sharedPolicy = SharedPolicy(newValue)
+            judgement.follow(newValue.judgement)
             forgetKeptJudgements()
         }
     }
-    /// The policy as constraint contexts share it.
+    /// The policy, kept once and shared with the constraint contexts: held inline, its hundreds of bytes were
+    /// copied with the system at every call of one of its non-mutating methods from a mutating one.
     private var sharedPolicy: SharedPolicy
     public internal(set) var device: DeviceState
     public internal(set) var settings: UserSettings {
@@ -68,7 +70,6 @@ public struct BackgroundSystem: Sendable {
         policy: Policy = .iOS, device: DeviceState = DeviceState(), settings: UserSettings = UserSettings(),
         wallClock: WallClock = WallClock(epochAtZero: 0)
     ) {
-        self.policy = policy
         sharedPolicy = SharedPolicy(policy)
         self.device = device
         self.settings = settings
@@ -221,17 +222,23 @@ public struct BackgroundSystem: Sendable {
 
     /// Keeps a decision or fact; the app it names is reviewed again before the entry point returns,
     /// unless the record only explains why a request waits (that changes nothing a review reads).
-    mutating func record(_ app: BundleID?, _ kind: RecordKind, task: String? = nil, reason: String) {
+    /// The words are written only when the host is handed records of this kind (a lean run drops most).
+    mutating func record(
+        _ app: BundleID?, _ kind: RecordKind, task: String? = nil, reason: @autoclosure () -> String
+    ) {
         noteRecorded(app, kind)
         guard handsOver(kind) else { return }
-        outbox.append(.record(Record(at: now, app: app, kind: kind, task: task, reason: reason)))
+        outbox.append(.record(Record(at: now, app: app, kind: kind, task: task, reason: reason())))
     }
 
-    /// Keeps a typed fact, its words rendered from it; reviewed again as `record(_:_:task:reason:)` says.
-    mutating func record(_ app: BundleID?, _ kind: RecordKind, task: String? = nil, _ detail: RecordDetail) {
+    /// Keeps a typed fact, its words rendered from it; reviewed again, and made only when handed over, as
+    /// `record(_:_:task:reason:)` says.
+    mutating func record(
+        _ app: BundleID?, _ kind: RecordKind, task: String? = nil, _ detail: @autoclosure () -> RecordDetail
+    ) {
         noteRecorded(app, kind)
         guard handsOver(kind) else { return }
-        outbox.append(.record(Record(at: now, app: app, kind: kind, task: task, detail: detail, on: wallClock)))
+        outbox.append(.record(Record(at: now, app: app, kind: kind, task: task, detail: detail(), on: wallClock)))
     }
 
     /// Marks the app a record names for another review, unless the record only explains a wait.

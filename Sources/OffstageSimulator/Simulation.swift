@@ -1,3 +1,4 @@
+import DequeModule
 import Foundation
 import HeapModule
 import OffstageAppExecution
@@ -47,7 +48,8 @@ public final class Simulation: @unchecked Sendable {
     @exclusivity(unchecked) private var sequence = 0
     @exclusivity(unchecked) private(set) var processes: [BundleID: SimulatedProcess] = [:]
     private var generations: [BundleID: Int] = [:]
-    @exclusivity(unchecked) private var pendingEffects: [Effect] = []
+    /// Effects still to carry out, first in first out (a deque: taking the first shifts nothing).
+    @exclusivity(unchecked) private var pendingEffects = Deque<Effect>()
     /// The end of the run in progress, and whether its final tick has been made.
     @exclusivity(unchecked) private var end: Instant = .zero
     @exclusivity(unchecked) private var finalTickDone = false
@@ -545,8 +547,7 @@ public final class Simulation: @unchecked Sendable {
 
     /// Carries out queued effects in order, including those that app code causes meanwhile.
     private func drain() {
-        while !pendingEffects.isEmpty {
-            let effect = pendingEffects.removeFirst()
+        while let effect = pendingEffects.popFirst() {
             switch effect {
             case .record:
                 break  // kept when queued

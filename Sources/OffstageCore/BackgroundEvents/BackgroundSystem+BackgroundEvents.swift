@@ -49,9 +49,8 @@ extension BackgroundSystem {
         guard apps[id].isReadyForWork else { return }
         for delivery in apps[id].backgroundEvents.handOverWaiting(at: now, policy: policy) {
             let limit = delivery.event.hasCompletionHandler ? "to call its completion handler" : "in the background"
-            record(
-                id, .delivered, task: delivery.event.label,
-                reason: "\(delivery.event.method): \(Int(policy.allowance(for: delivery.event))) s \(limit)")
+            let reason = "\(delivery.event.method): \(Int(policy.allowance(for: delivery.event))) s \(limit)"
+            record(id, .delivered, task: delivery.event.label, reason: reason)
             emit(.deliverBackgroundEvent(id, delivery.event, token: delivery.token))
         }
     }

@@ -19,10 +19,10 @@ extension BackgroundSystem {
                 id, .log, task: Self.fetchLabel,
                 reason: "setMinimumBackgroundFetchInterval(\(asked)) has no effect: \(problem)")
         }
+        let effective = effectiveFetchInterval(apps[id].backgroundEvents)
         record(
             id, .log, task: Self.fetchLabel,
-            reason: "setMinimumBackgroundFetchInterval(\(asked)): fetches at most every "
-                + "\(oneDecimal(effectiveFetchInterval(apps[id].backgroundEvents))) s")
+            reason: "setMinimumBackgroundFetchInterval(\(asked)): fetches at most every \(oneDecimal(effective)) s")
     }
 
     /// Why an app with `manifest` cannot use legacy background fetch at all, or nil.
@@ -85,10 +85,11 @@ extension BackgroundSystem {
     mutating func noteFetchEnded(_ id: BundleID, result: BackgroundFetchResult?, took: Double) {
         guard let change = apps[id].backgroundEvents.fetchEnded(result: result, took: took, at: now, policy: policy)
         else { return }
+        let interval = effectiveFetchInterval(apps[id].backgroundEvents)
         record(
             id, .log, task: Self.fetchLabel,
             reason: "fetch interval ×\(factorText(change.after)) (was ×\(factorText(change.before))): \(change.why); "
-                + "next fetch in \(oneDecimal(effectiveFetchInterval(apps[id].backgroundEvents))) s")
+                + "next fetch in \(oneDecimal(interval)) s")
     }
 
     /// Every app that asked for background fetches, with its schedule and every reason the next fetch waits.

@@ -62,9 +62,10 @@ extension BackgroundSystem {
         let critical = policy.criticalBatteryLevel
         if !device.isCharging, before >= critical, device.batteryLevel < critical {
             reviewAppsSharedChangesConcern()
+            let level = device.batteryLevel
             record(
                 nil, .device,
-                reason: "battery \(Self.percent(device.batteryLevel)) (below \(Self.percent(critical))): "
+                reason: "battery \(Self.percent(level)) (below \(Self.percent(critical))): "
                     + "only essential work runs off the charger")
         }
     }

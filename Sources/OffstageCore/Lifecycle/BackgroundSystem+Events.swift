@@ -227,10 +227,7 @@ extension BackgroundSystem {
         else { return }
         settings.lowPowerMode = false
         reviewAppsSharedChangesConcern()
-        record(
-            nil, .setting,
-            reason:
-                "Low Power Mode off: the charging battery reached \(Int(policy.lowPowerModeOffWhileChargingLevel * 100))%"
-        )
+        let level = Int(policy.lowPowerModeOffWhileChargingLevel * 100)
+        record(nil, .setting, reason: "Low Power Mode off: the charging battery reached \(level)%")
     }
 }

@@ -38,27 +38,29 @@ extension BackgroundSystem {
     }
 
     /// Launches the app in the background (for a task) or resumes it if suspended.
-    mutating func wakeForBackgroundWork(_ id: BundleID, why: String) {
+    mutating func wakeForBackgroundWork(_ id: BundleID, why: @autoclosure () -> String) {
         switch apps.lookUp(id)?.projectedState {
-        case .notRunning: launchProcess(id, .backgroundTask, purpose: why)
+        case .notRunning: launchProcess(id, .backgroundTask, purpose: why())
         // Resumed for an event: `didEnterBackground` first, then the event ("About the background execution sequence").
-        case .suspended: resumeProcess(id, then: [.didEnterBackground], why: why)
+        case .suspended: resumeProcess(id, then: [.didEnterBackground], why: why())
         default: break
         }
     }
 
     /// Starts the process: the launch callbacks, then active (user) or background (background task).
-    mutating func launchProcess(_ id: BundleID, _ reason: LaunchReason, purpose: String) {
+    mutating func launchProcess(_ id: BundleID, _ reason: LaunchReason, purpose: @autoclosure () -> String) {
         apps[id].lifecycle.launch(reason)
         emit(.launch(id, reason))
-        record(id, .launched, .launched(reason: reason, purpose: purpose))
+        record(id, .launched, .launched(reason: reason, purpose: purpose()))
     }
 
     /// Thaws a suspended process, which then receives `callbacks`; its background time starts anew.
-    mutating func resumeProcess(_ id: BundleID, then callbacks: [LifecycleCallback], why: String) {
+    mutating func resumeProcess(
+        _ id: BundleID, then callbacks: [LifecycleCallback], why: @autoclosure () -> String
+    ) {
         apps[id].lifecycle.resume(at: now, then: callbacks)
         emit(.resume(id))
-        record(id, .resumed, reason: why)
+        record(id, .resumed, reason: why())
     }
 
     /// Delivers the next queued callback if none is in flight.

@@ -24,7 +24,8 @@ extension BackgroundSystem {
             if !app.assertionsWarned, now >= end + (-policy.assertionExpirationWarning) {
                 let ids = app.assertions.keys.sorted()
                 apps[id].lifecycle.noteAssertionsWarned()
-                record(id, .assertionExpired, .assertionsExpiring(numbers: ids, secondsLeft: Int(end - now)))
+                let secondsLeft = Int(end - now)
+                record(id, .assertionExpired, .assertionsExpiring(numbers: ids, secondsLeft: secondsLeft))
                 emit(.expireBackgroundTasks(id, ids: ids))
             }
         }

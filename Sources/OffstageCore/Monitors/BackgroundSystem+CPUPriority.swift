@@ -7,7 +7,9 @@
 /// Suspended and terminated apps use no CPU: they are forgotten, and get a priority again when they run.
 extension BackgroundSystem {
     /// The CPU priority last sent for the app; nil while it is suspended or not running.
-    public func cpuPriority(of app: BundleID) -> CPUPriority? { monitors.cpuPriorities.priority(of: app) }
+    public func cpuPriority(of app: BundleID) -> CPUPriority? {
+        apps.contains(app) ? monitors.cpuPriorities.priority(at: apps.position(of: app)) : nil
+    }
 
     /// The priority the rule gives the app now; nil when it uses no CPU.
     func currentCPUPriority(of id: BundleID) -> CPUPriority? {
@@ -25,7 +27,7 @@ extension BackgroundSystem {
         for position in ids {
             let id = apps.id(at: position)
             let priority = currentCPUPriority(of: id)
-            if monitors.cpuPriorities.update(id, to: priority), let priority { emit(.setCPUPriority(id, priority)) }
+            if monitors.cpuPriorities.update(at: position, to: priority), let priority { emit(.setCPUPriority(id, priority)) }
         }
     }
 }

@@ -7,17 +7,21 @@ extension BackgroundSystem {
     /// Adds a host's report to the app's sliding window and kills the app if its average is over the limit.
     /// The monitor judges a full window only: it must have watched the app for `backgroundCPUWindow`.
     mutating func monitorCPU(_ id: BundleID, _ usage: ResourceUsage) {
-        guard apps.contains(id), cpuMonitorWatches(id) else { return monitors.cpu.forget(id) }
-        guard let used = monitors.cpu.add(usage, of: id, at: now, window: policy.backgroundCPUWindow) else { return }
+        guard apps.contains(id) else { return }
+        let position = apps.position(of: id)
+        guard cpuMonitorWatches(id) else { return monitors.cpu.forget(at: position) }
+        guard let used = monitors.cpu.add(usage, at: position, now: now, window: policy.backgroundCPUWindow) else {
+            return
+        }
         let average = used / policy.backgroundCPUWindow
         guard average > policy.backgroundCPULimit else { return }
         let seconds = Int(policy.backgroundCPUWindow)
-        record(
-            id, .resourceLimit,
-            reason: "cpu usage: \(oneDecimal(used)) seconds cpu time over \(seconds) seconds "
-                + "(\(percent(average))% cpu average), exceeding limit of \(percent(policy.backgroundCPULimit))% cpu "
-                + "over \(seconds) seconds")
-        monitors.cpu.forget(id)
+        let reason =
+            "cpu usage: \(oneDecimal(used)) seconds cpu time over \(seconds) seconds "
+            + "(\(percent(average))% cpu average), exceeding limit of \(percent(policy.backgroundCPULimit))% cpu "
+            + "over \(seconds) seconds"
+        record(id, .resourceLimit, reason: reason)
+        monitors.cpu.forget(at: position)
         terminate(id, .resourceLimit("cpu resource limit exceeded"))
     }
 
@@ -33,8 +37,9 @@ extension BackgroundSystem {
     /// not judge now, so it starts afresh when it does.
     mutating func resetIdleCPUWindows(_ ids: AppSet) {
         for position in ids {
-            let id = apps.id(at: position)
-            if monitors.cpu.watches(id) && !cpuMonitorWatches(id) { monitors.cpu.forget(id) }
+            if monitors.cpu.watches(at: position) && !cpuMonitorWatches(apps.id(at: position)) {
+                monitors.cpu.forget(at: position)
+            }
         }
     }
 
@@ -49,10 +54,10 @@ extension BackgroundSystem {
             guard let app = apps.lookUp(id), app.state == .background, id != foregroundApp, app.terminating == nil,
                 app.inFlight == nil, app.queuedCallbacks.isEmpty, app.memoryFootprint > policy.backgroundMemoryLimit
             else { continue }
-            record(
-                id, .resourceLimit,
-                reason: "memory: \(megabytes(app.memoryFootprint)) MB in the background, "
-                    + "exceeding limit of \(megabytes(policy.backgroundMemoryLimit)) MB")
+            let reason =
+                "memory: \(megabytes(app.memoryFootprint)) MB in the background, "
+                + "exceeding limit of \(megabytes(policy.backgroundMemoryLimit)) MB"
+            record(id, .resourceLimit, reason: reason)
             terminate(id, .resourceLimit("memory resource limit exceeded"))
         }
     }

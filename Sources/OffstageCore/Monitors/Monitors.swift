@@ -10,39 +10,40 @@ struct Monitors: Sendable {
     var cpu = CPUMonitor()
 }
 
-/// The CPU priority last sent to hosts for each app whose process may use the CPU (foreground first, §5).
+/// The CPU priority last sent to hosts for each app whose process may use the CPU (foreground first, §5), by
+/// the app's installation position.
 struct CPUPriorities: Sendable {
-    private var sent: [BundleID: CPUPriority] = [:]
+    private var sent = AppSlots<CPUPriority>()
 
-    /// The priority last sent for `app`; nil while it uses no CPU.
-    func priority(of app: BundleID) -> CPUPriority? { sent[app] }
+    /// The priority last sent for the app at `position`; nil while it uses no CPU.
+    func priority(at position: Int) -> CPUPriority? { sent[position] }
 
     /// Keeps `priority` (nil: the app uses no CPU) as the app's; whether it differs from the one kept before.
-    mutating func update(_ app: BundleID, to priority: CPUPriority?) -> Bool {
-        guard sent[app] != priority else { return false }
-        sent[app] = priority
+    mutating func update(at position: Int, to priority: CPUPriority?) -> Bool {
+        guard sent[position] != priority else { return false }
+        sent[position] = priority
         return true
     }
 }
 
 /// The CPU monitor's sliding windows of host reports (resource limits, §5): it remembers each watched
-/// background app's recent reports and answers its average over a full window.
+/// background app's recent reports, by the app's installation position, and answers its average over a full window.
 struct CPUMonitor: Sendable {
-    private var windows: [BundleID: CPUWindow] = [:]
+    private var windows = AppSlots<CPUWindow>()
 
-    /// Whether the monitor keeps a window for `app`.
-    func watches(_ app: BundleID) -> Bool { windows[app] != nil }
+    /// Whether the monitor keeps a window for the app at `position`.
+    func watches(at position: Int) -> Bool { windows[position] != nil }
 
     /// Forgets the app's window: the monitor starts afresh when it watches the app again.
-    mutating func forget(_ app: BundleID) { windows[app] = nil }
+    mutating func forget(at position: Int) { windows[position] = nil }
 
     /// Adds a report of `usage` ending at `now` to the app's window of `length` seconds; once the monitor has
     /// watched the app for a whole window, the CPU seconds used in it. A new window starts at the report's start.
-    mutating func add(_ usage: ResourceUsage, of app: BundleID, at now: Instant, window length: Double) -> Double? {
+    mutating func add(_ usage: ResourceUsage, at position: Int, now: Instant, window length: Double) -> Double? {
         let interval = max(0, usage.interval)
         let report = CPUWindow.Report(end: now, interval: interval, cpuSeconds: max(0, usage.cpuSeconds))
         // Changed where it lies in the table: a copy taken out and put back copied its reports at every report.
-        return windows[app, default: CPUWindow(since: now + (-interval))].add(report, windowStart: now + (-length))
+        return windows[position, default: CPUWindow(since: now + (-interval))].add(report, windowStart: now + (-length))
     }
 }
 

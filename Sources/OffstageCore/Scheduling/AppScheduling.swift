@@ -147,9 +147,10 @@ struct AppScheduling: Sendable {
     // MARK: Quota and budgets
 
     /// A discretionary launch starts `now`: a place in the quota window of `window` seconds, which
-    /// forgets the starts that left it.
+    /// forgets the starts that left it (the oldest: starts are kept in time order, so no scan of the rest).
     mutating func noteDiscretionaryStart(at now: Instant, window: Double) {
-        discretionaryStarts.removeAll { now - $0 >= window }
+        let left = discretionaryStarts.prefix { now - $0 >= window }.count
+        if left > 0 { discretionaryStarts.removeFirst(left) }
         discretionaryStarts.append(now)
     }
 

@@ -67,9 +67,9 @@ extension BackgroundSystem {
             if let turns, turnsAt.map({ turns < $0 }) ?? true { turnsAt = turns }
             if let review = wait.reviewAt, lift.map({ review < $0 }) ?? true { lift = review }
             waits.formUnion(wait.liftedBy)
-            let names = blockers.map(\.constraint)
-            if apps[id].lastBlockers[request.identifier] != names {
-                apps[id].scheduling.noteBlockers(names, of: request.identifier)
+            let last = apps[id].lastBlockers[request.identifier]  // names in an array only when the wait changed
+            if !(last?.elementsEqual(blockers, by: { $0 == $1.constraint }) ?? false) {
+                apps[id].scheduling.noteBlockers(blockers.map { $0.constraint }, of: request.identifier)
                 record(id, .deferred, task: request.identifier, .deferred(blockers: blockers))
             }
         }

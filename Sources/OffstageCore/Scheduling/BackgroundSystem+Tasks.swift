@@ -50,7 +50,8 @@ extension BackgroundSystem {
         if apps[id].backgroundSince != nil, !apps[id].backgroundTimeCoveredByTask {
             apps[id].lifecycle.startBackgroundTime(at: now)
         }
-        record(id, .completed, task: run.request.identifier, .completed(success: success, seconds: now - run.startedAt))
+        let seconds = now - run.startedAt
+        record(id, .completed, task: run.request.identifier, .completed(success: success, seconds: seconds))
         finishRun(id, run, success: success)
         if run.request.kind == .continuedProcessing { continuedTaskCompleted(run, success: success) }
     }
