@@ -62,7 +62,7 @@ public enum SchedulingStrategy: Hashable, Sendable, Codable {
 struct FixedPeriodConstraint: Constraint, SeesOnlyWhetherForeground {
     let period: Double
     /// Why a request waits, worded once: the blocker is met at every review of a waiting request.
-    private let reason: String
+    private let reason: BlockerReason
     var name: String { "fixedPeriod" }
 
     init(period: Double) {

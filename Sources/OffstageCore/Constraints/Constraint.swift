@@ -27,7 +27,36 @@ public struct ConstraintContext: Sendable {
 public enum Verdict: Hashable, Sendable {
     case satisfied
     /// Blocked for `reason`; `until` is when it lifts by itself, nil when it waits for a change.
-    case blocked(reason: String, until: Instant?)
+    case blocked(reason: BlockerReason, until: Instant?)
+}
+
+/// Why a constraint blocks, in words: written at once (a string literal or interpolation), or rendered from the
+/// verdict's numbers when first read (`init(rendering:)`), since most verdicts are never shown (a lean run records
+/// none, and the launch prediction's words were a tenth of its replay's time). Equal when the words are.
+public struct BlockerReason: Hashable, Sendable, ExpressibleByStringInterpolation, CustomStringConvertible {
+    private enum Words: Sendable {
+        case written(String)
+        case rendered(@Sendable () -> String)
+    }
+
+    private let words: Words
+
+    public init(stringLiteral value: String) { words = .written(value) }
+    public init(stringInterpolation: DefaultStringInterpolation) { words = .written(String(stringInterpolation: stringInterpolation)) }
+    /// Words rendered from a verdict's values only when read.
+    public init(rendering render: @escaping @Sendable () -> String) { words = .rendered(render) }
+
+    /// The reason in words.
+    public var text: String {
+        switch words {
+        case .written(let text): text
+        case .rendered(let render): render()
+        }
+    }
+
+    public var description: String { text }
+    public static func == (a: BlockerReason, b: BlockerReason) -> Bool { a.text == b.text }
+    public func hash(into hasher: inout Hasher) { hasher.combine(text) }
 }
 
 /// One condition a request must meet before it runs, judged on its own and explained in words.
@@ -68,8 +97,41 @@ extension Constraint {
 /// A constraint that blocks a request, as `explain` lists it.
 public struct Blocker: Hashable, Sendable, Codable, CustomStringConvertible {
     public var constraint: String
-    public var reason: String
+    /// Why it blocks, in words (rendered when first read, if the constraint gave them so).
+    public var reason: String {
+        get { words.text }
+        set { words = BlockerReason(stringLiteral: newValue) }
+    }
+    private var words: BlockerReason
     public var until: Instant?
+
+    public init(constraint: String, reason: String, until: Instant?) {
+        self.init(constraint: constraint, words: BlockerReason(stringLiteral: reason), until: until)
+    }
+
+    /// A blocker whose words are rendered when read.
+    init(constraint: String, words: BlockerReason, until: Instant?) {
+        self.constraint = constraint
+        self.words = words
+        self.until = until
+    }
+
+    private enum CodingKeys: String, CodingKey { case constraint, reason, until }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            constraint: try container.decode(String.self, forKey: .constraint),
+            reason: try container.decode(String.self, forKey: .reason),
+            until: try container.decodeIfPresent(Instant.self, forKey: .until))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(constraint, forKey: .constraint)
+        try container.encode(reason, forKey: .reason)
+        try container.encodeIfPresent(until, forKey: .until)
+    }
 
     public var description: String { "\(constraint): \(reason)" }
 
@@ -140,7 +202,7 @@ extension Array where Element == any Constraint {
             case .satisfied: turns = self[index].satisfactionEnds(for: request, in: context)
             case .blocked(let reason, let until):
                 if blockers.isEmpty { blockers.reserveCapacity(4) }  // one allocation for the usual few
-                blockers.append(Blocker(constraint: self[index].name, reason: reason, until: until))
+                blockers.append(Blocker(constraint: self[index].name, words: reason, until: until))
                 wait.note(until: until, lifts: self[index].lifts(request, in: context))
                 turns = until
             }

@@ -62,9 +62,11 @@ public struct LaunchPredictionConstraint: Constraint {
         guard value < cost.cost else { return .satisfied }
         var until = nextChange(in: context)
         if let refilled = cost.budgetRefill(lowering: value, in: context) { until = min(until, refilled) }
-        return .blocked(
-            reason: "\(likelihood.words); a run now is worth \(percent(value)) % of a fresh launch and costs "
-                + "\(percent(cost.cost)) % (\(cost.words))", until: until)
+        let reason = BlockerReason {  // rendered only if shown: most verdicts are not
+            "\(likelihood.words); a run now is worth \(percent(value)) % of a fresh launch and costs "
+                + "\(percent(cost.cost)) % (\(cost.words))"
+        }
+        return .blocked(reason: reason, until: until)
     }
     /// Satisfied, it holds until the hour's base rate changes or the content ages further.
     public func satisfactionEnds(for request: TaskRequest, in context: ConstraintContext) -> Instant? {
@@ -179,9 +181,11 @@ public struct RateLimitConstraint: Constraint {
         let spacing = context.policy.discretionaryRateLimit
         guard let last = context.judgement.lastRunStarted, context.now < last + spacing else { return .satisfied }
         let ago = context.now - last
-        return .blocked(
-            reason: "the app's last background launch was \(ago < 60 ? "\(Int(ago)) s" : minutes(ago)) ago; "
-                + "launches are \(minutes(spacing)) apart", until: last + spacing)
+        let reason = BlockerReason {
+            "the app's last background launch was \(ago < 60 ? "\(Int(ago)) s" : minutes(ago)) ago; "
+                + "launches are \(minutes(spacing)) apart"
+        }
+        return .blocked(reason: reason, until: last + spacing)
     }
 }
 
