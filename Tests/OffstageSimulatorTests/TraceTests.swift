@@ -204,6 +204,65 @@ import Testing
         #expect(again.events.map(\.epoch) == trace.events.map(\.epoch))
     }
 
+    @Test func aLargeTraceLoadsTheRowsItWasWrittenFromWhateverItsNewlines() throws {
+        // Thousands of rows, split byte by byte: the same events, in file order, each with its line.
+        let trace = TraceGenerator.generate(TraceModel(users: 6, days: 14, apps: 8, seed: 11))
+        let unnumbered = { (events: [TraceEvent]) in
+            events.map { event in
+                var event = event
+                event.line = 0
+                return event
+            }
+        }
+        for newline in ["\n", "\r\n", "\r", "\u{2028}"] {
+            let csv = trace.csv().split(separator: "\n").joined(separator: newline) + newline
+            let loaded = try TraceLoader.parse(csv: csv, source: "x")
+            #expect(unnumbered(loaded.events) == trace.events)
+            #expect(loaded.events.map(\.line) == Array(2...trace.events.count + 1))
+        }
+    }
+
+    @Test func theFirstBadLineInFileOrderIsReportedWhereverTheOtherIs() throws {
+        // A repeated screen-on row breaks its user's order; a bad timestamp breaks its cell. Whichever comes
+        // first in the file is reported, one near each end of a large file.
+        let trace = TraceGenerator.generate(TraceModel(users: 6, days: 14, apps: 8, seed: 11))
+        let rows = trace.csv().split(separator: "\n").map(String.init)
+        let early = try #require(rows.indices.first { $0 > rows.count / 10 && rows[$0].contains(",screen-on,") })
+        let late = try #require(rows.indices.last { $0 < rows.count * 9 / 10 && rows[$0].contains(",screen-on,") })
+        for (repeated, badTime) in [(early, late), (late, early)] {
+            var lines = rows
+            var cells = lines[badTime].split(separator: ",", omittingEmptySubsequences: false)
+            cells[1] = "yesterday"
+            lines[badTime] = cells.joined(separator: ",")
+            lines.insert(lines[repeated], at: repeated + 1)
+            let user = lines[repeated].prefix { $0 != "," }
+            let expected =
+                repeated < badTime
+                ? "trace.csv:\(repeated + 2): field 'event (column 4)': screen-on, but the screen is already on for "
+                    + "user \(user)"
+                : "trace.csv:\(badTime + 1): field 'timestamp (column 2)': expected an ISO 8601 time with its zone, "
+                    + "like 2026-11-23T07:30:00+01:00"
+            #expect(errorText(lines.joined(separator: "\n")) == expected)
+        }
+    }
+
+    @Test func aLineThatIsNotASCIIIsSplitByCharacters() {
+        // A comma followed by a combining mark is one character, not a comma: the row has a cell fewer.
+        #expect(
+            errorText(header + "u1,2026-11-23T07:30:00Z,com.x,opened,on,,,\u{301}\n")
+                == "trace.csv:2: 7 cells, but the header has 8 columns "
+                + "(user,timestamp,app,event,screen,battery,charging,network)")
+        // Every newline character ends a line (CR-LF is one): the bad row is on the line it would be on.
+        let newlines = ["\r\n", "\r", "\u{0B}", "\u{0C}", "\u{85}", "\u{2028}", "\u{2029}", "\n\r"]
+        let pairs = newlines.enumerated().map { index, newline in
+            "u\(index),2026-11-23T07:30:00Z,com.x,opened,on,,,\(newline)"
+                + "u\(index),2026-11-23T07:31:00Z,com.x,closed,off,,,"
+        }
+        let csv = header + pairs.joined(separator: "\n") + "\nu1,then,com.x,opened,on,,,"
+        let badLine = csv.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).count
+        #expect(errorText(csv)?.hasPrefix("trace.csv:\(badLine): field 'timestamp (column 2)'") == true)
+    }
+
     @Test func generatorIsDeterministicForASeed() {
         let model = TraceModel(users: 3, days: 5, apps: 6, seed: 42)
         #expect(TraceGenerator.generate(model).csv() == TraceGenerator.generate(model).csv())
