@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import OffstageCore
@@ -34,5 +35,31 @@ import Testing
                 + clock.timestamp(at: Instant(seconds: 253_402_300_800)) + ")")
         #expect(blockers[1].explained(on: clock) == "foreground: the app is on screen — wait")
         #expect([Blocker]().explained(on: clock) == "")
+    }
+
+    @Test func aRenderedReasonIsWrittenOnlyWhenReadAndIsTheSameBlockerAsItsWords() throws {
+        final class Renders: @unchecked Sendable { var count = 0 }  // read and written on this thread only
+        let renders = Renders()
+        let rendered = BlockerReason {
+            renders.count += 1
+            return "launch likely: 12 %"
+        }
+        let verdict = Verdict.blocked(reason: rendered, until: Instant(seconds: 60))
+        let request = Fixture.refreshRequest(Fixture.feed)
+        struct Held: Constraint {
+            let verdict: Verdict
+            var name: String { "held" }
+            func applies(to request: TaskRequest) -> Bool { true }
+            func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict { verdict }
+        }
+        let context = CoreHarness(apps: [Fixture.manifest(Fixture.feed)]).system.context(for: Fixture.feed)
+        let (blockers, _, _) = [Held(verdict: verdict) as any Constraint].judge(request, in: context)
+        #expect(renders.count == 0)
+        let written = Blocker(constraint: "held", reason: "launch likely: 12 %", until: Instant(seconds: 60))
+        #expect(blockers == [written])
+        #expect(renders.count > 0)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        #expect(try encoder.encode(blockers[0]) == encoder.encode(written))
     }
 }
