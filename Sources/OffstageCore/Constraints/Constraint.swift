@@ -42,7 +42,9 @@ public struct BlockerReason: Hashable, Sendable, ExpressibleByStringInterpolatio
     private let words: Words
 
     public init(stringLiteral value: String) { words = .written(value) }
-    public init(stringInterpolation: DefaultStringInterpolation) { words = .written(String(stringInterpolation: stringInterpolation)) }
+    public init(stringInterpolation: DefaultStringInterpolation) {
+        words = .written(String(stringInterpolation: stringInterpolation))
+    }
     /// Words rendered from a verdict's values only when read.
     public init(rendering render: @escaping @Sendable () -> String) { words = .rendered(render) }
 

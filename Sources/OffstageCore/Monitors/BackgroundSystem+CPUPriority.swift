@@ -27,7 +27,9 @@ extension BackgroundSystem {
         for position in ids {
             let id = apps.id(at: position)
             let priority = currentCPUPriority(of: id)
-            if monitors.cpuPriorities.update(at: position, to: priority), let priority { emit(.setCPUPriority(id, priority)) }
+            if monitors.cpuPriorities.update(at: position, to: priority), let priority {
+                emit(.setCPUPriority(id, priority))
+            }
         }
     }
 }
