@@ -118,6 +118,10 @@ public struct Blocker: Hashable, Sendable, Codable, CustomStringConvertible {
         self.until = until
     }
 
+    /// The blocker with its words written once: one that is kept (in a record, an explanation) is read again and
+    /// again, and rendered words would be rendered at every read.
+    var withWordsWritten: Blocker { Blocker(constraint: constraint, reason: reason, until: until) }
+
     private enum CodingKeys: String, CodingKey { case constraint, reason, until }
 
     public init(from decoder: any Decoder) throws {
@@ -177,7 +181,7 @@ extension Array where Element == any Constraint {
     public func blockers(
         for request: TaskRequest, as work: WorkKind? = nil, in context: ConstraintContext
     ) -> [Blocker] {
-        judge(request, as: work, in: context).blockers
+        judge(request, as: work, in: context).blockers.map(\.withWordsWritten)
     }
 
     /// The blocked constraints for `request`; the earliest time any verdict turns by time alone (a

@@ -70,7 +70,7 @@ extension BackgroundSystem {
             let last = apps[id].lastBlockers[request.identifier]  // names in an array only when the wait changed
             if !(last?.elementsEqual(blockers, by: { $0 == $1.constraint }) ?? false) {
                 apps[id].scheduling.noteBlockers(blockers.map { $0.constraint }, of: request.identifier)
-                record(id, .deferred, task: request.identifier, .deferred(blockers: blockers))
+                record(id, .deferred, task: request.identifier, .deferred(blockers: blockers.map(\.withWordsWritten)))
             }
         }
         noteWaiting(id, until: lift, waits: waits)

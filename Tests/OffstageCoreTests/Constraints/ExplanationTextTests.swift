@@ -61,5 +61,10 @@ import Testing
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         #expect(try encoder.encode(blockers[0]) == encoder.encode(written))
+        // A blocker handed out to be kept (an explanation, a record) has its words written once, not at every read.
+        let before = renders.count
+        let explained = [Held(verdict: verdict) as any Constraint].blockers(for: request, in: context)
+        #expect(explained.map(\.reason) + explained.map(\.reason) == [written.reason, written.reason])
+        #expect(renders.count == before + 1)
     }
 }
