@@ -20,9 +20,13 @@ struct GenerateTraceCommand: ParsableCommand {
 
     @Option(help: "Users in the trace.") var users = 5
     @Option(help: "Days per user.") var days = 14
-    @Option(help: "Apps on the phones (at least 1).") var apps = 10
+    @Option(help: "Apps on the phones (at least 1).") var apps = 74
     @Option(help: "The seed every draw comes from.") var seed: UInt64 = 1
     // The model's numbers; each left out keeps `TraceModel`'s default (docs/traces.md lists them).
+    @Option(help: "Exponent of the apps' Zipf-like popularity (0-4).") var popularityExponent: Double?
+    @Option(help: "Mean random sessions with an app on a weekday.") var sessionsPerDay: Double?
+    @Option(help: "Chance of going on to one more app within a session (0-1).") var nextAppChance: Double?
+    @Option(help: "Chance the phone is put on the charger at bedtime (0-1).") var nightlyChargeChance: Double?
     @Option(help: "Chance of coming back to a session's last app within 15 min (0-1).") var reopenChance: Double?
     @Option(help: "Share of in-session next apps drawn from the app's usual successors (0-1).")
     var transitionShare: Double?
@@ -37,6 +41,10 @@ struct GenerateTraceCommand: ParsableCommand {
     /// The model the options describe (their defaults are `TraceModel`'s).
     var model: TraceModel {
         var model = TraceModel(users: users, days: days, apps: apps, seed: seed)
+        model.popularityExponent = popularityExponent ?? model.popularityExponent
+        model.sessionsPerWeekday = sessionsPerDay ?? model.sessionsPerWeekday
+        model.nextAppChance = nextAppChance ?? model.nextAppChance
+        model.nightlyChargeChance = nightlyChargeChance ?? model.nightlyChargeChance
         model.reopenChance = reopenChance ?? model.reopenChance
         model.transitionShare = transitionShare ?? model.transitionShare
         model.glancesPerDay = glancesPerDay ?? model.glancesPerDay
@@ -53,6 +61,8 @@ struct GenerateTraceCommand: ParsableCommand {
             throw ValidationError("\(name): expected a whole number from 1 to \(limit), got \(value)")
         }
         for (name, value, limit) in [
+            ("--popularity-exponent", popularityExponent, 4), ("--sessions-per-day", sessionsPerDay, 200),
+            ("--next-app-chance", nextAppChance, 1), ("--nightly-charge-chance", nightlyChargeChance, 1),
             ("--reopen-chance", reopenChance, 1), ("--transition-share", transitionShare, 1),
             ("--glances-per-day", glancesPerDay, 200), ("--notifications-per-day", notificationsPerDay, 500),
             ("--notification-open-chance", notificationOpenChance, 1),

@@ -22,12 +22,13 @@ public struct EvaluatedPolicy: Hashable, Sendable, Codable {
         return EvaluatedPolicy(name: name, strategy: strategy, policy: policy)
     }
 
-    /// Offstage's policy, the fixed 15-minute and 1-hour periods, the literal reading of the API, the oracle that
-    /// keeps `earliestBeginDate` and the one that does not.
+    /// Offstage's policy, the fixed 15-minute and 1-hour periods (the hourly one also keeping `earliestBeginDate`),
+    /// the literal reading of the API, the oracle that keeps `earliestBeginDate` and the one that does not.
     public static let standard = [
         EvaluatedPolicy(name: "Offstage", strategy: .judgement),
         EvaluatedPolicy(name: "fixed 15 min", strategy: .fixedPeriod(seconds: 15 * 60)),
         hourlyTimer,
+        EvaluatedPolicy(name: "fixed 1 h in contract", strategy: .fixedPeriodWithinContract(seconds: 3600)),
         EvaluatedPolicy(name: "literal API", strategy: .literal),
         oracleInContract,
         EvaluatedPolicy(name: "oracle", strategy: .oracle(lead: 60)),
@@ -163,7 +164,8 @@ public struct Evaluation: Hashable, Sendable, Codable {
                 battery: battery.isEmpty ? nil : battery[sample], criticalLevel: scenario.policy.criticalBatteryLevel)
             launches.append(
                 LaunchOutcome(
-                    epoch: launch.epoch, app: launch.app, contentAge: recorded[next].value, launchClass: launchClass))
+                    epoch: launch.epoch, app: launch.app, contentAge: recorded[next].value, launchClass: launchClass,
+                    sinceLastUse: launch.sinceLastUse))
             next += 1
         }
         return UserOutcome(
@@ -223,35 +225,52 @@ public struct Evaluation: Hashable, Sendable, Codable {
     public struct Row: Hashable, Sendable, Codable {
         public var policy: String
         public var launches: Int
-        /// Share of launches whose content was refreshed within `freshWithin` before.
+        /// Share of launches whose content the user saw fresh (refreshed within `freshWithin` before, in the
+        /// background or while the app was on screen), and the median age seen (infinity: mostly never refreshed).
         public var freshAtLaunch: Double
-        /// Median content age at launch in seconds (infinity when most launches had never-refreshed content).
         public var medianAge: Double?
-        /// The same three figures for each class of launch.
+        /// Share of launches made fresh by a background refresh alone: what background work earned.
+        public var freshFromBackground: Double
+        /// The same figures as seen for each class of launch; cold launches are the headline.
         public var byClass: [LaunchClass: Freshness]
+        /// The same figures for each popularity bucket of apps (their launches a day for that user).
+        public var byPopularity: [PopularityBucket: Freshness]
         /// Launches of the trace lost because the simulated device was off.
         public var launchesWhileOff: Int
         public var refreshRunsPerDay: Double
         public var wakeUpsPerDay: Double
-        /// Background energy per day, as a fraction of the battery.
+        /// Background energy per user-day, as a fraction of the battery: over every user, and the worst user's.
         public var energyPerDay: Double
+        public var worstUserEnergyPerDay: Double
         public var cellularBytesPerDay: Double
-        /// Fresh launches per maintenance wake; nil with no wake.
+        /// Launches made fresh by background work per maintenance wake; nil with no wake.
         public var freshPerWakeUp: Double?
+
+        /// The headline: the share of cold launches (the app last used over 15 minutes before) seen fresh.
+        public var freshAtColdLaunch: Double { byClass[.cold]?.freshAtLaunch ?? 0 }
     }
 
-    /// How fresh content was over some launches: how many, the share fresh, the median age (nil with none).
+    /// How fresh content was over some launches, as the user saw it: how many, the share fresh, the median age
+    /// (nil with none).
     public struct Freshness: Hashable, Sendable, Codable {
         public var launches: Int
         public var freshAtLaunch: Double
         public var medianAge: Double?
 
         init(_ launches: [LaunchOutcome]) {
-            let ages = launches.map { $0.contentAge ?? .infinity }.sorted()
+            let ages = launches.map { $0.seenAge ?? .infinity }.sorted()
             self.launches = ages.count
             freshAtLaunch = ages.isEmpty ? 0 : Double(launches.filter(\.isFresh).count) / Double(ages.count)
             medianAge = ages.isEmpty ? nil : ages[(ages.count - 1) / 2]
         }
+    }
+
+    /// Each launch of `outcome` with the popularity bucket of its app: the app's launches a day for that user.
+    static func popularity(of outcome: UserOutcome) -> [(LaunchOutcome, PopularityBucket)] {
+        var counts: [BundleID: Int] = [:]
+        for launch in outcome.launches { counts[launch.app, default: 0] += 1 }
+        let days = max(outcome.days, 1)
+        return outcome.launches.map { ($0, PopularityBucket(launchesPerDay: Double(counts[$0.app]!) / days)) }
     }
 
     /// The table's rows, in the order of `policies`. Per-day figures are per user-day.
@@ -260,21 +279,30 @@ public struct Evaluation: Hashable, Sendable, Codable {
             let mine = outcomes.filter { $0.policy == policy.name }
             let days = mine.reduce(0) { $0 + $1.days }
             let launches = mine.flatMap(\.launches)
+            let bucketed = mine.flatMap(Self.popularity)
             let all = Freshness(launches)
             let wakes = mine.reduce(0) { $0 + $1.wakeUps }
             let perDay = { (value: Double) in days > 0 ? value / days : 0 }
+            let fromBackground = launches.filter(\.isFreshFromBackground).count
             return Row(
                 policy: policy.name, launches: all.launches, freshAtLaunch: all.freshAtLaunch, medianAge: all.medianAge,
+                freshFromBackground: launches.isEmpty ? 0 : Double(fromBackground) / Double(launches.count),
                 byClass: Dictionary(
                     uniqueKeysWithValues: LaunchClass.allCases.map { kind in
                         (kind, Freshness(launches.filter { $0.launchClass == kind }))
+                    }),
+                byPopularity: Dictionary(
+                    uniqueKeysWithValues: PopularityBucket.allCases.map { bucket in
+                        (bucket, Freshness(bucketed.filter { $0.1 == bucket }.map(\.0)))
                     }),
                 launchesWhileOff: mine.reduce(0) { $0 + $1.launchesWhileOff },
                 refreshRunsPerDay: perDay(Double(mine.reduce(0) { $0 + $1.refreshRuns })),
                 wakeUpsPerDay: perDay(Double(wakes)),
                 energyPerDay: perDay(mine.reduce(0) { $0 + $1.backgroundJoules / $1.batteryJoules }),
+                worstUserEnergyPerDay: mine.map { $0.days > 0 ? $0.backgroundJoules / $0.batteryJoules / $0.days : 0 }
+                    .max() ?? 0,
                 cellularBytesPerDay: perDay(Double(mine.reduce(0) { $0 + $1.cellularBytes })),
-                freshPerWakeUp: wakes > 0 ? Double(launches.filter(\.isFresh).count) / Double(wakes) : nil)
+                freshPerWakeUp: wakes > 0 ? Double(fromBackground) / Double(wakes) : nil)
         }
     }
 
@@ -287,63 +315,86 @@ public struct Evaluation: Hashable, Sendable, Codable {
         }
     }
 
-    /// The table as text: one line per policy.
+    /// The tables as text: one line per policy for the launches and their cost, then one by app popularity, then
+    /// the comparisons with the references.
     public func table() -> String {
         let rows = rows
         let users = Set(outcomes.map(\.user)).count
         let days = outcomes.filter { $0.policy == policies.first?.name }.reduce(0) { $0 + $1.days }
+        let classes: [LaunchClass] = [.reopened, .lowBattery, .first]
         let header =
-            ["policy", "launches", "fresh at launch"] + LaunchClass.allCases.map(\.heading) + [
-                "median age", "median cold", "refresh/day", "wake-ups/day", "energy/day", "cellular/day",
-                "fresh per wake-up",
+            ["policy", "launches", "cold", "all launches"] + classes.map(\.heading) + [
+                "background only", "median age", "median cold", "refresh/day", "wake-ups/day", "energy/day",
+                "worst user",
+                "cellular/day", "fresh per wake-up",
             ]
         let lines = rows.map { row in
-            [row.policy, "\(row.launches)", Self.percent(row.freshAtLaunch, digits: 1)]
-                + LaunchClass.allCases.map { Self.percent(row.byClass[$0]?.freshAtLaunch ?? 0, digits: 1) } + [
-                    row.medianAge.map(RunReport.age) ?? "—", row.byClass[.cold]?.medianAge.map(RunReport.age) ?? "—",
-                    Self.fixed(row.refreshRunsPerDay, 1),
-                    Self.fixed(row.wakeUpsPerDay, 1), Self.percent(row.energyPerDay, digits: 2),
+            [
+                row.policy, "\(row.launches)", Self.percent(row.freshAtColdLaunch, digits: 1),
+                Self.percent(row.freshAtLaunch, digits: 1),
+            ]
+                + classes.map { Self.percent(row.byClass[$0]?.freshAtLaunch ?? 0, digits: 1) } + [
+                    Self.percent(row.freshFromBackground, digits: 1), row.medianAge.map(RunReport.age) ?? "—",
+                    row.byClass[.cold]?.medianAge.map(RunReport.age) ?? "—",
+                    Self.fixed(row.refreshRunsPerDay, 1), Self.fixed(row.wakeUpsPerDay, 1),
+                    Self.percent(row.energyPerDay, digits: 2), Self.percent(row.worstUserEnergyPerDay, digits: 2),
                     Self.fixed(row.cellularBytesPerDay / 1_000_000, 1) + " MB",
                     row.freshPerWakeUp.map { Self.fixed($0, 2) } ?? "—",
                 ]
         }
-        let widths = header.indices.map { column in ([header] + lines).map { $0[column].count }.max()! }
-        func line(_ cells: [String]) -> String {
+        let popularityHeader = ["by app popularity"] + PopularityBucket.allCases.map(\.rawValue)
+        let popularityLines = rows.map { row in
+            [row.policy]
+                + PopularityBucket.allCases.map { Self.percent(row.byPopularity[$0]?.freshAtLaunch ?? 0, digits: 1) }
+        }
+        var text = [
+            "Evaluation of \(trace): \(RunReport.count(users, "user", "users")), \(Self.fixed(days, 0)) user-day"
+                + (Self.fixed(days, 0) == "1" ? " " : "s ")
+                + "(fresh: what the user sees was refreshed within \(Int(Self.freshWithin / 60)) min before the launch, "
+                + "in the background or while the app was on screen; per day: per user-day)"
+        ]
+        if let first = rows.first {
+            text.append(
+                "Launches by class: "
+                    + LaunchClass.allCases.map { "\($0.rawValue) \(first.byClass[$0]?.launches ?? 0)" }
+                    .joined(separator: ", ")
+                    + "; by app popularity (the app's launches a day): "
+                    + PopularityBucket.allCases.map { "\($0.rawValue) \(first.byPopularity[$0]?.launches ?? 0)" }
+                    .joined(separator: ", "))
+        }
+        text += Self.aligned([header] + lines)
+        text.append("")
+        text += Self.aligned([popularityHeader] + popularityLines)
+        text += Self.comparisons(of: rows)
+        text += warnings
+        return text.joined(separator: "\n")
+    }
+
+    /// Lines of cells in columns: the first left-aligned, the others right-aligned, two spaces apart.
+    static func aligned(_ lines: [[String]]) -> [String] {
+        let widths = lines[0].indices.map { column in lines.map { $0[column].count }.max()! }
+        return lines.map { cells in
             cells.enumerated().map { column, cell in
                 column == 0
                     ? cell.padding(toLength: widths[0], withPad: " ", startingAt: 0)
                     : String(repeating: " ", count: widths[column] - cell.count) + cell
             }.joined(separator: "  ")
         }
-        var text = [
-            "Evaluation of \(trace): \(RunReport.count(users, "user", "users")), \(Self.fixed(days, 0)) user-day"
-                + (Self.fixed(days, 0) == "1" ? " " : "s ")
-                + "(fresh: refreshed within \(Int(Self.freshWithin / 60)) min before the launch; per day: per user-day)"
-        ]
-        if let first = rows.first {
-            text.append(
-                "Launches by class: "
-                    + LaunchClass.allCases.map { "\($0.rawValue) \(first.byClass[$0]?.launches ?? 0)" }
-                    .joined(separator: ", "))
-        }
-        text.append(line(header))
-        text += lines.map(line)
-        text += Self.comparisons(of: rows)
-        text += warnings
-        return text.joined(separator: "\n")
     }
 
-    /// The policies' fresh-at-launch against the two references a policy is judged by, when both were measured:
-    /// how many times the fixed 1-hour period's, and what share of the oracle that keeps `earliestBeginDate`'s.
+    /// The policies' fresh cold launches (the headline) against the two references a policy is judged by, when
+    /// both were measured: how many times the fixed 1-hour period's, and what share of the oracle that keeps
+    /// `earliestBeginDate`'s.
     static func comparisons(of rows: [Row]) -> [String] {
         let references = [EvaluatedPolicy.hourlyTimer.name, EvaluatedPolicy.oracleInContract.name]
         guard let timer = rows.first(where: { $0.policy == references[0] }),
             let ceiling = rows.first(where: { $0.policy == references[1] }),
-            timer.freshAtLaunch > 0, ceiling.freshAtLaunch > 0
+            timer.freshAtColdLaunch > 0, ceiling.freshAtColdLaunch > 0
         else { return [] }
         return rows.filter { !references.contains($0.policy) }.map { row in
-            "\(row.policy): \(Self.fixed(row.freshAtLaunch / timer.freshAtLaunch, 2))× the fresh launches of fixed 1 h, "
-                + "\(Self.percent(row.freshAtLaunch / ceiling.freshAtLaunch, digits: 0)) of the oracle in contract's"
+            "\(row.policy): \(Self.fixed(row.freshAtColdLaunch / timer.freshAtColdLaunch, 2))× the fresh cold launches "
+                + "of fixed 1 h, \(Self.percent(row.freshAtColdLaunch / ceiling.freshAtColdLaunch, digits: 0)) of the "
+                + "oracle in contract's"
         }
     }
 
@@ -353,7 +404,7 @@ public struct Evaluation: Hashable, Sendable, Codable {
         try Self.encode(Document(evaluation: self, rows: rows))
     }
 
-    /// Every launch of every outcome as a JSON array of {user, policy, time, app, contentAge, class}.
+    /// Every launch of every outcome as a JSON array of {user, policy, time, app, contentAge, sinceLastUse, class}.
     public func launchesJSON() throws -> Data {
         try Self.encode(
             outcomes.flatMap { outcome in
@@ -361,7 +412,8 @@ public struct Evaluation: Hashable, Sendable, Codable {
                     LaunchLine(
                         user: outcome.user, policy: outcome.policy,
                         time: TraceEvent.timestamp(epoch: launch.epoch, utcOffset: 0), app: launch.app,
-                        contentAge: launch.contentAge, launchClass: launch.launchClass)
+                        contentAge: launch.contentAge, sinceLastUse: launch.sinceLastUse,
+                        launchClass: launch.launchClass)
                 }
             })
     }
@@ -383,9 +435,10 @@ public struct Evaluation: Hashable, Sendable, Codable {
         var user, policy, time: String
         var app: BundleID
         var contentAge: Double?
+        var sinceLastUse: Double?
         var launchClass: LaunchClass
         enum CodingKeys: String, CodingKey {
-            case user, policy, time, app, contentAge
+            case user, policy, time, app, contentAge, sinceLastUse
             case launchClass = "class"
         }
         func encode(to encoder: any Encoder) throws {
@@ -396,6 +449,7 @@ public struct Evaluation: Hashable, Sendable, Codable {
             try container.encode(app, forKey: .app)
             // null for never-refreshed content, kept rather than left out.
             try container.encode(contentAge, forKey: .contentAge)
+            try container.encode(sinceLastUse, forKey: .sinceLastUse)
             try container.encode(launchClass, forKey: .launchClass)
         }
     }

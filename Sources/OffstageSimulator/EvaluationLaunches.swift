@@ -31,9 +31,44 @@ public struct LaunchOutcome: Hashable, Sendable, Codable {
     /// Seconds since the content's last background refresh; nil when it was never refreshed.
     public var contentAge: Double?
     public var launchClass: LaunchClass
+    /// Seconds since the app last left the screen, where it fetched what the user saw; nil for its first launch.
+    public var sinceLastUse: Double?
 
-    /// Whether the content was refreshed within `Evaluation.freshWithin` before the launch.
-    public var isFresh: Bool { contentAge.map { $0 <= Evaluation.freshWithin } ?? false }
+    /// The age of what the user sees at the launch: foreground use refreshes too, so the content is as recent as
+    /// the later of the last background refresh and the app's last time on screen; nil when neither happened.
+    public var seenAge: Double? {
+        switch (contentAge, sinceLastUse) {
+        case (let background?, let foreground?): min(background, foreground)
+        case (let age?, nil), (nil, let age?): age
+        case (nil, nil): nil
+        }
+    }
+
+    /// Whether the user sees content at most `Evaluation.freshWithin` old (foreground use counting as a refresh).
+    public var isFresh: Bool { seenAge.map { $0 <= Evaluation.freshWithin } ?? false }
+    /// Whether a background refresh alone made the content fresh: what background work earned at this launch.
+    public var isFreshFromBackground: Bool { contentAge.map { $0 <= Evaluation.freshWithin } ?? false }
+}
+
+/// How often the user opens an app (its launches a day over the replay), for the evaluation's split by
+/// popularity: the long tail of rarely used apps must be served at least as well as a timer would.
+public enum PopularityBucket: String, Hashable, Sendable, Codable, CaseIterable, CodingKeyRepresentable {
+    case daily10 = "10+/day"
+    case daily3 = "3-10/day"
+    case daily1 = "1-3/day"
+    case occasional = "0.3-1/day"
+    case rare = "<0.3/day"
+
+    /// The bucket of an app opened `launchesPerDay` times a day.
+    init(launchesPerDay: Double) {
+        switch launchesPerDay {
+        case 10...: self = .daily10
+        case 3..<10: self = .daily3
+        case 1..<3: self = .daily1
+        case 0.3..<1: self = .occasional
+        default: self = .rare
+        }
+    }
 }
 
 /// A launch the trace asks for, before any replay: when, which app, and how long since the app left the

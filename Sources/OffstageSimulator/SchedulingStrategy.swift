@@ -13,6 +13,9 @@ public enum SchedulingStrategy: Hashable, Sendable, Codable {
     /// A fixed period, like Android's WorkManager: an app's discretionary work runs at most once per
     /// `seconds` (the first run as soon as the conditions allow), whatever `earliestBeginDate` asks.
     case fixedPeriod(seconds: Double)
+    /// A fixed period that keeps the API's contract: like `fixedPeriod`, but a request never runs before the
+    /// `earliestBeginDate` its app asked for (the timer a careful app developer could build on the API).
+    case fixedPeriodWithinContract(seconds: Double)
     /// The oracle, the limit no real policy can beat: a refresh runs `lead` seconds before each launch of
     /// the user's future (the scenario's timeline), whatever `earliestBeginDate` asks.
     case oracle(lead: Double)
@@ -26,7 +29,7 @@ public enum SchedulingStrategy: Hashable, Sendable, Codable {
     /// the judgement and the oracles: about what they ran on generated traces).
     var refreshesPerAppDay: Double {
         switch self {
-        case .fixedPeriod(let seconds): 86_400 / seconds
+        case .fixedPeriod(let seconds), .fixedPeriodWithinContract(let seconds): 86_400 / seconds
         case .literal: 96
         case .judgement: 18
         case .oracle, .oracleWithinContract: 5
@@ -50,6 +53,7 @@ public enum SchedulingStrategy: Hashable, Sendable, Codable {
         case .judgement: return standard
         case .literal: return conditions
         case .fixedPeriod(let seconds): return timeless + [FixedPeriodConstraint(period: seconds)]
+        case .fixedPeriodWithinContract(let seconds): return conditions + [FixedPeriodConstraint(period: seconds)]
         case .oracle(let lead): return timeless + [AnnouncedLaunchConstraint(lead: lead, launches: launches)]
         case .oracleWithinContract(let lead):
             return conditions + [AnnouncedLaunchConstraint(lead: lead, launches: launches)]

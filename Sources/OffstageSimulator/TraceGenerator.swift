@@ -3,17 +3,28 @@ public import OffstageCore
 
 /// The parameters of a synthetic usage trace (`offstage trace generate`): how many users, days and
 /// apps, the seed every draw comes from, and the behaviour's numbers (each documented in `docs/traces.md`,
-/// chosen so that `offstage trace stats` shows what real usage shows). The model is `TraceGenerator`'s.
+/// chosen so that `offstage trace stats` shows what real usage shows: `TraceStatistics.realUsage`). The model
+/// is `TraceGenerator`'s.
 public struct TraceModel: Hashable, Sendable {
     public var users: Int
     public var days: Int
+    /// Apps on each phone (real phones: 70 and more, most of them rarely opened).
     public var apps: Int
     public var seed: UInt64
+    /// The exponent of the apps' Zipf-like popularity (weight 1/rank^s): 1.35 puts about three quarters of the
+    /// launches on the top 10 of 74 apps and leaves the median app opened about 0.3 times a day, as real usage.
+    public var popularityExponent = 1.2
+    /// Mean random sessions with an app on a weekday, before the user's activity factor (0.6–1.4); weekend days
+    /// have three quarters of it.
+    public var sessionsPerWeekday = 16.0
+    /// Within a session, the chance of going on to one more app after each (up to `maxAppsPerSession`).
+    public var nextAppChance = 0.55
+    public var maxAppsPerSession = 8
     /// Wall-clock seconds since 1970 of the first day's local midnight, read as UTC (2026-11-23, a Monday).
     public var firstDay: Double = 1_795_392_000
     /// The chance that, after a screen session with an app, the user comes back to its last app within
     /// 15 minutes (each return may be followed by another): quick re-opens.
-    public var reopenChance = 0.45
+    public var reopenChance = 0.52
     /// The median gap before such a return (seconds; log-normal, at most 14 minutes).
     public var reopenMedianGap: Double = 150
     /// Within a session, the share of next apps drawn from the app's two usual successors (the rest by
@@ -21,15 +32,23 @@ public struct TraceModel: Hashable, Sendable {
     public var transitionShare = 0.6
     /// Mean screen sessions without an app per waking day (random glances; a third of them unlock to the
     /// home screen and lock again), besides those that notifications light.
-    public var glancesPerDay = 18.0
-    /// Mean notifications a day over all of a user's apps (shared by popularity, weight 1/rank).
-    public var notificationsPerDay = 20.0
+    public var glancesPerDay = 50.0
+    /// Mean notifications a day over all of a user's apps (shared by popularity, weight 1/rank^s).
+    public var notificationsPerDay = 160.0
     /// The chance that a notification makes the user open its app (within seconds, or minutes later).
-    public var notificationOpenChance = 0.2
+    public var notificationOpenChance = 0.08
     /// The chance that a notification left unopened lights the dark screen for a glance.
-    public var notificationGlanceChance = 0.5
-    /// The share of users who also charge at work on weekdays (an hour or two after lunch), besides nightly.
+    public var notificationGlanceChance = 0.3
+    /// The share of users who also charge at work on weekdays (an hour or two after lunch).
     public var daytimeChargerShare = 0.3
+    /// The chance that the user puts the phone on the charger at bedtime; on the other nights it stays off the
+    /// charger, and the user tops it up for one to two hours in the evening instead.
+    public var nightlyChargeChance = 0.45
+    /// The battery's drain per hour with the screen dark and lit (times the user's own factor, 0.7–1.5), and its
+    /// charge per hour on the charger, as shares of a full battery: the trace's `battery` column.
+    public var batteryDrainPerDarkHour = 0.01
+    public var batteryDrainPerLitHour = 0.13
+    public var batteryChargePerHour = 0.5
     /// The median time from the screen lighting to the first app of a session that starts from the dark
     /// screen (seconds; real usage: 1.6 s): log-normal with `screenToAppSpread`, at most 20 s. A session opened
     /// from a notification's lit lock screen has the notification's delay instead.
@@ -67,9 +86,12 @@ public enum TraceGenerator {
         0.2, 0.1, 0.05, 0.05, 0.05, 0.1, 0.5, 1.6, 1.8, 1.0, 0.8, 0.9,
         1.5, 1.3, 0.8, 0.8, 0.9, 1.2, 1.4, 1.5, 1.6, 1.5, 1.0, 0.5,
     ]
-    /// Mean random sessions per day (before the user's own activity factor, 0.6–1.4).
-    public static let sessionsPerWeekday = 12.0
-    public static let sessionsPerWeekendDay = 9.0
+    /// Weekend days' share of a weekday's random sessions.
+    public static let weekendSessionShare = 0.75
+    /// The battery level at which a user off the charger plugs the phone in for an hour (5 %).
+    public static let lowBatteryRescue = 0.05
+    /// How many of a user's top apps have habits: a third of them, at most eight.
+    static func habitualApps(of count: Int) -> Int { max(1, min(8, (count + 2) / 3)) }
     /// How far a habit's time moves from day to day, at most (seconds, either way).
     public static let habitJitter = 30.0 * 60
     /// The time zones users live in, as offsets from UTC (seconds).
@@ -161,6 +183,10 @@ private struct Person {
     let habits: [(app: BundleID, time: Double, weekdaysOnly: Bool)]
     /// Whether the user charges at work on weekdays.
     let chargesAtWork: Bool
+    /// The weight of each app of `ranking` in a draw by popularity (1/rank^s).
+    let popularity: [Double]
+    /// How fast the user drains the battery, against the model's rates (0.7–1.5).
+    let drain: Double
 
     init(index: Int, apps: [BundleID], model: TraceModel, random: inout SeededRandom) {
         self.model = model
@@ -171,11 +197,12 @@ private struct Person {
             shuffled.swapAt(i, Int(random.next() % UInt64(i + 1)))
         }
         ranking = shuffled
+        popularity = shuffled.indices.map { 1 / pow(Double($0 + 1), model.popularityExponent) }
         wake = 6.5 * 3600 + random.uniform() * 5400
         bed = 22.5 * 3600 + random.uniform() * 5400
         activity = 0.6 + random.uniform() * 0.8
         var habits: [(BundleID, Double, Bool)] = []
-        for app in shuffled.prefix(max(1, (apps.count + 2) / 3)) {
+        for app in shuffled.prefix(TraceGenerator.habitualApps(of: apps.count)) {
             for _ in 0..<(1 + Int(random.next() % 2)) {
                 let time = wake + 1800 + random.uniform() * (bed - wake - 3600)
                 habits.append((app, (time / 60).rounded() * 60, random.uniform() < 0.3))
@@ -186,14 +213,16 @@ private struct Person {
         for app in shuffled {
             let others = shuffled.filter { $0 != app }
             var picked: [BundleID] = []
+            let weights = others.indices.map { 1 / pow(Double($0 + 1), model.popularityExponent) }
             while picked.count < min(2, others.count) {
-                let candidate = others[random.pick(weights: others.indices.map { 1 / Double($0 + 1) })]
+                let candidate = others[random.pick(weights: weights)]
                 if !picked.contains(candidate) { picked.append(candidate) }
             }
             successors[app] = picked
         }
         self.successors = successors
         chargesAtWork = random.uniform() < model.daytimeChargerShare
+        drain = 0.7 + random.uniform() * 0.8
     }
 
     /// The day's sessions (wake-up, habits, random ones, glances, charging, bedtime) and notifications (some
@@ -204,6 +233,7 @@ private struct Person {
         let weekend = weekday == 0 || weekday == 6
         let wakeToday = wake + (weekend ? 5400 : 0) + random.between(-1200, 1200)
         let bedToday = bed + (weekend ? 1800 : 0) + random.between(-1200, 1200)
+        let chargesTonight = random.uniform() < model.nightlyChargeChance
         var sessions = [Session(start: wakeToday, uses: uses(from: ranking[0], &random), charger: false)]
         for habit in habits where !(weekend && habit.weekdaysOnly) && random.uniform() < 0.85 {
             let time =
@@ -212,7 +242,7 @@ private struct Person {
             guard time > wakeToday, time < bedToday else { continue }
             sessions.append(Session(start: time, uses: [use(habit.app, &random)]))
         }
-        let mean = activity * (weekend ? TraceGenerator.sessionsPerWeekendDay : TraceGenerator.sessionsPerWeekday)
+        let mean = activity * model.sessionsPerWeekday * (weekend ? TraceGenerator.weekendSessionShare : 1)
         for _ in 0..<random.poisson(mean) {
             let time = randomTime(&random)
             // Awake hours only, but for the odd look at the phone in the night (one in ten drawn there).
@@ -226,9 +256,8 @@ private struct Person {
                 Session(start: time, uses: [], litWhileLocked: random.uniform() < 2 / 3, glance: random.between(3, 20)))
         }
         var notifications: [Notification] = []
-        let weights = ranking.indices.map { 1 / Double($0 + 1) }
         for _ in 0..<random.poisson(model.notificationsPerDay) {
-            let app = ranking[random.pick(weights: weights)]
+            let app = ranking[random.pick(weights: popularity)]
             let time = wakeToday + random.uniform() * (bedToday - wakeToday)
             notifications.append(Notification(at: midnight + time, app: app))
             let draw = random.uniform()
@@ -255,7 +284,17 @@ private struct Person {
                     start: plug + random.between(3600, 7200), uses: [], litWhileLocked: true, glance: 5,
                     charger: false))
         }
-        sessions.append(Session(start: bedToday, uses: [use(popular(&random), &random)], charger: true))
+        if !chargesTonight {
+            // A top-up in the evening instead of the night on the charger.
+            let plug = 18 * 3600 + random.between(0, 7200)
+            sessions.append(Session(start: plug, uses: [], litWhileLocked: true, glance: 5, plugsInAtStart: true))
+            sessions.append(
+                Session(
+                    start: plug + random.between(3600, 7200), uses: [], litWhileLocked: true, glance: 5,
+                    charger: false))
+        }
+        sessions.append(
+            Session(start: bedToday, uses: [use(popular(&random), &random)], charger: chargesTonight ? true : nil))
         return (
             sessions.map { session in
                 var session = session
@@ -270,25 +309,31 @@ private struct Person {
         Double(random.pick(weights: TraceGenerator.hourlyRate)) * 3600 + random.uniform() * 3600
     }
 
-    /// A session's uses: `first`, then another app with 35 % chance each (up to four), most often one of
-    /// the previous app's usual successors.
+    /// A session's uses: `first`, then another app with `nextAppChance` each (up to `maxAppsPerSession`), most
+    /// often one of the previous app's usual successors.
     func uses(from first: BundleID, _ random: inout SeededRandom) -> [Use] {
         var uses = [use(first, &random)]
-        while uses.count < 4, random.uniform() < 0.35 {
+        while uses.count < model.maxAppsPerSession, random.uniform() < model.nextAppChance {
             let previous = uses.last!.app
             let usual = successors[previous] ?? []
-            let next =
+            var next =
                 !usual.isEmpty && random.uniform() < model.transitionShare
                 ? usual[Int(random.next() % UInt64(usual.count))] : popular(&random)
-            guard next != previous else { continue }
+            // The same app again is drawn anew, up to three times; then the session's run of apps ends.
+            var tries = 1
+            while next == previous, tries < 4 {
+                next = popular(&random)
+                tries += 1
+            }
+            guard next != previous else { break }
             uses.append(use(next, &random))
         }
         return uses
     }
 
-    /// An app by popularity: Zipf-like, weight 1/rank over the user's own ranking.
+    /// An app by popularity: Zipf-like, weight 1/rank^s over the user's own ranking.
     func popular(_ random: inout SeededRandom) -> BundleID {
-        ranking[random.pick(weights: ranking.indices.map { 1 / Double($0 + 1) })]
+        ranking[random.pick(weights: popularity)]
     }
 
     /// A use of `app` for a log-normal time: median 90 s, between 10 s and 20 min.
@@ -313,7 +358,8 @@ private struct Person {
             placed.append(session)
             guard let lastUse = session.uses.last, random.uniform() < model.reopenChance else { continue }
             let gap = min(840, model.reopenMedianGap * exp(0.8 * random.normal()))
-            let back = Session(start: session.start + session.length + max(60, gap), uses: [use(lastUse.app, &random)])
+            let back = Session(
+                start: session.start + session.length + max(60, gap), uses: uses(from: lastUse.app, &random))
             let index = waiting[next...].firstIndex { $0.start > back.start } ?? waiting.count
             waiting.insert(back, at: index)
         }
@@ -362,10 +408,48 @@ private struct Person {
         }
         // A notification row comes before the session rows of the same second.
         let shown = notifications.map { row(.notification, $0.app, $0.at, screen: nil) }
-        return (shown.map { ($0, 0) } + rows.map { ($0, 1) })
-            .enumerated()
-            .sorted { ($0.element.0.epoch, $0.element.1, $0.offset) < ($1.element.0.epoch, $1.element.1, $1.offset) }
-            .map(\.element.0)
+        return withBattery(
+            (shown.map { ($0, 0) } + rows.map { ($0, 1) })
+                .enumerated()
+                .sorted {
+                    ($0.element.0.epoch, $0.element.1, $0.offset) < ($1.element.0.epoch, $1.element.1, $1.offset)
+                }
+                .map(\.element.0))
+    }
+
+    /// The rows with the battery's level written where its whole percentage changes: it drains faster with the
+    /// screen lit than dark (the user's `drain` times the model's rates), fills on the charger, and starts full.
+    /// At `lowBatteryRescue` off the charger the user plugs the phone in for an hour, as people do before it dies.
+    func withBattery(_ rows: [TraceEvent]) -> [TraceEvent] {
+        var (level, charging, lit) = (1.0, false, false)
+        var (written, last) = (-1, rows.first?.epoch ?? 0)
+        var rescuedUntil: Double?
+        return rows.map { row in
+            var row = row
+            let hours = (row.epoch - last) / 3600
+            last = row.epoch
+            level =
+                charging
+                ? min(1, level + hours * model.batteryChargePerHour)
+                : max(0, level - hours * drain * (lit ? model.batteryDrainPerLitHour : model.batteryDrainPerDarkHour))
+            let percent = Int((level * 100).rounded())
+            if row.charging != nil {
+                rescuedUntil = nil
+            } else if let until = rescuedUntil, row.epoch >= until {
+                row.charging = false
+                rescuedUntil = nil
+            } else if !charging, Double(percent) <= TraceGenerator.lowBatteryRescue * 100 {
+                row.charging = true
+                rescuedUntil = row.epoch + 3600
+            }
+            charging = row.charging ?? charging
+            lit = row.screen ?? lit
+            if percent != written {
+                row.battery = Double(percent) / 100
+                written = percent
+            }
+            return row
+        }
     }
 }
 

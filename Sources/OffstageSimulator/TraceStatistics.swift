@@ -2,8 +2,24 @@ import OffstageCore
 
 /// What a usage trace holds, in the figures real usage is compared by (`offstage trace stats`): launches a
 /// day, the share of re-opens, screen sessions with and without an app, notifications and the share opened,
-/// and hours on the charger.
+/// the apps' popularity, launches on a low battery and hours on the charger.
 public struct TraceStatistics: Hashable, Sendable {
+    /// Real usage's figures, printed beside a trace's: two people's phones over five weeks (2 users × 38 days,
+    /// 11 800 launches), the population the generator's defaults are drawn to match.
+    public enum RealUsage {
+        public static let launchesPerDay = 155.0
+        public static let reopenShare = 0.46
+        public static let glanceShare = 0.38
+        public static let sessionsWithThreeAppsShare = 0.23
+        public static let topTenShare = 0.77
+        public static let medianAppLaunchesPerDay = 0.31
+        public static let lowBatteryLaunchShare = 0.17
+        public static let notificationsPerDay = 160.0
+        public static let notificationOpenShare = 0.25
+        public static let chargingHoursPerDay = 4.9
+        public static let screenToAppGap = 1.6
+    }
+
     public var users: Int
     /// Days covered, summed over users (each from the local midnight before their first row to the one
     /// after their last, as the replay runs).
@@ -14,8 +30,15 @@ public struct TraceStatistics: Hashable, Sendable {
     /// Screen sessions with an app: from the screen lighting (an unlock, a glance or an open) to it going dark
     /// (a `screen-off` row, or a close with the screen off — with no `screen` column, every close).
     public var sessions: Int
-    /// Distinct apps summed over sessions with an app.
+    /// Distinct apps summed over sessions with an app, and the sessions with three apps or more.
     public var appsInSessions: Int
+    public var sessionsWithThreeApps = 0
+    /// Launches made below 20 % of the battery off the charger (only where the trace has a battery column).
+    public var lowBatteryLaunches = 0
+    /// Every (user, app) pair's launches a day, most launched first within each user; and the share of each
+    /// user's launches that went to their ten most launched apps, summed over users in `topTenLaunches`.
+    public var appLaunchesPerDay: [Double] = []
+    public var topTenLaunches = 0
     /// Screen sessions without an app: the screen lit (a glance, or an unlock to the home screen) and went
     /// dark again with no app opened.
     public var glances: Int
@@ -48,6 +71,18 @@ public struct TraceStatistics: Hashable, Sendable {
     public var notificationOpenShare: Double {
         notifications > 0 ? Double(notificationsOpened) / Double(notifications) : 0
     }
+    public var sessionsWithThreeAppsShare: Double {
+        sessions > 0 ? Double(sessionsWithThreeApps) / Double(sessions) : 0
+    }
+    public var lowBatteryLaunchShare: Double { launches > 0 ? Double(lowBatteryLaunches) / Double(launches) : 0 }
+    public var topTenShare: Double { launches > 0 ? Double(topTenLaunches) / Double(launches) : 0 }
+    /// The median over every (user, app) pair of the app's launches a day; nil without a launch.
+    public var medianAppLaunchesPerDay: Double? {
+        guard !appLaunchesPerDay.isEmpty else { return nil }
+        let sorted = appLaunchesPerDay.sorted()
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    }
 
     /// Counts the figures of every user of `trace`.
     public init(_ trace: UsageTrace) {
@@ -62,6 +97,11 @@ public struct TraceStatistics: Hashable, Sendable {
             userDays += (scenario.duration ?? 0) / 86_400
             let userLaunches = TraceLaunch.launches(in: rows)
             launches += userLaunches.count
+            let perApp = Dictionary(grouping: userLaunches, by: \.app).mapValues(\.count).values.sorted(by: >)
+            let days = max((scenario.duration ?? 0) / 86_400, 1)
+            appLaunchesPerDay += perApp.map { Double($0) / days }
+            topTenLaunches += perApp.prefix(10).reduce(0, +)
+            lowBatteryLaunches += Self.lowBatteryLaunches(rows)
             reopens += userLaunches.filter { $0.sinceLastUse.map { $0 <= Evaluation.freshWithin } ?? false }.count
             count(sessionsIn: rows, screenColumn: trace.hasScreenColumn)
             count(notificationsIn: rows, launches: userLaunches)
@@ -79,6 +119,7 @@ public struct TraceStatistics: Hashable, Sendable {
         var litAt = 0.0
         func end() {
             if apps.isEmpty { glances += 1 } else { sessions += 1 }
+            if apps.count >= 3 { sessionsWithThreeApps += 1 }
             appsInSessions += apps.count
             apps = []
         }
@@ -106,6 +147,20 @@ public struct TraceStatistics: Hashable, Sendable {
         }
     }
 
+    /// One user's launches made below 20 % of the battery off the charger, as the rows' cells say.
+    private static func lowBatteryLaunches(_ rows: [TraceEvent]) -> Int {
+        var (level, charging, onScreen, count) = (1.0, false, nil as BundleID?, 0)
+        for row in rows {
+            level = row.battery ?? level
+            charging = row.charging ?? charging
+            guard let app = row.app else { continue }
+            if row.kind == .opened, onScreen != app, level < 0.2, !charging { count += 1 }
+            if row.kind == .opened { onScreen = app }
+            if row.kind == .closed { onScreen = nil }
+        }
+        return count
+    }
+
     /// Seconds one user's device was on the charger, as the rows say (an empty cell changes nothing), until `end`.
     private static func chargingSeconds(_ rows: [TraceEvent], until end: Double) -> Double {
         var total = 0.0
@@ -121,24 +176,39 @@ public struct TraceStatistics: Hashable, Sendable {
         return total + (since.map { end - $0 } ?? 0)
     }
 
-    /// The figures as `offstage trace stats` prints them.
+    /// The figures as `offstage trace stats` prints them, each with real usage's beside it.
     public func text(source: String) -> String {
         let days = Evaluation.fixed(userDays, 0)
+        let percent = { (value: Double) in Evaluation.percent(value, digits: 1) }
+        let real = { (value: String) in "  (real usage: \(value))" }
         return [
             "Trace \(source): \(RunReport.count(users, "user", "users")), \(days) user-day\(days == "1" ? "" : "s"), "
                 + RunReport.count(launches, "launch", "launches"),
-            "launches a day:      \(Evaluation.fixed(launchesPerDay, 1))",
-            "re-opens:            \(Evaluation.percent(reopenShare, digits: 1)) of launches (within 15 min of the app's last use)",
+            "launches a day:      \(Evaluation.fixed(launchesPerDay, 1))" + real("\(Int(RealUsage.launchesPerDay))"),
+            "re-opens:            \(percent(reopenShare)) of launches (within 15 min of the app's last use)"
+                + real(percent(RealUsage.reopenShare)),
             "sessions a day:      \(Evaluation.fixed(sessionsPerDay, 1)) with an app, "
-                + "\(Evaluation.fixed(glancesPerDay, 1)) without (\(Evaluation.percent(glanceShare, digits: 1)) of screen sessions)",
-            "apps per session:    \(Evaluation.fixed(appsPerSession, 2))",
+                + "\(Evaluation.fixed(glancesPerDay, 1)) without (\(percent(glanceShare)) of screen sessions)"
+                + real(percent(RealUsage.glanceShare)),
+            "apps per session:    \(Evaluation.fixed(appsPerSession, 2)), \(percent(sessionsWithThreeAppsShare)) of "
+                + "sessions with three or more" + real(percent(RealUsage.sessionsWithThreeAppsShare)),
+            "app popularity:      top 10 apps \(percent(topTenShare)) of launches"
+                + real(percent(RealUsage.topTenShare))
+                + "; median app "
+                + (medianAppLaunchesPerDay.map { Evaluation.fixed($0, 2) } ?? "—") + " launches a day"
+                + real(Evaluation.fixed(RealUsage.medianAppLaunchesPerDay, 2)),
             "screen-on to app:    "
-                + (medianScreenToApp.map { "median \(Evaluation.fixed($0, 1)) s (real usage: 1.6 s)" } ?? "—"),
-            "notifications a day: \(Evaluation.fixed(notificationsPerDay, 1)), "
-                + "\(Evaluation.percent(notificationOpenShare, digits: 1)) followed by a launch of their app within 15 min",
+                + (medianScreenToApp.map { "median \(Evaluation.fixed($0, 1)) s" } ?? "—")
+                + real("\(RealUsage.screenToAppGap) s"),
+            "notifications a day: \(Evaluation.fixed(notificationsPerDay, 1))"
+                + real("\(Int(RealUsage.notificationsPerDay))") + ", "
+                + "\(percent(notificationOpenShare)) followed by a launch of their app within 15 min"
+                + real(percent(RealUsage.notificationOpenShare)),
+            "low battery:         \(percent(lowBatteryLaunchShare)) of launches below 20 % off the charger"
+                + real(percent(RealUsage.lowBatteryLaunchShare)),
             "charging hours/day:  "
                 + (chargingHours.map { Evaluation.fixed(userDays > 0 ? $0 / userDays : 0, 1) }
-                    ?? "— (no charging column)"),
+                    ?? "— (no charging column)") + real("\(RealUsage.chargingHoursPerDay)"),
         ].joined(separator: "\n")
     }
 }

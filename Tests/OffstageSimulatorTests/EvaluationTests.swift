@@ -7,14 +7,25 @@ import Testing
 /// Policy evaluation on usage traces (`offstage evaluate`): the baselines do what they say, the oracle
 /// bounds the rest, Offstage's policy earns more fresh launches per wake-up than fixed periods, shards merge.
 @Suite struct EvaluationTests {
-    /// A small generated trace: 3 users, 4 days, 3 apps.
-    static let small = TraceGenerator.generate(TraceModel(users: 3, days: 4, apps: 3, seed: 5))
+    /// A small generated trace: 3 users, 4 days, 3 apps, a battery that never runs low (every launch could be
+    /// served, so the oracle is fresh at each).
+    static let small = {
+        var model = TraceModel(users: 3, days: 4, apps: 3, seed: 5)
+        model.batteryDrainPerLitHour = 0.02
+        return TraceGenerator.generate(model)
+    }()
 
-    /// The example trace of the repository, evaluated once for the tests that read it.
+    /// The example trace of the repository, its first user's first week evaluated once for the tests that read
+    /// it (the whole trace takes a debug build many minutes).
     static let example = Task {
         let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Examples/traces/four-users-two-weeks.csv").path
-        return await Evaluation.run(try! TraceLoader.load(contentsOf: path))
+        let trace = try! TraceLoader.load(contentsOf: path)
+        let rows = trace.events(of: trace.users[0])
+        let week = UsageTrace(
+            source: trace.source, events: rows.filter { $0.epoch < rows[0].epoch + 7 * 86_400 },
+            hasScreenColumn: trace.hasScreenColumn)
+        return await Evaluation.run(week)
     }
 
     func row(_ evaluation: Evaluation, _ name: String) -> Evaluation.Row {
@@ -81,17 +92,28 @@ import Testing
     /// Records an observer collects.
     final class RecordList: @unchecked Sendable { var records: [Record] = [] }
 
-    @Test func oracleIsNeverBeatenOnTheExampleTrace() async {
+    @Test func oracleIsNeverBeatenByMoreThanAPointOnTheExampleTrace() async {
         let example = await Self.example.value
         let oracle = row(example, "oracle")
         let inContract = row(example, "oracle in contract")
+        // Only where the conditions stay open up to the launch: on a low battery, a policy that refreshed before
+        // the level fell below 20 % can be fresh where the oracle, waiting for the last minute, cannot run.
+        // And within a point: the oracles are greedy ceilings, not proven ones (docs/traces.md): where another app
+        // holds the screen in the last minute before a launch, a policy that refreshed earlier can be fresh.
+        let classes: [LaunchClass] = [.first, .reopened, .cold]
+        func fresh(_ row: Evaluation.Row, _ kind: LaunchClass) -> Double { row.byClass[kind]!.freshAtLaunch + 0.01 }
         // Only the policies that keep `earliestBeginDate`: fixed periods do not.
-        for other in example.rows where ["Offstage", "literal API"].contains(other.policy) {
-            #expect(inContract.freshAtLaunch >= other.freshAtLaunch, "\(other.policy)")
+        for other in example.rows
+        where ["Offstage", "literal API", "fixed 1 h in contract"].contains(other.policy) {
+            for kind in classes {
+                #expect(fresh(inContract, kind) >= other.byClass[kind]!.freshAtLaunch, "\(other.policy) \(kind)")
+            }
         }
         for other in example.rows {
-            #expect(oracle.freshAtLaunch >= other.freshAtLaunch, "\(other.policy)")
-            #expect(oracle.medianAge! <= other.medianAge!, "\(other.policy)")
+            for kind in classes {
+                #expect(fresh(oracle, kind) >= other.byClass[kind]!.freshAtLaunch, "\(other.policy) \(kind)")
+            }
+            #expect(oracle.byClass[.cold]!.medianAge! <= other.byClass[.cold]!.medianAge!, "\(other.policy)")
         }
     }
 
@@ -180,6 +202,58 @@ import Testing
         #expect(inContract[2].map { $0 <= 60 } == true)
     }
 
+    @Test func foregroundUseCountsAsARefreshAtTheNextLaunch() throws {
+        // The re-open at 07:40 comes 9 minutes after the app left the screen, before any background refresh
+        // under the contract-keeping oracle: the user sees what the app fetched on screen, 9 minutes old.
+        let csv = """
+            user,timestamp,app,event
+            ann,2026-11-23T07:30:00Z,com.example.news,opened
+            ann,2026-11-23T07:31:00Z,com.example.news,closed
+            ann,2026-11-23T07:40:00Z,com.example.news,opened
+            ann,2026-11-23T07:41:00Z,com.example.news,closed
+            ann,2026-11-23T09:30:00Z,com.example.news,opened
+            """
+        let launches = try replay(csv, under: "oracle in contract").launches
+        #expect(launches[1].contentAge == nil && launches[1].sinceLastUse == 540)
+        #expect(launches[1].seenAge == 540 && launches[1].isFresh && !launches[1].isFreshFromBackground)
+        // At 09:30 the background refresh of a minute before is newer than the use at 07:41.
+        #expect(launches[2].seenAge.map { $0 <= 60 } == true && launches[2].isFreshFromBackground)
+        // The first launch saw nothing fetched before it.
+        #expect(launches[0].seenAge == nil && !launches[0].isFresh)
+    }
+
+    @Test func appsAreSplitByHowOftenTheUserOpensThem() async throws {
+        // news: 12 launches in the replay's one day (10+ a day); mail: 1 (1–3 a day).
+        var rows = ["user,timestamp,app,event"]
+        for hour in 10..<22 {
+            rows.append("ann,2026-11-23T\(hour):00:00Z,com.example.news,opened")
+            rows.append("ann,2026-11-23T\(hour):01:00Z,com.example.news,closed")
+        }
+        rows.append("ann,2026-11-23T23:00:00Z,com.example.mail,opened")
+        let trace = try TraceLoader.parse(csv: rows.joined(separator: "\n"), source: "t.csv")
+        let evaluation = await Evaluation.run(trace, policies: [EvaluatedPolicy.standard[2]])
+        let row = evaluation.rows[0]
+        #expect(row.byPopularity[.daily10]?.launches == 12)
+        #expect(row.byPopularity[.daily1]?.launches == 1)
+        #expect(row.byPopularity[.rare]?.launches == 0)
+        #expect(evaluation.table().contains("by app popularity"))
+        #expect(row.worstUserEnergyPerDay >= row.energyPerDay)
+    }
+
+    @Test func theHourlyTimerInContractWaitsForTheEarliestBeginDate() throws {
+        // The app asks 15 min ahead at 07:30 (07:45); the free timer refreshes at once, the one in contract not
+        // before 07:45, so the re-open at 07:40 was not refreshed in the background under it.
+        let csv = """
+            user,timestamp,app,event
+            ann,2026-11-23T07:30:00Z,com.example.news,opened
+            ann,2026-11-23T07:31:00Z,com.example.news,closed
+            ann,2026-11-23T07:40:00Z,com.example.news,opened
+            """
+        #expect(try replay(csv, under: "fixed 1 h").launches[1].contentAge != nil)
+        #expect(try replay(csv, under: "fixed 1 h in contract").launches[1].contentAge == nil)
+        #expect(SchedulingStrategy(text: "fixed-in-contract 1h") == .fixedPeriodWithinContract(seconds: 3600))
+    }
+
     @Test func launchesAreClassedFirstReopenedColdAndLowBattery() throws {
         let outcome = try replay(
             """
@@ -225,18 +299,18 @@ import Testing
         let (offstage, timer, ceiling) = (
             row(example, "Offstage"), row(example, "fixed 1 h"), row(example, "oracle in contract")
         )
-        let times = String(format: "%.2f", offstage.freshAtLaunch / timer.freshAtLaunch)
-        let share = String(format: "%.0f", 100 * offstage.freshAtLaunch / ceiling.freshAtLaunch)
+        let times = String(format: "%.2f", offstage.freshAtColdLaunch / timer.freshAtColdLaunch)
+        let share = String(format: "%.0f", 100 * offstage.freshAtColdLaunch / ceiling.freshAtColdLaunch)
         let table = example.table()
         #expect(
             table.contains(
-                "Offstage: \(times)× the fresh launches of fixed 1 h, \(share) % of the oracle in contract's"))
+                "Offstage: \(times)× the fresh cold launches of fixed 1 h, \(share) % of the oracle in contract's"))
         #expect(table.contains("oracle: "), "the oracle that may break the contract is compared too")
         #expect(!table.contains("fixed 1 h: "), "a reference is not compared with itself")
         // Without both references there is nothing to compare with.
         let alone = await Evaluation.run(
             Self.small, policies: [EvaluatedPolicy.standard[0], EvaluatedPolicy.standard[2]])
-        #expect(!alone.table().contains("× the fresh launches of fixed 1 h"))
+        #expect(!alone.table().contains("× the fresh cold launches of fixed 1 h"))
     }
 
     @Test func jsonSplitsByLaunchClassAndListsEveryLaunchOnRequest() async throws {
@@ -249,7 +323,7 @@ import Testing
         #expect(counted == row["launches"] as! Int)
         let launches = try JSONSerialization.jsonObject(with: evaluation.launchesJSON()) as! [[String: Any]]
         #expect(launches.count == counted)
-        #expect(Set(launches[0].keys) == ["user", "policy", "time", "app", "contentAge", "class"])
+        #expect(Set(launches[0].keys) == ["user", "policy", "time", "app", "contentAge", "sinceLastUse", "class"])
         #expect(launches[0]["class"] as? String == "first")
         #expect(launches[0]["contentAge"] is NSNull)
     }
@@ -297,7 +371,7 @@ import Testing
         #expect(awake.policy.judgement.awakeRunCost == 0 && awake.policy.judgement.wakeRunCost == 1)
         #expect(free.policy.judgement.wakeRunCost == 0 && free.policy.judgement.quotaActive >= 100_000)
         let evaluation = await Evaluation.run(
-            Self.small, policies: [EvaluatedPolicy.standard[0], awake, free, EvaluatedPolicy.standard[5]])
+            Self.small, policies: [EvaluatedPolicy.standard[0], awake, free, EvaluatedPolicy.standard.last!])
         let (offstage, awakeRow, freeRow) = (
             row(evaluation, "Offstage"), row(evaluation, awake.name), row(evaluation, free.name)
         )

@@ -272,7 +272,10 @@ import Testing
     }
 
     @Test func generatorFollowsItsModel() {
-        let trace = TraceGenerator.generate(TraceModel(users: 5, days: 14, apps: 10, seed: 7))
+        // A battery that never runs low, so that every plug-in is a habit's (none a rescue at 5 %).
+        var model = TraceModel(users: 5, days: 14, apps: 10, seed: 7)
+        model.batteryDrainPerLitHour = 0
+        let trace = TraceGenerator.generate(model)
         let opens = trace.events.filter { $0.kind == .opened }
         let hours = opens.map { Int((($0.epoch + $0.utcOffset) / 3600).rounded(.down)) % 24 }
         // Daily rhythm: far more opens in the day than at night.
@@ -284,18 +287,69 @@ import Testing
             let counts = Dictionary(grouping: opens.filter { $0.user == user }, by: \.app).mapValues(\.count)
             #expect(counts.values.max()! > 3 * (counts.values.min() ?? 0))
         }
-        // Charging at night: the charger goes in late in the day (every night) and out in the morning; some
-        // users also charge at work after lunch, on weekdays.
+        // Charging: every evening the charger goes in, at bedtime for the night or earlier for a top-up of an hour
+        // or two (`nightlyChargeChance`); some users also charge at work after lunch, on weekdays.
         let plugs = trace.events.filter { $0.charging == true }.map {
             Int((($0.epoch + $0.utcOffset) / 3600).rounded(.down)) % 24
         }
-        #expect(plugs.filter { $0 >= 21 || $0 <= 2 }.count == 5 * 14)
-        #expect(plugs.allSatisfy { $0 >= 21 || $0 <= 2 || (13...14).contains($0) })
+        let atBedtime = plugs.filter { $0 >= 21 || $0 <= 2 }.count
+        let topUps = plugs.filter { (18...20).contains($0) }.count
+        #expect(atBedtime + topUps == 5 * 14)
+        #expect(atBedtime > 0 && topUps > 0)
+        #expect(plugs.allSatisfy { $0 >= 18 || $0 <= 2 || (13...14).contains($0) })
         // Weekdays against weekends: the user is on cellular only on weekdays, away from home.
         for event in trace.events where event.network == .cellular {
             let weekday = WallClock(epochAtZero: event.epoch + event.utcOffset).localWeekday(at: .zero)
             #expect(weekday != 0 && weekday != 6)
         }
+    }
+
+    @Test func theDefaultPopulationHasTheStructureOfRealUsage() {
+        // The generator's defaults with real phones' 74 apps: each figure near what real usage shows
+        // (`TraceStatistics.RealUsage`), within what a sample of 6 users × 14 days can show.
+        let stats = TraceStatistics(TraceGenerator.generate(TraceModel(users: 6, days: 14, apps: 74, seed: 3)))
+        #expect((130...185).contains(stats.launchesPerDay))
+        #expect((0.68...0.85).contains(stats.topTenShare))
+        #expect(stats.medianAppLaunchesPerDay.map { (0.15...0.6).contains($0) } == true)
+        #expect((0.18...0.32).contains(stats.sessionsWithThreeAppsShare))
+        #expect((0.3...0.45).contains(stats.glanceShare))
+        #expect((0.3...0.5).contains(stats.reopenShare))
+        #expect((0.06...0.3).contains(stats.lowBatteryLaunchShare))
+        #expect((140...180).contains(stats.notificationsPerDay))
+        #expect(stats.chargingHours.map { (3.5...6.5).contains($0 / stats.userDays) } == true)
+    }
+
+    @Test func theBatteryDrainsWithTheScreenAndFillsOnTheCharger() {
+        let trace = TraceGenerator.generate(TraceModel(users: 2, days: 4, apps: 10, seed: 4))
+        for user in trace.users {
+            var (level, charging, last) = (1.0, false, 1.0)
+            for row in trace.events(of: user) {
+                // Between two cells the level moves the way the charger says.
+                if let next = row.battery {
+                    #expect(charging ? next >= last - 0.011 : next <= last + 0.011, "\(row)")
+                    last = next
+                    level = next
+                }
+                charging = row.charging ?? charging
+            }
+            #expect(level < 1)
+        }
+        // A phone drained to 5 % off the charger is plugged in at once (for an hour), never left to die.
+        var hungry = TraceModel(users: 2, days: 4, apps: 10, seed: 4)
+        hungry.batteryDrainPerLitHour = 0.5
+        let drained = TraceGenerator.generate(hungry)
+        var rescues = 0
+        for user in drained.users {
+            var charging = false
+            for row in drained.events(of: user) {
+                if !charging, let level = row.battery, level <= TraceGenerator.lowBatteryRescue {
+                    #expect(row.charging == true, "\(row)")
+                    rescues += 1
+                }
+                charging = row.charging ?? charging
+            }
+        }
+        #expect(rescues > 0)
     }
 
     @Test func generatorLightsTheScreenAMomentBeforeASessionsFirstApp() {
@@ -304,7 +358,8 @@ import Testing
         for user in trace.users {
             let rows = trace.events(of: user)
             for (index, row) in rows.enumerated() where row.kind == .opened && index > 0 {
-                let before = rows[index - 1]
+                // Notifications come at any moment, between the screen lighting and the app among them.
+                guard let before = rows[..<index].last(where: { $0.kind != .notification }) else { continue }
                 // An app opened in a session follows the close of the app before; any other follows the screen.
                 if before.kind == .closed, before.screen == true { continue }
                 #expect(before.kind == .screenOn)
