@@ -78,6 +78,7 @@ let package = Package(
         .executable(name: "colorfeed", targets: ["ColorFeedApp"]),
         .executable(name: "offstage-testapp", targets: ["OffstageTestApp"]),
         .executable(name: "offstage-bench", targets: ["OffstageBenchmarks"]),
+        .executable(name: "offstage-trial", targets: ["RealCodeTrial"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -223,7 +224,8 @@ let package = Package(
         .testTarget(
             name: "OffstageDaemonTests",
             dependencies: [
-                "offstage", "offstage-daemon", "OffstageTestApp", "SceneTestApp", "OffstageCore", "OffstageProtocol",
+                "offstage", "offstage-daemon", "OffstageTestApp", "SceneTestApp", "RealCodeTrial", "OffstageCore",
+                "OffstageProtocol",
                 "OffstageDaemon",
                 "OffstageLinux", "ColorFeedApp", .product(name: "GRDB", package: "GRDB.swift"),
             ],
@@ -240,6 +242,16 @@ let package = Package(
             name: "RealCodeTests",
             dependencies: ["OffstageKit", "OffstageSimulator", "OffstageCore", "ColorFeed"]
                 + appleFrameworks.map { .target(name: $0.module) },
+            swiftSettings: strictSettings + appleFrameworkAliases
+        ),
+        // The real-code trial: Swift files dropped in Trial/Apps, imports unchanged, run in a scenario whose apps
+        // name their delegate classes (`offstage-trial SCENARIO.yaml`).
+        .executableTarget(
+            name: "RealCodeTrial",
+            dependencies: ["OffstageKit", "OffstageSimulator", "OffstageCore"]
+                + appleFrameworks.map { .target(name: $0.module) },
+            path: "Trial",
+            exclude: ["sample.yaml"],
             swiftSettings: strictSettings + appleFrameworkAliases
         ),
         .testTarget(
