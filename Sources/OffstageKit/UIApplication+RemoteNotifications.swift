@@ -29,6 +29,13 @@ extension UIApplication {
         set { shortcuts.value = newValue }
     }
 
+    /// The number on the app's icon (deprecated in iOS 17 for `UNUserNotificationCenter.setBadgeCount(_:)`; both
+    /// set the same number); 0 shows none.
+    public var applicationIconBadgeNumber: Int {
+        get { badge.value }
+        set { badge.value = max(0, newValue) }
+    }
+
     /// A device token that stays the same for one app in every run: FNV-1a of the bundle identifier, spread over
     /// 32 bytes by a linear congruential step.
     static func deviceToken(for bundleIdentifier: String) -> Data {

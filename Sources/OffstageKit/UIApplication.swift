@@ -55,6 +55,8 @@ public final class UIApplication: @unchecked Sendable {
     let remoteRegistration = LockedValue(false)
     /// The quick actions the app set (`shortcutItems`).
     let shortcuts = LockedValue<[UIApplicationShortcutItem]?>(nil)
+    /// The number on the app's icon (`applicationIconBadgeNumber`, `setBadgeCount(_:)`).
+    let badge = LockedValue(0)
 
     init(runtime: AppRuntime) { self.runtime = runtime }
 

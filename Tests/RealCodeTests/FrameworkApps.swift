@@ -86,9 +86,10 @@ final class RemindersAppDelegate: UIResponder, UIApplicationDelegate, UNUserNoti
         -> UIBackgroundFetchResult
     {
         let delivered = await UNUserNotificationCenter.current().deliveredNotifications()
+        try? await UNUserNotificationCenter.current().setBadgeCount(delivered.count)
         note(
-            "push; delivered \(delivered.map(\.request.identifier)); shortcuts \(application.shortcutItems?.count ?? 0)"
-        )
+            "push; delivered \(delivered.map(\.request.identifier)); shortcuts \(application.shortcutItems?.count ?? 0); "
+                + "badge \(application.applicationIconBadgeNumber)")
         return .newData
     }
 }

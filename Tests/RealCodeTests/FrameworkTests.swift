@@ -26,7 +26,7 @@ import Testing
                 "0 s: authorization granted: true", "0 s: device token of 32 bytes",
                 "0 s: add too often refused: notificationInvalidNoDate", "5 s: willPresent soon",
                 "30 s: pending [\"daily\", \"later\"]", "200 s: pending [\"daily\"]",
-                "200 s: push; delivered [\"soon\", \"later\"]; shortcuts 1",
+                "200 s: push; delivered [\"soon\", \"later\"]; shortcuts 1; badge 2",
             ])
         #expect(
             records.contains {

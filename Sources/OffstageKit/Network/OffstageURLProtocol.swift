@@ -146,7 +146,7 @@ public final class OffstageURLProtocol: URLProtocol {
     /// for a protocol's downloads), on the session's delegate queue before it hears that the download finished.
     /// One call for the whole body, which arrives in one piece; the expected total is the body's length.
     private func reportProgress(of download: URLSessionDownloadTask, bytes: Int64) {
-        guard bytes > 0, let session = owningSession, let delegate = session.delegate as? URLSessionDownloadDelegate
+        guard bytes > 0, let session = owningSession, let delegate = session.delegate as? any URLSessionDownloadDelegate
         else { return }
         nonisolated(unsafe) let delegateAndSession = (delegate, session)
         session.delegateQueue.addOperation {

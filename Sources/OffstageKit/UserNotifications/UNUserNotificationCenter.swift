@@ -76,6 +76,18 @@ public final class UNUserNotificationCenter: @unchecked Sendable {
         DispatchQueue.global().async { work() }
     }
 
+    /// Sets the number on the app's icon (`UIApplication.applicationIconBadgeNumber` reads it back).
+    public func setBadgeCount(
+        _ newBadgeCount: Int, withCompletionHandler completionHandler: (((any Error)?) -> Void)? = nil
+    ) {
+        runtime.application.applicationIconBadgeNumber = newBadgeCount
+        if let completionHandler { onBackgroundQueue { completionHandler(nil) } }
+    }
+
+    public func setBadgeCount(_ newBadgeCount: Int) async throws {
+        runtime.application.applicationIconBadgeNumber = newBadgeCount
+    }
+
     // MARK: Requests
 
     /// Schedules a request (replacing one with the same identifier). A time interval of 0 or less, or under 60 s
