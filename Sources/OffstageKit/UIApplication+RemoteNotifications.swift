@@ -10,9 +10,8 @@ extension UIApplication {
     public func registerForRemoteNotifications() {
         let token = Self.deviceToken(for: runtime.bundleIdentifier.rawValue)
         remoteRegistration.value = true
-        nonisolated(unsafe) let application = self
         DispatchQueue.main.async {
-            application.delegate?.application(application, didRegisterForRemoteNotificationsWithDeviceToken: token)
+            self.delegate?.application(self, didRegisterForRemoteNotificationsWithDeviceToken: token)
         }
     }
 

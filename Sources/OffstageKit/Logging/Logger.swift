@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// `os.Logger`: a subsystem and category that app code logs messages under. Linux has no unified log, so each
 /// message goes to standard error as one line, `subsystem[category] level: message`, with private values hidden.

@@ -148,9 +148,7 @@ public final class OffstageURLProtocol: URLProtocol {
     private func reportProgress(of download: URLSessionDownloadTask, bytes: Int64) {
         guard bytes > 0, let session = owningSession, let delegate = session.delegate as? any URLSessionDownloadDelegate
         else { return }
-        nonisolated(unsafe) let delegateAndSession = (delegate, session)
         session.delegateQueue.addOperation {
-            let (delegate, session) = delegateAndSession
             delegate.urlSession(
                 session, downloadTask: download, didWriteData: bytes, totalBytesWritten: bytes,
                 totalBytesExpectedToWrite: bytes)
