@@ -29,6 +29,42 @@ let staticSwiftLinking = [
     "-Xlinker", "--end-group",
 ]
 
+/// The Apple frameworks app code imports, each a thin module of Offstage's own name that re-exports its
+/// implementation. Apple's names are free on Linux, but third-party packages test `canImport(UIKit)`,
+/// `canImport(os)` or `canImport(Combine)` and would see a module of that very name in the shared build folder;
+/// so the modules keep Offstage's names and an app's target maps Apple's onto them (`appleFrameworkAliases`).
+let appleFrameworks: [(framework: String, module: String)] = [
+    ("UIKit", "OffstageUIKit"), ("BackgroundTasks", "OffstageBackgroundTasks"),
+    ("UserNotifications", "OffstageUserNotifications"), ("os", "OffstageOSLog"), ("Combine", "OffstageCombine"),
+    ("SwiftUI", "OffstageSwiftUI"), ("AVFoundation", "OffstageAVFoundation"),
+]
+
+/// The compiler settings that let a target's unchanged `import UIKit` (and the other frameworks) find Offstage's
+/// modules on Linux; on Apple platforms they are not applied and the real frameworks are imported.
+let appleFrameworkAliases: [SwiftSetting] = [
+    .unsafeFlags(
+        appleFrameworks.flatMap { ["-module-alias", "\($0.framework)=\($0.module)"] }, .when(platforms: [.linux]))
+]
+
+/// The thin framework modules: each re-exports OffstageKit; Combine re-exports OpenCombine with its Foundation and
+/// Dispatch schedulers, and SwiftUI re-exports Combine too (as Apple's does).
+let appleFrameworkTargets: [Target] = appleFrameworks.map { framework, module in
+    let dependencies: [Target.Dependency] =
+        switch framework {
+        case "Combine":
+            [
+                .product(name: "OpenCombine", package: "OpenCombine"),
+                .product(name: "OpenCombineFoundation", package: "OpenCombine"),
+                .product(name: "OpenCombineDispatch", package: "OpenCombine"),
+            ]
+        case "SwiftUI": ["OffstageKit", "OffstageCombine"]
+        default: ["OffstageKit"]
+        }
+    return .target(
+        name: module, dependencies: dependencies, path: "Sources/Frameworks/\(framework)", swiftSettings: strictSettings
+    )
+}
+
 let package = Package(
     name: "Offstage",
     platforms: [.macOS(.v15)],
@@ -36,11 +72,13 @@ let package = Package(
         .library(name: "OffstageKit", targets: ["OffstageKit"]),
         .library(name: "OffstageSimulator", targets: ["OffstageSimulator"]),
         .library(name: "OffstageCore", targets: ["OffstageCore"]),
+    ] + appleFrameworks.map { .library(name: $0.module, targets: [$0.module]) } + [
         .executable(name: "offstage", targets: ["offstage"]),
         .executable(name: "offstage-daemon", targets: ["offstage-daemon"]),
         .executable(name: "colorfeed", targets: ["ColorFeedApp"]),
         .executable(name: "offstage-testapp", targets: ["OffstageTestApp"]),
         .executable(name: "offstage-bench", targets: ["OffstageBenchmarks"]),
+        .executable(name: "offstage-trial", targets: ["RealCodeTrial"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -51,6 +89,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        // Combine's API on Linux, re-exported by the `Combine` module app code imports unchanged.
+        .package(url: "https://github.com/OpenCombine/OpenCombine.git", from: "0.14.0"),
     ],
     targets: [
         .target(
@@ -62,9 +102,15 @@ let package = Package(
         // libdispatch's enqueue and wait functions and libc's clocks, interposed in every executable that links
         // OffstageKit: on a thread running a simulated app they hand its queued work and clock reads to the host.
         .target(name: "OffstageAppExecution"),
+        // Makes an `NSObject` subclass from its class alone, as the Objective-C runtime does on iOS (delegates
+        // named in the Info.plist or given to `@UIApplicationDelegateAdaptor`).
+        .target(name: "OffstageClassFactory"),
         .target(
             name: "OffstageKit",
-            dependencies: ["OffstageCore", "OffstageProtocol", "OffstageAppExecution"],
+            dependencies: [
+                "OffstageCore", "OffstageProtocol", "OffstageAppExecution", "OffstageClassFactory",
+                .product(name: "OpenCombine", package: "OpenCombine"),
+            ],
             swiftSettings: strictSettings
         ),
         .target(
@@ -178,7 +224,9 @@ let package = Package(
         .testTarget(
             name: "OffstageDaemonTests",
             dependencies: [
-                "offstage", "offstage-daemon", "OffstageTestApp", "SceneTestApp", "OffstageCore", "OffstageProtocol", "OffstageDaemon",
+                "offstage", "offstage-daemon", "OffstageTestApp", "SceneTestApp", "RealCodeTrial", "OffstageCore",
+                "OffstageProtocol",
+                "OffstageDaemon",
                 "OffstageLinux", "ColorFeedApp", .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strictSettings
@@ -192,13 +240,24 @@ let package = Package(
         // Real iOS background code (async/await, Dispatch, OperationQueue…) run in the simulator.
         .testTarget(
             name: "RealCodeTests",
-            dependencies: ["OffstageKit", "OffstageSimulator", "OffstageCore", "ColorFeed"],
-            swiftSettings: strictSettings
+            dependencies: ["OffstageKit", "OffstageSimulator", "OffstageCore", "ColorFeed"]
+                + appleFrameworks.map { .target(name: $0.module) },
+            swiftSettings: strictSettings + appleFrameworkAliases
+        ),
+        // The real-code trial: Swift files dropped in Trial/Apps, imports unchanged, run in a scenario whose apps
+        // name their delegate classes (`offstage-trial SCENARIO.yaml`).
+        .executableTarget(
+            name: "RealCodeTrial",
+            dependencies: ["OffstageKit", "OffstageSimulator", "OffstageCore"]
+                + appleFrameworks.map { .target(name: $0.module) },
+            path: "Trial",
+            exclude: ["sample.yaml"],
+            swiftSettings: strictSettings + appleFrameworkAliases
         ),
         .testTarget(
             name: "OffstageSimulatorTests",
             dependencies: ["OffstageSimulator", "OffstageCore", "OffstageCLI"],
             swiftSettings: strictSettings
         ),
-    ]
+    ] + appleFrameworkTargets
 )

@@ -11,6 +11,9 @@ public final class AppRuntime: @unchecked Sendable {
     public let link: any SystemLink
     public private(set) lazy var application = UIApplication(runtime: self)
     public private(set) lazy var scheduler = BGTaskScheduler(runtime: self)
+    /// The app's `AVAudioSession.sharedInstance()` and `UNUserNotificationCenter.current()`.
+    private(set) lazy var audioSession = AVAudioSession(runtime: self)
+    private(set) lazy var notificationCenter = UNUserNotificationCenter(runtime: self)
     let makeDelegate: () -> any UIApplicationDelegate
     /// Whether UIKit's notifications are posted for this app: false for an app with no code of its own to hear
     /// them (a declarative scenario app), since they go through the process-wide `OperationQueue.main`.
@@ -48,6 +51,8 @@ public final class AppRuntime: @unchecked Sendable {
         // Made now, while one thread has the runtime: a lazy property first read by two threads at once races.
         _ = application
         _ = scheduler
+        _ = audioSession
+        _ = notificationCenter
         if link.simulatesNetwork { OffstageURLProtocol.registration }
     }
 

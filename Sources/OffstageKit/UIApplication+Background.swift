@@ -23,12 +23,17 @@ extension UIApplication {
 }
 
 extension UIApplicationDelegate {
-    /// Default: reports `.noData` at once. iOS would not deliver pushes to a delegate without this method;
-    /// a Swift default cannot be told apart from an implementation, so it answers instead of being killed.
+    /// Default: calls the `async` form (`application(_:didReceiveRemoteNotification:) async`), whose answer goes to
+    /// the completion handler, as iOS calls whichever form the delegate implements.
     public func application(
         _ application: UIApplication, didReceiveRemoteNotification userInfo: [AnyHashable: Any],
         fetchCompletionHandler completionHandler: @escaping (UIBackgroundFetchResult) -> Void
-    ) { completionHandler(.noData) }
+    ) {
+        nonisolated(unsafe) let userInfo = userInfo
+        answerAsynchronously(completionHandler) {
+            await self.application(application, didReceiveRemoteNotification: userInfo)
+        }
+    }
 
     /// Default: reports `.noData` at once (see the push default for why it answers).
     public func application(

@@ -1,10 +1,10 @@
 @_exported public import Foundation
 import OffstageCore
 
-/// The base of UIKit's responder chain; app and scene delegates inherit from it, as on iOS.
-/// Its `init()` is required so the system can make a delegate from its class name (Info.plist, `UIApplicationMain`).
-open class UIResponder {
-    public required init() {}
+/// The base of UIKit's responder chain; app and scene delegates inherit from it, as on iOS (an `NSObject`).
+/// Its `init()` is not `required`, as in UIKit: the system makes delegates through `NSObject.made(_:)`.
+open class UIResponder: NSObject {
+    public override init() { super.init() }
 }
 
 /// `UIBackgroundTaskIdentifier`: the token of a `beginBackgroundTask` assertion.
@@ -50,6 +50,13 @@ public final class UIApplication: @unchecked Sendable {
         get { delegateStorage.value }
         set { delegateStorage.value = newValue }
     }
+
+    /// Whether the app registered for remote notifications (`registerForRemoteNotifications()`).
+    let remoteRegistration = LockedValue(false)
+    /// The quick actions the app set (`shortcutItems`).
+    let shortcuts = LockedValue<[UIApplicationShortcutItem]?>(nil)
+    /// The number on the app's icon (`applicationIconBadgeNumber`, `setBadgeCount(_:)`).
+    let badge = LockedValue(0)
 
     init(runtime: AppRuntime) { self.runtime = runtime }
 
@@ -129,8 +136,17 @@ public protocol UIApplicationDelegate: AnyObject {
         _ application: UIApplication, didReceiveRemoteNotification userInfo: [AnyHashable: Any],
         fetchCompletionHandler completionHandler: @escaping (UIBackgroundFetchResult) -> Void)
     func application(
+        _ application: UIApplication, didReceiveRemoteNotification userInfo: [AnyHashable: Any]
+    ) async -> UIBackgroundFetchResult
+    func application(
         _ application: UIApplication,
         performFetchWithCompletionHandler completionHandler: @escaping (UIBackgroundFetchResult) -> Void)
+
+    // MARK: Remote-notification registration; defaults in UIApplication+RemoteNotifications.swift
+    func application(
+        _ application: UIApplication, didRegisterForRemoteNotificationsWithDeviceToken deviceToken: Data)
+    func application(
+        _ application: UIApplication, didFailToRegisterForRemoteNotificationsWithError error: any Error)
 
     // MARK: Background URLSession (issue 16, item 8); default in Network/BackgroundSessions.swift
     func application(

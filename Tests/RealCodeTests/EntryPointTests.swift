@@ -21,8 +21,17 @@ import Testing
             _ = try OffstageApplication.delegateMaker(className: "RealCodeTests.NotesSceneDelegate")
             Issue.record("a scene delegate is not an app delegate")
         } catch {
-            #expect(error.description.contains("is not a UIResponder that adopts UIApplicationDelegate"))
+            #expect(error.description.contains("is not an NSObject that adopts UIApplicationDelegate"))
         }
+    }
+
+    @Test func aDelegateWithOverrideInitIsMadeFromItsClassNameThroughItsOwnInit() throws {
+        let before = Date()
+        let make = try OffstageApplication.delegateMaker(className: NSStringFromClass(RemindersAppDelegate.self))
+        let delegate = try #require(make() as? RemindersAppDelegate)
+        #expect(delegate.startedAt >= before)  // set by its `override init()`, which a `required init` would forbid
+        let plain = try OffstageApplication.delegateMaker(className: NSStringFromClass(HeadlinesAppDelegate.self))
+        #expect(plain() is HeadlinesAppDelegate)  // an NSObject delegate, not a UIResponder
     }
 
     @Test func aSceneManifestOfTheWrongTypeNamesItsKeyPath() {

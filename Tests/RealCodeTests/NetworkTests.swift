@@ -320,6 +320,13 @@ final class DownloadApp: NSObject, UIApplicationDelegate, URLSessionDownloadDele
         sightings.note("delegate: finished, \(Self.describe(location))")
     }
 
+    func urlSession(
+        _ session: URLSession, downloadTask: URLSessionDownloadTask, didWriteData bytesWritten: Int64,
+        totalBytesWritten: Int64, totalBytesExpectedToWrite: Int64
+    ) {
+        sightings.note("delegate: wrote \(bytesWritten), \(totalBytesWritten) of \(totalBytesExpectedToWrite)")
+    }
+
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         sightings.note("delegate: error \((error as? URLError)?.code.rawValue ?? 0)")
     }
@@ -339,9 +346,13 @@ extension URLSessionSuites {
             let records = try run.run()
             #expect(
                 Set(sightings.lines) == [
+                    "delegate: wrote 100, 100 of 100",
                     "delegate: finished, 100 bytes in the temporary directory: true", "delegate: error 0",
                     "completion: 100 bytes in the temporary directory: true, error 0",
                 ])
+            // The delegate hears of the bytes written before it hears that the download finished.
+            let delegateLines = sightings.lines.filter { $0.hasPrefix("delegate") }
+            #expect(delegateLines.first == "delegate: wrote 100, 100 of 100")
             #expect(records.of(.crashed, app).isEmpty)
         }
     }

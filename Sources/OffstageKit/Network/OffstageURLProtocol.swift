@@ -134,10 +134,25 @@ public final class OffstageURLProtocol: URLProtocol {
         }
         client?.urlProtocol(self, didReceive: http, cacheStoragePolicy: .notAllowed)
         // One piece: a completion handler sees only the last piece a protocol loads.
-        if !(task is URLSessionDownloadTask), !response.body.isEmpty {
+        if let download = task as? URLSessionDownloadTask {
+            reportProgress(of: download, bytes: Int64(response.body.count))
+        } else if !response.body.isEmpty {
             client?.urlProtocol(self, didLoad: response.body)
         }
         client?.urlProtocolDidFinishLoading(self)
+    }
+
+    /// Tells a download's delegate of the bytes written (`didWriteData`, which FoundationNetworking does not call
+    /// for a protocol's downloads), on the session's delegate queue before it hears that the download finished.
+    /// One call for the whole body, which arrives in one piece; the expected total is the body's length.
+    private func reportProgress(of download: URLSessionDownloadTask, bytes: Int64) {
+        guard bytes > 0, let session = owningSession, let delegate = session.delegate as? any URLSessionDownloadDelegate
+        else { return }
+        session.delegateQueue.addOperation {
+            delegate.urlSession(
+                session, downloadTask: download, didWriteData: bytes, totalBytesWritten: bytes,
+                totalBytesExpectedToWrite: bytes)
+        }
     }
 
     private func fail(_ code: URLError.Code) {

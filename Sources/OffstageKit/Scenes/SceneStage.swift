@@ -89,7 +89,8 @@ final class SceneStage: @unchecked Sendable {
         let sceneClass = (configuration.sceneClass as? UIScene.Type) ?? UIWindowScene.self
         let scene = sceneClass.init(session: session, connectionOptions: options)
         session.scene = scene
-        scene.delegate = (configuration.delegateClass as? UIResponder.Type)?.init() as? any UISceneDelegate
+        scene.delegate =
+            (configuration.delegateClass as? NSObject.Type).flatMap { NSObject.made($0) } as? any UISceneDelegate
         state.withValue { $0.scene = scene }
         scene.delegate?.scene(scene, willConnectTo: session, options: options)
         NotificationCenter.postFromMainQueue(UIScene.willConnectNotification, object: scene)
@@ -107,11 +108,6 @@ extension UIApplication {
 
     /// Whether the app may show several scenes at once (`UIApplicationSupportsMultipleScenes`).
     public var supportsMultipleScenes: Bool { runtime.scenes.manifest?.supportsMultipleScenes ?? false }
-}
-
-extension UIScene: Hashable {
-    public static func == (a: UIScene, b: UIScene) -> Bool { a === b }
-    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }
 
 extension UISceneSession: Hashable {

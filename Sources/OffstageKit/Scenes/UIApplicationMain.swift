@@ -32,8 +32,8 @@ extension OffstageApplication {
         public var description: String
     }
 
-    /// Makes a delegate from a class name, as UIKit does: the class must exist, inherit `UIResponder` and adopt
-    /// `UIApplicationDelegate`.
+    /// Makes a delegate from a class name, as UIKit does: the class must exist, be an `NSObject` (a `UIResponder`
+    /// or not) and adopt `UIApplicationDelegate`.
     public static func delegateMaker(className: String?) throws(DelegateClassError)
         -> () -> any UIApplicationDelegate
     {
@@ -41,11 +41,12 @@ extension OffstageApplication {
         guard let type = NSClassFromString(className) else {
             throw DelegateClassError(description: "no class named '\(className)' (write it as Module.ClassName)")
         }
-        guard let responder = type as? UIResponder.Type, type is any UIApplicationDelegate.Type else {
-            throw DelegateClassError(
-                description: "'\(className)' is not a UIResponder that adopts UIApplicationDelegate")
+        guard let objectType = type as? NSObject.Type, type is any UIApplicationDelegate.Type,
+            NSObject.made(objectType) != nil
+        else {
+            throw DelegateClassError(description: "'\(className)' is not an NSObject that adopts UIApplicationDelegate")
         }
-        return { responder.init() as! any UIApplicationDelegate }
+        return { NSObject.made(objectType) as! any UIApplicationDelegate }
     }
 
     /// The scene manifest of the Info.plist in the executable's folder (the app bundle), if it has one.

@@ -29,9 +29,6 @@ open class UIScene: UIResponder, @unchecked Sendable {
         self.session = session
         super.init()
     }
-
-    @available(*, unavailable, message: "a scene is made for a session: init(session:connectionOptions:)")
-    public required init() { fatalError("UIScene needs a session") }
 }
 
 /// `UIWindowScene`: the scene of an app's windows (the only kind iOS apps connect for the application role).
@@ -52,7 +49,7 @@ open class UIWindow: UIResponder, @unchecked Sendable {
         windowScene.windows.append(self)
     }
 
-    public required init() { super.init() }
+    public override init() { super.init() }
 
     public func makeKeyAndVisible() { isKeyWindow = true }
 }

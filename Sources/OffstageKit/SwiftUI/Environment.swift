@@ -1,3 +1,5 @@
+public import Foundation
+
 /// SwiftUI's `ScenePhase`.
 public enum ScenePhase: Comparable, Hashable, Sendable {
     case background
@@ -27,13 +29,18 @@ public struct Environment<Value>: @unchecked Sendable {
     public var wrappedValue: Value { EnvironmentValues.current[keyPath: keyPath] }
 }
 
-/// SwiftUI's `@UIApplicationDelegateAdaptor(AppDelegate.self)`: the app's `UIApplicationDelegate`, made by the
-/// system with the `App` and given the delegate's callbacks.
+/// SwiftUI's `@UIApplicationDelegateAdaptor(AppDelegate.self)`: the app's `UIApplicationDelegate`, an `NSObject`
+/// (a `UIResponder` or not) made by the system with the `App` and given the delegate's callbacks.
 @propertyWrapper
-public struct UIApplicationDelegateAdaptor<DelegateType: UIApplicationDelegate & UIResponder>: @unchecked Sendable {
+public struct UIApplicationDelegateAdaptor<DelegateType: NSObject & UIApplicationDelegate>: @unchecked Sendable {
     public let wrappedValue: DelegateType
 
-    public init(_ delegateType: DelegateType.Type = DelegateType.self) { wrappedValue = delegateType.init() }
+    public init(_ delegateType: DelegateType.Type = DelegateType.self) {
+        guard let delegate = NSObject.made(delegateType) else {
+            preconditionFailure("\(delegateType): this Foundation cannot make an NSObject from its class")
+        }
+        wrappedValue = delegate
+    }
 
     public var projectedValue: DelegateType { wrappedValue }
 }

@@ -87,6 +87,14 @@ public final class SwiftUIAppHost<AppType: App>: UIApplicationDelegate, SwiftUIH
     }
 
     public func application(
+        _ application: UIApplication, didRegisterForRemoteNotificationsWithDeviceToken deviceToken: Data
+    ) { adapted?.application(application, didRegisterForRemoteNotificationsWithDeviceToken: deviceToken) }
+
+    public func application(
+        _ application: UIApplication, didFailToRegisterForRemoteNotificationsWithError error: any Error
+    ) { adapted?.application(application, didFailToRegisterForRemoteNotificationsWithError: error) }
+
+    public func application(
         _ application: UIApplication,
         performFetchWithCompletionHandler completionHandler: @escaping (UIBackgroundFetchResult) -> Void
     ) {

@@ -1,0 +1,310 @@
+public import Foundation
+
+/// `UNUserNotificationCenter`: the app's local notifications: authorization, the requests waiting for their
+/// trigger, and delivery in the system's time (virtual in the simulator). A notification that comes due while the
+/// app is in the foreground goes to the delegate's `willPresent`; in the background the system shows it.
+public final class UNUserNotificationCenter: @unchecked Sendable {
+    /// A request waiting for its trigger: when it was added and when it is next delivered.
+    private struct Entry {
+        var request: UNNotificationRequest
+        var added: Date
+        var next: Date
+    }
+
+    /// Authorization, requests waiting and notifications delivered (newest last).
+    private struct State {
+        var status = UNAuthorizationStatus.notDetermined
+        var options: UNAuthorizationOptions = []
+        var waiting: [Entry] = []
+        var delivered: [UNNotification] = []
+    }
+
+    private let state = LockedValue(State())
+    private unowned let runtime: AppRuntime
+    private let delegateStorage = LockedValue<WeakDelegate>(WeakDelegate())
+    /// The delegate, held weakly as UIKit holds it.
+    private struct WeakDelegate { weak var object: (any UNUserNotificationCenterDelegate)? }
+
+    init(runtime: AppRuntime) { self.runtime = runtime }
+
+    /// The center of the app whose code is running.
+    public class func current() -> UNUserNotificationCenter { AppRuntime.current.notificationCenter }
+
+    /// Hears of notifications delivered in the foreground (and of taps, which nothing makes here yet).
+    public var delegate: (any UNUserNotificationCenterDelegate)? {
+        get { delegateStorage.value.object }
+        set { delegateStorage.value = WeakDelegate(object: newValue) }
+    }
+
+    // MARK: Authorization
+
+    /// Asks the user to allow notifications; the simulated user allows them (Offstage's choice: there is no
+    /// prompt). The completion handler runs on a background queue, as on iOS.
+    public func requestAuthorization(
+        options: UNAuthorizationOptions = [], completionHandler: @escaping (Bool, (any Error)?) -> Void
+    ) {
+        let granted = authorize(options)
+        onBackgroundQueue { completionHandler(granted, nil) }
+    }
+
+    public func requestAuthorization(options: UNAuthorizationOptions = []) async throws -> Bool { authorize(options) }
+
+    private func authorize(_ options: UNAuthorizationOptions) -> Bool {
+        state.withValue {
+            $0.status = .authorized
+            $0.options.formUnion(options)
+        }
+        return true
+    }
+
+    public func getNotificationSettings(completionHandler: @escaping (UNNotificationSettings) -> Void) {
+        let settings = notificationSettingsNow()
+        onBackgroundQueue { completionHandler(settings) }
+    }
+
+    public func notificationSettings() async -> UNNotificationSettings { notificationSettingsNow() }
+
+    private func notificationSettingsNow() -> UNNotificationSettings {
+        let (status, options) = state.withValue { ($0.status, $0.options) }
+        return UNNotificationSettings(authorizationStatus: status, options: options)
+    }
+
+    /// Calls a completion handler on a background queue, as the center does on iOS. The handlers are not
+    /// `@Sendable` here, so that main-queue delegates that capture themselves compile without UIKit's main actor.
+    private func onBackgroundQueue(_ work: @escaping () -> Void) {
+        nonisolated(unsafe) let work = work
+        DispatchQueue.global().async { work() }
+    }
+
+    /// Sets the number on the app's icon (`UIApplication.applicationIconBadgeNumber` reads it back).
+    public func setBadgeCount(
+        _ newBadgeCount: Int, withCompletionHandler completionHandler: (((any Error)?) -> Void)? = nil
+    ) {
+        runtime.application.applicationIconBadgeNumber = newBadgeCount
+        if let completionHandler { onBackgroundQueue { completionHandler(nil) } }
+    }
+
+    public func setBadgeCount(_ newBadgeCount: Int) async throws {
+        runtime.application.applicationIconBadgeNumber = newBadgeCount
+    }
+
+    // MARK: Requests
+
+    /// Schedules a request (replacing one with the same identifier). A time interval of 0 or less, or under 60 s
+    /// for a repeating trigger, is refused with `UNError.notificationInvalidNoDate` (iOS raises an exception).
+    public func add(
+        _ request: UNNotificationRequest, withCompletionHandler completionHandler: (((any Error)?) -> Void)? = nil
+    ) {
+        let error = schedule(request)
+        if let completionHandler { onBackgroundQueue { completionHandler(error) } }
+    }
+
+    public func add(_ request: UNNotificationRequest) async throws {
+        if let error = schedule(request) { throw error }
+    }
+
+    public func getPendingNotificationRequests(
+        completionHandler: @escaping ([UNNotificationRequest]) -> Void
+    ) {
+        let pending = pendingNow()
+        onBackgroundQueue { completionHandler(pending) }
+    }
+
+    public func pendingNotificationRequests() async -> [UNNotificationRequest] { pendingNow() }
+
+    public func removePendingNotificationRequests(withIdentifiers identifiers: [String]) {
+        state.withValue { $0.waiting.removeAll { identifiers.contains($0.request.identifier) } }
+    }
+
+    public func removeAllPendingNotificationRequests() { state.withValue { $0.waiting.removeAll() } }
+
+    public func getDeliveredNotifications(completionHandler: @escaping ([UNNotification]) -> Void) {
+        let delivered = deliveredNow()
+        onBackgroundQueue { completionHandler(delivered) }
+    }
+
+    public func deliveredNotifications() async -> [UNNotification] { deliveredNow() }
+
+    public func removeDeliveredNotifications(withIdentifiers identifiers: [String]) {
+        state.withValue { $0.delivered.removeAll { identifiers.contains($0.request.identifier) } }
+    }
+
+    public func removeAllDeliveredNotifications() { state.withValue { $0.delivered.removeAll() } }
+
+    private func pendingNow() -> [UNNotificationRequest] {
+        _ = deliverDue()
+        return state.value.waiting.map(\.request)
+    }
+
+    private func deliveredNow() -> [UNNotification] {
+        _ = deliverDue()
+        return state.value.delivered
+    }
+
+    // MARK: Delivery
+
+    /// Keeps the request and sets a timer in the system's time for its delivery; nil, or why it is refused.
+    private func schedule(_ request: UNNotificationRequest) -> (any Error)? {
+        let now = Date()
+        if let interval = request.trigger as? UNTimeIntervalNotificationTrigger {
+            guard interval.timeInterval > 0, !interval.repeats || interval.timeInterval >= 60 else {
+                return UNError(.notificationInvalidNoDate)
+            }
+            interval.added.value = now
+        }
+        let next: Date? = request.trigger.map { $0.nextDelivery(after: now, addedAt: now) } ?? now
+        guard let next else { return UNError(.notificationInvalidNoDate) }
+        state.withValue {
+            $0.waiting.removeAll { $0.request.identifier == request.identifier }
+            $0.waiting.append(Entry(request: request, added: now, next: next))
+        }
+        setTimer(for: next)
+        return nil
+    }
+
+    private func setTimer(for date: Date) {
+        runtime.link.after(seconds: max(0, date.timeIntervalSinceNow)) { [weak self] in
+            self?.present(self?.deliverDue() ?? [])
+        }
+    }
+
+    /// Moves the requests whose time has come to the delivered list (a repeating one stays, with its next date)
+    /// and returns the notifications delivered now.
+    private func deliverDue() -> [UNNotification] {
+        let now = Date()
+        let (due, timers): ([UNNotification], [Date]) = state.withValue { state in
+            var due: [UNNotification] = []
+            var timers: [Date] = []
+            state.waiting = state.waiting.compactMap { entry in
+                guard entry.next <= now else { return entry }
+                due.append(UNNotification(request: entry.request, date: entry.next))
+                guard entry.request.trigger?.repeats == true,
+                    let next = entry.request.trigger?.nextDelivery(after: now, addedAt: entry.added)
+                else { return nil }
+                timers.append(next)
+                return Entry(request: entry.request, added: entry.added, next: next)
+            }
+            if state.status == .authorized { state.delivered += due }
+            return (state.status == .authorized ? due : [], timers)
+        }
+        for date in timers { setTimer(for: date) }
+        return due
+    }
+
+    /// Notifications delivered while the app is in the foreground go to the delegate, on the main queue, when
+    /// they are due now (not ones that came due while the app was suspended, which the system showed).
+    private func present(_ notifications: [UNNotification]) {
+        let now = Date()
+        let current = notifications.filter { now.timeIntervalSince($0.date) < 1 }
+        guard !current.isEmpty, runtime.application.applicationState == .active, let delegate else { return }
+        // The delegate is the app's main-queue object; the hop keeps it there.
+        nonisolated(unsafe) let mainQueueDelegate = delegate
+        for notification in current {
+            DispatchQueue.main.async {
+                mainQueueDelegate.userNotificationCenter(self, willPresent: notification) { _ in }
+            }
+        }
+    }
+}
+
+/// `UNUserNotificationCenterDelegate`: hears of notifications in the foreground and of the user's responses.
+/// Each method has a completion-handler form and an `async` form; implement either, as on iOS.
+public protocol UNUserNotificationCenterDelegate: AnyObject {
+    func userNotificationCenter(
+        _ center: UNUserNotificationCenter, willPresent notification: UNNotification,
+        withCompletionHandler completionHandler: @escaping (UNNotificationPresentationOptions) -> Void)
+    func userNotificationCenter(_ center: UNUserNotificationCenter, willPresent notification: UNNotification) async
+        -> UNNotificationPresentationOptions
+    func userNotificationCenter(
+        _ center: UNUserNotificationCenter, didReceive response: UNNotificationResponse,
+        withCompletionHandler completionHandler: @escaping () -> Void)
+    func userNotificationCenter(_ center: UNUserNotificationCenter, didReceive response: UNNotificationResponse) async
+}
+
+extension UNUserNotificationCenterDelegate {
+    /// Default: calls the `async` form, whose answer goes to the completion handler.
+    public func userNotificationCenter(
+        _ center: UNUserNotificationCenter, willPresent notification: UNNotification,
+        withCompletionHandler completionHandler: @escaping (UNNotificationPresentationOptions) -> Void
+    ) {
+        answerAsynchronously(completionHandler) { await self.userNotificationCenter(center, willPresent: notification) }
+    }
+
+    /// Default: the notification is not presented in the foreground, as on iOS without the method.
+    public func userNotificationCenter(_ center: UNUserNotificationCenter, willPresent notification: UNNotification)
+        async -> UNNotificationPresentationOptions
+    { [] }
+
+    /// Default: calls the `async` form, then the completion handler.
+    public func userNotificationCenter(
+        _ center: UNUserNotificationCenter, didReceive response: UNNotificationResponse,
+        withCompletionHandler completionHandler: @escaping () -> Void
+    ) {
+        answerAsynchronously(completionHandler) { await self.userNotificationCenter(center, didReceive: response) }
+    }
+
+    /// Default: nothing.
+    public func userNotificationCenter(_ center: UNUserNotificationCenter, didReceive response: UNNotificationResponse)
+        async
+    {}
+}
+
+/// `UNAuthorizationOptions`, with iOS's raw values.
+public struct UNAuthorizationOptions: OptionSet, Sendable {
+    public var rawValue: UInt
+    public init(rawValue: UInt) { self.rawValue = rawValue }
+    public static let badge = UNAuthorizationOptions(rawValue: 1 << 0)
+    public static let sound = UNAuthorizationOptions(rawValue: 1 << 1)
+    public static let alert = UNAuthorizationOptions(rawValue: 1 << 2)
+    public static let carPlay = UNAuthorizationOptions(rawValue: 1 << 3)
+    public static let criticalAlert = UNAuthorizationOptions(rawValue: 1 << 4)
+    public static let providesAppNotificationSettings = UNAuthorizationOptions(rawValue: 1 << 5)
+    public static let provisional = UNAuthorizationOptions(rawValue: 1 << 6)
+}
+
+/// `UNAuthorizationStatus`, with iOS's raw values.
+public enum UNAuthorizationStatus: Int, Sendable {
+    case notDetermined = 0
+    case denied = 1
+    case authorized = 2
+    case provisional = 3
+    case ephemeral = 4
+}
+
+/// `UNNotificationSettings`, reduced to the authorization and what it allows.
+public final class UNNotificationSettings: NSObject, @unchecked Sendable {
+    public let authorizationStatus: UNAuthorizationStatus
+    let options: UNAuthorizationOptions
+
+    init(authorizationStatus: UNAuthorizationStatus, options: UNAuthorizationOptions) {
+        self.authorizationStatus = authorizationStatus
+        self.options = options
+    }
+}
+
+/// `UNNotificationPresentationOptions`, with iOS's raw values.
+public struct UNNotificationPresentationOptions: OptionSet, Sendable {
+    public var rawValue: UInt
+    public init(rawValue: UInt) { self.rawValue = rawValue }
+    public static let badge = UNNotificationPresentationOptions(rawValue: 1 << 0)
+    public static let sound = UNNotificationPresentationOptions(rawValue: 1 << 1)
+    public static let alert = UNNotificationPresentationOptions(rawValue: 1 << 2)
+    public static let list = UNNotificationPresentationOptions(rawValue: 1 << 3)
+    public static let banner = UNNotificationPresentationOptions(rawValue: 1 << 4)
+}
+
+/// `UNError`: why the center refused a request.
+public struct UNError: Error, Equatable, Sendable {
+    /// `UNError.Code`, with iOS's raw values.
+    public enum Code: Int, Sendable {
+        case notificationsNotAllowed = 1
+        case notificationInvalidNoDate = 1400
+        case notificationInvalidNoContent = 1401
+    }
+
+    public let code: Code
+    public init(_ code: Code) { self.code = code }
+
+    public static let notificationsNotAllowed = Code.notificationsNotAllowed
+    public static let notificationInvalidNoDate = Code.notificationInvalidNoDate
+}
