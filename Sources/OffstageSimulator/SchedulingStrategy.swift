@@ -39,7 +39,8 @@ public enum SchedulingStrategy: Hashable, Sendable, Codable {
     /// The judgement's constraints, which only `judgement` applies.
     static let judgementConstraints: Set<String> = Set(
         ([
-            UsageTierConstraint(), QuotaConstraint(), RateLimitConstraint(), LaunchPredictionConstraint(),
+            UsageTierConstraint(), QuotaConstraint(), RateLimitConstraint(), ProcessingPaceConstraint(),
+            LaunchPredictionConstraint(),
             EnergyBudgetConstraint(), CellularDataBudgetConstraint(), CoalescingConstraint(),
         ] as [any Constraint]).map(\.name))
 

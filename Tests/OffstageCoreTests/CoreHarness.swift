@@ -288,6 +288,7 @@ enum Fixture {
     static var unspaced: Policy {
         var policy = Policy.iOS
         policy.discretionaryRateLimit = 0
+        policy.judgement.processingSpacing = 0
         return policy
     }
 

@@ -170,7 +170,8 @@ extension Array where Element == any Constraint {
             EarliestBeginDateConstraint(), BackgroundAppRefreshConstraint(), LowPowerModeConstraint(),
             CriticalBatteryConstraint(), ThermalConstraint(), NetworkConstraint(), ExternalPowerConstraint(),
             DeviceIdleConstraint(), ForceQuitConstraint(), ForegroundConstraint(), NotAlreadyRunningConstraint(),
-            UsageTierConstraint(), QuotaConstraint(), RateLimitConstraint(), LaunchPredictionConstraint(),
+            UsageTierConstraint(), QuotaConstraint(), RateLimitConstraint(), ProcessingPaceConstraint(),
+            LaunchPredictionConstraint(),
             EnergyBudgetConstraint(),
             CellularDataBudgetConstraint(), CoalescingConstraint(),
         ]

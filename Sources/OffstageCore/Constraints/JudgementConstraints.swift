@@ -189,6 +189,26 @@ public struct RateLimitConstraint: Constraint {
     }
 }
 
+/// The processing pace: a processing task runs a few times a night at most, however often the app resubmits it;
+/// its next run waits `processingSpacing` after its last start (by identifier).
+public struct ProcessingPaceConstraint: Constraint {
+    public init() {}
+    public var name: String { "processingPace" }
+    /// It reads only the time and its own app.
+    public func lifts(_ request: TaskRequest, in context: ConstraintContext) -> BlockerLifts { [] }
+    public func applies(to request: TaskRequest) -> Bool { request.kind == .processing }
+    public func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict {
+        let spacing = context.policy.judgement.processingSpacing
+        guard let last = context.judgement.processingStarts[request.identifier], context.now < last + spacing
+        else { return .satisfied }
+        let ago = context.now - last
+        return .blocked(
+            reason: BlockerReason {
+                "this processing task last ran \(minutes(ago)) ago; it runs at most every \(minutes(spacing))"
+            }, until: last + spacing)
+    }
+}
+
 /// Energy budget: refresh, pushes and fetches draw on a system-wide budget that refills through the day; a run
 /// needs its reservation in it. Unlimited on the charger. Processing is not held by it (`FactorTable`).
 public struct EnergyBudgetConstraint: Constraint {

@@ -103,7 +103,7 @@ extension BackgroundSystem {
             quotaFreesAt: recent.first.map { $0 + window },
             energyBudget: energyBudget, refreshEnergyUse: refreshEnergyUse ?? .infinity, dataBudget: dataBudget,
             deviceAwake: isDeviceAwake, otherRunInProgress: scheduler.runningTaskCount > 0,
-            lastRunStarted: recent.last)
+            lastRunStarted: recent.last, processingStarts: app.processingStarts)
     }
 
     // MARK: Runs
@@ -135,6 +135,7 @@ extension BackgroundSystem {
         guard run.request.isDiscretionary, !simulated else { return }
         if !wasAwake { noteMaintenanceWake(for: id, task: run.request.identifier) }
         noteDiscretionaryStart(id)
+        if run.request.kind == .processing { apps[id].scheduling.noteProcessingStart(run.request.identifier, at: now) }
         guard !device.isCharging else { return }
         // Processing is not held by the budgets: it takes what is left of its reservations, never more.
         let taken = judgement.reserve(

@@ -26,4 +26,6 @@ public struct JudgementContext: Hashable, Sendable {
     /// When the app's latest discretionary run started, within the quota window (for a host's constraint:
     /// the evaluation's fixed-period and oracle baselines).
     public var lastRunStarted: Instant?
+    /// When each of the app's processing tasks (by identifier) last started: the processing pace reads it.
+    public var processingStarts: [String: Instant] = [:]
 }

@@ -24,6 +24,10 @@ public struct JudgementPolicy: Hashable, Sendable, Codable {
     /// refreshes pre-warmed as the screen lights: 48 for both (was 24 and 12) leaves it the wakes for its predicted
     /// windows (BENCHMARKS.md at fe88923, "Ninth session: fresher at launch").
     public var quotaActive: Int = 48
+    /// Seconds between two starts of one processing task (by identifier) of an app: iOS runs processing tasks
+    /// when the device is idle, "a few times a night at most", and publishes no figure. 3 h, ours, keeps a task
+    /// the app resubmits at every trip to the background to three runs in an eight-hour night.
+    public var processingSpacing: Double = 3 * 3600
     public var quotaWorkingSet: Int = 48
     public var quotaFrequent: Int = 4
     public var quotaRare: Int = 1

@@ -24,6 +24,8 @@ struct AppScheduling: Sendable {
     private(set) var sharedWaits: BlockerLifts = []
     /// When its discretionary runs started, within the quota window. Outlives processes.
     private(set) var discretionaryStarts: [Instant] = []
+    /// When each of its processing tasks (by identifier) last started, for the processing pace.
+    private(set) var processingStarts: [String: Instant] = [:]
     /// Budget reservations of its running tasks, by task ID.
     private(set) var reservations: [Int: Reservation] = [:]
 
@@ -153,6 +155,9 @@ struct AppScheduling: Sendable {
         if left > 0 { discretionaryStarts.removeFirst(left) }
         discretionaryStarts.append(now)
     }
+
+    /// The processing task `identifier` starts `now`: the start its next run is spaced from.
+    mutating func noteProcessingStart(_ identifier: String, at now: Instant) { processingStarts[identifier] = now }
 
     /// The discretionary starts remembered across a restart.
     mutating func restore(discretionaryStarts starts: [Instant]) { discretionaryStarts = starts }
