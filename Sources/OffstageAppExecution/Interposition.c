@@ -72,6 +72,12 @@ void *offstage_background_queue(void) {
     return queue;
 }
 
+const char *offstage_queue_label(void *queue) {
+    const char *(*get_label)(void *) = (const char *(*)(void *))dlsym(RTLD_DEFAULT, "dispatch_queue_get_label");
+    const char *label = get_label ? get_label(queue) : NULL;
+    return label ? label : "";
+}
+
 // MARK: The real functions, found once at load
 
 static void (*real_async)(queue_t, block_t);

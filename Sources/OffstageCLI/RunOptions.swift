@@ -181,6 +181,8 @@ struct RunOptions: ParsableArguments {
                 try TraceEventFile(report: report, simulation: simulation).json())
             Console.print("Trace events written to \(traceEvents) (open it in https://ui.perfetto.dev)")
         }
+        // A stall ends the run early: its records up to there are out, and the command fails naming the app code.
+        if let stall = simulation.stall { throw CLIError("\(scenario.source): \(stall)") }
         if let unknownRequest { throw unknownRequest }
     }
 }

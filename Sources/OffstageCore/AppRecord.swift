@@ -87,6 +87,10 @@ struct AppRecord: Sendable {
     /// Whether a task handed to the app is running: its own time then covers the app's background time.
     var backgroundTimeCoveredByTask: Bool { box.fields.scheduling.hasDeliveredTask }
 
+    /// Whether the work of a continuous background mode (audio playing, a call…) keeps the app running: its
+    /// background time does not run out meanwhile, as iOS gives such an app unlimited `backgroundTimeRemaining`.
+    var backgroundTimeCoveredByMode: Bool { !box.fields.backgroundEvents.activeModes.isEmpty }
+
     /// Whether a running task waits to be handed to the app's code.
     var hasUndeliveredTask: Bool { box.fields.scheduling.hasUndeliveredTask }
 

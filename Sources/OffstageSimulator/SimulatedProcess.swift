@@ -17,8 +17,8 @@ final class SimulatedProcess: @unchecked Sendable {
     @exclusivity(unchecked) var inlineBlock: InlineBlock?
     /// Suspended by the system: its timers and wake-ups wait for `resume`.
     @exclusivity(unchecked) var isSuspended = false
-    /// Work that fell due while suspended, run on resume.
-    @exclusivity(unchecked) var deferred: [() -> Void] = []
+    /// Work that fell due while suspended, run on resume, with what it runs (for a stall's error).
+    @exclusivity(unchecked) var deferred: [(running: String, work: () -> Void)] = []
     /// Where the app's queued work and clock reads go while its code runs.
     let host: AppHost
     /// Pieces of work the app queued to run at once that have not run yet.

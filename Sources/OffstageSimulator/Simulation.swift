@@ -61,6 +61,15 @@ public final class Simulation: @unchecked Sendable {
     @exclusivity(unchecked) private var runtimeOnDriver: AppRuntime?
     /// Work apps started outside their queues (`OffstageExternalWork`): virtual time waits for it.
     let externalWork = ExternalWork()
+    /// When the run declares a stall and stops (our bounds, see `StallLimits`).
+    public var stallLimits = StallLimits()
+    /// Why the run stopped before its end, if it did: its records end at the stall.
+    public var stall: SimulationStall? { watch.stall }
+    /// What app code runs now and whether the run stopped, shared with the real-time watchdog.
+    private let watch = StallWatch()
+    /// The virtual instant whose pieces of app work are counted, and how many ran at it.
+    @exclusivity(unchecked) private var countedInstant = Instant(seconds: -1)
+    @exclusivity(unchecked) private var piecesAtInstant = 0
 
     /// Prepares a run; every `code:` app must be in the catalog.
     public init(scenario: Scenario, catalog: SwiftAppCatalog = SwiftAppCatalog()) throws(ScenarioError) {
@@ -105,6 +114,7 @@ public final class Simulation: @unchecked Sendable {
     @discardableResult
     public func run(for duration: Double? = nil, progress: ((Double) -> Void)? = nil) -> [Record] {
         ForeignWork.installation
+        guard !watch.hasStopped else { return records }
         let hostsSwiftCode = scenario.apps.contains { $0.code != nil }
         if hostsSwiftCode { Self.swiftCodeRuns.lock() }
         defer { if hostsSwiftCode { Self.swiftCodeRuns.unlock() } }
@@ -126,14 +136,65 @@ public final class Simulation: @unchecked Sendable {
         timeline.sort()
         sampleDevice()
         startDriver { $0.drive() }
-        finished.wait()
+        waitForTheDriver()
         return records
+    }
+
+    /// Waits for the driver to finish the run, watching it in real time: when app code holds the loop's thread
+    /// for `stallLimits.realSecondsHeld` with nothing moving (busy, or blocked outside the simulator), the run
+    /// stops there with a stall naming that code; its thread is left as it is.
+    private func waitForTheDriver() {
+        var seen = watch.progressCount
+        var quietSince = DispatchTime.now().uptimeNanoseconds
+        let slice = min(1.0, stallLimits.realSecondsHeld / 4)
+        while finished.wait(timeout: .now() + slice) == .timedOut {
+            let count = watch.progressCount
+            let realNow = DispatchTime.now().uptimeNanoseconds
+            if count != seen || !watch.isInAppCode {
+                seen = count
+                quietSince = realNow
+                continue
+            }
+            guard Double(realNow - quietSince) / 1e9 >= stallLimits.realSecondsHeld else { continue }
+            watch.stop(stallHere(.appCodeHeld(realSeconds: stallLimits.realSecondsHeld)))
+            return
+        }
+    }
+
+    /// A stall of `kind` now, naming the app code the loop handed work to last.
+    private func stallHere(_ kind: SimulationStall.Kind) -> SimulationStall {
+        let piece = watch.lastPiece
+        return SimulationStall(
+            kind: kind, at: now, app: piece?.app, queue: piece.map { Self.queueName($0.queue) } ?? "no queue",
+            running: piece?.running ?? "no app code")
+    }
+
+    /// A libdispatch queue's name for a stall: the main queue, the system's background queue, or its label.
+    private static func queueName(_ address: UInt) -> String {
+        guard let queue = UnsafeMutableRawPointer(bitPattern: address) else { return "a thread its code took over" }
+        if queue == QueuedWork.mainQueue { return "the main queue" }
+        if queue == backgroundQueue { return "the global queue (the system's task calls)" }
+        let label = String(cString: offstage_queue_label(queue))
+        return label.isEmpty ? "a queue without a label" : "the queue '\(label)'"
+    }
+
+    /// Counts a piece of app work at the present instant; past `stallLimits.piecesAtOneInstant` the same
+    /// instant repeats without end, and the run stops with a stall. False when the piece must not run.
+    private func countPiece() -> Bool {
+        if now != countedInstant {
+            countedInstant = now
+            piecesAtInstant = 0
+        }
+        piecesAtInstant += 1
+        guard piecesAtInstant > stallLimits.piecesAtOneInstant else { return true }
+        watch.stop(stallHere(.sameInstant(pieces: piecesAtInstant - 1)))
+        return false
     }
 
     /// The loop, on the driver thread: steps until the end, makes the final tick, then signals the caller.
     private func drive() {
         if !finalTickDone {
-            while let next = nextStepTime(), next <= end {
+            while !watch.hasStopped, let next = nextStepTime(), next <= end {
                 now = max(now, next)
                 if let action = takeAction(dueBy: next) {
                     postingRefreshStatusChanges(if: action.canChangeRefreshStatus) { execute(action) }
@@ -143,8 +204,10 @@ public final class Simulation: @unchecked Sendable {
                 noteStep()
             }
             finalTickDone = true
-            now = end
-            tick()
+            if !watch.hasStopped {
+                now = end
+                tick()
+            }
         }
         sampleDevice()
         batteryHistory.finish()
@@ -213,6 +276,7 @@ public final class Simulation: @unchecked Sendable {
 
     /// Notes the battery and the progress after a step of the loop.
     private func noteStep() {
+        watch.leftAppCode()
         sampleDevice()
         stepObserver?(system)
         let percent = Int(now.seconds / max(end.seconds, 1) * 100)
@@ -314,12 +378,12 @@ public final class Simulation: @unchecked Sendable {
             resumeOverdue(process)
         case .appWork(let app, let generation, let work):
             guard let process = processes[app], process.generation == generation else { return }
-            runOnApp(process) { work() }
+            runOnApp(process, running: "work it scheduled") { work() }
         case .queued(let app, let generation, let ticket):
             guard let process = processes[app], process.generation == generation,
                 let pending = process.takeQueuedWork(ticket)
             else { return }
-            runOnApp(process, on: pending.queue) { pending.run() }
+            runOnApp(process, on: pending.queue, running: "work it queued") { pending.run() }
             releaseHeldReturns(of: process)
         }
         drain()
@@ -361,7 +425,7 @@ public final class Simulation: @unchecked Sendable {
             return
         }
         keep(Record(at: now, app: app, kind: .user, reason: "tap \(control)"))
-        runOnApp(process) { process.runtime.performUserAction(control) }
+        runOnApp(process, running: "the user's tap on \(control)") { process.runtime.performUserAction(control) }
     }
 
     // MARK: App code
@@ -374,6 +438,7 @@ public final class Simulation: @unchecked Sendable {
             process.heldReturns.append(call)
             return .ok
         }
+        watch.noteProgress()
         let (result, effects) = system.call(call, from: app, at: now)
         enqueue(effects)
         return result
@@ -392,9 +457,9 @@ public final class Simulation: @unchecked Sendable {
     /// parked code left, or when the app is resumed if it is suspended.
     private func runOnApp(
         _ process: SimulatedProcess, on queue: UnsafeMutableRawPointer? = QueuedWork.mainQueue,
-        _ work: @escaping () -> Void
+        running: String, _ work: @escaping () -> Void
     ) {
-        guard isLive(process) else { return }
+        guard isLive(process), !watch.hasStopped else { return }
         let host = process.host
         let work = {
             host.enter(on: queue)
@@ -402,15 +467,20 @@ public final class Simulation: @unchecked Sendable {
             host.leave()
         }
         if process.isSuspended {
-            process.deferred.append(work)
+            process.deferred.append((running, work))
             return
         }
+        guard countPiece() else { return }
+        watch.enterAppCode(
+            StallWatch.Piece(app: process.app, queue: UInt(bitPattern: queue ?? QueuedWork.mainQueue), running: running)
+        )
         setClocks(of: process)
         if let idle = process.idleThread {
             step(process, on: idle) { $0.run(work) }
         } else {
             runInline(process, work)
         }
+        watch.leftAppCode()
         resumeOverdue(process)
     }
 
@@ -485,7 +555,8 @@ public final class Simulation: @unchecked Sendable {
     /// Work is taken one item at a time, so a driver that takes over goes on where the last one stopped.
     private func runDeferred(_ process: SimulatedProcess) {
         while isLive(process), !process.isSuspended, !process.deferred.isEmpty {
-            runOnApp(process, process.deferred.removeFirst())
+            let deferred = process.deferred.removeFirst()
+            runOnApp(process, running: deferred.running, deferred.work)
         }
         resumeOverdue(process)
     }
@@ -497,7 +568,11 @@ public final class Simulation: @unchecked Sendable {
         while index < process.threads.count, isLive(process), !process.isSuspended {
             let thread = process.threads[index]
             if thread.isReady(at: now) {
+                guard countPiece() else { return }
+                watch.enterAppCode(
+                    StallWatch.Piece(app: process.app, queue: 0, running: "its code going on after a wait"))
                 step(process, on: thread) { $0.resume() }
+                watch.leftAppCode()
                 index = 0
             } else {
                 index += 1
@@ -547,24 +622,34 @@ public final class Simulation: @unchecked Sendable {
 
     /// Carries out queued effects in order, including those that app code causes meanwhile.
     private func drain() {
-        while let effect = pendingEffects.popFirst() {
+        while !watch.hasStopped, let effect = pendingEffects.popFirst() {
             switch effect {
             case .record:
                 break  // kept when queued
             case .launch(let app, _):
                 launch(app)
             case .deliver(let app, let callback, let token):
-                withProcess(app) { process in runOnApp(process) { process.runtime.deliver(callback, token: token) } }
+                withProcess(app) { process in
+                    runOnApp(process, running: callback.rawValue) { process.runtime.deliver(callback, token: token) }
+                }
             case .startTask(let app, let run):
                 withProcess(app) { process in
-                    runOnApp(process, on: Self.backgroundQueue) { process.runtime.startTask(run) }
+                    runOnApp(process, on: Self.backgroundQueue, running: "its task's launch handler") {
+                        process.runtime.startTask(run)
+                    }
                 }
             case .expireTask(let app, let taskID):
                 withProcess(app) { process in
-                    runOnApp(process, on: Self.backgroundQueue) { process.runtime.expireTask(taskID) }
+                    runOnApp(process, on: Self.backgroundQueue, running: "its task's expiration handler") {
+                        process.runtime.expireTask(taskID)
+                    }
                 }
             case .expireBackgroundTasks(let app, let ids):
-                withProcess(app) { process in runOnApp(process) { process.runtime.expireBackgroundTasks(ids) } }
+                withProcess(app) { process in
+                    runOnApp(process, running: "a background task's expiration handler") {
+                        process.runtime.expireBackgroundTasks(ids)
+                    }
+                }
             case .suspend(let app):
                 processes[app]?.isSuspended = true
             case .resume(let app):
@@ -581,7 +666,9 @@ public final class Simulation: @unchecked Sendable {
                 break
             case .deliverBackgroundEvent(let app, let event, let token):
                 withProcess(app) { process in
-                    runOnApp(process) { process.runtime.deliverBackgroundEvent(event, token: token) }
+                    runOnApp(process, running: "a background event") {
+                        process.runtime.deliverBackgroundEvent(event, token: token)
+                    }
                 }
             }
         }

@@ -76,6 +76,8 @@ void *_Nullable offstage_current_queue(void);
 void *_Nonnull offstage_main_queue(void);
 /// libdispatch's global queue of default quality of service (a background queue).
 void *_Nonnull offstage_background_queue(void);
+/// The label a libdispatch queue was made with ("" when none), to name it in a stall's error.
+const char *_Nonnull offstage_queue_label(void *_Nonnull queue);
 /// Runs `body(context)` with the dispatch calls it makes captured instead of run: the first call's queue,
 /// function and argument are stored in `*queue`, `*function`, `*argument` (NULL queue when none was made).
 /// Lets code name a libdispatch queue by the Dispatch object it holds (`queue.async { … }` inside `body`).

@@ -1,9 +1,11 @@
 /// `UIApplication`'s background time (§4): `beginBackgroundTask` assertions and the time they keep an app in the
 /// background running, with iOS's limit, its crash and its log message; a running task's own time covers the app.
 extension BackgroundSystem {
-    /// `backgroundTimeRemaining`: unlimited on screen; the task's time while one covers the app; else what is left.
+    /// `backgroundTimeRemaining`: unlimited on screen and while a background mode's work runs; the task's time while one covers the app; else what is left.
     func backgroundTimeRemaining(of id: BundleID) -> Double {
-        guard let app = apps.lookUp(id), let since = app.backgroundSince, !app.state.isForeground else {
+        guard let app = apps.lookUp(id), let since = app.backgroundSince, !app.state.isForeground,
+            !app.backgroundTimeCoveredByMode
+        else {
             return Double.greatestFiniteMagnitude
         }
         if app.backgroundTimeCoveredByTask { return taskTimeRemaining(of: app) }

@@ -15,7 +15,9 @@ extension BackgroundSystem {
             }
             return true
         }
-        if let since = app.backgroundSince, !app.assertions.isEmpty, !app.backgroundTimeCoveredByTask {
+        if let since = app.backgroundSince, !app.assertions.isEmpty, !app.backgroundTimeCoveredByTask,
+            !app.backgroundTimeCoveredByMode
+        {
             let end = since + backgroundTimeAllowance
             if now >= end {
                 endProcess(id, .watchdog("background task assertion timeout"))
@@ -36,7 +38,9 @@ extension BackgroundSystem {
     /// time's warning or end.
     func noteProcessDeadlines(of app: AppRecord, in next: inout EarliestAfter) {
         next.note(app.inFlight?.deadline)
-        if let since = app.backgroundSince, !app.assertions.isEmpty, !app.backgroundTimeCoveredByTask {
+        if let since = app.backgroundSince, !app.assertions.isEmpty, !app.backgroundTimeCoveredByTask,
+            !app.backgroundTimeCoveredByMode
+        {
             let end = since + backgroundTimeAllowance
             next.note(app.assertionsWarned ? end : end + (-policy.assertionExpirationWarning))
         }
