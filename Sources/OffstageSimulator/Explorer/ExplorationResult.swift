@@ -37,17 +37,25 @@ public struct ExplorationFailure: Sendable, CustomStringConvertible {
             .joined(separator: "\n")
     }
 
-    /// The shrunk history's disturbances and the app's task, assertion and process records, in time order.
+    /// The shrunk history's disturbances and the app's task, assertion and process records in the minute after
+    /// each disturbance and around the violation, in time order: short, where a whole day's records are not.
     public var timeline: String {
         let disturbances = shrunk.map { (at: $0.at, order: 0, line: "▶ \($0.disturbance.command(for: app))") }
+        let moments = shrunk.map(\.at) + [shrunkViolation.at?.seconds].compactMap { $0 }
         let facts = records.enumerated().compactMap { index, record -> (at: Double, order: Int, line: String)? in
-            guard Self.timelineKinds.contains(record.kind) else { return nil }
+            let near = moments.contains {
+                record.at.seconds >= $0 - Self.nearby && record.at.seconds <= $0 + Self.nearby
+            }
+            guard near, Self.timelineKinds.contains(record.kind) else { return nil }
             let task = record.task.map { " \($0)" } ?? ""
             return (record.at.seconds, index + 1, "  \(record.kind.rawValue)\(task): \(record.reason)")
         }
         return (disturbances + facts).sorted { ($0.at, $0.order) < ($1.at, $1.order) }
             .map { "\(Violation.clock($0.at))  \($0.line)" }.joined(separator: "\n")
     }
+
+    /// Seconds around a disturbance or the violation whose records a failure's timeline shows.
+    private static let nearby = 60.0
 
     /// The kinds of records a failure's timeline shows: what tasks, assertions and the process did.
     private static let timelineKinds: Set<RecordKind> = [
