@@ -4,17 +4,8 @@ public import OffstageKit
 /// and the expiration handler cancels work that has already ended, so nothing completes it and the watchdog
 /// kills the app.
 public final class NoCompletionOnErrorApp: SyncApp, @unchecked Sendable {
-    public override func handleRefresh(_ task: BGAppRefreshTask) {
-        scheduleRefresh()
-        refreshWork = Task {
-            do {
-                try await fetchAndWriteChunks()
-                task.setTaskCompleted(success: true)
-            } catch {
-                // Bug: the error is swallowed and the task never completed.
-            }
-        }
-        task.expirationHandler = { self.refreshWork?.cancel() }
+    public override func completeAfterError(_ task: BGAppRefreshTask) {
+        // Bug: the error is swallowed and the task never completed.
     }
 }
 
@@ -33,16 +24,7 @@ public final class UnendedBackgroundTaskApp: SyncApp, @unchecked Sendable {
 /// The refresh sets no expiration handler: when the task expires the system completes it, but nothing stops
 /// the work, which goes on writing chunks after its task has ended.
 public final class NoExpirationHandlerApp: SyncApp, @unchecked Sendable {
-    public override func handleRefresh(_ task: BGAppRefreshTask) {
-        scheduleRefresh()
-        refreshWork = Task {
-            do {
-                try await fetchAndWriteChunks()
-                task.setTaskCompleted(success: true)
-            } catch {
-                task.setTaskCompleted(success: false)
-            }
-        }
+    public override func setExpirationHandler(of task: BGAppRefreshTask) {
         // Bug: no `task.expirationHandler`.
     }
 }
@@ -75,16 +57,16 @@ public final class SaveOnlyInWillTerminateApp: SyncApp, @unchecked Sendable {
 public final class WorkAfterExpirationApp: SyncApp, @unchecked Sendable {
     private let expired = LockedFlag()
 
-    public override func handleRefresh(_ task: BGAppRefreshTask) {
-        scheduleRefresh()
-        refreshWork = Task {
-            for _ in 0..<3 {
-                try? await Task.sleep(for: .seconds(3))  // Bug: not cancelled, and the flag is read only after.
-                disk.writeChunk()
-                if expired.isSet { break }
-            }
-            task.setTaskCompleted(success: !expired.isSet)
+    public override func refresh(_ task: BGAppRefreshTask) async {
+        for _ in 0..<3 {
+            try? await Task.sleep(for: .seconds(3))  // Bug: not cancelled, and the flag is read only after.
+            disk.writeChunk()
+            if expired.isSet { break }
         }
+        task.setTaskCompleted(success: !expired.isSet)
+    }
+
+    public override func setExpirationHandler(of task: BGAppRefreshTask) {
         task.expirationHandler = { self.expired.set() }
     }
 }

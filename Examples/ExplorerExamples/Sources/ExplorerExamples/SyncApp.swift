@@ -108,17 +108,28 @@ open class SyncApp: UIApplicationDelegate, OffstageUserActions, @unchecked Senda
         disk.noteAdded(item)
     }
 
-    /// The refresh: schedules the next one, fetches and writes three chunks, completes on every path.
-    open func handleRefresh(_ task: BGAppRefreshTask) {
+    /// The refresh: schedules the next one, starts the work in a `Task`, and sets the expiration handler.
+    public func handleRefresh(_ task: BGAppRefreshTask) {
         scheduleRefresh()
-        refreshWork = Task {
-            do {
-                try await fetchAndWriteChunks()
-                task.setTaskCompleted(success: true)
-            } catch {
-                task.setTaskCompleted(success: false)
-            }
+        refreshWork = Task { await refresh(task) }
+        setExpirationHandler(of: task)
+    }
+
+    /// The refresh's work: fetches and writes three chunks, then completes, on the error path too.
+    open func refresh(_ task: BGAppRefreshTask) async {
+        do {
+            try await fetchAndWriteChunks()
+            task.setTaskCompleted(success: true)
+        } catch {
+            completeAfterError(task)
         }
+    }
+
+    /// The error path (a failed or cancelled fetch): the task is completed, unsuccessfully.
+    open func completeAfterError(_ task: BGAppRefreshTask) { task.setTaskCompleted(success: false) }
+
+    /// The expiration handler cancels the work, whose error path then completes the task.
+    open func setExpirationHandler(of task: BGAppRefreshTask) {
         task.expirationHandler = { self.refreshWork?.cancel() }
     }
 
