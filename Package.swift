@@ -136,6 +136,14 @@ let package = Package(
             path: "Examples/ColorFeed/Sources/ColorFeedApp",
             swiftSettings: strictSettings
         ),
+        // Apps with the classic bugs of background code, and their corrected version, for the explorer (issue 30).
+        .target(
+            name: "ExplorerExamples",
+            dependencies: ["OffstageKit", "OffstageSimulator", "OffstageCore"],
+            path: "Examples/ExplorerExamples/Sources/ExplorerExamples",
+            // Written as iOS apps are (Swift 5 mode, as ColorFeed is).
+            swiftSettings: strictSettings + [.swiftLanguageMode(.v5)]
+        ),
         // The daemon's Linux layer (procfs, cgroups, signals, spawning, reaping, device probes) behind
         // `AppProcessHost`, so that the daemon's orchestration is tested with a double.
         .target(
@@ -180,7 +188,7 @@ let package = Package(
         .target(
             name: "OffstageCLI",
             dependencies: [
-                "OffstageCore", "OffstageSimulator", "ColorFeed", "OffstageProtocol",
+                "OffstageCore", "OffstageSimulator", "ColorFeed", "ExplorerExamples", "OffstageProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             resources: [.embedInCode("Resources/demo.yaml")],
@@ -240,7 +248,7 @@ let package = Package(
         // Real iOS background code (async/await, Dispatch, OperationQueue…) run in the simulator.
         .testTarget(
             name: "RealCodeTests",
-            dependencies: ["OffstageKit", "OffstageSimulator", "OffstageCore", "ColorFeed"]
+            dependencies: ["OffstageKit", "OffstageSimulator", "OffstageCore", "ColorFeed", "ExplorerExamples"]
                 + appleFrameworks.map { .target(name: $0.module) },
             swiftSettings: strictSettings + appleFrameworkAliases
         ),

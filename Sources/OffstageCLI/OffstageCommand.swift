@@ -9,7 +9,8 @@ public struct OffstageCommand: AsyncParsableCommand {
             + "`offstage evaluate --trace FILE.csv` measures scheduling policies on a usage trace; "
             + "`offstage daemon` manages real processes, `offstage ctl` drives it.",
         subcommands: [
-            DemoCommand.self, SimulateCommand.self, EvaluateCommand.self, CalibrateCommand.self, TraceCommand.self,
+            DemoCommand.self, SimulateCommand.self, ExploreCommand.self, EvaluateCommand.self, CalibrateCommand.self,
+            TraceCommand.self,
             DaemonCommand.self,
             CtlCommand.self,
         ]

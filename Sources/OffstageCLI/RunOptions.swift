@@ -1,5 +1,6 @@
 import ArgumentParser
 import ColorFeed
+import ExplorerExamples
 import Foundation
 import OffstageCore
 import OffstageSimulator
@@ -188,6 +189,11 @@ struct RunOptions: ParsableArguments {
 }
 
 extension SwiftAppCatalog {
-    /// The Swift apps this build of `offstage` can host.
-    static let bundled = SwiftAppCatalog(["ColorFeed": { ColorFeed.makeDelegate() }])
+    /// The Swift apps this build of `offstage` can host: ColorFeed, and the explorer's example apps (by their
+    /// class names, keeping their items on a disk of their own).
+    static let bundled: SwiftAppCatalog = {
+        var apps = ExplorerExample.catalog(disk: ExampleDisk()).apps
+        apps["ColorFeed"] = { ColorFeed.makeDelegate() }
+        return SwiftAppCatalog(apps)
+    }()
 }

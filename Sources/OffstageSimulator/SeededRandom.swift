@@ -13,14 +13,16 @@ struct SeededRandom: RandomNumberGenerator, Sendable {
         return z ^ (z >> 31)
     }
 
+    /// A number in [0, 1), from the top 53 bits of the next draw.
+    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+
     /// Seconds for a work duration: the fixed value, or a uniform draw from the range.
     mutating func seconds(_ duration: WorkDuration) -> Double {
         switch duration {
         case .fixed(let seconds): return seconds
         case .between(let low, let high):
             guard high > low else { return low }
-            let unit = Double(next() >> 11) / Double(1 << 53)
-            return ((low + unit * (high - low)) * 10).rounded() / 10
+            return ((low + unit() * (high - low)) * 10).rounded() / 10
         }
     }
 }

@@ -16,7 +16,8 @@ public final class Simulation: @unchecked Sendable {
     /// Called with the system after each step of the loop, for a measurement that reads it as the run goes
     /// (`LaunchCalibration`); nil in ordinary runs.
     @exclusivity(unchecked) public var stepObserver: ((BackgroundSystem) -> Void)?
-    public let scenario: Scenario
+    /// The scenario's apps and conditions (a stepping `Device` adds the apps it installs later).
+    public internal(set) var scenario: Scenario
     @exclusivity(unchecked) public private(set) var system: BackgroundSystem
     /// Virtual time now.
     @exclusivity(unchecked) public private(set) var now: Instant = .zero
@@ -55,8 +56,15 @@ public final class Simulation: @unchecked Sendable {
     @exclusivity(unchecked) private var finalTickDone = false
     private var progress: ((Double) -> Void)?
     @exclusivity(unchecked) private var reportedPercent = -1
-    /// Signalled by the driver that finishes the run.
+    /// Signalled by the driver that finishes the run, or that pauses it (`pausesAtEnd`).
     private var finished = DispatchSemaphore(value: 0)
+    /// Set while a stepping `Device` drives the loop: the driver stops at `end` without the final tick, and
+    /// `includesEnd` says whether the steps due at `end` itself run before it stops.
+    @exclusivity(unchecked) private var pausesAtEnd = false
+    @exclusivity(unchecked) private var includesEnd = true
+    /// Actions a `Device` put on the timeline, counted down: their sequence numbers are negative, so each runs
+    /// before the work queued for the same instant, as a scenario's timeline entries do.
+    private var injected = 0
     /// The app runtime bound to the current driver thread, so inline code finds its `UIApplication`.
     @exclusivity(unchecked) private var runtimeOnDriver: AppRuntime?
     /// Work apps started outside their queues (`OffstageExternalWork`): virtual time waits for it.
@@ -73,14 +81,7 @@ public final class Simulation: @unchecked Sendable {
 
     /// Prepares a run; every `code:` app must be in the catalog.
     public init(scenario: Scenario, catalog: SwiftAppCatalog = SwiftAppCatalog()) throws(ScenarioError) {
-        for app in scenario.apps {
-            if let code = app.code, catalog.apps[code] == nil {
-                let known = catalog.apps.keys.sorted().joined(separator: ", ")
-                throw ScenarioError(
-                    source: scenario.source, line: nil, field: "apps[\(app.manifest.bundleIdentifier)].code",
-                    message: "no Swift app named '\(code)' in this host (known: \(known.isEmpty ? "none" : known))")
-            }
-        }
+        for app in scenario.apps { try Self.requireCode(of: app, in: catalog, source: scenario.source) }
         self.scenario = scenario
         self.catalog = catalog
         random = SeededRandom(seed: scenario.seed)
@@ -90,6 +91,15 @@ public final class Simulation: @unchecked Sendable {
             policy: scenario.policy, device: device, settings: scenario.settings,
             wallClock: WallClock(epochAtZero: scenario.startEpoch, utcOffset: scenario.utcOffset))
         if scenario.strategy != .judgement { system.constraints = scenario.strategy.constraints(knowing: launches) }
+    }
+
+    /// Throws unless the app is declarative or its Swift code is in the catalog, naming the app's `code` field.
+    static func requireCode(of app: ScenarioApp, in catalog: SwiftAppCatalog, source: String) throws(ScenarioError) {
+        guard let code = app.code, catalog.apps[code] == nil else { return }
+        let known = catalog.apps.keys.sorted().joined(separator: ", ")
+        throw ScenarioError(
+            source: source, line: nil, field: "apps[\(app.manifest.bundleIdentifier)].code",
+            message: "no Swift app named '\(code)' in this host (known: \(known.isEmpty ? "none" : known))")
     }
 
     /// The user's launches of each app in the timeline, in time order: the future only the oracle knows.
@@ -107,26 +117,23 @@ public final class Simulation: @unchecked Sendable {
     public var defaultDuration: Double { scenario.duration ?? ((scenario.timeline.map(\.at).max() ?? 0) + 3600) }
 
     /// Runs that host Swift app code share Foundation's process-wide objects (`OperationQueue.main`,
-    /// `NotificationCenter.default`, `URLSession.shared`), so they take turns: one at a time in a process.
-    private static let swiftCodeRuns = NSLock()
+    /// `NotificationCenter.default`, `URLSession.shared`), so they take turns: one at a time in a process. A
+    /// semaphore, not a lock: a stepping `Device` takes its turn on one thread and may end it on another.
+    static let swiftCodeRuns = DispatchSemaphore(value: 1)
+
+    /// Whether any app of the run is real Swift code (which must take its turn, `swiftCodeRuns`).
+    var hostsSwiftCode: Bool { scenario.apps.contains { $0.code != nil } }
 
     /// Runs the scenario for `duration` seconds of virtual time (default: the scenario's), reporting progress 0–1.
     @discardableResult
     public func run(for duration: Double? = nil, progress: ((Double) -> Void)? = nil) -> [Record] {
-        ForeignWork.installation
         guard !watch.hasStopped else { return records }
-        let hostsSwiftCode = scenario.apps.contains { $0.code != nil }
-        if hostsSwiftCode { Self.swiftCodeRuns.lock() }
-        defer { if hostsSwiftCode { Self.swiftCodeRuns.unlock() } }
+        let hostsSwiftCode = hostsSwiftCode
+        if hostsSwiftCode { Self.swiftCodeRuns.wait() }
+        defer { if hostsSwiftCode { Self.swiftCodeRuns.signal() } }
         end = Instant(seconds: duration ?? defaultDuration)
         self.progress = progress
-        for app in scenario.apps {
-            let id = app.manifest.bundleIdentifier
-            perform(system.install(app.manifest, at: now))
-            if let bytes = app.memoryFootprint {
-                perform(system.handle(.setMemoryFootprint(id, bytes: bytes), at: now))
-            }
-        }
+        installScenarioApps()
         timeline.removeFirst(nextEntry)
         nextEntry = 0
         for entry in scenario.timeline {
@@ -191,10 +198,67 @@ public final class Simulation: @unchecked Sendable {
         return false
     }
 
-    /// The loop, on the driver thread: steps until the end, makes the final tick, then signals the caller.
+    /// Installs the scenario's apps at the start (with their memory footprints), before any step.
+    func installScenarioApps() {
+        ForeignWork.installation
+        for app in scenario.apps { install(app) }
+    }
+
+    /// Installs one app now: the system learns its manifest, and its memory footprint if the app gives one.
+    func install(_ app: ScenarioApp) {
+        let id = app.manifest.bundleIdentifier
+        perform(system.install(app.manifest, at: now))
+        if let bytes = app.memoryFootprint {
+            perform(system.handle(.setMemoryFootprint(id, bytes: bytes), at: now))
+        }
+    }
+
+    // MARK: Stepping (a `Device`)
+
+    /// Drives the loop to `time` on a new driver thread and waits until it pauses there, without the final tick;
+    /// `including` says whether the steps due at `time` itself run. `before` runs first on the driver (app code
+    /// that an install or an action starts runs on that thread).
+    func step(to time: Instant, including: Bool, before: (@Sendable (Simulation) -> Void)? = nil) {
+        end = max(now, time)
+        pausesAtEnd = true
+        includesEnd = including
+        startDriver { simulation in
+            before?(simulation)
+            simulation.drive()
+        }
+        finished.wait()
+    }
+
+    /// Puts `action` on the timeline at now, ahead of the work queued for now; the next step runs it.
+    func inject(_ action: UserAction) {
+        timeline.removeFirst(nextEntry)
+        nextEntry = 0
+        injected -= 1
+        timeline.append(
+            Scheduled(at: now, sequence: injected, action: .timeline(TimelineEntry(at: now.seconds, action: action))))
+    }
+
+    /// Ends a stepped run at now: the final tick, as a scenario's run ends.
+    func finishSteps() {
+        pausesAtEnd = false
+        end = now
+        startDriver { $0.drive() }
+        finished.wait()
+    }
+
+    /// The system as it stands at now: a copy brought up to now by a tick, whose effects are dropped (the stored
+    /// system moves only at the loop's steps, so it may lag a paused device's time).
+    var systemNow: BackgroundSystem {
+        var probe = system
+        _ = probe.handle(.tick, at: now)
+        return probe
+    }
+
+    /// The loop, on the driver thread: steps until the end, makes the final tick, then signals the caller (a
+    /// stepping device's run pauses at the end instead).
     private func drive() {
         if !finalTickDone {
-            while !watch.hasStopped, let next = nextStepTime(), next <= end {
+            while !watch.hasStopped, let next = nextStepTime(), next < end || (next == end && includesEnd) {
                 now = max(now, next)
                 if let action = takeAction(dueBy: next) {
                     postingRefreshStatusChanges(if: action.canChangeRefreshStatus) { execute(action) }
@@ -202,6 +266,11 @@ public final class Simulation: @unchecked Sendable {
                     tick()
                 }
                 noteStep()
+            }
+            if pausesAtEnd {
+                now = max(now, end)
+                finished.signal()
+                return
             }
             finalTickDone = true
             if !watch.hasStopped {
@@ -236,6 +305,10 @@ public final class Simulation: @unchecked Sendable {
         if ForeignWork.isWaiting { takeForeignWork() }
         return earliest(earliest(upcomingEntry?.at, queue.min?.at), systemDueTime)
     }
+
+    /// When the loop's next step is due, as far as is known without taking the apps' outside work (a `Device`
+    /// steps to it).
+    var upcomingStep: Instant? { earliest(earliest(upcomingEntry?.at, queue.min?.at), systemDueTime) }
 
     /// The timeline's next entry, if one is left.
     private var upcomingEntry: Scheduled? { nextEntry < timeline.count ? timeline[nextEntry] : nil }
@@ -324,8 +397,7 @@ public final class Simulation: @unchecked Sendable {
     /// Before the timeline sets the battery's level, notes the level it jumps from: a copy of the system (a
     /// value, with no effects outside) is brought up to now and read, so the curve drops straight down.
     private func sampleBatteryBeforeJump() {
-        var probe = system
-        _ = probe.handle(.tick, at: now)
+        let probe = systemNow
         batteryHistory.keep(
             BatteryHistory.Sample(at: now, level: probe.device.batteryLevel, isCharging: probe.device.isCharging))
     }
