@@ -225,6 +225,7 @@ public enum ScenarioLoader {
             ("frequentWithin", .seconds(\.judgement.frequentWithin)),
             ("rareWithin", .seconds(\.judgement.rareWithin)),
             ("dailyUseDays", .count(\.judgement.dailyUseDays)),
+            ("processingSpacing", .seconds(\.judgement.processingSpacing)),
             ("regularUseDays", .count(\.judgement.regularUseDays)),
             ("quotaWindow", .seconds(\.judgement.quotaWindow)),
             ("quotaActive", .count(\.judgement.quotaActive)),

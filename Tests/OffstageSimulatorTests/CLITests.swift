@@ -168,7 +168,8 @@ import Testing
             toFile: code, atomically: true, encoding: .utf8)
         #expect(
             await CLI.run(["simulate", code]).error
-                == "Error: \(code):3: field 'apps[0].code': no Swift app named 'Nope' in this host (known: ColorFeed)")
+                == "Error: \(code):3: field 'apps[0].code': no Swift app named 'Nope' in this host (known: "
+                + SwiftAppCatalog.bundled.apps.keys.sorted().joined(separator: ", ") + ")")
         let big = folder.appendingPathComponent("big.yaml").path
         try "name: x\napps:\n  - memory: 99999999999TB\n    manifest: { CFBundleIdentifier: a.b }\n".write(
             toFile: big, atomically: true, encoding: .utf8)

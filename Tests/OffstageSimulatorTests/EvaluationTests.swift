@@ -180,18 +180,21 @@ import Testing
         return Evaluation.replay("ann", of: trace, under: EvaluatedPolicy.standard.first { $0.name == name }!)
     }
 
+    /// A news app opened at 07:30 (asking for its refresh at 07:45), re-opened at 07:40 and opened again at 09:00.
+    static let reopenedBeforeItsDate = """
+        user,timestamp,app,event
+        ann,2026-11-23T07:30:00Z,com.example.news,opened
+        ann,2026-11-23T07:31:00Z,com.example.news,closed
+        ann,2026-11-23T07:40:00Z,com.example.news,opened
+        ann,2026-11-23T07:41:00Z,com.example.news,closed
+        ann,2026-11-23T09:00:00Z,com.example.news,opened
+        ann,2026-11-23T09:01:00Z,com.example.news,closed
+        """
+
     @Test func oracleInContractNeverRefreshesBeforeEarliestBeginDate() throws {
         // The app asks for its refresh 15 min after it becomes active (07:30 → 07:45): the re-open at 07:40
         // is fresh for the oracle that ignores the date, never refreshed for the one that keeps it.
-        let csv = """
-            user,timestamp,app,event
-            ann,2026-11-23T07:30:00Z,com.example.news,opened
-            ann,2026-11-23T07:31:00Z,com.example.news,closed
-            ann,2026-11-23T07:40:00Z,com.example.news,opened
-            ann,2026-11-23T07:41:00Z,com.example.news,closed
-            ann,2026-11-23T09:00:00Z,com.example.news,opened
-            ann,2026-11-23T09:01:00Z,com.example.news,closed
-            """
+        let csv = Self.reopenedBeforeItsDate
         let oracle = try replay(csv, under: "oracle").launches.map(\.contentAge)
         let inContract = try replay(csv, under: "oracle in contract").launches.map(\.contentAge)
         #expect(oracle[0] == nil && inContract[0] == nil)
@@ -205,18 +208,10 @@ import Testing
     @Test func foregroundUseCountsAsARefreshAtTheNextLaunch() throws {
         // The re-open at 07:40 comes 9 minutes after the app left the screen, before any background refresh
         // under the contract-keeping oracle: the user sees what the app fetched on screen, 9 minutes old.
-        let csv = """
-            user,timestamp,app,event
-            ann,2026-11-23T07:30:00Z,com.example.news,opened
-            ann,2026-11-23T07:31:00Z,com.example.news,closed
-            ann,2026-11-23T07:40:00Z,com.example.news,opened
-            ann,2026-11-23T07:41:00Z,com.example.news,closed
-            ann,2026-11-23T09:30:00Z,com.example.news,opened
-            """
-        let launches = try replay(csv, under: "oracle in contract").launches
+        let launches = try replay(Self.reopenedBeforeItsDate, under: "oracle in contract").launches
         #expect(launches[1].contentAge == nil && launches[1].sinceLastUse == 540)
         #expect(launches[1].seenAge == 540 && launches[1].isFresh && !launches[1].isFreshFromBackground)
-        // At 09:30 the background refresh of a minute before is newer than the use at 07:41.
+        // At 09:00 the background refresh of a minute before is newer than the use at 07:41.
         #expect(launches[2].seenAge.map { $0 <= 60 } == true && launches[2].isFreshFromBackground)
         // The first launch saw nothing fetched before it.
         #expect(launches[0].seenAge == nil && !launches[0].isFresh)

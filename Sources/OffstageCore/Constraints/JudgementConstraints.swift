@@ -191,7 +191,7 @@ public struct RateLimitConstraint: Constraint {
 
 /// The processing pace: a processing task runs a few times a night at most, however often the app resubmits it;
 /// its next run waits `processingSpacing` after its last start (by identifier).
-public struct ProcessingPaceConstraint: Constraint {
+public struct ProcessingPaceConstraint: Constraint, SeesOnlyWhetherForeground {
     public init() {}
     public var name: String { "processingPace" }
     /// It reads only the time and its own app.

@@ -38,7 +38,10 @@ import Testing
     }
 
     @Test func processingResubmittedFromItsHandlerIsSpacedByTheRateLimit() throws {
-        var h = Fixture.harness()
+        // The rate limit alone: without the processing pace, which would hold the task for hours.
+        var policy = Policy.iOS
+        policy.judgement.processingSpacing = 0
+        var h = Fixture.harness(policy: policy)
         h.open(feed)
         h.submit(Fixture.processingRequest(feed), from: feed)
         h.lockUntilIdle()
