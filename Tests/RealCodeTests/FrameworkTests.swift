@@ -30,7 +30,8 @@ import Testing
             ])
         #expect(
             records.contains {
-                $0.app?.rawValue == app && $0.reason.hasPrefix("completion handler called with .newData")
+                guard $0.app?.rawValue == app, case .handlerCalled(.newData, _) = $0.detail else { return false }
+                return true
             })
     }
 

@@ -22,7 +22,7 @@ public struct JudgementPolicy: Hashable, Sendable, Codable {
     /// Runs per window for `active`, `workingSet`, `frequent`, `rare` (`never` gets none). Every run counts,
     /// the awake ones the quota does not hold too, so an app used every day spends most of its places on the
     /// refreshes pre-warmed as the screen lights: 48 for both (was 24 and 12) leaves it the wakes for its predicted
-    /// windows (BENCHMARKS.md at fe88923, "Ninth session: fresher at launch").
+    /// windows (measured: the history of BENCHMARKS.md in git).
     public var quotaActive: Int = 48
     /// Seconds between two starts of one processing task (by identifier) of an app: iOS runs processing tasks
     /// when the device is idle, "a few times a night at most", and publishes no figure. 3 h, ours, keeps a task
@@ -48,8 +48,7 @@ public struct JudgementPolicy: Hashable, Sendable, Codable {
     /// What a refresh costs, in fresh launches it must be expected to bring, when the device is awake anyway
     /// (screen on, charger, another task running, a maintenance wake open, a notification just shown): little
     /// more than its own energy. This cost is what keeps ≤ 1 % of the battery a day on the generated traces: 0.055
-    /// (was 0.05) pays for the runs a notification's wake now lets start (BENCHMARKS.md at fe88923, "Tenth session: a
-    /// notification wakes the device").
+    /// (was 0.05) pays for the runs a notification's wake now lets start (measured: the history of BENCHMARKS.md in git).
     public var awakeRunCost: Double = 0.055
     /// What it costs when it has to wake the sleeping device.
     public var wakeRunCost: Double = 0.3
