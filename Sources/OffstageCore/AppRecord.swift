@@ -64,6 +64,14 @@ struct AppRecord: Sendable {
         box.fields.scheduling.judgement?.holds(pending: pending, now: now, seen: seen, sight: sight) ?? false
     }
 
+    /// Whether none of the app's pending requests can start at `now` whatever happens, its own state unchanged
+    /// (its kept judgement's `holdsWhateverHappens`): asked before anything is worked out for a judgement.
+    func judgementHoldsWhateverHappens(pending: [TaskRequest], now: Instant, sight: AppStateSight) -> Bool {
+        box.fields.scheduling.judgement?.holdsWhateverHappens(
+            pending: pending, now: now, appState: projectedState, appForceQuit: box.fields.forceQuit,
+            runningIdentifiers: box.fields.scheduling.runningIdentifiers, sight: sight) ?? false
+    }
+
     /// The app's usage tier at `now` (see `AppJudgementHistory.usageTier`), asked where its history lies.
     func usageTier(at now: Instant, clock: WallClock, policy: JudgementPolicy) -> UsageTier {
         box.fields.judgementHistory.usageTier(at: now, clock: clock, policy: policy)

@@ -226,6 +226,8 @@ public enum ScenarioLoader {
             ("rareWithin", .seconds(\.judgement.rareWithin)),
             ("dailyUseDays", .count(\.judgement.dailyUseDays)),
             ("processingSpacing", .seconds(\.judgement.processingSpacing)),
+            ("littleKnownLaunches", .count(\.judgement.littleKnownLaunches)),
+            ("littleKnownSpacing", .seconds(\.judgement.littleKnownSpacing)),
             ("regularUseDays", .count(\.judgement.regularUseDays)),
             ("quotaWindow", .seconds(\.judgement.quotaWindow)),
             ("quotaActive", .count(\.judgement.quotaActive)),

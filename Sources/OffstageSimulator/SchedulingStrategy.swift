@@ -40,7 +40,7 @@ public enum SchedulingStrategy: Hashable, Sendable, Codable {
     static let judgementConstraints: Set<String> = Set(
         ([
             UsageTierConstraint(), QuotaConstraint(), RateLimitConstraint(), ProcessingPaceConstraint(),
-            LaunchPredictionConstraint(),
+            LittleKnownConstraint(), LaunchPredictionConstraint(),
             EnergyBudgetConstraint(), CellularDataBudgetConstraint(), CoalescingConstraint(),
         ] as [any Constraint]).map(\.name))
 
@@ -75,6 +75,8 @@ struct FixedPeriodConstraint: Constraint, SeesOnlyWhetherForeground {
         reason = "runs once every \(Int((period / 60).rounded())) min (fixed period)"
     }
 
+    /// Its time is fixed: a period from a run that already started.
+    var holdsUntilItsTime: Bool { true }
     /// It reads only the time and its own app.
     func lifts(_ request: TaskRequest, in context: ConstraintContext) -> BlockerLifts { [] }
     func applies(to request: TaskRequest) -> Bool { request.isDiscretionary }
@@ -93,6 +95,8 @@ struct AnnouncedLaunchConstraint: Constraint, SeesOnlyWhetherForeground {
     /// Each app's launches, in time order.
     let launches: [BundleID: [Instant]]
     var name: String { "oracle" }
+    /// Its time is fixed: the announced launch, which only a run of the app's own moves later.
+    var holdsUntilItsTime: Bool { true }
     /// It reads only the time and its own app.
     func lifts(_ request: TaskRequest, in context: ConstraintContext) -> BlockerLifts { [] }
     func applies(to request: TaskRequest) -> Bool { request.kind == .appRefresh }

@@ -289,6 +289,15 @@ enum Fixture {
         var policy = Policy.iOS
         policy.discretionaryRateLimit = 0
         policy.judgement.processingSpacing = 0
+        policy.judgement.littleKnownSpacing = 0
+        return policy
+    }
+
+    /// iOS's policy with every app as well known as if used for weeks: for tests of other rules that run an app
+    /// opened once more often than a little-known app runs (`LittleKnownConstraint`).
+    static var knowingEveryApp: Policy {
+        var policy = Policy.iOS
+        policy.judgement.littleKnownLaunches = 0
         return policy
     }
 

@@ -83,6 +83,10 @@ public protocol Constraint: Sendable {
     /// When a `satisfied` verdict turns by the passing of time alone, the context otherwise the same; nil
     /// when it holds until the context changes. (A `blocked` verdict holds until its `until`.)
     func satisfactionEnds(for request: TaskRequest, in context: ConstraintContext) -> Instant?
+    /// Whether a blocked verdict with a time holds until that time whatever happens, the request the same (an
+    /// earliest begin date, a spacing from the last run): nothing can start the request sooner, so it is not
+    /// judged again before then. False by default.
+    var holdsUntilItsTime: Bool { get }
 }
 
 extension Constraint {
@@ -94,6 +98,7 @@ extension Constraint {
     public func interrupts(_ request: TaskRequest, in context: ConstraintContext) -> String? { nil }
     public func lifts(_ request: TaskRequest, in context: ConstraintContext) -> BlockerLifts { .sharedChange }
     public func satisfactionEnds(for request: TaskRequest, in context: ConstraintContext) -> Instant? { nil }
+    public var holdsUntilItsTime: Bool { false }
 }
 
 /// A constraint that blocks a request, as `explain` lists it.
@@ -171,7 +176,7 @@ extension Array where Element == any Constraint {
             CriticalBatteryConstraint(), ThermalConstraint(), NetworkConstraint(), ExternalPowerConstraint(),
             DeviceIdleConstraint(), ForceQuitConstraint(), ForegroundConstraint(), NotAlreadyRunningConstraint(),
             UsageTierConstraint(), QuotaConstraint(), RateLimitConstraint(), ProcessingPaceConstraint(),
-            LaunchPredictionConstraint(),
+            LittleKnownConstraint(), LaunchPredictionConstraint(),
             EnergyBudgetConstraint(),
             CellularDataBudgetConstraint(), CoalescingConstraint(),
         ]
@@ -210,7 +215,9 @@ extension Array where Element == any Constraint {
             case .blocked(let reason, let until):
                 if blockers.isEmpty { blockers.reserveCapacity(4) }  // one allocation for the usual few
                 blockers.append(Blocker(constraint: self[index].name, words: reason, until: until))
-                wait.note(until: until, lifts: self[index].lifts(request, in: context))
+                wait.note(
+                    until: until, lifts: self[index].lifts(request, in: context),
+                    fixed: self[index].holdsUntilItsTime)
                 turns = until
             }
             if let turns, turnsAt.map({ turns < $0 }) ?? true { turnsAt = turns }
@@ -274,11 +281,15 @@ struct RequestWait: Sendable {
     private var heldUntilItsOwnEvent = false
     private var latestOwnUntil: Instant?
     private var latestUntil: Instant?
+    /// The latest time of a blocker that holds until its time whatever happens (`holdsUntilItsTime`).
+    private(set) var heldWhateverHappensUntil: Instant?
     private var lifts: BlockerLifts = []
 
-    /// Counts in one blocker: the time it lifts by itself, and what else lifts it.
-    mutating func note(until: Instant?, lifts blockerLifts: BlockerLifts) {
+    /// Counts in one blocker: the time it lifts by itself, what else lifts it, and whether it holds until that
+    /// time whatever happens (`fixed`).
+    mutating func note(until: Instant?, lifts blockerLifts: BlockerLifts, fixed: Bool = false) {
         if let until, latestUntil.map({ until > $0 }) ?? true { latestUntil = until }
+        if fixed, let until, heldWhateverHappensUntil.map({ until > $0 }) ?? true { heldWhateverHappensUntil = until }
         guard blockerLifts.isEmpty else { return lifts.formUnion(blockerLifts) }
         heldByItsOwn = true
         guard let until else {

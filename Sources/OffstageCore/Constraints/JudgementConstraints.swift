@@ -174,6 +174,8 @@ public struct RateLimitConstraint: Constraint {
     public func applies(to work: WorkKind) -> Bool {
         work != .backgroundPush && FactorTable.standard.holds(.rateLimiting, work)
     }
+    /// Its time is fixed: a spacing from a run that already started.
+    public var holdsUntilItsTime: Bool { true }
     /// It reads only the time and its own app.
     public func lifts(_ request: TaskRequest, in context: ConstraintContext) -> BlockerLifts { [] }
     public func applies(to request: TaskRequest) -> Bool { request.isDiscretionary }
@@ -194,6 +196,8 @@ public struct RateLimitConstraint: Constraint {
 public struct ProcessingPaceConstraint: Constraint, SeesOnlyWhetherForeground {
     public init() {}
     public var name: String { "processingPace" }
+    /// Its time is fixed: a spacing from a run that already started.
+    public var holdsUntilItsTime: Bool { true }
     /// It reads only the time and its own app.
     public func lifts(_ request: TaskRequest, in context: ConstraintContext) -> BlockerLifts { [] }
     public func applies(to request: TaskRequest) -> Bool { request.kind == .processing }
@@ -205,6 +209,35 @@ public struct ProcessingPaceConstraint: Constraint, SeesOnlyWhetherForeground {
         return .blocked(
             reason: BlockerReason {
                 "this processing task last ran \(minutes(ago)) ago; it runs at most every \(minutes(spacing))"
+            }, until: last + spacing)
+    }
+}
+
+/// Little known, little run (SPEC §5): an app the user has opened fewer than `littleKnownLaunches` times within the
+/// history window gets its refresh and legacy fetch at most every `littleKnownSpacing`, so one that resubmits
+/// every 15 minutes runs a few times a day, spread out, whatever the launch model makes of it.
+public struct LittleKnownConstraint: Constraint, SeesOnlyWhetherForeground {
+    public init() {}
+    public var name: String { "littleKnown" }
+    public var factor: WorkFactor? { .appUsage }
+    /// Refresh tasks and legacy fetch: processing has its own pace, pushes their own limit.
+    public func applies(to work: WorkKind) -> Bool { work == .appRefresh || work == .backgroundFetch }
+    public func applies(to request: TaskRequest) -> Bool { request.kind == .appRefresh }
+    /// Its time is fixed: a spacing from a run that already started.
+    public var holdsUntilItsTime: Bool { true }
+    /// It reads only the time and its own app.
+    public func lifts(_ request: TaskRequest, in context: ConstraintContext) -> BlockerLifts { [] }
+    public func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict {
+        let policy = context.policy.judgement
+        let launches = context.judgement.launchesKnown
+        guard launches < policy.littleKnownLaunches, let last = context.judgement.lastRunStarted,
+            context.now < last + policy.littleKnownSpacing
+        else { return .satisfied }
+        let spacing = policy.littleKnownSpacing
+        return .blocked(
+            reason: BlockerReason {
+                "opened \(launches) times in \(Int((policy.historyWindow / 86_400).rounded())) days: little known, it "
+                    + "runs at most every \(minutes(spacing))"
             }, until: last + spacing)
     }
 }

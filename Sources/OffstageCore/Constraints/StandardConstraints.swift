@@ -2,6 +2,8 @@
 public struct EarliestBeginDateConstraint: Constraint {
     public init() {}
     public var name: String { "earliestBeginDate" }
+    /// Its time is fixed: the request's own date.
+    public var holdsUntilItsTime: Bool { true }
     /// It reads only the time and its own app.
     public func lifts(_ request: TaskRequest, in context: ConstraintContext) -> BlockerLifts { [] }
     public func applies(to request: TaskRequest) -> Bool { request.isDiscretionary && request.earliestBeginDate != nil }

@@ -103,7 +103,8 @@ extension BackgroundSystem {
             quotaFreesAt: recent.first.map { $0 + window },
             energyBudget: energyBudget, refreshEnergyUse: refreshEnergyUse ?? .infinity, dataBudget: dataBudget,
             deviceAwake: isDeviceAwake, otherRunInProgress: scheduler.runningTaskCount > 0,
-            lastRunStarted: recent.last, processingStarts: app.processingStarts)
+            lastRunStarted: recent.last, processingStarts: app.processingStarts, launchesKnown: app.usage.launches.count
+        )
     }
 
     // MARK: Runs

@@ -28,4 +28,6 @@ public struct JudgementContext: Hashable, Sendable {
     public var lastRunStarted: Instant?
     /// When each of the app's processing tasks (by identifier) last started: the processing pace reads it.
     public var processingStarts: [String: Instant] = [:]
+    /// The user's launches of the app within the history window: how well the system knows it.
+    public var launchesKnown: Int = 0
 }

@@ -28,6 +28,12 @@ public struct JudgementPolicy: Hashable, Sendable, Codable {
     /// when the device is idle, "a few times a night at most", and publishes no figure. 3 h, ours, keeps a task
     /// the app resubmits at every trip to the background to three runs in an eight-hour night.
     public var processingSpacing: Double = 3 * 3600
+    /// Launches within the history window below which an app is little known (SPEC §5, "Little known, little
+    /// run"): its refresh and legacy fetch are spaced `littleKnownSpacing` apart. 3 (ours): a new app, or one opened
+    /// once or twice, until a habit can show.
+    public var littleKnownLaunches: Int = 3
+    /// Seconds between two refresh or fetch starts of a little-known app: 6 h (ours) is at most four a day.
+    public var littleKnownSpacing: Double = 6 * 3600
     public var quotaWorkingSet: Int = 48
     public var quotaFrequent: Int = 4
     public var quotaRare: Int = 1

@@ -39,6 +39,7 @@ extension BackgroundSystem {
             apps[id].scheduling.keep(nil)
             return noteWaiting(id, until: nil, waits: [])
         }
+        if apps[id].judgementHoldsWhateverHappens(pending: pending, now: now, sight: appStateSight) { return }
         refreshUsageTier(id)
         let judgement = judgementContext(for: id)
         let seen = PendingJudgement.Seen(
@@ -52,6 +53,8 @@ extension BackgroundSystem {
         var turnsAt: Instant?
         var started = false
         var waits: BlockerLifts = []
+        var heldUntil: Instant?  // the earliest of the requests' holds whatever happens, while each has one
+        var eachHeld = true
         for request in pending {
             let (blockers, turns, wait) = constraints.judge(request, in: context)
             if blockers.isEmpty {
@@ -67,6 +70,11 @@ extension BackgroundSystem {
             if let turns, turnsAt.map({ turns < $0 }) ?? true { turnsAt = turns }
             if let review = wait.reviewAt, lift.map({ review < $0 }) ?? true { lift = review }
             waits.formUnion(wait.liftedBy)
+            if let held = wait.heldWhateverHappensUntil, eachHeld {
+                heldUntil = min(heldUntil ?? held, held)
+            } else {
+                (eachHeld, heldUntil) = (false, nil)
+            }
             let last = apps[id].lastBlockers[request.identifier]  // names in an array only when the wait changed
             if !(last?.elementsEqual(blockers, by: { $0 == $1.constraint }) ?? false) {
                 apps[id].scheduling.noteBlockers(blockers.map { $0.constraint }, of: request.identifier)
@@ -75,7 +83,7 @@ extension BackgroundSystem {
         }
         noteWaiting(id, until: lift, waits: waits)
         apps[id].scheduling.keep(
-            started ? nil : PendingJudgement(pending: pending, seen: seen, turnsAt: turnsAt))
+            started ? nil : PendingJudgement(pending: pending, seen: seen, turnsAt: turnsAt, heldUntil: heldUntil))
     }
 
     /// Remembers how the app's pending requests wait: when the soonest should be judged again by itself,

@@ -17,6 +17,21 @@ struct PendingJudgement: Sendable {
     var seen: Seen
     /// The earliest time a verdict turns by time alone (a blocker lifts, a satisfied constraint ends).
     var turnsAt: Instant?
+    /// Until when none of `pending` can start whatever happens, each held by a blocker that holds until its time
+    /// (`Constraint.holdsUntilItsTime`); nil when one is not so held.
+    var heldUntil: Instant?
+
+    /// Whether none of `pending` can start at `now` whatever the device or the budgets do, and the app's own
+    /// state is as it was (so its next review stays as it was set): judging them again before `heldUntil` could
+    /// change only the words of their waits, so it is not done. Asked before a context is worked out.
+    func holdsWhateverHappens(
+        pending: [TaskRequest], now: Instant, appState: AppState, appForceQuit: Bool, runningIdentifiers: Set<String>,
+        sight: AppStateSight
+    ) -> Bool {
+        guard let heldUntil, now < heldUntil else { return false }
+        return pending == self.pending && !sight.tells(appState, from: seen.appState)
+            && appForceQuit == seen.appForceQuit && runningIdentifiers == seen.runningIdentifiers
+    }
 
     /// Whether judging `pending` at `now`, with the constraints seeing `seen`, would give the same verdicts:
     /// the same requests, the same sight of the device and the app (its state as far as the

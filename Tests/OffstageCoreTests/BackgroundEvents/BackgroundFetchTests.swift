@@ -13,7 +13,9 @@ import Testing
     func harness(
         interval: Double? = 0, modes: Set<BackgroundMode> = [.fetch], permitted: [String] = []
     ) -> CoreHarness {
+        // The interval's rules alone: opened once, the app is also little known, which spaces fetches by hours.
         var h = CoreHarness(
+            policy: Fixture.knowingEveryApp,
             apps: [AppManifest(bundleIdentifier: app, backgroundModes: modes, permittedIdentifiers: permitted)])
         h.open(app)
         h.call(.setMinimumBackgroundFetchInterval(interval), from: app)

@@ -93,7 +93,7 @@ import Testing
     // MARK: Quotas
 
     @Test func quotaLimitsRunsPerWindowByTier() {
-        var policy = Policy.iOS
+        var policy = Fixture.knowingEveryApp  // the quota alone: opened once, the app is also little known
         policy.judgement.quotaRare = 2
         var h = Fixture.harness(policy: policy)
         h.open(feed)

@@ -12,19 +12,32 @@ import Testing
         h.log.records(.deferred).last { $0.app == app }?.reason
     }
 
-    @Test func aWaitIsExplainedAgainWhenAMaintenanceWindowClosesWithNothingElseChanged() {
+    /// The constraints named by the app's latest `deferred` record.
+    func lastBlockers(_ h: CoreHarness, _ app: BundleID) -> [String]? {
+        guard case .deferred(let blockers) = h.log.records(.deferred).last(where: { $0.app == app })?.detail else {
+            return nil
+        }
+        return blockers.map(\.constraint)
+    }
+
+    @Test func aWaitHeldByItsEarliestBeginDateIsJudgedAgainOnlyAtThatDateWhileExplainShowsItNow() {
         var h = Fixture.harness()
         h.launchAndSuspend(feed)
         h.handle(.lock)
         // Inside the 00:15 maintenance wake's 60 s window: only the earliest begin date (00:16:40) holds it.
         h.advance(to: Instant(seconds: 910))
         h.submit(Fixture.refreshRequest(feed, earliestBeginDate: 1000), from: feed)
-        #expect(lastWait(h, feed)?.hasPrefix("earliestBeginDate") == true)
-        #expect(lastWait(h, feed)?.contains("coalescing") == false)
-        // The window closed at 00:16; a call that changes nothing the constraints read reviews the app.
+        #expect(lastBlockers(h, feed) == ["earliestBeginDate"])
+        let waitsRecorded = h.log.records(.deferred).count
+        // The window closed at 00:16; the date still holds the request whatever else happens, so a review of the
+        // app does not judge it again (nothing it could find would start it), while `explain` judges it now.
         h.advance(to: Instant(seconds: 970))
         h.call(.pendingRequests, from: feed)
-        #expect(lastWait(h, feed)?.contains("coalescing") == true)
+        #expect(h.log.records(.deferred).count == waitsRecorded)
+        #expect(h.system.explain().first?.blockers.map(\.constraint) == ["earliestBeginDate", "coalescing"])
+        // At the date it is judged again, and its wait recorded anew.
+        h.advance(to: Instant(seconds: 1000))
+        #expect(lastBlockers(h, feed) == ["coalescing"])
     }
 
     @Test func aReplacedRequestHasItsWaitRecordedAgainEvenWhenIdentical() {
