@@ -8,6 +8,7 @@ import Testing
 @Suite struct BackgroundEventScenarioTests {
     static let yaml = """
         name: Pushes, fetch and location
+        policy: { littleKnownLaunches: 0 }  # the fetch interval's rules alone: the chat app is opened once
         apps:
           - manifest:
               CFBundleIdentifier: com.example.chat

@@ -200,8 +200,9 @@ extension BackgroundSystem {
     }
 }
 
-/// "12 min" or "3 h 5 min": a duration in words, for records.
+/// "12 min", "3 h 5 min" or "6 h": a duration in words, for records.
 func minutes(_ seconds: Double) -> String {
     let total = Int((seconds / 60).rounded())
-    return total >= 60 ? "\(total / 60) h \(total % 60) min" : "\(total) min"
+    guard total >= 60 else { return "\(total) min" }
+    return total % 60 == 0 ? "\(total / 60) h" : "\(total / 60) h \(total % 60) min"
 }
