@@ -48,6 +48,22 @@ import Testing
         #expect(device.backgroundTasks(of: app).isEmpty)
     }
 
+    @Test func anAsyncTestStepsTheDeviceOffItsCooperativeThread() async throws {
+        let device = try device()
+        defer { device.finish() }
+        let state = await device.steps { device -> AppState in
+            device.open(app)
+            device.home()
+            device.runUntilIdle()
+            return device.state(of: app)
+        }
+        #expect(state == .suspended)
+        let ran = await device.steps { device in
+            device.advance(until: { $0.records(of: app).contains { $0.kind == .completed } }, within: 6 * 3600)
+        }
+        #expect(ran)
+    }
+
     @Test func simulateLaunchAndExpirationReachTheAppsHandlers() throws {
         let sightings = Sightings()
         let device = try device(sightings: sightings)

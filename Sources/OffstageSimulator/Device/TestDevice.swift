@@ -7,8 +7,9 @@ public import OffstageCore
 ///
 /// It drives the same loop as a scenario's run (`Simulation`), so the same steps give the same records byte for
 /// byte; a scenario's timeline is one way to drive it (`play`). Its methods block the caller while virtual time
-/// moves (real milliseconds), from a synchronous or an async test alike; it is not to be used from two threads
-/// at once. While it hosts Swift app code, other runs that host Swift code wait for it (`finish()` ends its turn).
+/// moves (real milliseconds), from a synchronous or an async test alike (`steps` runs them off the caller's
+/// thread for an async test); it is not to be used from two threads at once. While it hosts Swift app code, other
+/// runs that host Swift code wait for it (`finish()` ends its turn).
 public final class TestDevice: @unchecked Sendable {
     /// The run it steps: its records, battery history and system.
     public let simulation: Simulation
@@ -173,6 +174,17 @@ public final class TestDevice: @unchecked Sendable {
         }
         endSwiftCodeTurn()
         return simulation.records
+    }
+
+    /// Runs `steps` on a thread of their own and resumes the caller when they end: an async test that steps the
+    /// device this way leaves its cooperative thread free while virtual time moves.
+    public func steps<Result: Sendable>(_ steps: @escaping @Sendable (TestDevice) -> Result) async -> Result {
+        await withCheckedContinuation { continuation in
+            let thread = Thread { continuation.resume(returning: steps(self)) }
+            thread.name = "offstage test device"
+            thread.stackSize = 8 << 20
+            thread.start()
+        }
     }
 
     // MARK: Reading
