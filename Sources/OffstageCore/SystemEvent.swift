@@ -35,6 +35,8 @@ public enum SystemEvent: Hashable, Sendable, Codable {
     case setBattery(level: Double, charging: Bool)
     case setNetwork(NetworkKind)
     case setThermalState(ThermalState)
+    /// What a suspended app hears when it is resumed in the background (`DeviceState.resumeCallback`).
+    case setResumeCallback(ResumeCallback)
     /// Memory is short: jetsam kills apps until `bytes` are freed.
     case memoryPressure(bytes: Int)
     case setMemoryFootprint(BundleID, bytes: Int)
@@ -78,6 +80,9 @@ public enum AppCall: Hashable, Sendable, Codable {
     case cancelAll
     case pendingRequests
     case beginBackgroundTask(name: String?)
+    /// `ProcessInfo.performExpiringActivity(withReason:using:)`: the same assertion as `beginBackgroundTask`, and
+    /// the only one an app extension may take.
+    case beginExpiringActivity(reason: String)
     case endBackgroundTask(Int)
     case backgroundTimeRemaining
     case applicationState

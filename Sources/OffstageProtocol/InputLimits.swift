@@ -68,6 +68,8 @@ extension AppCall {
             }
         case .beginBackgroundTask(let name?):
             try check(name: name, field: "name")
+        case .beginExpiringActivity(let reason):
+            try check(name: reason, field: "reason")
         case .updateTitle(_, let title, let subtitle):
             try check(title: title, field: "title")
             try check(title: subtitle, field: "subtitle")

@@ -207,7 +207,9 @@ public final class Simulation: @unchecked Sendable {
     /// Installs one app now: the system learns its manifest, and its memory footprint if the app gives one.
     func install(_ app: ScenarioApp) {
         let id = app.manifest.bundleIdentifier
-        perform(system.install(app.manifest, at: now))
+        var manifest = app.manifest
+        if app.sceneManifest != nil { manifest.usesScenes = true }
+        perform(system.install(manifest, at: now))
         if let bytes = app.memoryFootprint {
             perform(system.handle(.setMemoryFootprint(id, bytes: bytes), at: now))
         }

@@ -18,6 +18,7 @@ extension BackgroundSystem {
         case .pendingRequests:
             return .pending(pendingRequests(of: schedulingApp(of: id)))
         case .beginBackgroundTask(let name): return beginBackgroundTask(id, name: name)
+        case .beginExpiringActivity(let reason): return beginBackgroundTask(id, name: reason, asExpiringActivity: true)
         case .endBackgroundTask(let number):
             endBackgroundTask(id, number)
             return .ok
