@@ -219,8 +219,10 @@ public final class Simulation: @unchecked Sendable {
 
     /// Drives the loop to `time` on a new driver thread and waits until it pauses there, without the final tick;
     /// `including` says whether the steps due at `time` itself run. `before` runs first on the driver (app code
-    /// that an install or an action starts runs on that thread).
+    /// that an install or an action starts runs on that thread). The stall watch covers it as it covers `run`:
+    /// once the run has stalled, a step does nothing.
     func step(to time: Instant, including: Bool, before: (@Sendable (Simulation) -> Void)? = nil) {
+        guard !watch.hasStopped else { return }
         end = max(now, time)
         pausesAtEnd = true
         includesEnd = including
@@ -228,7 +230,7 @@ public final class Simulation: @unchecked Sendable {
             before?(simulation)
             simulation.drive()
         }
-        finished.wait()
+        waitForTheDriver()
     }
 
     /// Puts `action` on the timeline at now, ahead of the work queued for now; the next step runs it.
@@ -240,12 +242,13 @@ public final class Simulation: @unchecked Sendable {
             Scheduled(at: now, sequence: injected, action: .timeline(TimelineEntry(at: now.seconds, action: action))))
     }
 
-    /// Ends a stepped run at now: the final tick, as a scenario's run ends.
+    /// Ends a stepped run at now: the final tick, as a scenario's run ends (nothing more after a stall).
     func finishSteps() {
+        guard !watch.hasStopped else { return }
         pausesAtEnd = false
         end = now
         startDriver { $0.drive() }
-        finished.wait()
+        waitForTheDriver()
     }
 
     /// The system as it stands at now: a copy brought up to now by a tick, whose effects are dropped (the stored

@@ -121,6 +121,10 @@ public final class TestDevice: @unchecked Sendable {
     /// Virtual time now.
     public var now: Instant { simulation.now }
 
+    /// Why the device stopped, if its virtual time could not move on (the same instant repeating, or app code
+    /// held outside the simulator): every step after it does nothing, and the records end there.
+    public var stall: SimulationStall? { simulation.stall }
+
     /// Moves virtual time on by `seconds`, running everything due up to and including the new now.
     public func advance(by seconds: Double) { advance(to: now + max(0, seconds)) }
 
@@ -128,11 +132,12 @@ public final class TestDevice: @unchecked Sendable {
     public func advance(to time: Instant) { simulation.step(to: time, including: true) }
 
     /// Moves virtual time one step at a time until `condition` holds, for at most `limit` seconds; true if it
-    /// held (checked before the first step too). Time stops at the step where it first holds.
+    /// held (checked before the first step too). Time stops at the step where it first holds, or at a stall.
     @discardableResult
     public func advance(until condition: (TestDevice) -> Bool, within limit: Double = 86_400) -> Bool {
         let deadline = now + max(0, limit)
         while !condition(self) {
+            guard stall == nil else { return false }
             guard let next = simulation.upcomingStep, next <= deadline else {
                 advance(to: deadline)
                 return condition(self)
