@@ -108,6 +108,12 @@ public enum AppCall: Hashable, Sendable, Codable {
     case setSignificantLocationMonitoring(Bool)
     /// `startMonitoring(for:)` / `stopMonitoring(for:)` of the region with this identifier.
     case setRegionMonitoring(identifier: String, Bool)
+    /// The app's code began work `number` that uses `cpuSeconds` of one core over the next `seconds`
+    /// (`OffstageWork.begin`): the CPU monitor counts it while it runs, as iOS measures a process as it runs.
+    case workBegan(number: Int, cpuSeconds: Double, seconds: Double)
+    /// Work `number` ended before its time was up (its use comes in the resource report that follows); work that
+    /// runs its whole time needs no such call.
+    case workEnded(number: Int)
 
     // MARK: Gaps closed (stop 10): background location misuse and launch options
     /// `CLLocationManager.allowsBackgroundLocationUpdates` was set to `true`: without `location` in
