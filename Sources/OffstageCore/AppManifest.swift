@@ -9,6 +9,14 @@ public struct AppManifest: Hashable, Sendable, Codable {
     /// For an app extension, its Info.plist's `NSExtension` → `NSExtensionPointIdentifier` (e.g.
     /// `com.apple.widgetkit-extension`); nil for an app.
     public var extensionPoint: String?
+    /// The Info.plist has a `UIApplicationSceneManifest`: a scene-based app, whose foreground and background
+    /// callbacks go to its scene's delegate (the records name those).
+    public var usesScenes: Bool
+    /// A keyboard extension's `NSExtensionAttributes` → `RequestsOpenAccess`: it asks the user for full access.
+    public var requestsOpenAccess: Bool
+
+    /// `NSExtensionPointIdentifier` of a custom keyboard.
+    public static let keyboardExtensionPoint = "com.apple.keyboard-service"
 
     /// The app an extension belongs to: its bundle identifier less the last component, as Apple requires an
     /// extension's to begin with its host's; nil for an app.
@@ -23,7 +31,9 @@ public struct AppManifest: Hashable, Sendable, Codable {
         backgroundModes: Set<BackgroundMode> = [],
         permittedIdentifiers: [String] = [],
         entitlements: Set<String> = [],
-        extensionPoint: String? = nil
+        extensionPoint: String? = nil,
+        usesScenes: Bool = false,
+        requestsOpenAccess: Bool = false
     ) {
         self.bundleIdentifier = bundleIdentifier
         self.executable = executable
@@ -31,6 +41,36 @@ public struct AppManifest: Hashable, Sendable, Codable {
         self.permittedIdentifiers = permittedIdentifiers
         self.entitlements = entitlements
         self.extensionPoint = extensionPoint
+        self.usesScenes = usesScenes
+        self.requestsOpenAccess = requestsOpenAccess
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case bundleIdentifier, executable, backgroundModes, permittedIdentifiers, entitlements, extensionPoint
+        case usesScenes, requestsOpenAccess
+    }
+
+    /// Decodes a manifest; the keys added since the first stored manifests may be missing (false).
+    public init(from decoder: any Decoder) throws {
+        let values = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            bundleIdentifier: try values.decode(BundleID.self, forKey: .bundleIdentifier),
+            executable: try values.decodeIfPresent(String.self, forKey: .executable),
+            backgroundModes: try values.decode(Set<BackgroundMode>.self, forKey: .backgroundModes),
+            permittedIdentifiers: try values.decode([String].self, forKey: .permittedIdentifiers),
+            entitlements: try values.decode(Set<String>.self, forKey: .entitlements),
+            extensionPoint: try values.decodeIfPresent(String.self, forKey: .extensionPoint),
+            usesScenes: try values.decodeIfPresent(Bool.self, forKey: .usesScenes) ?? false,
+            requestsOpenAccess: try values.decodeIfPresent(Bool.self, forKey: .requestsOpenAccess) ?? false)
+    }
+
+    /// Whether the app is an extension (it has no app delegate and no `beginBackgroundTask`).
+    public var isExtension: Bool { extensionPoint != nil }
+
+    /// A custom keyboard that lacks open access: its Info.plist does not request it, or the user did not allow
+    /// full access (`granted`). `BGTaskScheduler` refuses its requests with `unavailable`.
+    public func isKeyboardWithoutOpenAccess(granted: Set<BundleID>) -> Bool {
+        extensionPoint == Self.keyboardExtensionPoint && !(requestsOpenAccess && granted.contains(bundleIdentifier))
     }
 
     /// How an identifier is allowed by `BGTaskSchedulerPermittedIdentifiers`.

@@ -13,7 +13,8 @@ public enum AppState: String, Hashable, Sendable, Codable, CaseIterable {
     public var isForeground: Bool { self == .active || self == .inactive }
 }
 
-/// The `UIApplicationDelegate` life-cycle callbacks the system delivers, in iOS's names.
+/// The `UIApplicationDelegate` life-cycle callbacks the system delivers, in iOS's names, and an app extension's
+/// start (`NSExtensionRequestHandling.beginRequest(with:)`: an extension has no app delegate).
 public enum LifecycleCallback: String, Hashable, Sendable, Codable, CaseIterable {
     case willFinishLaunching = "application(_:willFinishLaunchingWithOptions:)"
     case didFinishLaunching = "application(_:didFinishLaunchingWithOptions:)"
@@ -22,14 +23,51 @@ public enum LifecycleCallback: String, Hashable, Sendable, Codable, CaseIterable
     case didEnterBackground = "applicationDidEnterBackground(_:)"
     case willEnterForeground = "applicationWillEnterForeground(_:)"
     case willTerminate = "applicationWillTerminate(_:)"
+    case beginRequest = "beginRequest(with:)"
 
     /// The state the app is in while this callback runs.
     var stateDuring: AppState? {
         switch self {
-        case .willFinishLaunching, .didFinishLaunching, .willTerminate: nil
+        case .willFinishLaunching, .didFinishLaunching, .willTerminate, .beginRequest: nil
         case .didBecomeActive: .active
         case .willResignActive, .willEnterForeground: .inactive
         case .didEnterBackground: .background
+        }
+    }
+}
+
+/// Who hears a life-cycle callback in the app's process: what its record names.
+public enum CallbackReceiver: Hashable, Sendable, Codable {
+    /// The app delegate (`UIApplicationDelegate`).
+    case appDelegate
+    /// A scene-based app's scene delegate, in place of the app delegate; `connecting` when the window scene
+    /// connects first (`scene(_:willConnectTo:options:)`).
+    case sceneDelegate(connecting: Bool)
+    /// A scene-based app with no scene connected (launched in the background): no delegate method is called.
+    case noScene
+    /// An app extension's principal object, which iOS starts with `beginRequest(with:)`.
+    case appExtension
+
+    /// The methods called, in order, as the records name them.
+    public func words(for callback: LifecycleCallback) -> String {
+        switch self {
+        case .appDelegate, .appExtension: return callback.rawValue
+        case .noScene:
+            guard callback != .willTerminate else { return callback.rawValue }
+            return "no callback: a scene-based app with no scene connected (\(callback.rawValue) is not called)"
+        case .sceneDelegate(let connecting):
+            let willConnect = connecting ? ["scene(_:willConnectTo:options:)"] : []
+            let methods: [String] =
+                switch callback {
+                case .willEnterForeground: ["sceneWillEnterForeground(_:)"]
+                case .didBecomeActive:
+                    (connecting ? ["sceneWillEnterForeground(_:)"] : []) + ["sceneDidBecomeActive(_:)"]
+                case .willResignActive: ["sceneWillResignActive(_:)"]
+                case .didEnterBackground: ["sceneDidEnterBackground(_:)"]
+                case .willTerminate: ["sceneDidDisconnect(_:)", callback.rawValue]
+                case .willFinishLaunching, .didFinishLaunching, .beginRequest: [callback.rawValue]
+                }
+            return (willConnect + methods).joined(separator: ", ")
         }
     }
 }

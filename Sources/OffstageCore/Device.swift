@@ -23,6 +23,8 @@ public struct DeviceState: Hashable, Sendable, Codable {
     public var isLocked: Bool = false
     /// Whether the device has a GPU that continued-processing tasks may use in the background.
     public var hasBackgroundGPU: Bool = false
+    /// What a suspended app hears when the system resumes it in the background for an event (SPEC §2).
+    public var resumeCallback: ResumeCallback = .didEnterBackground
     /// When the screen went off and the device locked (nil while in use, as the device starts).
     public var idleSince: Instant? = nil
 
@@ -40,6 +42,16 @@ public struct DeviceState: Hashable, Sendable, Codable {
     public init() {}
 }
 
+/// What a suspended app hears when the system resumes it in the background for a task or an event: Apple's
+/// documented order, or the one field reports describe, so that an app can be tested both ways (SPEC §2).
+public enum ResumeCallback: String, Hashable, Sendable, Codable, CaseIterable {
+    /// `applicationDidEnterBackground` (a scene's `sceneDidEnterBackground`) again, then the event: Apple's order
+    /// ("About the background execution sequence"), the default.
+    case didEnterBackground
+    /// The event alone, with no life-cycle callback first: what field reports describe.
+    case none
+}
+
 /// The user's settings that govern background work (§8).
 public struct UserSettings: Hashable, Sendable, Codable {
     /// Background App Refresh, the global switch.
@@ -52,8 +64,28 @@ public struct UserSettings: Hashable, Sendable, Codable {
     public var continuedProcessingOff: Set<BundleID> = []
     public var lowPowerMode: Bool = false
     public var lowDataMode: Bool = false
+    /// Keyboard extensions the user gave full access ("Allow Full Access"): with `RequestsOpenAccess` in their
+    /// Info.plist, they have open access.
+    public var fullAccessKeyboards: Set<BundleID> = []
 
     public init() {}
+
+    private enum CodingKeys: String, CodingKey {
+        case backgroundAppRefresh, backgroundAppRefreshRestricted, backgroundAppRefreshOff, continuedProcessingOff
+        case lowPowerMode, lowDataMode, fullAccessKeyboards
+    }
+
+    /// Decodes settings; the keys added since the first stored settings may be missing (their defaults).
+    public init(from decoder: any Decoder) throws {
+        let values = try decoder.container(keyedBy: CodingKeys.self)
+        backgroundAppRefresh = try values.decode(Bool.self, forKey: .backgroundAppRefresh)
+        backgroundAppRefreshRestricted = try values.decode(Bool.self, forKey: .backgroundAppRefreshRestricted)
+        backgroundAppRefreshOff = try values.decode(Set<BundleID>.self, forKey: .backgroundAppRefreshOff)
+        continuedProcessingOff = try values.decode(Set<BundleID>.self, forKey: .continuedProcessingOff)
+        lowPowerMode = try values.decode(Bool.self, forKey: .lowPowerMode)
+        lowDataMode = try values.decode(Bool.self, forKey: .lowDataMode)
+        fullAccessKeyboards = try values.decodeIfPresent(Set<BundleID>.self, forKey: .fullAccessKeyboards) ?? []
+    }
 }
 
 /// `UIApplication.BackgroundRefreshStatus`, with iOS's raw values.

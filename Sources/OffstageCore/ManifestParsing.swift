@@ -85,6 +85,7 @@ extension AppManifest {
             }
         }
         var extensionPoint: String?
+        var requestsOpenAccess = false
         if let raw = dictionary["NSExtension"] {
             let field = "NSExtension.NSExtensionPointIdentifier"
             guard let table = raw as? [String: Any] else {
@@ -99,6 +100,19 @@ extension AppManifest {
                     message: "an app extension's must begin with its host app's bundle identifier and a '.'")
             }
             extensionPoint = point
+            if let attributes = table["NSExtensionAttributes"] {
+                let field = "NSExtension.NSExtensionAttributes"
+                guard let attributes = attributes as? [String: Any] else {
+                    throw ManifestError(source: source, field: field, message: "must be a dictionary")
+                }
+                if let open = attributes["RequestsOpenAccess"] {
+                    guard let open = open as? Bool else {
+                        throw ManifestError(
+                            source: source, field: "\(field).RequestsOpenAccess", message: "must be a boolean")
+                    }
+                    requestsOpenAccess = open
+                }
+            }
         }
         self.init(
             bundleIdentifier: BundleID(bundle),
@@ -106,7 +120,9 @@ extension AppManifest {
             backgroundModes: Set(try strings("UIBackgroundModes").map(BackgroundMode.init(rawValue:))),
             permittedIdentifiers: identifiers,
             entitlements: entitlements,
-            extensionPoint: extensionPoint
+            extensionPoint: extensionPoint,
+            usesScenes: dictionary["UIApplicationSceneManifest"] != nil,
+            requestsOpenAccess: requestsOpenAccess
         )
     }
 }

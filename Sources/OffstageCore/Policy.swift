@@ -93,7 +93,7 @@ public struct Policy: Hashable, Sendable, Codable {
         switch callback {
         case .didEnterBackground: didEnterBackgroundDeadline
         case .willTerminate: willTerminateDeadline
-        case .willFinishLaunching, .didFinishLaunching, .willEnterForeground, .didBecomeActive:
+        case .willFinishLaunching, .didFinishLaunching, .willEnterForeground, .didBecomeActive, .beginRequest:
             transitionWatchdogTimeout
         default: nil
         }

@@ -35,6 +35,8 @@ public enum SystemEvent: Hashable, Sendable, Codable {
     case setBattery(level: Double, charging: Bool)
     case setNetwork(NetworkKind)
     case setThermalState(ThermalState)
+    /// What a suspended app hears when it is resumed in the background (`DeviceState.resumeCallback`).
+    case setResumeCallback(ResumeCallback)
     /// Memory is short: jetsam kills apps until `bytes` are freed.
     case memoryPressure(bytes: Int)
     case setMemoryFootprint(BundleID, bytes: Int)
@@ -78,6 +80,9 @@ public enum AppCall: Hashable, Sendable, Codable {
     case cancelAll
     case pendingRequests
     case beginBackgroundTask(name: String?)
+    /// `ProcessInfo.performExpiringActivity(withReason:using:)`: the same assertion as `beginBackgroundTask`, and
+    /// the only one an app extension may take.
+    case beginExpiringActivity(reason: String)
     case endBackgroundTask(Int)
     case backgroundTimeRemaining
     case applicationState
@@ -103,6 +108,12 @@ public enum AppCall: Hashable, Sendable, Codable {
     case setSignificantLocationMonitoring(Bool)
     /// `startMonitoring(for:)` / `stopMonitoring(for:)` of the region with this identifier.
     case setRegionMonitoring(identifier: String, Bool)
+    /// The app's code began work `number` that uses `cpuSeconds` of one core over the next `seconds`
+    /// (`OffstageWork.begin`): the CPU monitor counts it while it runs, as iOS measures a process as it runs.
+    case workBegan(number: Int, cpuSeconds: Double, seconds: Double)
+    /// Work `number` ended before its time was up (its use comes in the resource report that follows); work that
+    /// runs its whole time needs no such call.
+    case workEnded(number: Int)
 
     // MARK: Gaps closed (stop 10): background location misuse and launch options
     /// `CLLocationManager.allowsBackgroundLocationUpdates` was set to `true`: without `location` in

@@ -283,6 +283,8 @@ extension Daemon {
     /// that change things only from the owner (or the configured group), never from apps.
     func handle(_ message: ClientMessage, from connection: Connection) {
         switch message.body {
+        // Work an app announces (`AppCall.workBegan`/`workEnded`) is answered here: the daemon's CPU monitor reads
+        // the process's measured CPU time, not what the app says it will use.
         case .call(let call, let claimed):
             guard let app = connection.app else {
                 return send(
@@ -298,6 +300,8 @@ extension Daemon {
                     .error(id: message.id, message: "this connection belongs to \(app); it cannot act for \(claimed)"),
                     to: connection)
             }
+            if case .workBegan = call { return send(.result(id: message.id, result: .ok), to: connection) }
+            if case .workEnded = call { return send(.result(id: message.id, result: .ok), to: connection) }
             let (result, effects) = system.call(call, from: app, at: clock.now())
             let decidedAt = Self.freezerDecisionTime(effects) ?? 0
             // A call that ends the app's last work (the callback returned, the task ended) freezes it before

@@ -189,6 +189,11 @@ public final class AppRuntime: @unchecked Sendable {
             _ = delegate.application(app, willFinishLaunchingWithOptions: options)
         case .didFinishLaunching:
             _ = delegate?.application(app, didFinishLaunchingWithOptions: registry.value.launchOptions)
+        case .beginRequest:
+            // An app extension: the catalog's object is its principal, not an app delegate; nothing else is called.
+            let principal = makeDelegate()
+            registry.withValue { $0.delegate = principal }
+            (principal as? any NSExtensionRequestHandling)?.beginRequest(with: NSExtensionContext())
         default: deliverChange(callback, to: app)
         }
         if postsNotifications, let name = UIApplication.notification(after: callback) {

@@ -3,7 +3,8 @@ import OffstageCore
 /// Work an app's code is doing now, described up front: the CPU and GPU time and the bytes it uses in all over
 /// its `seconds`. Not an Apple API: on iOS the system measures a process as it runs, so work cut short by a kill
 /// is still charged; here the work's share done is reported when the code ends it, or when the process ends
-/// (killed, crashed, jetsam, the device shut down) with the work still going on.
+/// (killed, crashed, jetsam, the device shut down) with the work still going on. The system's CPU monitor is told
+/// of the work as it begins, so it sees CPU-bound work while it runs.
 public final class OffstageWorkInProgress: @unchecked Sendable {
     private let total: OffstageWork
     private let startedAt: Double
@@ -17,6 +18,9 @@ public final class OffstageWorkInProgress: @unchecked Sendable {
         self.runtime = runtime
         self.number = number
         startedAt = runtime.link.uptime
+        if total.cpuSeconds > 0, total.seconds > 0 {
+            _ = runtime.link.call(.workBegan(number: number, cpuSeconds: total.cpuSeconds, seconds: total.seconds))
+        }
     }
 
     /// Ends the work now and reports the share done: all of it once its time is up, else CPU and GPU time in
@@ -29,6 +33,8 @@ public final class OffstageWorkInProgress: @unchecked Sendable {
         guard first, let runtime else { return }
         runtime.forgetWork(self)
         let worked = max(0, runtime.link.uptime - startedAt)
+        // Work that runs its whole time (to a microsecond) stops counting at its end by itself; work cut short says so.
+        if total.cpuSeconds > 0, worked < total.seconds - 1e-6 { _ = runtime.link.call(.workEnded(number: number)) }
         let share = total.seconds > 0 && worked < total.seconds ? worked / total.seconds : 1
         let bytes = Int((Double(total.bytes) * share).rounded())
         guard share == 1 || worked > 0 || bytes > 0 else { return }

@@ -9,7 +9,8 @@ extension ProcessInfo {
     /// no such method; this one has Apple's signature and meaning.
     public func performExpiringActivity(withReason reason: String, using block: @escaping @Sendable (Bool) -> Void) {
         let runtime = AppRuntime.current
-        guard case .backgroundTask(let number) = runtime.send(.beginBackgroundTask(name: reason)), number != 0 else {
+        guard case .backgroundTask(let number) = runtime.send(.beginExpiringActivity(reason: reason)), number != 0
+        else {
             DispatchQueue.global().async { block(true) }
             return
         }

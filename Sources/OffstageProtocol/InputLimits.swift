@@ -68,6 +68,11 @@ extension AppCall {
             }
         case .beginBackgroundTask(let name?):
             try check(name: name, field: "name")
+        case .beginExpiringActivity(let reason):
+            try check(name: reason, field: "reason")
+        case .workBegan(_, let cpuSeconds, let seconds):
+            try check(cpuSeconds, in: 0...InputLimits.longestFetchInterval, field: "cpuSeconds", unit: "seconds")
+            try check(seconds, in: 0...InputLimits.longestFetchInterval, field: "seconds", unit: "seconds")
         case .updateTitle(_, let title, let subtitle):
             try check(title: title, field: "title")
             try check(title: subtitle, field: "subtitle")

@@ -401,7 +401,7 @@ struct ScenarioReader {
 
     func device(_ field: Field, into device: inout DeviceState) throws(ScenarioError) {
         let table = try field.table(
-            ["battery", "charging", "network", "thermal", "screen", "locked", "gpu"],
+            ["battery", "charging", "network", "thermal", "screen", "locked", "gpu", "resumeCallback"],
             expecting: "a mapping")
         if let value = table["battery"] { try battery(value, into: &device, charging: table["charging"]) }
         if let value = table["charging"] { device.isCharging = try value.bool() }
@@ -416,6 +416,9 @@ struct ScenarioReader {
         }
         if let value = table["locked"] { device.isLocked = try value.bool() }
         if let value = table["gpu"] { device.hasBackgroundGPU = try value.bool() }
+        if let value = table["resumeCallback"] {
+            device.resumeCallback = try value.choice(ResumeCallback.allCases.map { ($0.rawValue, $0) })
+        }
         if !device.isScreenOn {
             if let locked = table["locked"], !device.isLocked {
                 throw locked.error(
@@ -460,7 +463,7 @@ struct ScenarioReader {
         let table = try field.table(
             [
                 "backgroundAppRefresh", "backgroundAppRefreshRestricted", "backgroundAppRefreshOff",
-                "continuedProcessingOff", "lowPowerMode", "lowDataMode",
+                "continuedProcessingOff", "lowPowerMode", "lowDataMode", "fullAccess",
             ], expecting: "a mapping")
         var settings = UserSettings()
         if let value = table["backgroundAppRefresh"] {
@@ -477,6 +480,7 @@ struct ScenarioReader {
         }
         if let value = table["lowPowerMode"] { settings.lowPowerMode = try value.bool() }
         if let value = table["lowDataMode"] { settings.lowDataMode = try value.bool() }
+        if let value = table["fullAccess"] { settings.fullAccessKeyboards = try appSet(value, apps: apps) }
         return settings
     }
 

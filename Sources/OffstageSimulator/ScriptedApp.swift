@@ -4,8 +4,8 @@ import OffstageKit
 
 /// A declarative scenario app, played by ordinary OffstageKit code: it registers, submits, begins
 /// and ends background tasks and completes its tasks exactly as its `AppBehaviour` says.
-final class ScriptedApp: UIApplicationDelegate, OffstageUserActions, CLLocationManagerDelegate,
-    @unchecked Sendable
+final class ScriptedApp: UIApplicationDelegate, NSExtensionRequestHandling, OffstageUserActions,
+    CLLocationManagerDelegate, @unchecked Sendable
 {
     let behaviour: AppBehaviour
     unowned let simulation: Simulation
@@ -34,10 +34,18 @@ final class ScriptedApp: UIApplicationDelegate, OffstageUserActions, CLLocationM
         _ application: UIApplication,
         didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?
     ) -> Bool {
+        start()
+        return true
+    }
+
+    /// An app extension's start: what an app does when it finishes launching.
+    func beginRequest(with context: NSExtensionContext) { start() }
+
+    /// Registers the behaviour's handlers and runs its launch actions.
+    private func start() {
         for identifier in behaviour.register { register(identifier) }
         if !behaviour.onLocation.isEmpty { _ = locationManager }
         perform(behaviour.onLaunch)
-        return true
     }
 
     func applicationDidBecomeActive(_ application: UIApplication) { perform(behaviour.onBecomeActive) }

@@ -207,7 +207,9 @@ public final class Simulation: @unchecked Sendable {
     /// Installs one app now: the system learns its manifest, and its memory footprint if the app gives one.
     func install(_ app: ScenarioApp) {
         let id = app.manifest.bundleIdentifier
-        perform(system.install(app.manifest, at: now))
+        var manifest = app.manifest
+        if app.sceneManifest != nil { manifest.usesScenes = true }
+        perform(system.install(manifest, at: now))
         if let bytes = app.memoryFootprint {
             perform(system.handle(.setMemoryFootprint(id, bytes: bytes), at: now))
         }
@@ -217,8 +219,10 @@ public final class Simulation: @unchecked Sendable {
 
     /// Drives the loop to `time` on a new driver thread and waits until it pauses there, without the final tick;
     /// `including` says whether the steps due at `time` itself run. `before` runs first on the driver (app code
-    /// that an install or an action starts runs on that thread).
+    /// that an install or an action starts runs on that thread). The stall watch covers it as it covers `run`:
+    /// once the run has stalled, a step does nothing.
     func step(to time: Instant, including: Bool, before: (@Sendable (Simulation) -> Void)? = nil) {
+        guard !watch.hasStopped else { return }
         end = max(now, time)
         pausesAtEnd = true
         includesEnd = including
@@ -226,7 +230,7 @@ public final class Simulation: @unchecked Sendable {
             before?(simulation)
             simulation.drive()
         }
-        finished.wait()
+        waitForTheDriver()
     }
 
     /// Puts `action` on the timeline at now, ahead of the work queued for now; the next step runs it.
@@ -238,12 +242,13 @@ public final class Simulation: @unchecked Sendable {
             Scheduled(at: now, sequence: injected, action: .timeline(TimelineEntry(at: now.seconds, action: action))))
     }
 
-    /// Ends a stepped run at now: the final tick, as a scenario's run ends.
+    /// Ends a stepped run at now: the final tick, as a scenario's run ends (nothing more after a stall).
     func finishSteps() {
+        guard !watch.hasStopped else { return }
         pausesAtEnd = false
         end = now
         startDriver { $0.drive() }
-        finished.wait()
+        waitForTheDriver()
     }
 
     /// The system as it stands at now: a copy brought up to now by a tick, whose effects are dropped (the stored

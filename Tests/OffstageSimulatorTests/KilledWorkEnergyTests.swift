@@ -60,4 +60,32 @@ import Testing
         // 8 of the 20 seconds at half a core.
         #expect(abs(charged - 4 * power.cpuWattsPerCore) < 1e-6)
     }
+
+    /// Finding 4 of issue 26: an app playing audio (so never suspended) that starts 4 minutes of work at a full core
+    /// when it leaves the screen is killed by the CPU monitor a window (60 s) later, while the work runs, and is
+    /// charged for the 60 s done.
+    @Test func theCPUMonitorStopsACPUBoundPieceOfWorkWhenItCrossesTheLimit() throws {
+        let scenario = try ScenarioLoader.parse(
+            yaml: """
+                name: cpu-bound
+                duration: 10m
+                apps:
+                  - manifest: { CFBundleIdentifier: com.example.app, UIBackgroundModes: [audio] }
+                    behaviour:
+                      onEnterBackground:
+                        - startMode: audio
+                        - backgroundTask: { name: crunch, work: 4m, cpu: 1 }
+                timeline:
+                  - { at: 1s, do: open com.example.app }
+                  - { at: 10s, do: home }
+                """, source: "cpu-bound.yaml")
+        let simulation = try EnergySimulationTests.run(scenario)
+        let limit = try #require(simulation.records.first { $0.kind == .resourceLimit })
+        #expect(limit.at.seconds == 70)
+        #expect(
+            simulation.records.contains {
+                if case .terminated(_, .resourceLimit) = $0.detail { $0.at.seconds == 70 } else { false }
+            })
+        #expect(simulation.system.totalUsage(of: "com.example.app").cpuSeconds == 60)
+    }
 }

@@ -204,6 +204,28 @@ import Testing
                 == "demo.yaml:4: field 'apps[0].memory': expected a size like 120MB, got \"lots\"")
     }
 
+    @Test func deviceResumeCallbackAndKeyboardFullAccessAreRead() throws {
+        let scenario = try ScenarioLoader.parse(
+            yaml: """
+                name: Resume
+                device: { resumeCallback: none }
+                settings: { fullAccess: [com.example.notes.keyboard] }
+                apps:
+                  - manifest:
+                      CFBundleIdentifier: com.example.notes.keyboard
+                      NSExtension:
+                        NSExtensionPointIdentifier: com.apple.keyboard-service
+                        NSExtensionAttributes: { RequestsOpenAccess: true }
+                """, source: "demo.yaml")
+        #expect(scenario.device.resumeCallback == .none)
+        #expect(scenario.settings.fullAccessKeyboards == ["com.example.notes.keyboard"])
+        #expect(scenario.apps.first?.manifest.requestsOpenAccess == true)
+        #expect(try ScenarioLoader.parse(yaml: "name: x\n", source: "d").device.resumeCallback == .didEnterBackground)
+        let error = try #require(errorText("name: x\ndevice: { resumeCallback: never }\n"))
+        #expect(error.hasPrefix("demo.yaml:2: field 'device.resumeCallback'"))
+        #expect(error.contains("didEnterBackground") && error.contains("none"))
+    }
+
     @Test func missingNameIsReportedAtTheTopMapping() {
         #expect(errorText("seed: 3\n") == "demo.yaml:1: field 'name': is required")
     }
@@ -254,7 +276,7 @@ import Testing
         #expect(
             errorText(yaml)
                 == "demo.yaml:3: field 'device.batery': unknown key 'batery'; expected one of: battery, charging, "
-                + "network, thermal, screen, locked, gpu")
+                + "network, thermal, screen, locked, gpu, resumeCallback")
     }
 
     @Test func wrongTypeSaysWhatWasExpected() {

@@ -117,6 +117,26 @@ final class NotesSceneDelegate: UIResponder, UIWindowSceneDelegate, @unchecked S
             ])
         #expect(records.of(.started, app, task: NotesAppDelegate.refresh).count == 1)
         #expect(records.of(.crashed, app).isEmpty)
+        // The records name the callbacks the app's code heard: the scene's, not the app delegate's.
+        #expect(
+            records.of(.callback, app).map(\.reason) == [
+                "application(_:willFinishLaunchingWithOptions:)", "application(_:didFinishLaunchingWithOptions:)",
+                "scene(_:willConnectTo:options:), sceneWillEnterForeground(_:), sceneDidBecomeActive(_:)",
+                "sceneWillResignActive(_:)", "sceneDidEnterBackground(_:)", "sceneDidEnterBackground(_:)",
+                "sceneWillEnterForeground(_:)", "sceneDidBecomeActive(_:)",
+            ])
+    }
+
+    @Test func withTheResumeCallbackOffTheResumedSceneHearsOnlyItsRefresh() throws {
+        let (records, seen) = try run([
+            at(0, .setResumeCallback(.none)), at(1, .open(BundleID(app))), at(10, .home),
+        ])
+        #expect(
+            Array(seen.drop { $0 != "posted UIApplicationDidEnterBackgroundNotification" }) == [
+                "posted UIApplicationDidEnterBackgroundNotification", "refresh with 1 scene(s)",
+            ])
+        #expect(records.of(.callback, app).map(\.reason).filter { $0 == "sceneDidEnterBackground(_:)" }.count == 1)
+        #expect(records.of(.completed, app, task: NotesAppDelegate.refresh).count == 1)
     }
 
     @Test func anAppLaunchedInTheBackgroundForATaskHasNoScene() throws {

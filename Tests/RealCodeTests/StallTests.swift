@@ -128,6 +128,23 @@ final class SleepUnderLockApp: UIApplicationDelegate, @unchecked Sendable {
         #expect(records.of(.launched, app).count == 1)
     }
 
+    @Test func colorFeedsDeletePatternCompletesInVirtualTime() throws {
+        let sightings = Sightings()
+        let manifest = AppManifest(
+            bundleIdentifier: BundleID(app), backgroundModes: [.processing],
+            permittedIdentifiers: [ColorFeedDeletePatternApp.cleanup])
+        let simulation = try RealCodeRun.launchingTask(ColorFeedDeletePatternApp.cleanup, of: manifest) {
+            ColorFeedDeletePatternApp(sightings: sightings)
+        }.simulation()
+        simulation.stallLimits.realSecondsHeld = 5
+        let records = simulation.run()
+        #expect(simulation.stall == nil)
+        #expect(sightings.lines == ["deleted after 6.0 s"])
+        let completed = try #require(records.of(.completed, app, task: ColorFeedDeletePatternApp.cleanup).first)
+        #expect(completed.at.seconds == 106)
+        #expect(records.of(.terminated, app).isEmpty)
+    }
+
     @Test func threadSleepUnderALockInAnOperationRunsInVirtualTime() throws {
         let sightings = Sightings()
         var limits = StallLimits()
@@ -136,5 +153,108 @@ final class SleepUnderLockApp: UIApplicationDelegate, @unchecked Sendable {
         #expect(simulation.stall == nil)
         #expect(sightings.lines == ["deleted after 2.0 s"])
         #expect(records.of(.terminated, app).isEmpty)
+    }
+}
+
+/// Apple's ColorFeed delete pattern: a processing task's handler adds an operation to an `OperationQueue`; the
+/// operation works in batches inside the store's `performAndWait` (a serial queue's `sync`, as a private-queue
+/// context's is) under a lock, sleeping with `Thread.sleep` between batches; the operation's completion block
+/// completes the task, and the expiration handler cancels the queue.
+final class ColorFeedDeletePatternApp: UIApplicationDelegate, @unchecked Sendable {
+    static let cleanup = "com.example.stall.cleanup"
+    let sightings: Sightings
+    private let operations: OperationQueue = {
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 1
+        return queue
+    }()
+    private let context = DispatchQueue(label: "NSManagedObjectContext")
+    private let store = NSLock()
+
+    init(sightings: Sightings) { self.sightings = sightings }
+
+    func application(
+        _ application: UIApplication,
+        didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?
+    ) -> Bool {
+        BGTaskScheduler.shared.register(forTaskWithIdentifier: Self.cleanup, using: nil) { task in
+            self.handleCleanup(task as! BGProcessingTask)
+        }
+        return true
+    }
+
+    func applicationDidEnterBackground(_ application: UIApplication) {
+        try? BGTaskScheduler.shared.submit(BGProcessingTaskRequest(identifier: Self.cleanup))
+    }
+
+    /// `performAndWait`: the block runs on the context's queue while the caller waits.
+    private func performAndWait(_ block: () -> Void) { context.sync(execute: block) }
+
+    private func handleCleanup(_ task: BGProcessingTask) {
+        let started = Date()
+        let delete = BlockOperation()
+        delete.addExecutionBlock { [unowned delete] in
+            self.performAndWait {
+                self.store.withLock {
+                    for _ in 0..<3 where !delete.isCancelled { Thread.sleep(forTimeInterval: 2) }
+                }
+            }
+        }
+        delete.completionBlock = {
+            self.sightings.note("deleted after \(Date().timeIntervalSince(started)) s")
+            task.setTaskCompleted(success: !delete.isCancelled)
+        }
+        task.expirationHandler = { self.operations.cancelAllOperations() }
+        operations.addOperation(delete)
+    }
+}
+
+/// The stall watch covers the stepping device (`TestDevice`) as it covers a scenario's run: each kind of stall ends
+/// the step with the stall, and the steps after it return at once.
+@Suite(.serialized) struct SteppedStallTests {
+    let app = BundleID("com.example.stall")
+
+    func device(_ make: @escaping @Sendable () -> any UIApplicationDelegate, limits: StallLimits) throws -> TestDevice {
+        let device = try TestDevice(catalog: SwiftAppCatalog(["Stall": make]))
+        device.simulation.stallLimits = limits
+        try device.install(
+            ScenarioApp(manifest: AppManifest(bundleIdentifier: app, backgroundModes: [.audio]), code: "Stall"))
+        return device
+    }
+
+    @Test func aSteppedAppBlockedOutsideTheSimulatorEndsWithTheStallNotAHang() throws {
+        var limits = StallLimits()
+        limits.realSecondsHeld = 0.5
+        let device = try device({ BlockedApp() }, limits: limits)
+        defer { device.finish() }
+        device.open(app)
+        device.advance(by: 10)
+        device.home()
+        let stall = try #require(device.stall)
+        #expect(stall.kind == .appCodeHeld(realSeconds: 0.5))
+        #expect(stall.queue == "the queue 'com.example.blocked.save'")
+        #expect(stall.at.seconds == 10)
+        // Every step after the stall returns at once: time stays where the run stopped.
+        #expect(!device.runUntilIdle(within: 3600))
+        device.advance(by: 60)
+        #expect(device.now.seconds == 10)
+        #expect(device.records(of: app).contains { $0.kind == .launched })
+    }
+
+    @Test func aSteppedAppRepeatingOneInstantEndsWithTheStallNotAHang() throws {
+        let sightings = Sightings()
+        var limits = StallLimits()
+        limits.piecesAtOneInstant = 1000
+        let device = try device({ KeepAliveLoopApp(sightings: sightings, playsAudio: false) }, limits: limits)
+        defer { device.finish() }
+        device.open(app)
+        device.advance(by: 10)
+        device.home()
+        #expect(!device.advance(until: { _ in false }, within: 600))
+        let stall = try #require(device.stall)
+        #expect(stall.kind == .sameInstant(pieces: 1000))
+        #expect(stall.at.seconds == 35)
+        #expect(stall.app == app)
+        #expect(device.now.seconds == 35)
     }
 }

@@ -48,6 +48,43 @@ import Testing
         #expect(device.backgroundTasks(of: app).isEmpty)
     }
 
+    @Test func theResumeCallbackTurnedOffOnTheDeviceResumesTheAppForItsRefreshWithNoCallback() throws {
+        let device = try device()
+        defer { device.finish() }
+        device.setResumeCallback(.none)
+        #expect(device.conditions.resumeCallback == .none)
+        device.open(app)
+        device.home()
+        device.runUntilIdle()
+        let mark = device.mark()
+        let ran = device.advance(
+            until: { $0.records(since: mark, of: app).contains { $0.kind == .completed } }, within: 6 * 3600)
+        #expect(ran)
+        let since = device.records(since: mark, of: app)
+        #expect(since.first?.kind == .resumed)
+        #expect(!since.contains { $0.kind == .callback })
+        #expect(since.contains { $0.kind == .started && $0.task == AsyncRefreshApp.refresh })
+    }
+
+    @Test func anAsyncTestStepsTheDeviceOffItsCooperativeThread() async throws {
+        let app = app
+        let catalog = SwiftAppCatalog(["AsyncRefresh": { AsyncRefreshApp(fetchSeconds: 8, sightings: Sightings()) }])
+        let (state, ran) = try await TestDevice.steps(catalog: catalog) { device in
+            try device.install(
+                ScenarioApp(
+                    manifest: manifest(app.rawValue, identifiers: [AsyncRefreshApp.refresh]), code: "AsyncRefresh"))
+            device.open(app)
+            device.home()
+            device.runUntilIdle()
+            let state = device.state(of: app)
+            let ran = device.advance(
+                until: { $0.records(of: app).contains { $0.kind == .completed } }, within: 6 * 3600)
+            return (state, ran)
+        }
+        #expect(state == .suspended)
+        #expect(ran)
+    }
+
     @Test func simulateLaunchAndExpirationReachTheAppsHandlers() throws {
         let sightings = Sightings()
         let device = try device(sightings: sightings)

@@ -99,8 +99,9 @@ extension BackgroundSystem {
     }
 
     /// Hands the app the events of its first session with finished transfers: at once if it is running; if it is
-    /// suspended or not running, by waking it (relaunching it only if the session sends launch events), no sooner
-    /// than the resume rate limiter allows.
+    /// suspended or not running, by resuming or relaunching it, only if the session sends launch events
+    /// (`sessionSendsLaunchEvents`, else they wait until the app next runs), no sooner than the resume rate limiter
+    /// allows.
     private mutating func handOverSessionEvents(_ id: BundleID) {
         guard let session = backgroundTransfers.finished.first(where: { $0.app == id })?.request.session else { return }
         let ofSession = backgroundTransfers.finished.filter { $0.app == id && $0.request.session == session }
@@ -112,7 +113,7 @@ extension BackgroundSystem {
             handOver(ofSession, of: id, event(false), why: "its background session's transfers ended")
             return
         }
-        if state == .notRunning, !ofSession.contains(where: \.request.sendsLaunchEvents) {
+        if !ofSession.contains(where: \.request.sendsLaunchEvents) {
             return recordWaitOnce(id, session, .waitingForLaunch)
         }
         let wake = backgroundTransfers.wakes[id] ?? (count: 0, next: now)

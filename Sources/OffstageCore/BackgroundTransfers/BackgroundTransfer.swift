@@ -11,7 +11,7 @@ public struct BackgroundTransferRequest: Hashable, Sendable, Codable {
     public var bytes: Int
     /// `isDiscretionary`: the transfer waits for Wi-Fi and power.
     public var isDiscretionary: Bool
-    /// `sessionSendsLaunchEvents`: the system may relaunch the app when the session's transfers end.
+    /// `sessionSendsLaunchEvents`: the system may resume or relaunch the app when the session's transfers end.
     public var sendsLaunchEvents: Bool
 
     public init(
@@ -47,7 +47,8 @@ public enum TransferFact: Hashable, Sendable, Codable {
     /// The session's events wait: the resume rate limiter holds the app's next background wake until `until`
     /// (`wakes` background wakes since the user last opened the app).
     case wakeHeld(until: Instant, wakes: Int)
-    /// The session's events wait until the app runs: it is not running and its session sends no launch events.
+    /// The session's events wait until the app runs: it is suspended or not running, and its session sends no
+    /// launch events.
     case waitingForLaunch
 
     func text(on clock: WallClock) -> String {
@@ -67,7 +68,8 @@ public enum TransferFact: Hashable, Sendable, Codable {
             "the session's events wait until \(clock.timestamp(at: until)): the resume rate limiter doubles its delay "
                 + "at each background wake (\(wakes) since the user last opened the app)"
         case .waitingForLaunch:
-            "the session's events wait until the app runs: it is not running and its session sends no launch events"
+            "the session's events wait until the app runs: its session sends no launch events, so the system neither "
+                + "resumes nor relaunches it"
         }
     }
 }

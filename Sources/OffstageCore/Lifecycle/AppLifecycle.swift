@@ -24,6 +24,8 @@ struct AppLifecycle: Sendable {
     private(set) var assertionsWarned = false
     /// A termination waiting for `willTerminate` to return.
     private(set) var terminating: TerminationReason?
+    /// A scene-based app's process has its window scene connected (it has been on screen since it launched).
+    private(set) var sceneConnected = false
 
     /// A callback handed to the app's code, answered by `token`, which must return by `deadline` (nil: no watchdog).
     struct CallbackInFlight: Sendable {
@@ -53,12 +55,12 @@ struct AppLifecycle: Sendable {
 
     // MARK: Launch, moves and suspension
 
-    /// Starts the process for `reason`: the launch callbacks, then active (user) or background (background task).
-    mutating func launch(_ reason: LaunchReason) {
+    /// Starts the process for `reason`: the launch callbacks (an app extension's start, `beginRequest`), then
+    /// active (user) or background (background task).
+    mutating func launch(_ reason: LaunchReason, asExtension: Bool = false) {
         launchReason = reason
-        queuedCallbacks = [
-            .willFinishLaunching, .didFinishLaunching, reason == .user ? .didBecomeActive : .didEnterBackground,
-        ]
+        let launch: [LifecycleCallback] = asExtension ? [.beginRequest] : [.willFinishLaunching, .didFinishLaunching]
+        queuedCallbacks = launch + [reason == .user ? .didBecomeActive : .didEnterBackground]
     }
 
     /// Keeps the §7 event the process is being launched for: its launch options say so.
@@ -99,7 +101,7 @@ struct AppLifecycle: Sendable {
     mutating func deliverNextCallback(token: Int, at now: Instant, policy: Policy) -> LifecycleCallback {
         let callback = queuedCallbacks.removeFirst()
         switch callback {
-        case .willFinishLaunching:
+        case .willFinishLaunching, .beginRequest:
             state = launchReason == .user ? .inactive : .background
             if state == .background { startBackgroundTime(at: now) }
         case .didEnterBackground:
@@ -121,9 +123,12 @@ struct AppLifecycle: Sendable {
     mutating func callbackReturned(token: Int) -> LifecycleCallback? {
         guard let returned = inFlight, returned.token == token else { return nil }
         inFlight = nil
-        if returned.callback == .didFinishLaunching { launchCompleted = true }
+        if returned.callback == .didFinishLaunching || returned.callback == .beginRequest { launchCompleted = true }
         return returned.callback
     }
+
+    /// Notes that the app's window scene is connected (a scene-based app came on screen).
+    mutating func noteSceneConnected() { sceneConnected = true }
 
     /// Begins ending the process politely for `reason`: only `willTerminate` is delivered from now on.
     mutating func beginTermination(_ reason: TerminationReason) {

@@ -27,10 +27,17 @@ extension BackgroundSystem {
         return max(0, (ends.max() ?? now) - now)
     }
 
-    /// `beginBackgroundTask(withName:expirationHandler:)`: an assertion, refused (0) once the background time is up,
-    /// expired at once if its time is already running out; more than iOS's limit crashes the app.
-    mutating func beginBackgroundTask(_ id: BundleID, name: String?) -> AppCallResult {
+    /// `beginBackgroundTask(withName:expirationHandler:)` (or `performExpiringActivity`): an assertion, refused (0)
+    /// once the background time is up, expired at once if its time is already running out; more than iOS's limit
+    /// crashes the app. An app extension has no `beginBackgroundTask` (`NS_EXTENSION_UNAVAILABLE_IOS`): refused.
+    mutating func beginBackgroundTask(_ id: BundleID, name: String?, asExpiringActivity: Bool = false)
+        -> AppCallResult
+    {
         let app = apps[id]
+        if app.manifest.isExtension && !asExpiringActivity {
+            record(id, .assertionBegan, .assertionUnavailableInExtension(name: name))
+            return .backgroundTask(0)
+        }
         if app.assertions.count >= policy.maxOutstandingAssertions {
             return crash(id, "more than \(policy.maxOutstandingAssertions) background task assertions (0xbada5e47)")
         }

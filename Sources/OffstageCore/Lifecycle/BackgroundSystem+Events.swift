@@ -100,6 +100,10 @@ extension BackgroundSystem {
         case .setThermalState(let state):
             device.thermalState = state
             record(nil, .device, reason: "thermal state: \(state.rawValue)")
+        case .setResumeCallback(let callback):
+            device.resumeCallback = callback
+            record(
+                nil, .device, reason: "resumed apps hear: \(callback == .none ? "no callback" : "didEnterBackground")")
         case .memoryPressure(let bytes):
             record(nil, .device, reason: "memory pressure: \(bytes) bytes needed")
             relieveMemoryPressure(bytes: bytes)
@@ -184,7 +188,7 @@ extension SystemEvent {
     /// breaks ends the app, whose records review it, and a start it could allow would have happened already.
     var reviewScope: ReviewScope {
         switch self {
-        case .resourceUsage: .noApp
+        case .resourceUsage, .setResumeCallback: .noApp
         case .tick, .setMemoryFootprint, .processExited, .simulateLaunch, .simulateExpiration,
             .swipeAway, .setAppBackgroundAppRefresh, .setContinuedProcessing, .backgroundPush, .locationEvent,
             .cancelContinuedProcessingTask, .answerContinuedProcessingQuestion, .notificationShown:

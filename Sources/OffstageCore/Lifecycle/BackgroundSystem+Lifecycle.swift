@@ -41,15 +41,18 @@ extension BackgroundSystem {
     mutating func wakeForBackgroundWork(_ id: BundleID, why: @autoclosure () -> String) {
         switch apps.lookUp(id)?.projectedState {
         case .notRunning: launchProcess(id, .backgroundTask, purpose: why())
-        // Resumed for an event: `didEnterBackground` first, then the event ("About the background execution sequence").
-        case .suspended: resumeProcess(id, then: [.didEnterBackground], why: why())
+        // Resumed for an event: `didEnterBackground` first, then the event ("About the background execution
+        // sequence"), unless the device is set to resume with no callback (`DeviceState.resumeCallback`).
+        case .suspended:
+            resumeProcess(
+                id, then: device.resumeCallback == .didEnterBackground ? [.didEnterBackground] : [], why: why())
         default: break
         }
     }
 
     /// Starts the process: the launch callbacks, then active (user) or background (background task).
     mutating func launchProcess(_ id: BundleID, _ reason: LaunchReason, purpose: @autoclosure () -> String) {
-        apps[id].lifecycle.launch(reason)
+        apps[id].lifecycle.launch(reason, asExtension: apps[id].manifest.isExtension)
         emit(.launch(id, reason))
         record(id, .launched, .launched(reason: reason, purpose: purpose()))
     }
@@ -63,17 +66,41 @@ extension BackgroundSystem {
         record(id, .resumed, reason: why())
     }
 
-    /// Delivers the next queued callback if none is in flight.
+    /// Delivers the next queued callback if none is in flight; an app extension's moves, which no code hears,
+    /// change its state and pass at once.
     mutating func pumpCallbacks(_ id: BundleID) {
-        guard apps.contains(id), apps[id].hasCallbackToDeliver else { return }
-        let before = apps[id].state
-        let token = nextToken
-        nextToken += 1
-        let callback = apps[id].lifecycle.deliverNextCallback(token: token, at: now, policy: policy)
-        let after = apps[id].state
-        if before != after { record(id, .state, .stateChanged(from: before, to: after)) }
-        record(id, .callback, reason: callback.rawValue)
-        emit(.deliver(id, callback, token: token))
+        while apps.contains(id), apps[id].hasCallbackToDeliver {
+            let before = apps[id].state
+            let token = nextToken
+            nextToken += 1
+            let callback = apps[id].lifecycle.deliverNextCallback(token: token, at: now, policy: policy)
+            let after = apps[id].state
+            if before != after { record(id, .state, .stateChanged(from: before, to: after)) }
+            guard let receiver = receiver(of: callback, in: id) else {
+                callbackReturned(id, token: token)
+                continue
+            }
+            record(id, .callback, .callback(callback, receiver: receiver))
+            emit(.deliver(id, callback, token: token))
+            return
+        }
+    }
+
+    /// Who hears `callback` in the app's process (noting the scene it connects); nil for an app extension's
+    /// moves, which nothing hears: an extension has no app delegate, only its start (`beginRequest`).
+    private mutating func receiver(of callback: LifecycleCallback, in id: BundleID) -> CallbackReceiver? {
+        let manifest = apps[id].manifest
+        if manifest.isExtension { return callback == .beginRequest ? .appExtension : nil }
+        guard manifest.usesScenes else { return .appDelegate }
+        switch callback {
+        case .willFinishLaunching, .didFinishLaunching, .beginRequest: return .appDelegate
+        case .willEnterForeground, .didBecomeActive:
+            let connecting = !apps[id].sceneConnected
+            apps[id].lifecycle.noteSceneConnected()
+            return .sceneDelegate(connecting: connecting)
+        case .willResignActive, .didEnterBackground, .willTerminate:
+            return apps[id].sceneConnected ? .sceneDelegate(connecting: false) : .noScene
+        }
     }
 
     /// The app's delegate returned from the callback with `token`.
@@ -110,6 +137,7 @@ extension BackgroundSystem {
         apps[id].judgementHistory.noteLeft(at: now)
         for run in running { finishRun(id, run, ending: reason) }
         apps[id].clearProcess()
+        monitors.cpu.forgetWork(at: apps.position(of: id))
         if foregroundApp == id { foregroundApp = nil }
         if appUnderLock == id { appUnderLock = nil }
         if case .exited = reason {} else { emit(.terminate(id, reason)) }
@@ -133,8 +161,11 @@ extension BackgroundSystem {
         record(id, .suspended, .suspendedWithoutWork)
     }
 
-    /// Jetsam: kills suspended apps (least recently used, largest first), then background apps,
-    /// never the foreground app, until `bytes` are freed.
+    /// Jetsam: kills suspended apps, then background apps, never the foreground app, until `bytes` are freed.
+    /// Within each group the least recently used goes first (the largest on a tie), except that when one app's
+    /// footprint alone frees what is still needed, the least recently used such app goes instead, and no other:
+    /// a 20 MB app is not killed beside the 300 MB one that frees enough alone (ours: Apple documents no rule
+    /// beyond "suspended apps first").
     mutating func relieveMemoryPressure(bytes: Int) {
         func order(_ state: (AppState) -> Bool) -> [BundleID] {
             installed.filter { id in id != foregroundApp && state(apps[id].state) }
@@ -144,11 +175,15 @@ extension BackgroundSystem {
                     return x.memoryFootprint > y.memoryFootprint
                 }
         }
-        let victims = order { $0 == .suspended } + order { $0 == .background || $0 == .inactive }
         var freed = 0
-        for id in victims where freed < bytes {
-            freed += apps[id].memoryFootprint
-            terminate(id, .memoryPressure)
+        for var group in [order { $0 == .suspended }, order { $0 == .background || $0 == .inactive }] {
+            while freed < bytes, !group.isEmpty {
+                let needed = bytes - freed
+                let index = group.firstIndex { apps[$0].memoryFootprint >= needed } ?? 0
+                let victim = group.remove(at: index)
+                freed += apps[victim].memoryFootprint
+                terminate(victim, .memoryPressure)
+            }
         }
         if freed < bytes {
             record(

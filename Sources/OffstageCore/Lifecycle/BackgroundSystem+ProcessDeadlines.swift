@@ -2,8 +2,10 @@
 /// running out. `fireTimers` fires them first on each review; `nextDeadline` queues the review they need.
 extension BackgroundSystem {
     /// Fires the app's callback watchdog and background-time deadlines at or before `now`: a late callback
-    /// or used-up background time ends the process, whose end is returned as true; a near end warns.
+    /// or used-up background time ends the process, whose end is returned as true; a near end warns. The CPU
+    /// monitor judges the process's work in progress here too.
     mutating func fireProcessDeadlines(_ id: BundleID) -> Bool {
+        if fireCPULimit(id) { return true }
         let app = apps[id]
         if let inFlight = app.inFlight, let deadline = inFlight.deadline, deadline <= now {
             if inFlight.callback == .willTerminate, let reason = app.terminating {
@@ -38,6 +40,7 @@ extension BackgroundSystem {
     /// time's warning or end.
     func noteProcessDeadlines(of app: AppRecord, in next: inout EarliestAfter) {
         next.note(app.inFlight?.deadline)
+        next.note(cpuLimitDue(of: app.id))
         if let since = app.backgroundSince, !app.assertions.isEmpty, !app.backgroundTimeCoveredByTask,
             !app.backgroundTimeCoveredByMode
         {

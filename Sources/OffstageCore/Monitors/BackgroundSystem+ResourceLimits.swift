@@ -13,8 +13,16 @@ extension BackgroundSystem {
         guard let used = monitors.cpu.add(usage, at: position, now: now, window: policy.backgroundCPUWindow) else {
             return
         }
+        killIfOverCPULimit(
+            id, used: used + cpuOfWorkInProgress(at: position, after: now + (-policy.backgroundCPUWindow)))
+    }
+
+    /// Kills the app if `used` CPU seconds over the window are over the limit; whether it did.
+    @discardableResult
+    private mutating func killIfOverCPULimit(_ id: BundleID, used: Double) -> Bool {
+        let position = apps.position(of: id)
         let average = used / policy.backgroundCPUWindow
-        guard average > policy.backgroundCPULimit else { return }
+        guard average > policy.backgroundCPULimit else { return false }
         let seconds = Int(policy.backgroundCPUWindow)
         let reason =
             "cpu usage: \(oneDecimal(used)) seconds cpu time over \(seconds) seconds "
@@ -23,6 +31,54 @@ extension BackgroundSystem {
         record(id, .resourceLimit, reason: reason)
         monitors.cpu.forget(at: position)
         terminate(id, .resourceLimit("cpu resource limit exceeded"))
+        return true
+    }
+
+    // MARK: CPU work in progress
+
+    /// `OffstageWork.begin`: the monitor counts the work while it runs (and forgets the app's work whose time
+    /// is up).
+    mutating func noteWorkBegan(_ id: BundleID, number: Int, cpuSeconds: Double, seconds: Double) {
+        guard seconds > 0, cpuSeconds > 0 else { return }
+        let work = CPUMonitor.WorkInProgress(start: now, end: now + seconds, rate: cpuSeconds / seconds)
+        monitors.cpu.beginWork(number, work, at: apps.position(of: id), now: now)
+    }
+
+    /// The work ended: its use comes in the report that follows.
+    mutating func noteWorkEnded(_ id: BundleID, number: Int) { monitors.cpu.endWork(number, at: apps.position(of: id)) }
+
+    /// The CPU seconds the app's work still in progress used after `start`, up to now (work whose time is up is
+    /// in its report).
+    private func cpuOfWorkInProgress(at position: Int, after start: Instant) -> Double {
+        monitors.cpu.workInProgress(at: position).filter { $0.end > now }
+            .reduce(0) { $0 + $1.cpuSeconds(from: start, to: now) }
+    }
+
+    /// When the monitor next judges the app's work in progress: every sixth of a window after `firstCPUJudgement`
+    /// while it lasts (ours: iOS measures continuously). Nil when no work faster than the limit runs off screen.
+    func cpuLimitDue(of id: BundleID) -> Instant? {
+        guard let first = firstCPUJudgement(of: id) else { return nil }
+        return first > now ? first : now + policy.backgroundCPUWindow / 6
+    }
+
+    /// The first time the monitor judges the app's work in progress: once it has watched the app in the background
+    /// for a whole window, as soon as its work faster than the limit could have crossed the limit.
+    private func firstCPUJudgement(of id: BundleID) -> Instant? {
+        guard let since = apps[id].backgroundSince, cpuMonitorWatches(id) else { return nil }
+        let window = policy.backgroundCPUWindow
+        let crossings = monitors.cpu.workInProgress(at: apps.position(of: id))
+            .filter { $0.rate > policy.backgroundCPULimit && $0.end > now }
+            .map { $0.start + window * policy.backgroundCPULimit / $0.rate }
+        return crossings.min().map { max(since + window, $0) }
+    }
+
+    /// Judges the app's work in progress once it is due: over the limit, the app is killed; whether it was.
+    mutating func fireCPULimit(_ id: BundleID) -> Bool {
+        guard let first = firstCPUJudgement(of: id), first <= now else { return false }
+        let position = apps.position(of: id)
+        let start = now + (-policy.backgroundCPUWindow)
+        let reported = monitors.cpu.reported(at: position, after: start).cpuSeconds
+        return killIfOverCPULimit(id, used: reported + cpuOfWorkInProgress(at: position, after: start))
     }
 
     /// Whether the CPU monitor judges the app now: it runs off screen, and no processing task that requires

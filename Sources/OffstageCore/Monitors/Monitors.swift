@@ -28,8 +28,46 @@ struct CPUPriorities: Sendable {
 
 /// The CPU monitor's sliding windows of host reports (resource limits, §5): it remembers each watched
 /// background app's recent reports, by the app's installation position, and answers its average over a full window.
+/// It also keeps the work each app's code announced and has not ended, so that it sees a long CPU-bound piece of
+/// work while it runs, not only in the report at its end.
 struct CPUMonitor: Sendable {
     private var windows = AppSlots<CPUWindow>()
+    private var work = AppSlots<[Int: WorkInProgress]>()
+
+    /// Work an app's code announced: from `start` to `end`, at `rate` cores.
+    struct WorkInProgress: Sendable, Equatable {
+        var start: Instant
+        var end: Instant
+        var rate: Double
+
+        /// The CPU seconds it uses between `from` and `to`.
+        func cpuSeconds(from: Instant, to: Instant) -> Double {
+            rate * max(0, min(to, end) - max(from, start))
+        }
+    }
+
+    /// Keeps work `number` of the app at `position` until it ends, and forgets the app's work whose time was up
+    /// by `now`.
+    mutating func beginWork(_ number: Int, _ work: WorkInProgress, at position: Int, now: Instant) {
+        self.work[position, default: [:]] = self.work[position, default: [:]].filter { $0.value.end > now }
+        self.work[position, default: [:]][number] = work
+    }
+
+    /// Forgets work `number` of the app at `position`: it ended, and its use comes in a report.
+    mutating func endWork(_ number: Int, at position: Int) { work[position]?[number] = nil }
+
+    /// Forgets every piece of work of the app at `position`: its process ended.
+    mutating func forgetWork(at position: Int) { work[position] = nil }
+
+    /// The app's work in progress.
+    func workInProgress(at position: Int) -> [WorkInProgress] { work[position].map { Array($0.values) } ?? [] }
+
+    /// The CPU seconds the app's reports put after `start`, and since when the monitor has watched it (nil: no
+    /// report since it started watching).
+    func reported(at position: Int, after start: Instant) -> (cpuSeconds: Double, since: Instant?) {
+        guard let window = windows[position] else { return (0, nil) }
+        return (window.reports.reduce(0) { $0 + $1.cpuSeconds(after: start) }, window.since)
+    }
 
     /// Whether the monitor keeps a window for the app at `position`.
     func watches(at position: Int) -> Bool { windows[position] != nil }

@@ -15,6 +15,8 @@ public enum RecordDetail: Hashable, Sendable, Codable {
     case killed(reason: TerminationReason)
     /// A request was accepted: its kind, and what became of it.
     case submitted(kind: TaskKind, outcome: Submission)
+    /// A life-cycle callback handed to the app's code, and who hears it there.
+    case callback(LifecycleCallback, receiver: CallbackReceiver)
     /// The app's process moved between states (a callback's delivery).
     case stateChanged(from: AppState, to: AppState)
     /// A background app with no outstanding work was suspended.
@@ -25,6 +27,8 @@ public enum RecordDetail: Hashable, Sendable, Codable {
     case assertionBegan(number: Int, name: String?)
     /// `beginBackgroundTask` returned `.invalid`: the app has no background time left.
     case assertionRefused(name: String?)
+    /// An app extension called `beginBackgroundTask`, which extensions do not have: `.invalid`.
+    case assertionUnavailableInExtension(name: String?)
     /// `endBackgroundTask` ended assertion `number`.
     case assertionEnded(number: Int)
     /// Background time ends in `secondsLeft`: the expiration handlers of `numbers` are called.
@@ -121,11 +125,15 @@ public enum RecordDetail: Hashable, Sendable, Codable {
         case .submitted(let kind, .restored): "\(kind.rawValue) request restored"
         case .submitted(_, .startsNow): "continued-processing request submitted: starts now"
         case .submitted(_, .queued(let running)): "continued-processing request queued behind \(running) running"
+        case .callback(let callback, let receiver): receiver.words(for: callback)
         case .stateChanged(let from, let to): "\(from.rawValue) → \(to.rawValue)"
         case .suspendedWithoutWork: "background → suspended: no outstanding background work"
         case .terminated(let from, let reason): "\(from.rawValue) → not running: \(reason)"
         case .assertionBegan(let number, let name): "background task \(number) (\(Self.label(name)))"
         case .assertionRefused(let name): "\(Self.label(name)): no background time left: .invalid"
+        case .assertionUnavailableInExtension(let name):
+            "\(Self.label(name)): an app extension has no beginBackgroundTask "
+                + "(ProcessInfo.performExpiringActivity is its form): .invalid"
         case .assertionEnded(let number): "background task \(number) ended"
         case .assertionsExpiring(let numbers, let secondsLeft):
             "background time ends in \(secondsLeft) s: expiration handlers for \(numbers)"

@@ -18,6 +18,13 @@ extension BackgroundSystem {
         case .pendingRequests:
             return .pending(pendingRequests(of: schedulingApp(of: id)))
         case .beginBackgroundTask(let name): return beginBackgroundTask(id, name: name)
+        case .beginExpiringActivity(let reason): return beginBackgroundTask(id, name: reason, asExpiringActivity: true)
+        case .workBegan(let number, let cpuSeconds, let seconds):
+            noteWorkBegan(id, number: number, cpuSeconds: cpuSeconds, seconds: seconds)
+            return .ok
+        case .workEnded(let number):
+            noteWorkEnded(id, number: number)
+            return .ok
         case .endBackgroundTask(let number):
             endBackgroundTask(id, number)
             return .ok

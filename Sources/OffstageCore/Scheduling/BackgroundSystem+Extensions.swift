@@ -18,6 +18,13 @@ extension BackgroundSystem {
                 id, .rejected, task: request.identifier, reason: "unavailable: its host app \(host) is not installed")
             return .failed(.unavailable)
         }
+        if apps[id].manifest.isKeyboardWithoutOpenAccess(granted: settings.fullAccessKeyboards) {
+            record(
+                id, .rejected, task: request.identifier,
+                reason: "unavailable: a keyboard extension without open access (RequestsOpenAccess and the user's "
+                    + "Allow Full Access)")
+            return .failed(.unavailable)
+        }
         record(
             id, .log, task: request.identifier, reason: "submitted by an app extension: runs in its host app \(host)")
         scheduler.mark(apps.position(of: host))

@@ -15,7 +15,7 @@ extension UIApplication {
     /// UIKit's notification for a life-cycle callback, posted after the delegate's method returns.
     static func notification(after callback: LifecycleCallback) -> Notification.Name? {
         switch callback {
-        case .willFinishLaunching: nil
+        case .willFinishLaunching, .beginRequest: nil
         case .didFinishLaunching: didFinishLaunchingNotification
         case .didBecomeActive: didBecomeActiveNotification
         case .willResignActive: willResignActiveNotification

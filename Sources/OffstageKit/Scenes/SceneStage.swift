@@ -25,7 +25,7 @@ final class SceneStage: @unchecked Sendable {
     /// Only foreground and background changes reach scenes; launch goes to the app delegate alone.
     func deliver(_ callback: LifecycleCallback, application: UIApplication) {
         switch callback {
-        case .willFinishLaunching, .didFinishLaunching: break
+        case .willFinishLaunching, .didFinishLaunching, .beginRequest: break
         case .willEnterForeground:
             let scene = connectedScene ?? connect(application)
             enterForeground(scene)
@@ -125,7 +125,7 @@ extension AppRuntime {
             return
         }
         switch callback {
-        case .willFinishLaunching, .didFinishLaunching: break
+        case .willFinishLaunching, .didFinishLaunching, .beginRequest: break
         case .didBecomeActive: delegate?.applicationDidBecomeActive(app)
         case .willResignActive: delegate?.applicationWillResignActive(app)
         case .didEnterBackground: delegate?.applicationDidEnterBackground(app)

@@ -7,8 +7,9 @@ public import OffstageCore
 ///
 /// It drives the same loop as a scenario's run (`Simulation`), so the same steps give the same records byte for
 /// byte; a scenario's timeline is one way to drive it (`play`). Its methods block the caller while virtual time
-/// moves (real milliseconds), from a synchronous or an async test alike; it is not to be used from two threads
-/// at once. While it hosts Swift app code, other runs that host Swift code wait for it (`finish()` ends its turn).
+/// moves (real milliseconds), from a synchronous or an async test alike (`TestDevice.steps` runs them off the
+/// caller's thread for an async test); it is not to be used from two threads at once. While it hosts Swift app code, other
+/// runs that host Swift code wait for it (`finish()` ends its turn).
 public final class TestDevice: @unchecked Sendable {
     /// The run it steps: its records, battery history and system.
     public let simulation: Simulation
@@ -75,6 +76,9 @@ public final class TestDevice: @unchecked Sendable {
     public func plug() { perform(.system(.setCharging(true))) }
     public func unplug() { perform(.system(.setCharging(false))) }
     public func setNetwork(_ network: NetworkKind) { perform(.system(.setNetwork(network))) }
+    /// What a suspended app hears when the system resumes it in the background: Apple's documented order
+    /// (`.didEnterBackground`, the default) or the event alone (`.none`), so a test can check the app works either way.
+    public func setResumeCallback(_ callback: ResumeCallback) { perform(.system(.setResumeCallback(callback))) }
     /// A background push arrives for the app.
     public func push(_ app: BundleID, payload: String = "") { perform(.system(.backgroundPush(app, payload: payload))) }
     /// The user swipes the app away in the switcher (a force-quit).
@@ -117,6 +121,10 @@ public final class TestDevice: @unchecked Sendable {
     /// Virtual time now.
     public var now: Instant { simulation.now }
 
+    /// Why the device stopped, if its virtual time could not move on (the same instant repeating, or app code
+    /// held outside the simulator): every step after it does nothing, and the records end there.
+    public var stall: SimulationStall? { simulation.stall }
+
     /// Moves virtual time on by `seconds`, running everything due up to and including the new now.
     public func advance(by seconds: Double) { advance(to: now + max(0, seconds)) }
 
@@ -124,11 +132,12 @@ public final class TestDevice: @unchecked Sendable {
     public func advance(to time: Instant) { simulation.step(to: time, including: true) }
 
     /// Moves virtual time one step at a time until `condition` holds, for at most `limit` seconds; true if it
-    /// held (checked before the first step too). Time stops at the step where it first holds.
+    /// held (checked before the first step too). Time stops at the step where it first holds, or at a stall.
     @discardableResult
     public func advance(until condition: (TestDevice) -> Bool, within limit: Double = 86_400) -> Bool {
         let deadline = now + max(0, limit)
         while !condition(self) {
+            guard stall == nil else { return false }
             guard let next = simulation.upcomingStep, next <= deadline else {
                 advance(to: deadline)
                 return condition(self)
@@ -173,6 +182,30 @@ public final class TestDevice: @unchecked Sendable {
         }
         endSwiftCodeTurn()
         return simulation.records
+    }
+
+    /// Makes a device with `scenario` and `catalog`, runs `steps` on it on a thread of their own, finishes it and
+    /// then resumes the caller: an async test steps a device this way without blocking its cooperative thread and
+    /// without holding the process's turn of Swift-code runs across an `await` (tests waiting for that turn block
+    /// their threads, so a turn held while suspended could wait for them forever).
+    public static func steps<Result: Sendable>(
+        scenario: Scenario = Scenario(name: "test device", source: "TestDevice"),
+        catalog: SwiftAppCatalog = SwiftAppCatalog(),
+        _ steps: @escaping @Sendable (TestDevice) throws -> Result
+    ) async throws -> Result {
+        try await withCheckedThrowingContinuation { continuation in
+            let thread = Thread {
+                continuation.resume(
+                    with: Swift.Result {
+                        let device = try TestDevice(scenario: scenario, catalog: catalog)
+                        defer { device.finish() }
+                        return try steps(device)
+                    })
+            }
+            thread.name = "offstage test device"
+            thread.stackSize = 8 << 20
+            thread.start()
+        }
     }
 
     // MARK: Reading

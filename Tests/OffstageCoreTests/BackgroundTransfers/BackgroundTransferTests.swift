@@ -73,9 +73,28 @@ import Testing
         #expect(waiting.actions.isEmpty)
         #expect(
             transferWords(h).last
-                == "the session's events wait until the app runs: it is not running and its session sends no launch events"
-        )
+                == "the session's events wait until the app runs: its session sends no launch events, so the system "
+                + "neither resumes nor relaunches it")
         let opened = h.handle(.open(feed))
+        #expect(
+            sessionEvents(opened) == [.urlSessionEvents(session: "com.example.feed.bg", tasks: [1], wakesApp: false)])
+    }
+
+    /// `sessionSendsLaunchEvents = false`: a suspended app is not resumed for the session's events either; they
+    /// wait until the app next runs (Apple: the property says whether the app "should be resumed or launched in
+    /// the background when transfers finish").
+    @Test func aSuspendedAppIsNotResumedForASessionThatSendsNoLaunchEvents() {
+        var h = harness()
+        h.open(feed)
+        h.call(transfer(1, launchEvents: false), from: feed)
+        h.handle(.home)
+        #expect(h.state(of: feed) == .suspended)
+        let waiting = h.advance(by: 200)
+        #expect(waiting.actions.isEmpty)
+        #expect(h.state(of: feed) == .suspended)
+        #expect(h.records.last { $0.kind == .transfer }?.detail == .transfer(.waitingForLaunch))
+        let opened = h.handle(.open(feed))
+        #expect(opened.actions.first == .resume(feed))
         #expect(
             sessionEvents(opened) == [.urlSessionEvents(session: "com.example.feed.bg", tasks: [1], wakesApp: false)])
     }

@@ -98,6 +98,26 @@ import Testing
         #expect(h.call(.backgroundTimeRemaining, from: feed) == .timeRemaining(20))
     }
 
+    /// An app kept running past its background time by something other than an assertion (here a push whose
+    /// handler has 30 s, with 10 s of background time) cannot begin one: `.invalid`, and no assertion is made.
+    @Test func beginBackgroundTaskWithNoBackgroundTimeLeftReturnsInvalid() {
+        let feed = Fixture.feed
+        var policy = Policy.iOS
+        policy.backgroundTimeAllowance = 10
+        var h = CoreHarness(
+            policy: policy, apps: [Fixture.manifest(feed, modes: [.fetch, .processing, .remoteNotification])])
+        h.backgroundEventAnswer = nil
+        h.launchAndSuspend(feed)
+        h.handle(.backgroundPush(feed, payload: "p1"))
+        h.advance(by: 15)
+        #expect(h.state(of: feed) == .background)
+        #expect(h.call(.backgroundTimeRemaining, from: feed) == .timeRemaining(0))
+        #expect(h.call(.beginBackgroundTask(name: "late"), from: feed) == .backgroundTask(0))
+        #expect(h.log.records(.assertionBegan).last?.detail == .assertionRefused(name: "late"))
+        #expect(h.log.records(.assertionBegan).last?.reason == "\"late\": no background time left: .invalid")
+        #expect(h.system.outstandingAssertions(of: feed).isEmpty)
+    }
+
     /// An app playing audio in the background has unlimited background time: its assertions are granted and
     /// never expire while it plays.
     @Test func anAppPlayingAudioHasUnlimitedBackgroundTime() {

@@ -313,6 +313,25 @@ import Testing
         #expect(h.state(of: feed) == .suspended)
     }
 
+    /// Ours: one app whose footprint alone frees what is needed goes instead of several, least recently used first.
+    @Test func jetsamKillsTheOneAppThatFreesEnoughNotASmallerOneBesideIt() {
+        var h = Fixture.harness([feed, mail, photos])
+        h.launchAndSuspend(mail)  // least recently used, 20 MB
+        h.advance(by: 1)
+        h.launchAndSuspend(feed)  // 300 MB
+        h.advance(by: 1)
+        h.launchAndSuspend(photos)  // most recently used, 400 MB
+        h.handle(.setMemoryFootprint(mail, bytes: 20_000_000))
+        h.handle(.setMemoryFootprint(feed, bytes: 300_000_000))
+        h.handle(.setMemoryFootprint(photos, bytes: 400_000_000))
+        let effects = h.handle(.memoryPressure(bytes: 250_000_000))
+        #expect(effects.terminations.map(\.0) == [feed])
+        #expect(h.state(of: mail) == .suspended && h.state(of: photos) == .suspended)
+        // When no single app frees enough, the least recently used go first until enough is freed.
+        let more = h.handle(.memoryPressure(bytes: 410_000_000))
+        #expect(more.terminations.map(\.0) == [mail, photos])
+    }
+
     @Test func jetsamAmongEquallyRecentAppsKillsTheLargestFirst() {
         var h = Fixture.harness([feed, mail])
         h.open(feed)

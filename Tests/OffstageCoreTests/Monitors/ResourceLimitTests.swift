@@ -57,6 +57,38 @@ import Testing
         #expect(h.state(of: feed) == .notRunning)
     }
 
+    /// Finding 4 of issue 26: a 4-minute task using a full core is stopped when the limit is crossed (a whole
+    /// window into the background, 60 s), not when its work ends and reports what it used.
+    @Test func theCPUMonitorSeesACPUBoundTaskWhileItRuns() throws {
+        var h = feedRunningProcessing()
+        _ = try #require(h.task(Fixture.processing(feed), of: feed))
+        let start = h.now
+        h.call(.workBegan(number: 1, cpuSeconds: 240, seconds: 240), from: feed)
+        #expect(h.advance(by: 59).terminations.isEmpty)
+        let effects = h.advance(by: 181)
+        #expect(effects.terminations.map(\.1) == [.resourceLimit("cpu resource limit exceeded")])
+        let killed = try #require(effects.records(.resourceLimit).first)
+        #expect(killed.at == start + 60)
+        #expect(
+            killed.reason
+                == "cpu usage: 60.0 seconds cpu time over 60 seconds (100% cpu average), "
+                + "exceeding limit of 80% cpu over 60 seconds")
+    }
+
+    /// Work in progress at the limit, or ended before it could cross it, is not killed; its report counts as before.
+    @Test func workInProgressAtTheLimitOrEndedInTimeIsNotKilled() {
+        var h = feedRunningProcessing()
+        h.call(.workBegan(number: 1, cpuSeconds: 0.8 * 240, seconds: 240), from: feed)
+        #expect(h.advance(by: 240).terminations.isEmpty)
+        h.call(.workEnded(number: 1), from: feed)
+        h.call(.workBegan(number: 2, cpuSeconds: 30, seconds: 30), from: feed)
+        h.advance(by: 30)
+        h.call(.workEnded(number: 2), from: feed)
+        h.handle(.resourceUsage(feed, ResourceUsage(cpuSeconds: 30, interval: 30)))
+        #expect(h.advance(by: 300).terminations.isEmpty)
+        #expect(h.state(of: feed) == .background)
+    }
+
     @Test func backgroundAppAt80PercentIsNotKilled() {
         var h = feedRunningProcessing()
         #expect(burn(&h, feed, share: 0.8, for: 300).terminations.isEmpty)
