@@ -47,19 +47,18 @@ let maxOutgoingBytes = 4 << 20
 /// Reads of one connection per turn of the loop, at most (see `serviceConnection`).
 let readsPerTurn = 64
 
+/// Connections taken per turn of the loop, at most: the listen backlog's length (see `acceptConnections`).
+let acceptsPerTurn = Int(ListeningSocket.backlog)
+
 extension Daemon {
-    /// Takes every waiting connection: an app's process is bound to its app; another client beyond the limits
-    /// (overall, per user) is answered with an error and closed. Out of descriptors, the waiting connection is
-    /// taken with a spare descriptor and closed, so that `poll` does not report it again and again.
+    /// Takes the waiting connections (at most `acceptsPerTurn`, so that one flood does not keep the loop from the
+    /// others): an app's process is bound to its app; another client beyond the limits (overall, per user) is
+    /// answered with an error and closed. Out of descriptors, it sheds what waits and pauses (`pauseAccepting`).
     func acceptConnections() {
-        while true {
+        for _ in 0..<acceptsPerTurn {
             guard let fd = ListeningSocket.accept(listener) else {
-                guard errno == EMFILE || errno == ENFILE else { return }
-                logger.warning("out of file descriptors: refusing a connection")
-                close(spareDescriptor)
-                if let refused = ListeningSocket.accept(listener) { close(refused) }
-                spareDescriptor = open("/dev/null", O_RDONLY | O_CLOEXEC)
-                continue
+                if errno == EMFILE || errno == ENFILE { pauseAccepting() }
+                return
             }
             guard let peer = ListeningSocket.peer(of: fd) else {
                 close(fd)
@@ -76,8 +75,11 @@ extension Daemon {
             if clientConnections.values.reduce(0, +) >= configuration.maxConnections
                 || fromUser >= configuration.maxConnectionsPerUser
             {
-                logger.warning(
-                    "refusing a connection: too many", metadata: ["uid": "\(peer.uid)", "pid": "\(peer.pid)"])
+                if let held = refusalLog.admit(at: clock.now()) {
+                    logger.warning(
+                        "refusing a connection: too many",
+                        metadata: ["uid": "\(peer.uid)", "pid": "\(peer.pid)", "refusals not logged": "\(held)"])
+                }
                 var refusal: [UInt8] = []
                 try? Frame.append(
                     ServerMessage.error(
@@ -92,6 +94,31 @@ extension Daemon {
             clientConnections[peer.uid] = fromUser + 1
             if sweepAt == nil { sweepAt = clock.now() + 1 }
         }
+    }
+
+    /// Out of file descriptors: takes (with the spare descriptor) and closes the connections waiting, so that
+    /// their clients learn it at once, then leaves the listener out of `poll` for `descriptorShortagePause`.
+    /// Without the pause the listener stays readable and the loop spins on `accept`; the log says it once per
+    /// `repeatedLogInterval`, with the count of connections shed.
+    func pauseAccepting() {
+        let now = clock.now()
+        close(spareDescriptor)
+        var shed = 0
+        while shed < acceptsPerTurn, let waiting = ListeningSocket.accept(listener) {
+            close(waiting)
+            shed += 1
+        }
+        spareDescriptor = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        acceptingResumesAt = now + configuration.descriptorShortagePause
+        shedConnections += shed
+        guard let held = shortageLog.admit(at: now) else { return }
+        logger.warning(
+            "out of file descriptors: refusing connections",
+            metadata: [
+                "connections shed": "\(shedConnections)", "pauses not logged": "\(held)",
+                "pause": "\(configuration.descriptorShortagePause) s",
+            ])
+        shedConnections = 0
     }
 
     /// Closes connections that left a message unfinished too long, and clients' connections silent too long;

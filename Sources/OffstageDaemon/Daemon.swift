@@ -32,6 +32,13 @@ final class Daemon: @unchecked Sendable {
     var sweepAt: Instant?
     /// A descriptor kept for taking (and closing) a connection when the daemon is out of descriptors.
     var spareDescriptor: Int32 = open("/dev/null", O_RDONLY | O_CLOEXEC)
+    /// While set, the daemon is out of descriptors and leaves the listener out of `poll` until then
+    /// (`pauseAccepting`); connections shed since the last log line about it.
+    var acceptingResumesAt: Instant?
+    var shedConnections = 0
+    /// Log lines a client can provoke at will, at most one per `repeatedLogInterval` each.
+    lazy var shortageLog = LogThrottle(interval: configuration.repeatedLogInterval)
+    lazy var refusalLog = LogThrottle(interval: configuration.repeatedLogInterval)
     /// Connections whose answers wait for the store's sync at the end of this turn (`releaseHeldAnswers`).
     var awaitingSync: [Connection] = []
     /// Where every connection's bytes are read to (one for all: the loop reads one connection at a time).
@@ -125,9 +132,8 @@ final class Daemon: @unchecked Sendable {
             try makeHost?(exited)
             ?? LinuxProcessHost(freezer: configuration.freezer, groupName: configuration.cgroupName, onExit: exited)
         try restore()
-        if configuration.appUser == nil && configuration.appUIDs == nil && getuid() == 0 {
-            logger.warning(
-                "apps run as root: give them a user with --app-user (e.g. nobody), or one each with --app-uids")
+        if configuration.allowRootApps {
+            logger.warning("apps may run as root (--allow-root-apps): an app as root can do anything to the device")
         }
         logger.info(
             "offstage daemon started",
@@ -162,7 +168,7 @@ final class Daemon: @unchecked Sendable {
         var fds: [pollfd] = []
         while !stopping {
             fds.removeAll(keepingCapacity: true)
-            fds.append(pollfd(fd: listener, events: Int16(POLLIN), revents: 0))
+            if acceptingResumesAt == nil { fds.append(pollfd(fd: listener, events: Int16(POLLIN), revents: 0)) }
             fds.append(pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0))
             fds.append(pollfd(fd: timers.due, events: Int16(POLLIN), revents: 0))
             fds.append(pollfd(fd: timers.wallClockSet, events: Int16(POLLIN), revents: 0))

@@ -37,6 +37,12 @@ public struct DaemonConfiguration: Sendable {
     /// silent, before the daemon closes it.
     public var partialMessageTimeout: Double = 10
     public var idleTimeout: Double = 300
+    /// Seconds the daemon takes no connection after running out of file descriptors (ours: long enough that a
+    /// flood costs it no CPU, short enough that a client is answered well within a second once descriptors free up).
+    public var descriptorShortagePause: Double = 0.25
+    /// Seconds between two log lines of one kind that a client can provoke at will (out of descriptors, refused
+    /// connections): the ones between are counted, not written (ours).
+    public var repeatedLogInterval: Double = 10
 
     /// The user apps run as (nil: the daemon's own user): their processes, their control groups (delegated to
     /// them) and their log files are theirs; the daemon's state folder (mode 0700) is not theirs to open.
@@ -44,6 +50,9 @@ public struct DaemonConfiguration: Sendable {
     /// One user per app instead (Android's model): each app is given the lowest free id of this range (as its
     /// uid and gid) at its first launch, kept in the store; exclusive with `appUser`.
     public var appUIDs: ClosedRange<UInt32>?
+    /// Whether an app may run as root (its bundle folder owned by root with no other user given, or `appUser`
+    /// root): off, such a launch is refused, since an app as root could do anything to the device.
+    public var allowRootApps = false
     /// Tests only: a file whose number of seconds is added to the wall clock as the daemon reads it.
     public var wallClockShiftFile: String?
 

@@ -31,8 +31,12 @@ public struct DaemonOptions: ParsableArguments {
     var policy: [String] = []
     @Option(
         name: .customLong("app-user"),
-        help: "The user (name or id) apps run as, with its group; by default the daemon's own (root: warned).")
+        help: "The user (name or id) apps run as, with its group; by default each bundle folder's owner.")
     var appUser: String?
+    @Flag(
+        name: .customLong("allow-root-apps"),
+        help: "Let apps run as root (a root-owned bundle, --app-user root): refused without it.")
+    var allowRootApps = false
     @Option(
         name: .customLong("app-uids"),
         help: "User ids FIRST-LAST: each app runs as one of its own (uid and gid), given at its first launch, kept.")
@@ -104,6 +108,7 @@ public struct DaemonOptions: ParsableArguments {
         }
         if let appUser { configuration.appUser = try Self.user(appUser) }
         if let appUIDs { configuration.appUIDs = try Self.userIDs(appUIDs) }
+        configuration.allowRootApps = allowRootApps
         let logger = Self.makeLogger(level: try level())
         let finished = DispatchSemaphore(value: 0)
         let failure = Failure()
