@@ -17,6 +17,8 @@ final class Connection {
     var buffer = FrameBuffer()
     /// Frames not yet taken by the socket (usually none: a frame is written as soon as it is made).
     var outgoing: [UInt8] = []
+    /// `outgoing.count` as last added to the user's `Daemon.unreadBytes` (clients only).
+    var countedUnread = 0
     /// Close once `outgoing` is written (after a fatal protocol error).
     var closeAfterWrite = false
     /// Answers wait (with everything sent after them) until the store is synced: set when a message's answer
@@ -41,9 +43,6 @@ final class Connection {
     }
 }
 
-/// Bytes a client may leave unread before the daemon drops it (a client that never reads).
-let maxOutgoingBytes = 4 << 20
-
 /// Reads of one connection per turn of the loop, at most (see `serviceConnection`).
 let readsPerTurn = 64
 
@@ -67,7 +66,14 @@ extension Daemon {
             let connection = Connection(fd: fd, peer: peer, at: clock.now())
             if let app = apps.first(where: { id, app in app.process.map { host.owns(id, $0, pid: peer.pid) } ?? false
             })?.key {
+                let ofApp = appConnections[app, default: 0]
+                guard ofApp < configuration.maxConnectionsPerApp else {
+                    refuseConnection(
+                        fd, peer, "too many connections of \(app) (at most \(configuration.maxConnectionsPerApp))")
+                    continue
+                }
                 connections[fd] = connection
+                appConnections[app] = ofApp + 1
                 attach(connection, to: app)
                 continue
             }
@@ -75,25 +81,32 @@ extension Daemon {
             if clientConnections.values.reduce(0, +) >= configuration.maxConnections
                 || fromUser >= configuration.maxConnectionsPerUser
             {
-                if let held = refusalLog.admit(at: clock.now()) {
-                    logger.warning(
-                        "refusing a connection: too many",
-                        metadata: ["uid": "\(peer.uid)", "pid": "\(peer.pid)", "refusals not logged": "\(held)"])
-                }
-                var refusal: [UInt8] = []
-                try? Frame.append(
-                    ServerMessage.error(
-                        id: nil,
-                        message: "too many connections (at most \(configuration.maxConnections), "
-                            + "\(configuration.maxConnectionsPerUser) per user)"), to: &refusal)
-                _ = refusal.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-                close(fd)
+                refuseConnection(
+                    fd, peer,
+                    "too many connections (at most \(configuration.maxConnections), "
+                        + "\(configuration.maxConnectionsPerUser) per user)")
                 continue
             }
             connections[fd] = connection
             clientConnections[peer.uid] = fromUser + 1
             if sweepAt == nil { sweepAt = clock.now() + 1 }
         }
+    }
+
+    /// Answers a connection over a limit with `reason` and closes it; the log says so at most once per
+    /// `repeatedLogInterval` (a client can provoke it at will).
+    private func refuseConnection(_ fd: Int32, _ peer: PeerCredentials, _ reason: String) {
+        if let held = refusalLog.admit(at: clock.now()) {
+            logger.warning(
+                "refusing a connection: too many",
+                metadata: [
+                    "uid": "\(peer.uid)", "pid": "\(peer.pid)", "reason": "\(reason)", "refusals not logged": "\(held)",
+                ])
+        }
+        var refusal: [UInt8] = []
+        try? Frame.append(ServerMessage.error(id: nil, message: reason), to: &refusal)
+        _ = refusal.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        close(fd)
     }
 
     /// Out of file descriptors: takes (with the spare descriptor) and closes the connections waiting, so that
@@ -261,8 +274,9 @@ extension Daemon {
         }
     }
 
-    /// Writes queued bytes without blocking (none to a frozen app: they wait for its thaw); drops a client that
-    /// lets too much pile up.
+    /// Writes queued bytes without blocking (none to a frozen app: they wait for its thaw); drops a connection
+    /// that leaves more than `maxUnreadBytes` unread, or a client whose user's clients leave more than
+    /// `maxUnreadBytesPerUser` (the one adding to it: a client that reads keeps nothing unread).
     func flush(_ connection: Connection) {
         guard !connection.awaitingSync, !connection.frozen else { return }
         while !connection.outgoing.isEmpty {
@@ -279,8 +293,22 @@ extension Daemon {
                 return disconnect(connection)
             }
         }
-        if connection.outgoing.count > maxOutgoingBytes {
-            logger.warning("dropping a client that does not read", metadata: ["pid": "\(connection.pid)"])
+        if connection.app == nil {
+            unreadBytes[connection.uid, default: 0] += connection.outgoing.count - connection.countedUnread
+            connection.countedUnread = connection.outgoing.count
+        }
+        if connection.outgoing.count > configuration.maxUnreadBytes
+            || (connection.app == nil && !connection.outgoing.isEmpty
+                && unreadBytes[connection.uid, default: 0] > configuration.maxUnreadBytesPerUser)
+        {
+            if let held = unreadLog.admit(at: clock.now()) {
+                logger.warning(
+                    "dropping a client that does not read",
+                    metadata: [
+                        "pid": "\(connection.pid)", "uid": "\(connection.uid)",
+                        "unread bytes": "\(connection.outgoing.count)", "drops not logged": "\(held)",
+                    ])
+            }
             return disconnect(connection)
         }
         if connection.outgoing.isEmpty && connection.closeAfterWrite { disconnect(connection) }
@@ -290,7 +318,12 @@ extension Daemon {
         guard connection.isOpen, connections.removeValue(forKey: connection.fd) != nil else { return }
         connection.isOpen = false
         if let app = connection.app, apps[app]?.connection == connection.fd { apps[app]!.connection = nil }
-        if connection.app == nil { clientConnections[connection.uid, default: 1] -= 1 }
+        if let app = connection.app {
+            appConnections[app, default: 1] -= 1
+        } else {
+            clientConnections[connection.uid, default: 1] -= 1
+            unreadBytes[connection.uid, default: 0] -= connection.countedUnread
+        }
         close(connection.fd)
     }
 

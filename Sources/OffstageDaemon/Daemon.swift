@@ -29,6 +29,10 @@ final class Daemon: @unchecked Sendable {
     var connections: [Int32: Connection] = [:]
     /// Clients' connections (not apps') per user, for the limits; when to sweep connections next.
     var clientConnections: [UInt32: Int] = [:]
+    /// Each app's connections, for `maxConnectionsPerApp`; the bytes clients (not apps) of each user leave unread,
+    /// for `maxUnreadBytesPerUser` (`flush` keeps it, from each connection's `countedUnread`).
+    var appConnections: [BundleID: Int] = [:]
+    var unreadBytes: [UInt32: Int] = [:]
     var sweepAt: Instant?
     /// A descriptor kept for taking (and closing) a connection when the daemon is out of descriptors.
     var spareDescriptor: Int32 = open("/dev/null", O_RDONLY | O_CLOEXEC)
@@ -39,6 +43,7 @@ final class Daemon: @unchecked Sendable {
     /// Log lines a client can provoke at will, at most one per `repeatedLogInterval` each.
     lazy var shortageLog = LogThrottle(interval: configuration.repeatedLogInterval)
     lazy var refusalLog = LogThrottle(interval: configuration.repeatedLogInterval)
+    lazy var unreadLog = LogThrottle(interval: configuration.repeatedLogInterval)
     /// Connections whose answers wait for the store's sync at the end of this turn (`releaseHeldAnswers`).
     var awaitingSync: [Connection] = []
     /// Where every connection's bytes are read to (one for all: the loop reads one connection at a time).

@@ -33,6 +33,12 @@ public struct DaemonConfiguration: Sendable {
     /// Connections at once, and per user (apps' own connections aside): more are answered with an error and closed.
     public var maxConnections = 1024
     public var maxConnectionsPerUser = 128
+    /// Connections at once of one app's processes (ours: an app needs one; its libraries' threads a few more).
+    public var maxConnectionsPerApp = 16
+    /// Bytes a connection may leave unread, and the clients (not apps) of one user together, before the daemon
+    /// drops the connection (ours: 16 of the largest frames; a client that never reads holds no more).
+    public var maxUnreadBytes = 1 << 20
+    public var maxUnreadBytesPerUser = 8 << 20
     /// Seconds a connection may leave a message unfinished, and a client's connection (not an app's) may stay
     /// silent, before the daemon closes it.
     public var partialMessageTimeout: Double = 10
@@ -44,8 +50,8 @@ public struct DaemonConfiguration: Sendable {
     /// connections): the ones between are counted, not written (ours).
     public var repeatedLogInterval: Double = 10
 
-    /// The user apps run as (nil: the daemon's own user): their processes, their control groups (delegated to
-    /// them) and their log files are theirs; the daemon's state folder (mode 0700) is not theirs to open.
+    /// The user apps run as (nil: the daemon's own user): their processes, their cgroup v2 group (delegated to
+    /// them; no v1 group is) and their log files are theirs; the daemon's state folder (mode 0700) is not theirs.
     public var appUser: AppUser?
     /// One user per app instead (Android's model): each app is given the lowest free id of this range (as its
     /// uid and gid) at its first launch, kept in the store; exclusive with `appUser`.

@@ -45,6 +45,16 @@ public struct DaemonOptions: ParsableArguments {
     var maxConnections = 1024
     @Option(name: .customLong("max-connections-per-user"), help: "Connections at once (apps' aside), per user.")
     var maxConnectionsPerUser = 128
+    @Option(name: .customLong("max-connections-per-app"), help: "Connections at once of one app's processes.")
+    var maxConnectionsPerApp = 16
+    @Option(
+        name: .customLong("max-unread-bytes"),
+        help: "Bytes a connection may leave unread before it is dropped (its answers, a frozen app's aside).")
+    var maxUnreadBytes = 1 << 20
+    @Option(
+        name: .customLong("max-unread-bytes-per-user"),
+        help: "Bytes the clients (apps aside) of one user may leave unread together before one is dropped.")
+    var maxUnreadBytesPerUser = 8 << 20
     @Option(
         name: .customLong("partial-timeout"), help: "Seconds a connection may leave a message unfinished.")
     var partialTimeout: Double = 10
@@ -98,6 +108,9 @@ public struct DaemonOptions: ParsableArguments {
         configuration.memorySaveInterval = saveInterval
         configuration.maxConnections = maxConnections
         configuration.maxConnectionsPerUser = maxConnectionsPerUser
+        configuration.maxConnectionsPerApp = maxConnectionsPerApp
+        configuration.maxUnreadBytes = maxUnreadBytes
+        configuration.maxUnreadBytesPerUser = maxUnreadBytesPerUser
         configuration.partialMessageTimeout = partialTimeout
         configuration.idleTimeout = idleTimeout
         configuration.wallClockShiftFile = wallClockShiftFile.map(Self.absolute)

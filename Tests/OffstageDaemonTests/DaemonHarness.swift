@@ -94,6 +94,11 @@ final class DaemonHarness: @unchecked Sendable {
             }
     }
 
+    /// Whether this machine lets the tests create groups in a cgroup v1 freezer hierarchy (root and the mount).
+    static var cgroupV1FreezerAvailable: Bool {
+        getuid() == 0 && FileManager.default.fileExists(atPath: "/sys/fs/cgroup/freezer/cgroup.procs")
+    }
+
     // MARK: The daemon
 
     /// Starts the daemon and waits until it answers.
@@ -285,6 +290,21 @@ final class DaemonHarness: @unchecked Sendable {
     }
 
     /// Installs ColorFeed (the unchanged WWDC25 sample) from the built `colorfeed` and its Info.plist.
+    /// Installs and opens an app whose executable is the script `lines`, then waits until its log holds `marker`
+    /// and returns the log: for tests where the app itself tries something and says what happened.
+    func openScript(_ bundle: String, _ lines: [String], until marker: String) throws -> String {
+        let script = "\(folder)/\(bundle).script"
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: script))
+        chmod(script, 0o755)
+        try install(bundle, executable: script)
+        try send(.open(BundleID(bundle)))
+        let log = "\(stateDirectory)/logs/\(bundle).log"
+        try waitUntil("\(bundle) wrote \(marker)") {
+            ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains(marker)
+        }
+        return try String(contentsOfFile: log, encoding: .utf8)
+    }
+
     func installColorFeed() throws {
         let bundle = folder + "/ColorFeed.app"
         try FileManager.default.createDirectory(atPath: bundle, withIntermediateDirectories: true)

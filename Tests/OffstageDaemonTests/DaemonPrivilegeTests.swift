@@ -41,6 +41,34 @@ import Testing
         try daemon.send(.swipeAway("test.owned"))
     }
 
+    /// With the cgroup v1 freezer and one user for every app (`--app-user`), an app cannot move a process into
+    /// another app's groups (to be taken for it) nor make a sub-group of its own (to outlive a swipe): v1 checks
+    /// no common ancestor, so the daemon delegates no v1 group (issue 29).
+    @Test(.enabled(if: DaemonHarness.cgroupV1FreezerAvailable, "needs root and the cgroup v1 freezer"))
+    func withTheV1FreezerAnAppCannotJoinAnothersGroupNorMakeASubGroup() throws {
+        let daemon = try DaemonHarness(freezer: "cgroup1", options: ["--app-user", "nobody"])
+        let victim = try Self.whoAmIScript(in: daemon.folder)
+        try daemon.install("test.victim", executable: victim)
+        try daemon.send(.open("test.victim"))
+        try daemon.waitUntil("the victim runs") { (try? daemon.app("test.victim")?.pid) != nil }
+        let groups = ["/sys/fs/cgroup/freezer", "/sys/fs/cgroup/cpu"].map { "\($0)/\(daemon.cgroupName)" }
+        let lines =
+            ["#!/bin/sh", "sleep 60 & child=$!"]
+            + groups.flatMap { base in
+                [
+                    "echo $child > \(base)/test.victim/cgroup.procs 2>/dev/null && echo \"moved in \(base): yes\" "
+                        + "|| echo \"moved in \(base): no\"",
+                    "mkdir \(base)/test.poser/sub 2>/dev/null && echo \"sub-group in \(base): yes\" "
+                        + "|| echo \"sub-group in \(base): no\"",
+                ]
+            } + ["echo done", "exec sleep 30"]
+        let said = try daemon.openScript("test.poser", lines, until: "done")
+        #expect(!said.contains(": yes"), "the app reached outside its group: \(said)")
+        #expect(said.contains("moved in /sys/fs/cgroup/freezer/\(daemon.cgroupName): no"))
+        try daemon.send(.swipeAway("test.poser"))
+        try daemon.send(.swipeAway("test.victim"))
+    }
+
     /// A script that says its uid and gid, then waits.
     static func whoAmIScript(in folder: String) throws -> String {
         let script = folder + "/whoami.sh"
