@@ -377,6 +377,38 @@ import Testing
         #expect(try daemon.apps().isEmpty)
     }
 
+    /// A store a newer daemon migrated (a migration this one does not know), or one cut to half its size, is
+    /// refused at start with an error naming the file and what is wrong with it (issue 29).
+    @Test(arguments: ["an unknown migration", "half truncated"])
+    func aDamagedOrNewerStoreIsRefusedNamingItsFile(damage: String) throws {
+        let daemon = try DaemonHarness(freezer: defaultFreezer)
+        try daemon.install("test.kept")
+        daemon.stop()
+        let store = daemon.stateDirectory + "/offstage.sqlite"
+        if damage == "an unknown migration" {
+            try daemon.sql("INSERT INTO grdb_migrations (identifier) VALUES ('v99: from a newer offstage')")
+        } else {
+            try daemon.sql("PRAGMA wal_checkpoint(TRUNCATE)")
+            let size = try #require(try FileManager.default.attributesOfItem(atPath: store)[.size] as? Int)
+            truncate(store, off_t(size / 2))
+        }
+        let again = Process()
+        again.executableURL = URL(fileURLWithPath: DaemonHarness.product("offstage"))
+        again.arguments = [
+            "daemon", "--state-dir", daemon.stateDirectory, "--socket", daemon.socketPath, "--freezer", "sigstop",
+            "--cgroup-name", daemon.cgroupName,
+        ]
+        let file = try DaemonHarness.start(again, outputIn: daemon.folder, errors: true)
+        let output = { String(decoding: (try? Data(contentsOf: file)) ?? Data(), as: UTF8.self) }
+        try? daemon.waitUntil("the daemon said why it stops") { output().contains("Error:") }
+        DaemonHarness.waitForExit(again.processIdentifier, timeout: 10)
+        let stayed = ProcessProbe.isAlive(again.processIdentifier)
+        if stayed { kill(again.processIdentifier, SIGKILL) }
+        #expect(!stayed, "the daemon started on a store it cannot read")
+        #expect(output().contains(store + ":"), "the error names the file: \(output())")
+        if damage == "an unknown migration" { #expect(output().contains("v99: from a newer offstage")) }
+    }
+
     // MARK: One daemon per state folder (item 9), a clean stop (issue 17, item 8)
 
     @Test func aSecondDaemonOnTheSameStateFolderStopsNamingTheFirst() throws {
