@@ -370,11 +370,28 @@ import Testing
         if loss == "truncated" { truncate(store, 0) } else { unlink(store) }
         try daemon.start()
         try daemon.waitUntil("the previous run's app process is gone") { !ProcessProbe.isAlive(pid) }
-        #expect(daemon.log.contains("ending processes left in a control group by a run whose state is lost"))
+        #expect(daemon.log.contains("ending processes left by a run whose state is lost"))
         #expect(
             daemon.log.contains(
                 loss == "truncated" ? "the state file is empty (0 bytes)" : "no state file: starting with no apps"))
         #expect(try daemon.apps().isEmpty)
+    }
+
+    /// Without cgroups, a lost store does not leave the previous run's frozen app stopped for ever: the
+    /// daemon finds the processes launched for its socket and ends them, and says so (issue 29).
+    @Test func aLostStoreEndsThePreviousRunsStoppedAppWithoutCgroups() throws {
+        let daemon = try DaemonHarness(freezer: "sigstop")
+        try daemon.install("test.stopped")
+        let pid = try daemon.openAndWait("test.stopped")
+        try daemon.send(.home)
+        try daemon.waitUntil("the app is stopped") { daemon.kernelShowsFrozen("test.stopped", pid: pid) }
+        daemon.killHard()
+        let store = daemon.stateDirectory + "/offstage.sqlite"
+        for suffix in ["", "-wal", "-shm"] { unlink(store + suffix) }
+        try daemon.start()
+        try daemon.waitUntil("the previous run's stopped app is gone") { !ProcessProbe.isAlive(pid) }
+        #expect(daemon.log.contains("ending processes left by a run whose state is lost"))
+        #expect(daemon.log.contains("processes of test.stopped (no control group)"))
     }
 
     /// A store a newer daemon migrated (a migration this one does not know), or one cut to half its size, is
