@@ -101,6 +101,15 @@ final class Daemon: @unchecked Sendable {
         stateLock = try StateLock(folder: configuration.stateDirectory)
         let statePath = configuration.stateDirectory + "/offstage.sqlite"
         Self.setAsideEmptyStore(statePath, logger: logger)
+        if stateLock.previousRunEndedUncleanly && SysFile.exists(statePath) && !SysFile.exists(statePath + "-wal") {
+            // A run that did not stop cleanly leaves its write-ahead log: gone, the changes it held are lost.
+            let lost =
+                "the write-ahead log is missing after a run that did not stop cleanly: the changes it held since "
+                + "its last checkpoint (acknowledged ones among them) are lost; starting from the store's file"
+            logger.error(
+                "\(lost)",
+                metadata: ["file": "\(statePath)-wal", "store": "\(statePath)"])
+        }
         store = try Store(path: statePath)
         let memory: (snapshot: SystemSnapshot, clockOrigin: Double)?
         do { memory = try store.memory() } catch {
@@ -249,6 +258,7 @@ final class Daemon: @unchecked Sendable {
         if !left.isEmpty {
             logger.warning("control groups left behind (still populated)", metadata: ["groups": "\(left)"])
         }
+        stateLock.markCleanStop()
         logger.info("offstage daemon stopped")
     }
 

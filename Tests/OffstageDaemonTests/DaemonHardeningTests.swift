@@ -394,6 +394,24 @@ import Testing
         #expect(daemon.log.contains("processes of test.stopped (no control group)"))
     }
 
+    /// A write-ahead log deleted after `kill -9` is said at start, naming the file; a clean stop and start says
+    /// nothing of the kind (issue 29: the daemon started empty without a word).
+    @Test func aWriteAheadLogDeletedAfterAKillIsSaidAtStart() throws {
+        let daemon = try DaemonHarness(freezer: defaultFreezer)
+        try daemon.install("test.walled")
+        daemon.stop()
+        try daemon.start()
+        let missing = "the write-ahead log is missing after a run that did not stop cleanly"
+        #expect(!daemon.log.contains(missing), "a clean stop was taken for a loss")
+        daemon.killHard()
+        let store = daemon.stateDirectory + "/offstage.sqlite"
+        #expect(unlink(store + "-wal") == 0, "a killed daemon leaves its write-ahead log")
+        unlink(store + "-shm")
+        try daemon.start()
+        #expect(daemon.log.contains(missing))
+        #expect(daemon.log.contains("\(store)-wal"))
+    }
+
     /// A store a newer daemon migrated (a migration this one does not know), or one cut to half its size, is
     /// refused at start with an error naming the file and what is wrong with it (issue 29).
     @Test(arguments: ["an unknown migration", "half truncated"])
