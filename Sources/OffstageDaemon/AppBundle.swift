@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import OffstageCore
+import OffstageLinux
 import OffstageProtocol
 
 /// An app bundle on disk: a `Name.app` folder with an `Info.plist` and the executable it names
@@ -45,5 +46,22 @@ struct AppBundle {
         default:
             throw DaemonError(.badBundle, "\(plistPath): field 'OffstageControls': must be an array of control names")
         }
+    }
+}
+
+extension AppBundle {
+    /// The user owning the bundle folder, with the primary group of that account; nil when root owns it. A folder
+    /// owned by a uid with no account is refused: the app would run as a user the system does not know.
+    func owner() throws(DaemonError) -> AppUser? {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            throw DaemonError(.badBundle, "\(path): cannot be read: \(String(cString: strerror(errno)))")
+        }
+        guard info.st_uid != 0 else { return nil }
+        guard let account = getpwuid(info.st_uid) else {
+            throw DaemonError(
+                .badBundle, "\(path): owned by uid \(info.st_uid), which has no account: the app cannot run as it")
+        }
+        return AppUser(uid: info.st_uid, gid: account.pointee.pw_gid)
     }
 }

@@ -17,6 +17,8 @@ final class Connection {
     var buffer = FrameBuffer()
     /// Frames not yet taken by the socket (usually none: a frame is written as soon as it is made).
     var outgoing: [UInt8] = []
+    /// `outgoing.count` as last added to the user's `Daemon.unreadBytes` (clients only).
+    var countedUnread = 0
     /// Close once `outgoing` is written (after a fatal protocol error).
     var closeAfterWrite = false
     /// Answers wait (with everything sent after them) until the store is synced: set when a message's answer
@@ -41,25 +43,21 @@ final class Connection {
     }
 }
 
-/// Bytes a client may leave unread before the daemon drops it (a client that never reads).
-let maxOutgoingBytes = 4 << 20
-
 /// Reads of one connection per turn of the loop, at most (see `serviceConnection`).
 let readsPerTurn = 64
 
+/// Connections taken per turn of the loop, at most: the listen backlog's length (see `acceptConnections`).
+let acceptsPerTurn = Int(ListeningSocket.backlog)
+
 extension Daemon {
-    /// Takes every waiting connection: an app's process is bound to its app; another client beyond the limits
-    /// (overall, per user) is answered with an error and closed. Out of descriptors, the waiting connection is
-    /// taken with a spare descriptor and closed, so that `poll` does not report it again and again.
+    /// Takes the waiting connections (at most `acceptsPerTurn`, so that one flood does not keep the loop from the
+    /// others): an app's process is bound to its app; another client beyond the limits (overall, per user) is
+    /// answered with an error and closed. Out of descriptors, it sheds what waits and pauses (`pauseAccepting`).
     func acceptConnections() {
-        while true {
+        for _ in 0..<acceptsPerTurn {
             guard let fd = ListeningSocket.accept(listener) else {
-                guard errno == EMFILE || errno == ENFILE else { return }
-                logger.warning("out of file descriptors: refusing a connection")
-                close(spareDescriptor)
-                if let refused = ListeningSocket.accept(listener) { close(refused) }
-                spareDescriptor = open("/dev/null", O_RDONLY | O_CLOEXEC)
-                continue
+                if errno == EMFILE || errno == ENFILE { pauseAccepting() }
+                return
             }
             guard let peer = ListeningSocket.peer(of: fd) else {
                 close(fd)
@@ -68,7 +66,14 @@ extension Daemon {
             let connection = Connection(fd: fd, peer: peer, at: clock.now())
             if let app = apps.first(where: { id, app in app.process.map { host.owns(id, $0, pid: peer.pid) } ?? false
             })?.key {
+                let ofApp = appConnections[app, default: 0]
+                guard ofApp < configuration.maxConnectionsPerApp else {
+                    refuseConnection(
+                        fd, peer, "too many connections of \(app) (at most \(configuration.maxConnectionsPerApp))")
+                    continue
+                }
                 connections[fd] = connection
+                appConnections[app] = ofApp + 1
                 attach(connection, to: app)
                 continue
             }
@@ -76,22 +81,57 @@ extension Daemon {
             if clientConnections.values.reduce(0, +) >= configuration.maxConnections
                 || fromUser >= configuration.maxConnectionsPerUser
             {
-                logger.warning(
-                    "refusing a connection: too many", metadata: ["uid": "\(peer.uid)", "pid": "\(peer.pid)"])
-                var refusal: [UInt8] = []
-                try? Frame.append(
-                    ServerMessage.error(
-                        id: nil,
-                        message: "too many connections (at most \(configuration.maxConnections), "
-                            + "\(configuration.maxConnectionsPerUser) per user)"), to: &refusal)
-                _ = refusal.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-                close(fd)
+                refuseConnection(
+                    fd, peer,
+                    "too many connections (at most \(configuration.maxConnections), "
+                        + "\(configuration.maxConnectionsPerUser) per user)")
                 continue
             }
             connections[fd] = connection
             clientConnections[peer.uid] = fromUser + 1
             if sweepAt == nil { sweepAt = clock.now() + 1 }
         }
+    }
+
+    /// Answers a connection over a limit with `reason` and closes it; the log says so at most once per
+    /// `repeatedLogInterval` (a client can provoke it at will).
+    private func refuseConnection(_ fd: Int32, _ peer: PeerCredentials, _ reason: String) {
+        if let held = refusalLog.admit(at: clock.now()) {
+            logger.warning(
+                "refusing a connection: too many",
+                metadata: [
+                    "uid": "\(peer.uid)", "pid": "\(peer.pid)", "reason": "\(reason)", "refusals not logged": "\(held)",
+                ])
+        }
+        var refusal: [UInt8] = []
+        try? Frame.append(ServerMessage.error(id: nil, message: reason), to: &refusal)
+        _ = refusal.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        close(fd)
+    }
+
+    /// Out of file descriptors: takes (with the spare descriptor) and closes the connections waiting, so that
+    /// their clients learn it at once, then leaves the listener out of `poll` for `descriptorShortagePause`.
+    /// Without the pause the listener stays readable and the loop spins on `accept`; the log says it once per
+    /// `repeatedLogInterval`, with the count of connections shed.
+    func pauseAccepting() {
+        let now = clock.now()
+        close(spareDescriptor)
+        var shed = 0
+        while shed < acceptsPerTurn, let waiting = ListeningSocket.accept(listener) {
+            close(waiting)
+            shed += 1
+        }
+        spareDescriptor = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        acceptingResumesAt = now + configuration.descriptorShortagePause
+        shedConnections += shed
+        guard let held = shortageLog.admit(at: now) else { return }
+        logger.warning(
+            "out of file descriptors: refusing connections",
+            metadata: [
+                "connections shed": "\(shedConnections)", "pauses not logged": "\(held)",
+                "pause": "\(configuration.descriptorShortagePause) s",
+            ])
+        shedConnections = 0
     }
 
     /// Closes connections that left a message unfinished too long, and clients' connections silent too long;
@@ -234,8 +274,9 @@ extension Daemon {
         }
     }
 
-    /// Writes queued bytes without blocking (none to a frozen app: they wait for its thaw); drops a client that
-    /// lets too much pile up.
+    /// Writes queued bytes without blocking (none to a frozen app: they wait for its thaw); drops a connection
+    /// that leaves more than `maxUnreadBytes` unread, or a client whose user's clients leave more than
+    /// `maxUnreadBytesPerUser` (the one adding to it: a client that reads keeps nothing unread).
     func flush(_ connection: Connection) {
         guard !connection.awaitingSync, !connection.frozen else { return }
         while !connection.outgoing.isEmpty {
@@ -252,8 +293,22 @@ extension Daemon {
                 return disconnect(connection)
             }
         }
-        if connection.outgoing.count > maxOutgoingBytes {
-            logger.warning("dropping a client that does not read", metadata: ["pid": "\(connection.pid)"])
+        if connection.app == nil {
+            unreadBytes[connection.uid, default: 0] += connection.outgoing.count - connection.countedUnread
+            connection.countedUnread = connection.outgoing.count
+        }
+        if connection.outgoing.count > configuration.maxUnreadBytes
+            || (connection.app == nil && !connection.outgoing.isEmpty
+                && unreadBytes[connection.uid, default: 0] > configuration.maxUnreadBytesPerUser)
+        {
+            if let held = unreadLog.admit(at: clock.now()) {
+                logger.warning(
+                    "dropping a client that does not read",
+                    metadata: [
+                        "pid": "\(connection.pid)", "uid": "\(connection.uid)",
+                        "unread bytes": "\(connection.outgoing.count)", "drops not logged": "\(held)",
+                    ])
+            }
             return disconnect(connection)
         }
         if connection.outgoing.isEmpty && connection.closeAfterWrite { disconnect(connection) }
@@ -263,7 +318,12 @@ extension Daemon {
         guard connection.isOpen, connections.removeValue(forKey: connection.fd) != nil else { return }
         connection.isOpen = false
         if let app = connection.app, apps[app]?.connection == connection.fd { apps[app]!.connection = nil }
-        if connection.app == nil { clientConnections[connection.uid, default: 1] -= 1 }
+        if let app = connection.app {
+            appConnections[app, default: 1] -= 1
+        } else {
+            clientConnections[connection.uid, default: 1] -= 1
+            unreadBytes[connection.uid, default: 0] -= connection.countedUnread
+        }
         close(connection.fd)
     }
 

@@ -105,7 +105,8 @@ extension Daemon {
                     "OFFSTAGE_SOCKET": configuration.socketPath, "OFFSTAGE_BUNDLE_ID": id.rawValue,
                     "OFFSTAGE_LAUNCH_REASON": reason.rawValue,
                 ],
-                logPath: "\(configuration.stateDirectory)/logs/\(id.rawValue).log", as: try user(of: id))
+                logPath: "\(configuration.stateDirectory)/logs/\(id.rawValue).log", as: try user(of: id, bundle: bundle)
+            )
         } catch {
             logger.error("cannot launch", metadata: ["app": "\(id)", "error": "\(error)"])
             return system.handle(.processExited(id, reason: "\(error)"), at: clock.now())
@@ -134,12 +135,28 @@ extension Daemon {
         if !frozen { flush(connection) }
     }
 
-    /// The user the app runs as: the one of `--app-user`, or its own of `--app-uids` (nil: the daemon's).
-    private func user(of id: BundleID) throws -> AppUser? {
-        if let user = configuration.appUser { return user }
-        guard let range = configuration.appUIDs else { return nil }
-        let uid = try store.userID(of: id, in: range)
-        return AppUser(uid: uid, gid: uid)
+    /// The user the app runs as: the one of `--app-user`, its own of `--app-uids`, else (the daemon being root)
+    /// the owner of its bundle folder; nil: the daemon's own. Root is refused unless `allowRootApps`.
+    private func user(of id: BundleID, bundle: AppBundle) throws -> AppUser? {
+        let chosen: AppUser?
+        if let user = configuration.appUser {
+            chosen = user
+        } else if let range = configuration.appUIDs {
+            let uid = try store.userID(of: id, in: range)
+            chosen = AppUser(uid: uid, gid: uid)
+        } else if getuid() == 0 {
+            chosen = try bundle.owner()
+        } else {
+            chosen = nil
+        }
+        guard (chosen?.uid ?? getuid()) != 0 || configuration.allowRootApps else {
+            throw DaemonError(
+                .refused,
+                "\(bundle.path): the app would run as root (its owner, or --app-user): refused; give the bundle "
+                    + "folder to the app's own user, or choose one with --app-user or --app-uids "
+                    + "(--allow-root-apps lets it run as root)")
+        }
+        return chosen
     }
 
     /// Ends the app's process (the core has already let it go).

@@ -44,12 +44,15 @@ extension Daemon {
         endStrayProcesses()
     }
 
-    /// Ends the processes in groups of this daemon that no installed app's live process accounts for: left by a
-    /// run whose state is lost (a deleted, truncated or quarantined store), they would otherwise run on unmanaged.
+    /// Ends the processes in groups of this daemon that no installed app's live process accounts for (without
+    /// cgroups, those launched for its socket of apps the store does not know): left by a run whose state is lost
+    /// (a deleted, truncated or quarantined store), they would otherwise run on unmanaged, or stay stopped.
     private func endStrayProcesses() {
-        for (group, pids) in host.endStrayGroups(keeping: liveApps) {
+        for (group, pids) in host.endStrayGroups(
+            keeping: liveApps, installed: Set(apps.keys), socket: configuration.socketPath)
+        {
             logger.error(
-                "ending processes left in a control group by a run whose state is lost",
+                "ending processes left by a run whose state is lost",
                 metadata: ["group": "\(group)", "pids": "\(pids)"])
         }
     }

@@ -54,6 +54,10 @@ extension Daemon {
             saveMemory()
             worked = true
         }
+        if let resumes = acceptingResumesAt, resumes <= now {
+            acceptingResumesAt = nil
+            worked = true
+        }
         if let sweepAt, sweepAt <= now {
             sweepConnections(at: now)
             worked = true
@@ -84,6 +88,7 @@ extension Daemon {
         consider(flushAt)
         consider(memoryAt)
         consider(sweepAt)
+        consider(acceptingResumesAt)
         return next
     }
 

@@ -29,9 +29,21 @@ final class Daemon: @unchecked Sendable {
     var connections: [Int32: Connection] = [:]
     /// Clients' connections (not apps') per user, for the limits; when to sweep connections next.
     var clientConnections: [UInt32: Int] = [:]
+    /// Each app's connections, for `maxConnectionsPerApp`; the bytes clients (not apps) of each user leave unread,
+    /// for `maxUnreadBytesPerUser` (`flush` keeps it, from each connection's `countedUnread`).
+    var appConnections: [BundleID: Int] = [:]
+    var unreadBytes: [UInt32: Int] = [:]
     var sweepAt: Instant?
     /// A descriptor kept for taking (and closing) a connection when the daemon is out of descriptors.
     var spareDescriptor: Int32 = open("/dev/null", O_RDONLY | O_CLOEXEC)
+    /// While set, the daemon is out of descriptors and leaves the listener out of `poll` until then
+    /// (`pauseAccepting`); connections shed since the last log line about it.
+    var acceptingResumesAt: Instant?
+    var shedConnections = 0
+    /// Log lines a client can provoke at will, at most one per `repeatedLogInterval` each.
+    lazy var shortageLog = LogThrottle(interval: configuration.repeatedLogInterval)
+    lazy var refusalLog = LogThrottle(interval: configuration.repeatedLogInterval)
+    lazy var unreadLog = LogThrottle(interval: configuration.repeatedLogInterval)
     /// Connections whose answers wait for the store's sync at the end of this turn (`releaseHeldAnswers`).
     var awaitingSync: [Connection] = []
     /// Where every connection's bytes are read to (one for all: the loop reads one connection at a time).
@@ -89,6 +101,15 @@ final class Daemon: @unchecked Sendable {
         stateLock = try StateLock(folder: configuration.stateDirectory)
         let statePath = configuration.stateDirectory + "/offstage.sqlite"
         Self.setAsideEmptyStore(statePath, logger: logger)
+        if stateLock.previousRunEndedUncleanly && SysFile.exists(statePath) && !SysFile.exists(statePath + "-wal") {
+            // A run that did not stop cleanly leaves its write-ahead log: gone, the changes it held are lost.
+            let lost =
+                "the write-ahead log is missing after a run that did not stop cleanly: the changes it held since "
+                + "its last checkpoint (acknowledged ones among them) are lost; starting from the store's file"
+            logger.error(
+                "\(lost)",
+                metadata: ["file": "\(statePath)-wal", "store": "\(statePath)"])
+        }
         store = try Store(path: statePath)
         let memory: (snapshot: SystemSnapshot, clockOrigin: Double)?
         do { memory = try store.memory() } catch {
@@ -125,9 +146,8 @@ final class Daemon: @unchecked Sendable {
             try makeHost?(exited)
             ?? LinuxProcessHost(freezer: configuration.freezer, groupName: configuration.cgroupName, onExit: exited)
         try restore()
-        if configuration.appUser == nil && configuration.appUIDs == nil && getuid() == 0 {
-            logger.warning(
-                "apps run as root: give them a user with --app-user (e.g. nobody), or one each with --app-uids")
+        if configuration.allowRootApps {
+            logger.warning("apps may run as root (--allow-root-apps): an app as root can do anything to the device")
         }
         logger.info(
             "offstage daemon started",
@@ -162,7 +182,7 @@ final class Daemon: @unchecked Sendable {
         var fds: [pollfd] = []
         while !stopping {
             fds.removeAll(keepingCapacity: true)
-            fds.append(pollfd(fd: listener, events: Int16(POLLIN), revents: 0))
+            if acceptingResumesAt == nil { fds.append(pollfd(fd: listener, events: Int16(POLLIN), revents: 0)) }
             fds.append(pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0))
             fds.append(pollfd(fd: timers.due, events: Int16(POLLIN), revents: 0))
             fds.append(pollfd(fd: timers.wallClockSet, events: Int16(POLLIN), revents: 0))
@@ -238,6 +258,7 @@ final class Daemon: @unchecked Sendable {
         if !left.isEmpty {
             logger.warning("control groups left behind (still populated)", metadata: ["groups": "\(left)"])
         }
+        stateLock.markCleanStop()
         logger.info("offstage daemon stopped")
     }
 

@@ -33,17 +33,32 @@ public struct DaemonConfiguration: Sendable {
     /// Connections at once, and per user (apps' own connections aside): more are answered with an error and closed.
     public var maxConnections = 1024
     public var maxConnectionsPerUser = 128
+    /// Connections at once of one app's processes (ours: an app needs one; its libraries' threads a few more).
+    public var maxConnectionsPerApp = 16
+    /// Bytes a connection may leave unread, and the clients (not apps) of one user together, before the daemon
+    /// drops the connection (ours: 16 of the largest frames; a client that never reads holds no more).
+    public var maxUnreadBytes = 1 << 20
+    public var maxUnreadBytesPerUser = 8 << 20
     /// Seconds a connection may leave a message unfinished, and a client's connection (not an app's) may stay
     /// silent, before the daemon closes it.
     public var partialMessageTimeout: Double = 10
     public var idleTimeout: Double = 300
+    /// Seconds the daemon takes no connection after running out of file descriptors (ours: long enough that a
+    /// flood costs it no CPU, short enough that a client is answered well within a second once descriptors free up).
+    public var descriptorShortagePause: Double = 0.25
+    /// Seconds between two log lines of one kind that a client can provoke at will (out of descriptors, refused
+    /// connections): the ones between are counted, not written (ours).
+    public var repeatedLogInterval: Double = 10
 
-    /// The user apps run as (nil: the daemon's own user): their processes, their control groups (delegated to
-    /// them) and their log files are theirs; the daemon's state folder (mode 0700) is not theirs to open.
+    /// The user apps run as (nil: the daemon's own user): their processes, their cgroup v2 group (delegated to
+    /// them; no v1 group is) and their log files are theirs; the daemon's state folder (mode 0700) is not theirs.
     public var appUser: AppUser?
     /// One user per app instead (Android's model): each app is given the lowest free id of this range (as its
     /// uid and gid) at its first launch, kept in the store; exclusive with `appUser`.
     public var appUIDs: ClosedRange<UInt32>?
+    /// Whether an app may run as root (its bundle folder owned by root with no other user given, or `appUser`
+    /// root): off, such a launch is refused, since an app as root could do anything to the device.
+    public var allowRootApps = false
     /// Tests only: a file whose number of seconds is added to the wall clock as the daemon reads it.
     public var wallClockShiftFile: String?
 

@@ -4,6 +4,9 @@ import OffstageProtocol
 
 /// The daemon's listening Unix-domain socket and the kernel's word on who connected (`SO_PEERCRED`).
 enum ListeningSocket {
+    /// Connections the kernel keeps waiting for `accept`.
+    static let backlog: Int32 = 128
+
     /// Binds and listens at `path` (mode 0666: anyone may connect; commands are checked per peer).
     /// A stale socket file is replaced; a live daemon at the same path is an error.
     static func open(at path: String) throws(DaemonError) -> Int32 {
@@ -23,7 +26,7 @@ enum ListeningSocket {
                 bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
             }
         }
-        guard bound == 0, listen(fd, 128) == 0 else {
+        guard bound == 0, listen(fd, backlog) == 0 else {
             let why = String(cString: strerror(errno))
             close(fd)
             throw DaemonError(.startup, "cannot listen on \(path): \(why)")

@@ -38,8 +38,30 @@ final class Store: @unchecked Sendable {
         // A small page cache: the daemon writes small rows and reads the decision log on request only, and
         // SQLite's default (2 MB) filled up with the log's pages, most of the daemon's own memory.
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA cache_size = -256") }
-        database = try DatabaseQueue(path: path, configuration: configuration)
-        try Self.migrator.migrate(database)
+        do {
+            database = try DatabaseQueue(path: path, configuration: configuration)
+            // SQLite reads only the pages a statement needs: a file cut short opens, and its lost rows would go
+            // unnoticed. The whole file is checked once at start instead (milliseconds for the daemon's store).
+            let problems = try database.read { try String.fetchAll($0, sql: "PRAGMA quick_check(5)") }
+            guard problems == ["ok"] else {
+                throw DaemonError(
+                    .store,
+                    "\(path): damaged (\(problems.joined(separator: "; "))): refused, to leave its data as it is")
+            }
+            let unknown = try database.read { try Self.migrator.appliedIdentifiers($0) }
+                .subtracting(Self.migrator.migrations)
+            guard unknown.isEmpty else {
+                throw DaemonError(
+                    .store,
+                    "\(path): written by a newer offstage (migrations this daemon does not know: "
+                        + "\(unknown.sorted().joined(separator: "; "))): refused, to leave its data as it is")
+            }
+            try Self.migrator.migrate(database)
+        } catch let error as DaemonError {
+            throw error
+        } catch {
+            throw DaemonError(.store, "\(path): cannot be opened or brought up to date: \(error)")
+        }
         encoder.outputFormatting = [.sortedKeys]
     }
 

@@ -31,8 +31,12 @@ public struct DaemonOptions: ParsableArguments {
     var policy: [String] = []
     @Option(
         name: .customLong("app-user"),
-        help: "The user (name or id) apps run as, with its group; by default the daemon's own (root: warned).")
+        help: "The user (name or id) apps run as, with its group; by default each bundle folder's owner.")
     var appUser: String?
+    @Flag(
+        name: .customLong("allow-root-apps"),
+        help: "Let apps run as root (a root-owned bundle, --app-user root): refused without it.")
+    var allowRootApps = false
     @Option(
         name: .customLong("app-uids"),
         help: "User ids FIRST-LAST: each app runs as one of its own (uid and gid), given at its first launch, kept.")
@@ -41,6 +45,16 @@ public struct DaemonOptions: ParsableArguments {
     var maxConnections = 1024
     @Option(name: .customLong("max-connections-per-user"), help: "Connections at once (apps' aside), per user.")
     var maxConnectionsPerUser = 128
+    @Option(name: .customLong("max-connections-per-app"), help: "Connections at once of one app's processes.")
+    var maxConnectionsPerApp = 16
+    @Option(
+        name: .customLong("max-unread-bytes"),
+        help: "Bytes a connection may leave unread before it is dropped (its answers, a frozen app's aside).")
+    var maxUnreadBytes = 1 << 20
+    @Option(
+        name: .customLong("max-unread-bytes-per-user"),
+        help: "Bytes the clients (apps aside) of one user may leave unread together before one is dropped.")
+    var maxUnreadBytesPerUser = 8 << 20
     @Option(
         name: .customLong("partial-timeout"), help: "Seconds a connection may leave a message unfinished.")
     var partialTimeout: Double = 10
@@ -94,6 +108,9 @@ public struct DaemonOptions: ParsableArguments {
         configuration.memorySaveInterval = saveInterval
         configuration.maxConnections = maxConnections
         configuration.maxConnectionsPerUser = maxConnectionsPerUser
+        configuration.maxConnectionsPerApp = maxConnectionsPerApp
+        configuration.maxUnreadBytes = maxUnreadBytes
+        configuration.maxUnreadBytesPerUser = maxUnreadBytesPerUser
         configuration.partialMessageTimeout = partialTimeout
         configuration.idleTimeout = idleTimeout
         configuration.wallClockShiftFile = wallClockShiftFile.map(Self.absolute)
@@ -104,6 +121,7 @@ public struct DaemonOptions: ParsableArguments {
         }
         if let appUser { configuration.appUser = try Self.user(appUser) }
         if let appUIDs { configuration.appUIDs = try Self.userIDs(appUIDs) }
+        configuration.allowRootApps = allowRootApps
         let logger = Self.makeLogger(level: try level())
         let finished = DispatchSemaphore(value: 0)
         let failure = Failure()

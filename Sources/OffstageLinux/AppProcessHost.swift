@@ -32,8 +32,10 @@ package protocol AppProcessHost: AnyObject {
     /// still names it); returns the pids ended.
     func endLeftovers(of app: BundleID, recorded: AppProcess?) -> [Int32]
     /// Ends the processes in the daemon's groups of apps other than `keeping` (left by a run whose state is
-    /// lost); returns each group with the pids ended.
-    func endStrayGroups(keeping: Set<BundleID>) -> [(group: String, pids: [Int32])]
+    /// lost); without groups, the processes launched for `socket` of apps not `installed` (the installed ones'
+    /// leftovers are ended by `endLeftovers`); returns each group (or app) with the pids ended.
+    func endStrayGroups(keeping: Set<BundleID>, installed: Set<BundleID>, socket: String)
+        -> [(group: String, pids: [Int32])]
     /// Removes every group of the daemon (at a clean stop), waiting up to `timeout` seconds; returns those left.
     func removeAllGroups(timeout: Double) -> [String]
     /// The device now: battery, charger, network, heat, load, memory pressure.
@@ -134,7 +136,18 @@ package final class LinuxProcessHost: AppProcessHost, @unchecked Sendable {
         return leftovers
     }
 
-    package func endStrayGroups(keeping: Set<BundleID>) -> [(group: String, pids: [Int32])] {
+    package func endStrayGroups(keeping: Set<BundleID>, installed: Set<BundleID>, socket: String)
+        -> [(group: String, pids: [Int32])]
+    {
+        guard control.kind != .signals else {
+            // No groups: the processes launched for this socket (their environment says so) of an app the store
+            // does not know, which a lost store would leave stopped for ever.
+            let known = Set(installed.map(\.rawValue))
+            let left = ProcFS.appProcesses(launchedFor: socket).filter { !known.contains($0.app) }
+            let stray = Dictionary(grouping: left) { $0.app }
+            for process in stray.values.joined() { kill(process.pid, SIGKILL) }
+            return stray.map { (group: "processes of \($0.key) (no control group)", pids: $0.value.map(\.pid)) }
+        }
         let stray = control.strayGroups(keeping: Set(keeping.map(ProcessControl.groupName)))
         for (group, pids) in stray where !pids.isEmpty {
             for pid in pids { kill(pid, SIGKILL) }

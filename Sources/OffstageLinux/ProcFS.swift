@@ -50,19 +50,37 @@ package enum ProcFS {
         return result
     }
 
-    /// The thread ids of a process.
-    package static func threads(of pid: Int32) -> [Int32] {
-        guard let dir = opendir("/proc/\(pid)/task") else { return [] }
+    /// The processes the daemon of `socket` launched for apps, and each one's bundle identifier, from their
+    /// environment (`OFFSTAGE_SOCKET`, `OFFSTAGE_BUNDLE_ID`): how a daemon without cgroups finds a lost run's apps.
+    package static func appProcesses(launchedFor socket: String) -> [(pid: Int32, app: String)] {
+        let socketEntry = Array("OFFSTAGE_SOCKET=\(socket)".utf8)
+        let bundlePrefix = Array("OFFSTAGE_BUNDLE_ID=".utf8)
+        return numberedEntries(of: "/proc").compactMap { pid in
+            guard pid != getpid(), let environment = SysFile.bytes("/proc/\(pid)/environ") else { return nil }
+            let entries = environment.split(separator: 0)
+            guard entries.contains(where: { $0.elementsEqual(socketEntry) }),
+                let bundle = entries.first(where: { $0.starts(with: bundlePrefix) })
+            else { return nil }
+            return (pid, String(decoding: bundle.dropFirst(bundlePrefix.count), as: UTF8.self))
+        }
+    }
+
+    /// The entries of a folder whose names are numbers (processes in `/proc`, threads in `task`).
+    private static func numberedEntries(of folder: String) -> [Int32] {
+        guard let dir = opendir(folder) else { return [] }
         defer { closedir(dir) }
         var result: [Int32] = []
         while let entry = readdir(dir) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) {
                 String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
             }
-            if let tid = Int32(name) { result.append(tid) }
+            if let number = Int32(name) { result.append(number) }
         }
         return result
     }
+
+    /// The thread ids of a process.
+    package static func threads(of pid: Int32) -> [Int32] { numberedEntries(of: "/proc/\(pid)/task") }
 
     /// The process's cgroup in one hierarchy of `/proc/PID/cgroup` (the kernel's word): the v2 hierarchy
     /// (`controller` nil: the `0::` line) or the v1 hierarchy with that controller; nil if it has none.

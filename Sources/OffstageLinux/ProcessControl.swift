@@ -92,16 +92,17 @@ package final class ProcessControl: @unchecked Sendable {
     private func freezerGroup(_ app: BundleID) -> String? { freezerBase.map { "\($0)/\(Self.groupName(app))" } }
     private func cpuGroup(_ app: BundleID) -> String? { cpuBase.map { "\($0)/\(Self.groupName(app))" } }
 
-    /// Delegates the app's groups to `user`, as systemd delegates a subtree: the folder and the files a
+    /// Delegates the app's cgroup v2 group to `user`, as systemd delegates a subtree: the folder and the files a
     /// delegated user writes (`cgroup.procs`, `cgroup.threads`, `cgroup.subtree_control`) become theirs, so the
-    /// app may arrange its own processes below; freezing, killing and weights stay the daemon's.
+    /// app may arrange its own processes below; freezing, killing and weights stay the daemon's. A v1 group (the
+    /// v1 freezer, or v1 `cpu` beside a v2 freezer) is never delegated: v1 lets a writer of a group's
+    /// `cgroup.procs` move any of its own processes there, so an app could join another app's group (and be taken
+    /// for it) or make sub-groups that outlive a swipe; v2 asks for the common ancestor's, which stays root's.
     package func delegateGroups(of app: BundleID, to user: AppUser) {
-        for group in [freezerGroup(app), cpuGroup(app)].compactMap({ $0 }).uniqued() {
-            for path in [group]
-                + ["cgroup.procs", "cgroup.threads", "cgroup.subtree_control"].map({ "\(group)/\($0)" })
-            where SysFile.exists(path) {
-                chown(path, user.uid, user.gid)
-            }
+        guard kind == .cgroupV2, let group = freezerGroup(app) else { return }
+        for path in [group] + ["cgroup.procs", "cgroup.threads", "cgroup.subtree_control"].map({ "\(group)/\($0)" })
+        where SysFile.exists(path) {
+            chown(path, user.uid, user.gid)
         }
     }
 

@@ -370,11 +370,78 @@ import Testing
         if loss == "truncated" { truncate(store, 0) } else { unlink(store) }
         try daemon.start()
         try daemon.waitUntil("the previous run's app process is gone") { !ProcessProbe.isAlive(pid) }
-        #expect(daemon.log.contains("ending processes left in a control group by a run whose state is lost"))
+        #expect(daemon.log.contains("ending processes left by a run whose state is lost"))
         #expect(
             daemon.log.contains(
                 loss == "truncated" ? "the state file is empty (0 bytes)" : "no state file: starting with no apps"))
         #expect(try daemon.apps().isEmpty)
+    }
+
+    /// Without cgroups, a lost store does not leave the previous run's frozen app stopped for ever: the
+    /// daemon finds the processes launched for its socket and ends them, and says so (issue 29).
+    @Test func aLostStoreEndsThePreviousRunsStoppedAppWithoutCgroups() throws {
+        let daemon = try DaemonHarness(freezer: "sigstop")
+        try daemon.install("test.stopped")
+        let pid = try daemon.openAndWait("test.stopped")
+        try daemon.send(.home)
+        try daemon.waitUntil("the app is stopped") { daemon.kernelShowsFrozen("test.stopped", pid: pid) }
+        daemon.killHard()
+        let store = daemon.stateDirectory + "/offstage.sqlite"
+        for suffix in ["", "-wal", "-shm"] { unlink(store + suffix) }
+        try daemon.start()
+        try daemon.waitUntil("the previous run's stopped app is gone") { !ProcessProbe.isAlive(pid) }
+        #expect(daemon.log.contains("ending processes left by a run whose state is lost"))
+        #expect(daemon.log.contains("processes of test.stopped (no control group)"))
+    }
+
+    /// A write-ahead log deleted after `kill -9` is said at start, naming the file; a clean stop and start says
+    /// nothing of the kind (issue 29: the daemon started empty without a word).
+    @Test func aWriteAheadLogDeletedAfterAKillIsSaidAtStart() throws {
+        let daemon = try DaemonHarness(freezer: defaultFreezer)
+        try daemon.install("test.walled")
+        daemon.stop()
+        try daemon.start()
+        let missing = "the write-ahead log is missing after a run that did not stop cleanly"
+        #expect(!daemon.log.contains(missing), "a clean stop was taken for a loss")
+        daemon.killHard()
+        let store = daemon.stateDirectory + "/offstage.sqlite"
+        #expect(unlink(store + "-wal") == 0, "a killed daemon leaves its write-ahead log")
+        unlink(store + "-shm")
+        try daemon.start()
+        #expect(daemon.log.contains(missing))
+        #expect(daemon.log.contains("\(store)-wal"))
+    }
+
+    /// A store a newer daemon migrated (a migration this one does not know), or one cut to half its size, is
+    /// refused at start with an error naming the file and what is wrong with it (issue 29).
+    @Test(arguments: ["an unknown migration", "half truncated"])
+    func aDamagedOrNewerStoreIsRefusedNamingItsFile(damage: String) throws {
+        let daemon = try DaemonHarness(freezer: defaultFreezer)
+        try daemon.install("test.kept")
+        daemon.stop()
+        let store = daemon.stateDirectory + "/offstage.sqlite"
+        if damage == "an unknown migration" {
+            try daemon.sql("INSERT INTO grdb_migrations (identifier) VALUES ('v99: from a newer offstage')")
+        } else {
+            try daemon.sql("PRAGMA wal_checkpoint(TRUNCATE)")
+            let size = try #require(try FileManager.default.attributesOfItem(atPath: store)[.size] as? Int)
+            truncate(store, off_t(size / 2))
+        }
+        let again = Process()
+        again.executableURL = URL(fileURLWithPath: DaemonHarness.product("offstage"))
+        again.arguments = [
+            "daemon", "--state-dir", daemon.stateDirectory, "--socket", daemon.socketPath, "--freezer", "sigstop",
+            "--cgroup-name", daemon.cgroupName,
+        ]
+        let file = try DaemonHarness.start(again, outputIn: daemon.folder, errors: true)
+        let output = { String(decoding: (try? Data(contentsOf: file)) ?? Data(), as: UTF8.self) }
+        try? daemon.waitUntil("the daemon said why it stops") { output().contains("Error:") }
+        DaemonHarness.waitForExit(again.processIdentifier, timeout: 10)
+        let stayed = ProcessProbe.isAlive(again.processIdentifier)
+        if stayed { kill(again.processIdentifier, SIGKILL) }
+        #expect(!stayed, "the daemon started on a store it cannot read")
+        #expect(output().contains(store + ":"), "the error names the file: \(output())")
+        if damage == "an unknown migration" { #expect(output().contains("v99: from a newer offstage")) }
     }
 
     // MARK: One daemon per state folder (item 9), a clean stop (issue 17, item 8)

@@ -18,13 +18,15 @@ final class DaemonHarness: @unchecked Sendable {
     /// Daemon options added to the harness's own (e.g. `["--probe-interval", "0.1"]`).
     let options: [String]
 
-    init(freezer: String = "auto", policy: [String] = [], options: [String] = []) throws {
+    /// `allowRootApps`: the test's app bundles are root's (a root test made them), and run as root only with
+    /// `--allow-root-apps`, which the harness passes unless a test checks the refusal.
+    init(freezer: String = "auto", policy: [String] = [], options: [String] = [], allowRootApps: Bool = true) throws {
         folder = NSTemporaryDirectory() + "offstage-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         chmod(folder, 0o755)
         self.freezer = freezer
         self.policy = policy
-        self.options = options
+        self.options = options + (allowRootApps ? ["--allow-root-apps"] : [])
         try start()
     }
 
@@ -92,6 +94,11 @@ final class DaemonHarness: @unchecked Sendable {
             }
     }
 
+    /// Whether this machine lets the tests create groups in a cgroup v1 freezer hierarchy (root and the mount).
+    static var cgroupV1FreezerAvailable: Bool {
+        getuid() == 0 && FileManager.default.fileExists(atPath: "/sys/fs/cgroup/freezer/cgroup.procs")
+    }
+
     // MARK: The daemon
 
     /// Starts the daemon and waits until it answers.
@@ -143,6 +150,23 @@ final class DaemonHarness: @unchecked Sendable {
     static func waitForExit(_ pid: Int32, timeout: Double) {
         let deadline = Date(timeIntervalSinceNow: timeout)
         while ProcessProbe.isAlive(pid) && Date() < deadline { usleep(10_000) }
+    }
+
+    /// Lowers the running daemon's limit of open files to `limit` (soft and hard) with util-linux's `prlimit`,
+    /// as a service manager's `LimitNOFILE=` would: a test can then reach the limit with a few connections.
+    func limitOpenFiles(to limit: Int) throws {
+        guard let pid = daemonProcessID else { throw HarnessError("no daemon to limit") }
+        let prlimit = Process()
+        prlimit.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")
+        prlimit.arguments = ["--pid", "\(pid)", "--nofile=\(limit):\(limit)"]
+        try prlimit.run()
+        prlimit.waitUntilExit()
+        guard prlimit.terminationStatus == 0 else { throw HarnessError("prlimit failed for \(pid)") }
+    }
+
+    /// How many files the daemon has open now.
+    var daemonOpenFiles: Int {
+        daemonProcessID.map { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\($0)/fd").count) ?? 0 } ?? 0
     }
 
     /// Sends a control command and returns the reply.
@@ -266,6 +290,21 @@ final class DaemonHarness: @unchecked Sendable {
     }
 
     /// Installs ColorFeed (the unchanged WWDC25 sample) from the built `colorfeed` and its Info.plist.
+    /// Installs and opens an app whose executable is the script `lines`, then waits until its log holds `marker`
+    /// and returns the log: for tests where the app itself tries something and says what happened.
+    func openScript(_ bundle: String, _ lines: [String], until marker: String) throws -> String {
+        let script = "\(folder)/\(bundle).script"
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: script))
+        chmod(script, 0o755)
+        try install(bundle, executable: script)
+        try send(.open(BundleID(bundle)))
+        let log = "\(stateDirectory)/logs/\(bundle).log"
+        try waitUntil("\(bundle) wrote \(marker)") {
+            ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains(marker)
+        }
+        return try String(contentsOfFile: log, encoding: .utf8)
+    }
+
     func installColorFeed() throws {
         let bundle = folder + "/ColorFeed.app"
         try FileManager.default.createDirectory(atPath: bundle, withIntermediateDirectories: true)

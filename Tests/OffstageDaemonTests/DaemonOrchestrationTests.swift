@@ -36,7 +36,9 @@ import Testing
         /// A daemon over this folder's state (a restart, if one ran before) with `host` as its Linux layer; each
         /// listens on a socket of its own (a dropped daemon's listening socket stays open).
         func daemon(host: FakeProcessHost, socket: String = "a.sock") throws -> Daemon {
-            let configuration = DaemonConfiguration(stateDirectory: path + "/state", socketPath: path + "/" + socket)
+            var configuration = DaemonConfiguration(stateDirectory: path + "/state", socketPath: path + "/" + socket)
+            // The tests' bundles are their runner's (root's, often): who apps run as is DaemonPrivilegeTests' part.
+            configuration.allowRootApps = true
             var logger = Logger(label: "test")
             logger.logLevel = .critical
             return try Daemon(configuration: configuration, logger: logger, host: { _ in host })

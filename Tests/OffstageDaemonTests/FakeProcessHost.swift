@@ -79,7 +79,9 @@ final class FakeProcessHost: AppProcessHost, @unchecked Sendable {
         return [recorded.pid]
     }
 
-    func endStrayGroups(keeping: Set<BundleID>) -> [(group: String, pids: [Int32])] { [] }
+    func endStrayGroups(keeping: Set<BundleID>, installed: Set<BundleID>, socket: String)
+        -> [(group: String, pids: [Int32])]
+    { [] }
     func removeAllGroups(timeout: Double) -> [String] { [] }
     func readDevice() -> DeviceReading { device }
     func supplementaryGroups(of pid: Int32) -> [UInt32] { [] }
