@@ -65,6 +65,8 @@ public struct BackgroundSystem: Sendable {
     var energyMeter = EnergyMeter()
     /// Background URLSession transfers the system carries on for apps (BackgroundTransfers/).
     var backgroundTransfers = BackgroundTransfers()
+    /// Local notifications waiting for their time or shown in Notification Center (Notifications/).
+    var localNotifications = LocalNotifications()
 
     public init(
         policy: Policy = .iOS, device: DeviceState = DeviceState(), settings: UserSettings = UserSettings(),
@@ -138,6 +140,7 @@ public struct BackgroundSystem: Sendable {
         consider(lowPowerModeOffDueTime)
         for time in continuedProcessingDueTimes { consider(time) }
         for time in backgroundTransferDueTimes { consider(time) }
+        consider(notificationDueTime)
         return next
     }
 

@@ -29,4 +29,7 @@ public enum Effect: Hashable, Sendable, Codable {
     // MARK: Background pushes, legacy fetch and location events (§7)
     /// Hand the event to the app's code; pushes and fetches answer `AppCall.backgroundEventCompleted(token:result:)`.
     case deliverBackgroundEvent(BundleID, BackgroundEvent, token: Int)
+    // MARK: Local notifications (Notifications/)
+    /// Tell the app's `UNUserNotificationCenter` delegate of a notification: `willPresent` or `didReceive`.
+    case presentNotification(BundleID, NotificationPresentation)
 }

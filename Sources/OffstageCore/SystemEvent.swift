@@ -14,6 +14,9 @@ public enum SystemEvent: Hashable, Sendable, Codable {
     /// A notification of the app appeared on the screen (an alert, not a silent background push).
     /// Usage traces carry it; a person often opens the app soon after.
     case notificationShown(BundleID)
+    /// The user tapped the app's notification in Notification Center (the one with this identifier, or the newest):
+    /// the app opens and its `UNUserNotificationCenterDelegate` gets `didReceive`.
+    case notificationTapped(BundleID, identifier: String?)
     /// Open the app switcher: the foreground app resigns active.
     case openSwitcher
     /// Swipe an app away in the app switcher: force-quit.
@@ -128,6 +131,12 @@ public enum AppCall: Hashable, Sendable, Codable {
     case startBackgroundTransfer(BackgroundTransferRequest)
     /// A task of a background session was cancelled.
     case cancelBackgroundTransfer(session: String, task: Int)
+
+    // MARK: Local notifications (Notifications/)
+    /// `UNUserNotificationCenter.add(_:)`: the system delivers the notification at its times.
+    case scheduleNotification(LocalNotificationSchedule)
+    /// `removePendingNotificationRequests(withIdentifiers:)`; nil: `removeAllPendingNotificationRequests()`.
+    case removePendingNotifications(identifiers: [String]?)
 }
 
 /// The system's answer to an `AppCall`.

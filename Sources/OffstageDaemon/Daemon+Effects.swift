@@ -44,7 +44,8 @@ extension Daemon {
         case .deliver(let id, let callback, _):
             if callback == .willTerminate, apps[id]?.process != nil { apps[id]!.ending = true }
             send(.effect(effect: effect), toApp: id)
-        case .expireTask(let id, _), .expireBackgroundTasks(let id, _), .deliverBackgroundEvent(let id, _, _):
+        case .expireTask(let id, _), .expireBackgroundTasks(let id, _), .deliverBackgroundEvent(let id, _, _),
+            .presentNotification(let id, _):
             send(.effect(effect: effect), toApp: id)
         case .suspend(let id):
             guard let process = apps[id]?.process else { break }

@@ -69,6 +69,8 @@ public enum OffstageApplication {
             DispatchQueue.main.async { runtime.expireBackgroundTasks(ids) }
         case .deliverBackgroundEvent(_, let event, let token):
             DispatchQueue.main.async { runtime.deliverBackgroundEvent(event, token: token) }
+        case .presentNotification(_, let presentation):
+            DispatchQueue.main.async { runtime.presentNotification(presentation) }
         case .launch, .suspend, .resume, .terminate, .record, .askUser, .setCPUPriority:
             break  // The daemon's business, never sent to apps.
         }

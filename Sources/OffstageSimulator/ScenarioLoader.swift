@@ -952,7 +952,8 @@ extension ScenarioReader {
                 .simulateLaunch(let app, _),
                 .simulateExpiration(let app, _), .processExited(let app, _),
                 .cancelContinuedProcessingTask(let app, _), .answerContinuedProcessingQuestion(let app, _, _),
-                .backgroundPush(let app, _), .locationEvent(let app, _), .notificationShown(let app):
+                .backgroundPush(let app, _), .locationEvent(let app, _), .notificationShown(let app),
+                .notificationTapped(let app, _):
                 try checkKnown(app, apps: apps, at: field)
             default:
                 return

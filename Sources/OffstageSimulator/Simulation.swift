@@ -747,6 +747,12 @@ public final class Simulation: @unchecked Sendable {
                         process.runtime.deliverBackgroundEvent(event, token: token)
                     }
                 }
+            case .presentNotification(let app, let presentation):
+                withProcess(app) { process in
+                    runOnApp(process, running: "its notification delegate") {
+                        process.runtime.presentNotification(presentation)
+                    }
+                }
             }
         }
     }

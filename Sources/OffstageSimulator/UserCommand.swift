@@ -21,7 +21,8 @@ public enum UserCommand {
     /// Every command with its arguments (`APP` is a bundle identifier), in the order help lists them.
     /// Error messages quote these lines.
     public static let usage: [String] = [
-        "open APP", "home", "lock", "unlock", "screen-on", "notification APP", "switcher", "swipe APP", "interrupt",
+        "open APP", "home", "lock", "unlock", "screen-on", "notification APP", "tap-notification APP [ID]", "switcher",
+        "swipe APP", "interrupt",
         "interrupt-end take|dismiss",
         "battery LEVEL", "plug", "unplug", "network wifi|cellular|none",
         "thermal nominal|fair|serious|critical",
@@ -57,6 +58,10 @@ public enum UserCommand {
         case "unlock": return .system(try command.none(.unlock))
         case "screen-on": return .system(try command.none(.screenOn))
         case "notification": return .system(.notificationShown(try command.app(0)))
+        case "tap-notification":
+            let app = try command.app(0)
+            return .system(
+                .notificationTapped(app, identifier: command.arguments.count > 1 ? command.arguments[1] : nil))
         case "switcher": return .system(try command.none(.openSwitcher))
         case "swipe": return .system(.swipeAway(try command.app(0)))
         case "interrupt": return .system(try command.none(.interruptionBegan))

@@ -71,7 +71,11 @@ import Testing
         // idleness (the device is not idle between 08:00:01 and 08:00:09).
         let records = try Simulation(scenario: scenario).run()
         #expect(
-            records.filter { $0.kind == .user && $0.reason == "notification shown" }.map(\.app) == [
+            records.filter {
+                $0.detail
+                    == .notification(
+                        .delivered(identifier: BackgroundSystem.scenarioNotificationIdentifier, inForeground: false))
+            }.map(\.app) == [
                 "com.example.chat", "com.example.news",
             ])
         #expect(records.filter { $0.kind == .user && $0.reason == "screen on" }.count == 2)

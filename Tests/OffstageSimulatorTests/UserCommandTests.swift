@@ -14,6 +14,7 @@ import Testing
         ("unlock", .system(.unlock)),
         ("screen-on", .system(.screenOn)),
         ("notification com.x", .system(.notificationShown("com.x"))),
+        ("tap-notification com.x", .system(.notificationTapped("com.x", identifier: nil))),
         ("switcher", .system(.openSwitcher)),
         ("swipe com.x", .system(.swipeAway("com.x"))),
         ("interrupt", .system(.interruptionBegan)),
@@ -92,8 +93,8 @@ import Testing
     @Test func unknownVerbListsEveryVerb() {
         #expect(
             message(of: "opn com.x")
-                == "unknown command 'opn'; expected one of: open, home, lock, unlock, screen-on, notification, switcher, "
-                + "swipe, interrupt, "
+                == "unknown command 'opn'; expected one of: open, home, lock, unlock, screen-on, notification, "
+                + "tap-notification, switcher, swipe, interrupt, "
                 + "interrupt-end, battery, plug, unplug, network, thermal, low-power, low-data, background-refresh, "
                 + "background-refresh-restricted, continued-processing, memory-pressure, memory, simulate-launch, "
                 + "simulate-expiration, tap, cancel-task, answer, push, location")

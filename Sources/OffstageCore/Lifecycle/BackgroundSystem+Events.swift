@@ -47,10 +47,11 @@ extension BackgroundSystem {
             guard apps.contains(id) else {
                 return record(nil, .log, reason: "notification: \(id) is not installed")
             }
-            record(id, .user, reason: "notification shown")
-            // Showing it wakes the sleeping device (ours): for the maintenance window work starts as if the device
-            // were awake anyway, without a wake of its own.
-            if !isDeviceAwake { scheduler.noteDeviceWoke(at: now) }
+            deliverNotification(
+                id, LocalNotifications.Shown(identifier: Self.scenarioNotificationIdentifier, text: NotificationText()))
+        case .notificationTapped(let id, let identifier):
+            guard apps.contains(id) else { return record(nil, .log, reason: "tap: \(id) is not installed") }
+            tapNotification(id, identifier: identifier)
         case .openSwitcher:
             record(nil, .user, reason: "open the app switcher")
             if let current = foregroundApp { resignActive(current) }
@@ -176,7 +177,8 @@ extension SystemEvent {
             .setContinuedProcessing(let id, _), .setMemoryFootprint(let id, _), .processExited(let id, _),
             .resourceUsage(let id, _), .simulateLaunch(let id, _), .simulateExpiration(let id, _),
             .backgroundPush(let id, _), .locationEvent(let id, _), .cancelContinuedProcessingTask(let id, _),
-            .answerContinuedProcessingQuestion(let id, _, _), .notificationShown(let id):
+            .answerContinuedProcessingQuestion(let id, _, _), .notificationShown(let id),
+            .notificationTapped(let id, _):
             id
         default: nil
         }
@@ -191,7 +193,7 @@ extension SystemEvent {
         case .resourceUsage, .setResumeCallback: .noApp
         case .tick, .setMemoryFootprint, .processExited, .simulateLaunch, .simulateExpiration,
             .swipeAway, .setAppBackgroundAppRefresh, .setContinuedProcessing, .backgroundPush, .locationEvent,
-            .cancelContinuedProcessingTask, .answerContinuedProcessingQuestion, .notificationShown:
+            .cancelContinuedProcessingTask, .answerContinuedProcessingQuestion, .notificationShown, .notificationTapped:
             .namedApp
         case .setWallClock: .everyApp
         default: .appsSharedChangesConcern

@@ -31,7 +31,7 @@ extension BackgroundSystem {
         switch event {
         case .open, .home, .lock, .unlock, .openSwitcher, .swipeAway, .interruptionBegan, .interruptionEnded,
             .locationEvent, .simulateLaunch, .simulateExpiration, .cancelContinuedProcessingTask,
-            .answerContinuedProcessingQuestion:
+            .answerContinuedProcessingQuestion, .notificationTapped:
             return true
         default:
             return false

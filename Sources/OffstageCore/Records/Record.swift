@@ -63,6 +63,10 @@ public enum RecordKind: String, Hashable, Sendable, Codable, CaseIterable {
     // MARK: Background URLSession (issue 16, item 8)
     /// A background transfer was taken over, waited, ran, finished or was cancelled, or its events' wake waited.
     case transfer
+
+    // MARK: Local notifications
+    /// A local notification was scheduled, removed, delivered (to the app or shown by the system) or tapped.
+    case notification
 }
 
 /// One structured entry of the system's decision log: when, which app, what, which task, and why.

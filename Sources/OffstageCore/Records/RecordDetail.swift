@@ -49,6 +49,8 @@ public enum RecordDetail: Hashable, Sendable, Codable {
     case transfer(TransferFact)
     /// The chance the app is opened within the freshness window that let its refresh start, and why.
     case launchLikelihood(LaunchLikelihood)
+    /// A local notification was scheduled, removed, delivered or tapped (Notifications/).
+    case notification(NotificationFact)
 
     /// What started a task.
     public enum StartCause: String, Hashable, Sendable, Codable {
@@ -148,6 +150,7 @@ public enum RecordDetail: Hashable, Sendable, Codable {
         case .contentAge(nil): "content never refreshed in the background before this launch"
         case .transfer(let fact): fact.text(on: clock)
         case .launchLikelihood(let likelihood): likelihood.words
+        case .notification(let fact): fact.words
         }
     }
 

@@ -64,6 +64,10 @@ extension BackgroundSystem {
             return startBackgroundTransfer(id, request)
         case .cancelBackgroundTransfer(let session, let task):
             return cancelBackgroundTransfer(id, session: session, task: task)
+        case .scheduleNotification(let schedule):
+            return scheduleNotification(id, schedule)
+        case .removePendingNotifications(let identifiers):
+            return removePendingNotifications(id, identifiers)
         }
     }
 

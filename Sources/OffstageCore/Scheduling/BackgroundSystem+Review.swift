@@ -6,6 +6,7 @@ extension BackgroundSystem {
     /// so `nextDueTime` is exact. Work is proportional to the apps concerned, not to all apps or requests.
     mutating func settle() {
         settleBackgroundTransfers()
+        deliverDueNotifications()
         while let due = scheduler.takeReview(dueBy: now) {
             if apps[due.app].scheduledReview == due.at {
                 apps[due.app].scheduling.noteReview(at: nil)

@@ -1,8 +1,9 @@
 public import Foundation
+public import OffstageCore
 
 /// `UNUserNotificationCenter`: the app's local notifications: authorization, the requests waiting for their
-/// trigger, and delivery in the system's time (virtual in the simulator). A notification that comes due while the
-/// app is in the foreground goes to the delegate's `willPresent`; in the background the system shows it.
+/// trigger (the system holds their times and delivers them, virtual time in the simulator), and the delegate:
+/// `willPresent` for one that comes due in the foreground, `didReceive` when the user taps one.
 public final class UNUserNotificationCenter: @unchecked Sendable {
     /// A request waiting for its trigger: when it was added and when it is next delivered.
     private struct Entry {
@@ -30,11 +31,16 @@ public final class UNUserNotificationCenter: @unchecked Sendable {
     /// The center of the app whose code is running.
     public class func current() -> UNUserNotificationCenter { AppRuntime.current.notificationCenter }
 
-    /// Hears of notifications delivered in the foreground (and of taps, which nothing makes here yet).
+    /// Hears of notifications delivered in the foreground and of the user's taps.
     public var delegate: (any UNUserNotificationCenterDelegate)? {
         get { delegateStorage.value.object }
-        set { delegateStorage.value = WeakDelegate(object: newValue) }
+        set {
+            delegateStorage.value = WeakDelegate(object: newValue)
+            if let newValue { answerWaitingResponse(to: newValue) }
+        }
     }
+    /// A tap the system delivered before the app set its delegate (a tap that launched the app).
+    private let waitingResponse = LockedValue<UNNotificationResponse?>(nil)
 
     // MARK: Authorization
 
@@ -114,9 +120,13 @@ public final class UNUserNotificationCenter: @unchecked Sendable {
 
     public func removePendingNotificationRequests(withIdentifiers identifiers: [String]) {
         state.withValue { $0.waiting.removeAll { identifiers.contains($0.request.identifier) } }
+        runtime.send(.removePendingNotifications(identifiers: identifiers))
     }
 
-    public func removeAllPendingNotificationRequests() { state.withValue { $0.waiting.removeAll() } }
+    public func removeAllPendingNotificationRequests() {
+        state.withValue { $0.waiting.removeAll() }
+        runtime.send(.removePendingNotifications(identifiers: nil))
+    }
 
     public func getDeliveredNotifications(completionHandler: @escaping ([UNNotification]) -> Void) {
         let delivered = deliveredNow()
@@ -132,18 +142,20 @@ public final class UNUserNotificationCenter: @unchecked Sendable {
     public func removeAllDeliveredNotifications() { state.withValue { $0.delivered.removeAll() } }
 
     private func pendingNow() -> [UNNotificationRequest] {
-        _ = deliverDue()
+        deliverDue()
         return state.value.waiting.map(\.request)
     }
 
     private func deliveredNow() -> [UNNotification] {
-        _ = deliverDue()
+        deliverDue()
         return state.value.delivered
     }
 
     // MARK: Delivery
 
-    /// Keeps the request and sets a timer in the system's time for its delivery; nil, or why it is refused.
+    /// Keeps the request and hands its delivery times to the system, which delivers it in its own time
+    /// (virtual in the simulator) whatever the app's state; nil, or why it is refused. Without authorization
+    /// the request is kept but never delivered, as on iOS.
     private func schedule(_ request: UNNotificationRequest) -> (any Error)? {
         let now = Date()
         if let interval = request.trigger as? UNTimeIntervalNotificationTrigger {
@@ -154,55 +166,112 @@ public final class UNUserNotificationCenter: @unchecked Sendable {
         }
         let next: Date? = request.trigger.map { $0.nextDelivery(after: now, addedAt: now) } ?? now
         guard let next else { return UNError(.notificationInvalidNoDate) }
-        state.withValue {
+        let authorized = state.withValue {
             $0.waiting.removeAll { $0.request.identifier == request.identifier }
             $0.waiting.append(Entry(request: request, added: now, next: next))
+            return $0.status == .authorized
         }
-        setTimer(for: next)
+        if authorized {
+            runtime.send(.scheduleNotification(systemSchedule(of: request, first: next, addedAt: now)))
+        }
         return nil
     }
 
-    private func setTimer(for date: Date) {
-        runtime.link.after(seconds: max(0, date.timeIntervalSinceNow)) { [weak self] in
-            self?.present(self?.deliverDue() ?? [])
+    /// The request's delivery times on the system's clock: the first; for a repeating calendar trigger the next
+    /// ones the system keeps ahead; for a repeating time interval, its period.
+    private func systemSchedule(of request: UNNotificationRequest, first: Date, addedAt added: Date)
+        -> LocalNotificationSchedule
+    {
+        var dates = [first]
+        if let calendar = request.trigger as? UNCalendarNotificationTrigger, calendar.repeats {
+            while dates.count < Self.calendarDeliveriesAhead,
+                let later = calendar.nextDelivery(after: dates[dates.count - 1], addedAt: added)
+            {
+                dates.append(later)
+            }
         }
+        let interval = request.trigger as? UNTimeIntervalNotificationTrigger
+        return LocalNotificationSchedule(
+            identifier: request.identifier, fireEpochs: dates.map { runtime.link.systemEpoch(forAppDate: $0) },
+            repeatEvery: interval?.repeats == true ? interval?.timeInterval : nil,
+            text: NotificationText(
+                title: request.content.title, subtitle: request.content.subtitle, body: request.content.body))
     }
 
+    /// How many deliveries of a repeating calendar trigger are handed to the system at once (as many as iOS keeps
+    /// pending requests); later ones are lost, a limit of ours.
+    private static let calendarDeliveriesAhead = 64
+
     /// Moves the requests whose time has come to the delivered list (a repeating one stays, with its next date)
-    /// and returns the notifications delivered now.
+    /// and returns the notifications delivered now: the app's own account, for its lists.
+    @discardableResult
     private func deliverDue() -> [UNNotification] {
         let now = Date()
-        let (due, timers): ([UNNotification], [Date]) = state.withValue { state in
+        return state.withValue { state in
             var due: [UNNotification] = []
-            var timers: [Date] = []
             state.waiting = state.waiting.compactMap { entry in
                 guard entry.next <= now else { return entry }
                 due.append(UNNotification(request: entry.request, date: entry.next))
                 guard entry.request.trigger?.repeats == true,
                     let next = entry.request.trigger?.nextDelivery(after: now, addedAt: entry.added)
                 else { return nil }
-                timers.append(next)
                 return Entry(request: entry.request, added: entry.added, next: next)
             }
-            if state.status == .authorized { state.delivered += due }
-            return (state.status == .authorized ? due : [], timers)
+            guard state.status == .authorized else { return [] }
+            state.delivered += due
+            return due
         }
-        for date in timers { setTimer(for: date) }
-        return due
     }
 
-    /// Notifications delivered while the app is in the foreground go to the delegate, on the main queue, when
-    /// they are due now (not ones that came due while the app was suspended, which the system showed).
-    private func present(_ notifications: [UNNotification]) {
-        let now = Date()
-        let current = notifications.filter { now.timeIntervalSince($0.date) < 1 }
-        guard !current.isEmpty, runtime.application.applicationState == .active, let delegate else { return }
-        // The delegate is the app's main-queue object; the hop keeps it there.
-        nonisolated(unsafe) let mainQueueDelegate = delegate
-        for notification in current {
-            DispatchQueue.main.async {
-                mainQueueDelegate.userNotificationCenter(self, willPresent: notification) { _ in }
+    /// The system delivered a notification while the app is in the foreground (`willPresent`), or the user tapped
+    /// one (`didReceive`): the delegate hears of it on the main queue. A tap that launched the app waits for the
+    /// delegate, which the app sets before it finishes launching.
+    func present(_ presentation: NotificationPresentation) {
+        deliverDue()
+        switch presentation {
+        case .willPresent(let identifier):
+            guard let delegate else { return }
+            delegate.userNotificationCenter(self, willPresent: notification(identifier, text: NotificationText())) {
+                _ in
             }
+        case .didReceive(let identifier, let text):
+            let response = UNNotificationResponse(
+                notification: notification(identifier, text: text),
+                actionIdentifier: UNNotificationDefaultActionIdentifier)
+            guard let delegate else {
+                waitingResponse.value = response
+                return
+            }
+            delegate.userNotificationCenter(self, didReceive: response) {}
+        }
+    }
+
+    /// The app's notification with this identifier, newest delivered first; one this process did not add (added
+    /// before a relaunch, a server's alert, a scenario's `notification APP`) has the `text` the system kept.
+    private func notification(_ identifier: String, text: NotificationText) -> UNNotification {
+        let known = state.withValue { state in
+            state.delivered.last { $0.request.identifier == identifier }
+                ?? state.waiting.first { $0.request.identifier == identifier }
+                .map { UNNotification(request: $0.request, date: Date()) }
+        }
+        if let known { return known }
+        let content = UNNotificationContent()
+        (content.title, content.subtitle, content.body) = (text.title, text.subtitle, text.body)
+        return UNNotification(
+            request: UNNotificationRequest(identifier: identifier, content: content, trigger: nil), date: Date())
+    }
+
+    /// Hands a tap that came before the delegate was set to the delegate, after the code that set it returns.
+    private func answerWaitingResponse(to delegate: any UNUserNotificationCenterDelegate) {
+        guard
+            let response = waitingResponse.withValue({ held in
+                defer { held = nil }
+                return held
+            })
+        else { return }
+        nonisolated(unsafe) let mainQueueDelegate = delegate
+        DispatchQueue.main.async {
+            mainQueueDelegate.userNotificationCenter(self, didReceive: response) {}
         }
     }
 }

@@ -81,6 +81,13 @@ public final class TestDevice: @unchecked Sendable {
     public func setResumeCallback(_ callback: ResumeCallback) { perform(.system(.setResumeCallback(callback))) }
     /// A background push arrives for the app.
     public func push(_ app: BundleID, payload: String = "") { perform(.system(.backgroundPush(app, payload: payload))) }
+    /// A notification of the app comes up now, as a scenario's `notification APP` step (a server's alert).
+    public func showNotification(_ app: BundleID) { perform(.system(.notificationShown(app))) }
+    /// The user taps the app's delivered notification with this identifier (nil: the newest) in Notification
+    /// Center: the app opens and its notification delegate gets `didReceive`.
+    public func tapNotification(_ app: BundleID, identifier: String? = nil) {
+        perform(.system(.notificationTapped(app, identifier: identifier)))
+    }
     /// The user swipes the app away in the switcher (a force-quit).
     public func forceQuit(_ app: BundleID) { perform(.system(.swipeAway(app))) }
     /// The user taps a named control of the app on screen (its `performUserAction`).

@@ -198,7 +198,7 @@ import Testing
         var h = Fixture.harness([feed])
         h.handle(.lock)
         let effects = h.handle(.notificationShown(feed))
-        #expect(effects.records(.user).map(\.app) == [feed])
+        #expect(effects.records(.notification).map(\.app) == [feed])
         #expect(h.state(of: feed) == .notRunning)
         #expect(h.system.device.isLocked)
     }

@@ -1,0 +1,88 @@
+/// Local notifications (`UNUserNotificationCenter`): the system holds each app's scheduled requests and delivers
+/// them at their time whatever the app's state; in the foreground the app's delegate gets `willPresent`, else the
+/// system shows it, and a tap opens (or launches) the app with `didReceive`. `notification APP` steps and usage
+/// traces' notification rows are deliveries too.
+extension BackgroundSystem {
+    /// How many deliveries of one request the system keeps ahead (iOS keeps 64 pending requests per app).
+    static let notificationDeliveriesKept = 64
+    /// The shortest interval of a repeating notification (iOS requires at least 60 s).
+    static let shortestNotificationRepeat = 60.0
+
+    /// `add(_:)`: keeps the request (replacing one with the same identifier) for its first valid time; times
+    /// that are not finite, and a repeat shorter than iOS allows, are refused rather than kept.
+    mutating func scheduleNotification(_ id: BundleID, _ schedule: LocalNotificationSchedule) -> AppCallResult {
+        let times = schedule.fireEpochs.filter(\.isFinite).prefix(Self.notificationDeliveriesKept)
+            .map { wallClock.instant(forEpoch: $0) }.sorted()
+        let repeatEvery = schedule.repeatEvery.flatMap {
+            $0.isFinite && $0 >= Self.shortestNotificationRepeat ? $0 : nil
+        }
+        guard let first = times.first else {
+            record(
+                id, .log, reason: "notification \"\(schedule.identifier)\" has no valid delivery time: not scheduled")
+            return .ok
+        }
+        let (identifier, next) = (schedule.identifier, max(first, now))
+        let pending = LocalNotifications.Pending(
+            app: id, identifier: identifier, next: next, later: Array(times.dropFirst()), repeatEvery: repeatEvery,
+            text: schedule.text)
+        localNotifications.pending.removeAll { $0.app == id && $0.identifier == identifier }
+        localNotifications.pending.append(pending)
+        record(id, .notification, task: identifier, .notification(.scheduled(identifier: identifier, at: next)))
+        return .ok
+    }
+
+    /// `removePendingNotificationRequests(withIdentifiers:)`, or all of them (`identifiers` nil).
+    mutating func removePendingNotifications(_ id: BundleID, _ identifiers: [String]?) -> AppCallResult {
+        localNotifications.pending.removeAll { $0.app == id && (identifiers?.contains($0.identifier) ?? true) }
+        record(id, .notification, .notification(.removed(identifiers: identifiers)))
+        return .ok
+    }
+
+    /// Delivers every notification whose time has come (after every entry point, before the review).
+    mutating func deliverDueNotifications() {
+        guard !localNotifications.pending.isEmpty else { return }
+        for (app, shown) in localNotifications.takeDue(by: now) where apps.contains(app) {
+            deliverNotification(app, shown)
+        }
+    }
+
+    /// A notification of the app comes up: the app in the foreground gets `willPresent`; otherwise the system
+    /// shows it (in Notification Center, for a tap), which wakes a sleeping device and tells the launch model.
+    mutating func deliverNotification(_ id: BundleID, _ shown: LocalNotifications.Shown) {
+        let identifier = shown.identifier
+        let inForeground = foregroundApp == id && apps[id].state.hasProcess
+        record(
+            id, .notification, task: identifier,
+            .notification(.delivered(identifier: identifier, inForeground: inForeground)))
+        if inForeground {
+            emit(.presentNotification(id, .willPresent(identifier: identifier)))
+            return
+        }
+        localNotifications.noteShown(shown, of: id)
+        // Showing it wakes the sleeping device (ours): for the maintenance window work starts as if the device
+        // were awake anyway, without a wake of its own.
+        if !isDeviceAwake { scheduler.noteDeviceWoke(at: now) }
+    }
+
+    /// The user tapped a notification of the app in Notification Center (the one named, or the newest): the app
+    /// opens as from its icon, and its delegate gets `didReceive` once it has launched.
+    mutating func tapNotification(_ id: BundleID, identifier: String?) {
+        guard let tapped = localNotifications.takeDelivered(identifier, of: id) else {
+            let which = identifier.map { "\"\($0)\"" } ?? "any"
+            return record(id, .log, reason: "tap: no delivered notification \(which) of the app to tap")
+        }
+        record(id, .user, task: tapped.identifier, .notification(.tapped(identifier: tapped.identifier)))
+        if device.isLocked { unlockToOpen() }
+        bringToForeground(id)
+        emit(.presentNotification(id, .didReceive(identifier: tapped.identifier, text: tapped.text)))
+    }
+
+    /// When the next local notification comes due, for `nextDueTime`.
+    var notificationDueTime: Instant? { localNotifications.nextDueTime }
+}
+
+extension BackgroundSystem {
+    /// The identifier of a notification a scenario's `notification APP` step or a usage trace shows: it stands for
+    /// a notification the app's server sent, which its center knows only by this identifier.
+    public static let scenarioNotificationIdentifier = "offstage.notification"
+}
