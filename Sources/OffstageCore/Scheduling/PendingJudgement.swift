@@ -29,8 +29,7 @@ struct PendingJudgement: Sendable {
         sight: AppStateSight
     ) -> Bool {
         guard let heldUntil, now < heldUntil else { return false }
-        return pending == self.pending && !sight.tells(appState, from: seen.appState)
-            && appForceQuit == seen.appForceQuit && runningIdentifiers == seen.runningIdentifiers
+        return judges(pending, appState: appState, appForceQuit: appForceQuit, runningIdentifiers, sight: sight)
     }
 
     /// Whether judging `pending` at `now`, with the constraints seeing `seen`, would give the same verdicts:
@@ -39,8 +38,18 @@ struct PendingJudgement: Sendable {
     /// that holds (most do) costs none.
     func holds(pending: [TaskRequest], now: Instant, seen: Seen, sight: AppStateSight) -> Bool {
         guard turnsAt.map({ now < $0 }) ?? true else { return false }
-        return pending == self.pending && !sight.tells(seen.appState, from: self.seen.appState)
-            && seen.appForceQuit == self.seen.appForceQuit && seen.device == self.seen.device
-            && seen.judgement == self.seen.judgement && seen.runningIdentifiers == self.seen.runningIdentifiers
+        return judges(
+            pending, appState: seen.appState, appForceQuit: seen.appForceQuit, seen.runningIdentifiers, sight: sight)
+            && seen.device == self.seen.device && seen.judgement == self.seen.judgement
+    }
+
+    /// Whether it judged these requests, for the app as it is now: its state as far as `sight` goes, whether the
+    /// user swiped it away, and its running tasks (what both kinds of hold compare).
+    private func judges(
+        _ pending: [TaskRequest], appState: AppState, appForceQuit: Bool, _ runningIdentifiers: Set<String>,
+        sight: AppStateSight
+    ) -> Bool {
+        pending == self.pending && !sight.tells(appState, from: seen.appState) && appForceQuit == seen.appForceQuit
+            && runningIdentifiers == seen.runningIdentifiers
     }
 }
