@@ -33,7 +33,7 @@ class NotificationTestApp: UIResponder, UIApplicationDelegate {
 /// An app that schedules a reminder 60 s after launch (and a request it removes at once), and notes what its
 /// notification delegate hears: `willPresent` in the foreground, `didReceive` (completion-handler form) for a tap.
 final class ReminderNotifyingApp: NotificationTestApp, UNUserNotificationCenterDelegate {
-    static let reminder = "reminder"
+    nonisolated static let reminder = "reminder"
 
     override func addRequests(to center: UNUserNotificationCenter) {
         let content = UNMutableNotificationContent()

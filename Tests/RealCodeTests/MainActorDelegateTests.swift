@@ -6,7 +6,7 @@ import Testing
 
 /// A `@MainActor` app delegate, as Swift 6 apps write it: it registers its refresh `using: .main`, hops into the
 /// main actor with `MainActor.assumeIsolated`, and starts `Task { @MainActor in … }` for the work.
-@MainActor final class MainActorRefreshDelegate: @preconcurrency UIApplicationDelegate {
+@MainActor final class MainActorRefreshDelegate: UIApplicationDelegate {
     nonisolated static let refresh = "com.example.mainactor.refresh"
     let fetchSeconds: Double
     let sightings: Sightings
@@ -90,5 +90,45 @@ func onMainQueue() -> Bool {
     @Test func mainActorDelegateGivesTheSameRecordsInTwentyRuns() throws {
         let texts = try scenario(fetchSeconds: 120, sightings: Sightings()).texts(runs: 20)
         #expect(Set(texts).count == 1)
+    }
+}
+
+/// A main-actor state machine as apps write them, which the app delegate drives synchronously from its callbacks
+/// (DuckDuckGo's `AppStateMachine` pattern): it compiles only because `UIApplicationDelegate` is main-actor.
+@MainActor final class LifecycleStateMachine {
+    private(set) var events: [String] = []
+
+    /// Takes one life-cycle event, noting whether it came on the main thread.
+    func handle(_ event: String) { events.append("\(event), main thread: \(Thread.isMainThread)") }
+}
+
+/// An app delegate with no isolation written on it: main-actor through `UIApplicationDelegate`, as in UIKit.
+final class StateMachineAppDelegate: UIResponder, UIApplicationDelegate {
+    let machine = LifecycleStateMachine()
+    let sightings: Sightings
+
+    init(sightings: Sightings) {
+        self.sightings = sightings
+        super.init()
+    }
+
+    func applicationDidBecomeActive(_ application: UIApplication) { machine.handle("didBecomeActive") }
+
+    func applicationDidEnterBackground(_ application: UIApplication) {
+        machine.handle("didEnterBackground")
+        sightings.note(machine.events.joined(separator: "; "))
+    }
+}
+
+@Suite struct ImplicitMainActorDelegateTests {
+    @Test func anImplicitlyMainActorDelegateDrivesMainActorCodeSynchronouslyOnTheMainThread() throws {
+        let sightings = Sightings()
+        let app = "com.example.statemachine"
+        let run = RealCodeRun(
+            apps: [(manifest(app, identifiers: []), { @Sendable in StateMachineAppDelegate(sightings: sightings) })],
+            timeline: [at(1, .open(BundleID(app))), at(10, .home)], duration: 60)
+        let records = try run.run()
+        #expect(sightings.lines == ["didBecomeActive, main thread: true; didEnterBackground, main thread: true"])
+        #expect(records.of(.killed, app).isEmpty)
     }
 }

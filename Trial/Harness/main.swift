@@ -10,7 +10,7 @@ import OffstageSimulator
 
 /// Makes a catalog of the delegates the scenario's apps name, or says which app names no delegate class.
 func catalog(for scenario: Scenario) throws(ScenarioError) -> SwiftAppCatalog {
-    var apps: [String: @Sendable () -> any UIApplicationDelegate] = [:]
+    var apps: [String: @MainActor @Sendable () -> any UIApplicationDelegate] = [:]
     for (index, app) in scenario.apps.enumerated() {
         guard let code = app.code else { continue }
         do {

@@ -10,6 +10,7 @@ open class UNNotificationContent: NSObject, @unchecked Sendable {
     public internal(set) var userInfo: [AnyHashable: Any] = [:]
     public internal(set) var categoryIdentifier = ""
     public internal(set) var threadIdentifier = ""
+    public internal(set) var attachments: [UNNotificationAttachment] = []
 
     public override init() { super.init() }
 }
@@ -47,6 +48,10 @@ public final class UNMutableNotificationContent: UNNotificationContent, @uncheck
     public override var threadIdentifier: String {
         get { super.threadIdentifier }
         set { super.threadIdentifier = newValue }
+    }
+    public override var attachments: [UNNotificationAttachment] {
+        get { super.attachments }
+        set { super.attachments = newValue }
     }
 }
 
@@ -144,6 +149,7 @@ public final class UNNotificationRequest: NSObject, @unchecked Sendable {
         copy.userInfo = content.userInfo
         copy.categoryIdentifier = content.categoryIdentifier
         copy.threadIdentifier = content.threadIdentifier
+        copy.attachments = content.attachments
         return copy
     }
 }

@@ -23,6 +23,8 @@ public final class UNUserNotificationCenter: @unchecked Sendable {
     private let state = LockedValue(State())
     private unowned let runtime: AppRuntime
     private let delegateStorage = LockedValue<WeakDelegate>(WeakDelegate())
+    /// The categories the app registered (`setNotificationCategories`).
+    let categoryStorage = LockedValue<Set<UNNotificationCategory>>([])
     /// The delegate, held weakly as UIKit holds it.
     private struct WeakDelegate { weak var object: (any UNUserNotificationCenterDelegate)? }
 
@@ -231,9 +233,8 @@ public final class UNUserNotificationCenter: @unchecked Sendable {
         switch presentation {
         case .willPresent(let identifier):
             guard let delegate else { return }
-            delegate.userNotificationCenter(self, willPresent: notification(identifier, text: NotificationText())) {
-                _ in
-            }
+            let shown = notification(identifier, text: NotificationText())
+            MainActor.assumeIsolated { delegate.userNotificationCenter(self, willPresent: shown) { _ in } }
         case .didReceive(let identifier, let text):
             let response = UNNotificationResponse(
                 notification: notification(identifier, text: text),
@@ -242,7 +243,7 @@ public final class UNUserNotificationCenter: @unchecked Sendable {
                 waitingResponse.value = response
                 return
             }
-            delegate.userNotificationCenter(self, didReceive: response) {}
+            MainActor.assumeIsolated { delegate.userNotificationCenter(self, didReceive: response) {} }
         }
     }
 
@@ -271,14 +272,16 @@ public final class UNUserNotificationCenter: @unchecked Sendable {
         else { return }
         nonisolated(unsafe) let mainQueueDelegate = delegate
         DispatchQueue.main.async {
-            mainQueueDelegate.userNotificationCenter(self, didReceive: response) {}
+            MainActor.assumeIsolated { mainQueueDelegate.userNotificationCenter(self, didReceive: response) {} }
         }
     }
 }
 
 /// `UNUserNotificationCenterDelegate`: hears of notifications in the foreground and of the user's responses.
-/// Each method has a completion-handler form and an `async` form; implement either, as on iOS.
-public protocol UNUserNotificationCenterDelegate: AnyObject {
+/// Each method has a completion-handler form and an `async` form; implement either, as on iOS. Main-actor
+/// isolated, so the main-actor app delegate that usually adopts it conforms (Apple's Objective-C protocol is
+/// imported as pre-concurrency, which allows the same); the system calls it on the main queue.
+@preconcurrency @MainActor public protocol UNUserNotificationCenterDelegate: AnyObject {
     func userNotificationCenter(
         _ center: UNUserNotificationCenter, willPresent notification: UNNotification,
         withCompletionHandler completionHandler: @escaping (UNNotificationPresentationOptions) -> Void)
@@ -367,6 +370,7 @@ public struct UNError: Error, Equatable, Sendable {
     /// `UNError.Code`, with iOS's raw values.
     public enum Code: Int, Sendable {
         case notificationsNotAllowed = 1
+        case attachmentInvalidURL = 100
         case notificationInvalidNoDate = 1400
         case notificationInvalidNoContent = 1401
     }
@@ -375,5 +379,6 @@ public struct UNError: Error, Equatable, Sendable {
     public init(_ code: Code) { self.code = code }
 
     public static let notificationsNotAllowed = Code.notificationsNotAllowed
+    public static let attachmentInvalidURL = Code.attachmentInvalidURL
     public static let notificationInvalidNoDate = Code.notificationInvalidNoDate
 }

@@ -1,0 +1,23 @@
+import BackgroundTasks
+import Shared
+import UIKit
+
+/// Drives Home Assistant's background code as its app delegate and lifecycle manager do: the background task
+/// runner set at launch, the refresh registered, and scheduled again on leaving the screen; after a refresh the
+/// local notification dispatcher tells the user.
+final class HomeAssistantAppDelegate: UIResponder, UIApplicationDelegate {
+    func application(
+        _ application: UIApplication,
+        didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?
+    ) -> Bool {
+        Current.backgroundTask = ApplicationBackgroundTaskRunner()
+        BackgroundRefreshManager.register()
+        return true
+    }
+
+    func applicationDidEnterBackground(_ application: UIApplication) {
+        BackgroundRefreshManager.scheduleAppRefresh()
+        LocalNotificationDispatcher().send(
+            .init(id: .backgroundFetchDone, title: "Sensors will update in the background"))
+    }
+}
