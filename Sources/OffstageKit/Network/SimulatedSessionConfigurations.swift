@@ -13,7 +13,11 @@ extension URLSessionConfiguration {
     /// protocol first, then the registered ones (FoundationNetworking's HTTP, FTP and data protocols).
     public class var `default`: URLSessionConfiguration {
         // The shared session's configuration is FoundationNetworking's default with the registered protocols.
-        let configuration = URLSession.shared.configuration
+        // Registered first: the shared session takes the registered classes once, when first used (a protocol
+        // that declines every request outside a host that simulates the network).
+        // A copy: FoundationNetworking hands out the shared session's own configuration object.
+        OffstageURLProtocol.registration
+        let configuration = URLSession.shared.configuration.copy() as! URLSessionConfiguration
         let others = (configuration.protocolClasses ?? []).filter { $0 != OffstageURLProtocol.self }
         configuration.protocolClasses = [OffstageURLProtocol.self] + others
         return configuration
