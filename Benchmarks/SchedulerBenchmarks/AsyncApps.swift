@@ -7,7 +7,7 @@ import OffstageSimulator
 
 /// An app that refreshes every `interval` seconds: the launch handler starts a `Task` that awaits its fetch,
 /// completes the task, and asks for the next refresh; the expiration handler cancels the `Task`.
-final class AsyncRefresher: UIApplicationDelegate, @unchecked Sendable {
+nonisolated final class AsyncRefresher: UIApplicationDelegate, @unchecked Sendable {
     let identifier: String
     let interval: Double
     let fetchSeconds: Double

@@ -234,3 +234,52 @@ final class AsyncNotificationApp: NotificationTestApp, UNUserNotificationCenterD
         #expect(throws: UserCommandError.self) { try UserCommand.parse("tap-notification", device: device) }
     }
 }
+
+/// An app that registers a category with actions (NetNewsWire's pattern), reads it back, and attaches files to a
+/// notification's content: one that exists and one that does not.
+final class CategoriesApp: NotificationTestApp {
+    override func addRequests(to center: UNUserNotificationCenter) {
+        let read = UNNotificationAction(identifier: "MARK_AS_READ", title: "Mark as Read", options: [])
+        let open = UNNotificationAction(identifier: "OPEN_ARTICLE", title: "Open", options: [.foreground])
+        center.setNotificationCategories([
+            UNNotificationCategory(
+                identifier: "NEW_ARTICLE", actions: [open, read], intentIdentifiers: [],
+                hiddenPreviewsBodyPlaceholder: "", options: [])
+        ])
+        let sightings = sightings
+        center.getNotificationCategories { categories in
+            let actions = categories.flatMap { $0.actions.map(\.identifier) }.sorted()
+            sightings.note("categories \(categories.map(\.identifier)) actions \(actions)")
+        }
+        let missing = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("no-such-icon.png")
+        do {
+            _ = try UNNotificationAttachment(identifier: "icon", url: missing)
+        } catch {
+            sightings.note("missing file refused: \((error as? UNError)?.code == .attachmentInvalidURL)")
+        }
+        let icon = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("offstage-icon.png")
+        FileManager.default.createFile(atPath: icon.path, contents: Data([1, 2, 3]))
+        let content = UNMutableNotificationContent()
+        content.title = "New article"
+        content.categoryIdentifier = "NEW_ARTICLE"
+        if let attachment = try? UNNotificationAttachment(identifier: "icon", url: icon) {
+            content.attachments.append(attachment)
+        }
+        let request = UNNotificationRequest(identifier: "article", content: content, trigger: nil)
+        sightings.note("request attachments \(request.content.attachments.map(\.type))")
+    }
+}
+
+@Suite struct NotificationCategoryTests {
+    @Test func categoriesAndActionsAreKeptAndAnAttachmentNeedsAnExistingFile() throws {
+        let sightings = Sightings()
+        let app = "com.example.articles"
+        let run = RealCodeRun(
+            apps: [(manifest(app, identifiers: []), { @Sendable in CategoriesApp(sightings: sightings) })],
+            timeline: [at(1, .open(BundleID(app)))], duration: 10)
+        _ = try run.run()
+        #expect(sightings.lines.contains("missing file refused: true"))
+        #expect(sightings.lines.contains("request attachments [\"png\"]"))
+        #expect(sightings.lines.contains("categories [\"NEW_ARTICLE\"] actions [\"MARK_AS_READ\", \"OPEN_ARTICLE\"]"))
+    }
+}

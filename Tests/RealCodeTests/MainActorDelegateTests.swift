@@ -120,7 +120,46 @@ final class StateMachineAppDelegate: UIResponder, UIApplicationDelegate {
     }
 }
 
+/// A main-actor app delegate that registers its refresh with no queue: the handler, `@Sendable` as in Apple's SDK,
+/// is not main-actor code, so it runs on a background queue without tripping the main actor's isolation check.
+final class BackgroundQueueRefreshDelegate: UIResponder, UIApplicationDelegate {
+    nonisolated static let refresh = "com.example.backgroundqueue.refresh"
+    let sightings: Sightings
+
+    init(sightings: Sightings) {
+        self.sightings = sightings
+        super.init()
+    }
+
+    func application(
+        _ application: UIApplication,
+        didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?
+    ) -> Bool {
+        let sightings = sightings
+        BGTaskScheduler.shared.register(forTaskWithIdentifier: Self.refresh, using: nil) { task in
+            sightings.note("handler on the main thread: \(Thread.isMainThread)")
+            task.setTaskCompleted(success: true)
+        }
+        return true
+    }
+
+    func applicationDidEnterBackground(_ application: UIApplication) {
+        try? BGTaskScheduler.shared.submit(BGAppRefreshTaskRequest(identifier: Self.refresh))
+    }
+}
+
 @Suite struct ImplicitMainActorDelegateTests {
+    @Test func aMainActorDelegatesLaunchHandlerWithNoQueueRunsOnABackgroundQueue() throws {
+        let sightings = Sightings()
+        let app = "com.example.backgroundqueue"
+        let refresh = BackgroundQueueRefreshDelegate.refresh
+        let records = try RealCodeRun.launchingTask(refresh, of: manifest(app, identifiers: [refresh])) {
+            @Sendable in BackgroundQueueRefreshDelegate(sightings: sightings)
+        }.run()
+        #expect(sightings.lines == ["handler on the main thread: false"])
+        #expect(records.of(.completed, app, task: refresh).map(\.at.seconds) == [10])  // due as soon as it is home
+    }
+
     @Test func anImplicitlyMainActorDelegateDrivesMainActorCodeSynchronouslyOnTheMainThread() throws {
         let sightings = Sightings()
         let app = "com.example.statemachine"

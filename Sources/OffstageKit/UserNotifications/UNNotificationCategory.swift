@@ -81,8 +81,9 @@ extension UNUserNotificationCenter {
     }
 
     /// The app's registered categories, on a background queue as on iOS.
-    public func getNotificationCategories(completionHandler: @escaping (Set<UNNotificationCategory>) -> Void) {
-        nonisolated(unsafe) let completionHandler = completionHandler
+    public func getNotificationCategories(
+        completionHandler: @escaping @Sendable (Set<UNNotificationCategory>) -> Void
+    ) {
         let categories = categoryStorage.value
         DispatchQueue.global().async { completionHandler(categories) }
     }

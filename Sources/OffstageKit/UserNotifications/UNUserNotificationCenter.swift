@@ -49,7 +49,7 @@ public final class UNUserNotificationCenter: @unchecked Sendable {
     /// Asks the user to allow notifications; the simulated user allows them (Offstage's choice: there is no
     /// prompt). The completion handler runs on a background queue, as on iOS.
     public func requestAuthorization(
-        options: UNAuthorizationOptions = [], completionHandler: @escaping (Bool, (any Error)?) -> Void
+        options: UNAuthorizationOptions = [], completionHandler: @escaping @Sendable (Bool, (any Error)?) -> Void
     ) {
         let granted = authorize(options)
         onBackgroundQueue { completionHandler(granted, nil) }
@@ -65,7 +65,7 @@ public final class UNUserNotificationCenter: @unchecked Sendable {
         return true
     }
 
-    public func getNotificationSettings(completionHandler: @escaping (UNNotificationSettings) -> Void) {
+    public func getNotificationSettings(completionHandler: @escaping @Sendable (UNNotificationSettings) -> Void) {
         let settings = notificationSettingsNow()
         onBackgroundQueue { completionHandler(settings) }
     }
@@ -77,16 +77,16 @@ public final class UNUserNotificationCenter: @unchecked Sendable {
         return UNNotificationSettings(authorizationStatus: status, options: options)
     }
 
-    /// Calls a completion handler on a background queue, as the center does on iOS. The handlers are not
-    /// `@Sendable` here, so that main-queue delegates that capture themselves compile without UIKit's main actor.
-    private func onBackgroundQueue(_ work: @escaping () -> Void) {
-        nonisolated(unsafe) let work = work
+    /// Calls a completion handler on a background queue, as the center does on iOS. The handlers are `@Sendable`,
+    /// as in Apple's SDK: a closure written in a main-actor delegate is then not main-actor code, which would
+    /// trap when run off the main thread.
+    private func onBackgroundQueue(_ work: @escaping @Sendable () -> Void) {
         DispatchQueue.global().async { work() }
     }
 
     /// Sets the number on the app's icon (`UIApplication.applicationIconBadgeNumber` reads it back).
     public func setBadgeCount(
-        _ newBadgeCount: Int, withCompletionHandler completionHandler: (((any Error)?) -> Void)? = nil
+        _ newBadgeCount: Int, withCompletionHandler completionHandler: (@Sendable ((any Error)?) -> Void)? = nil
     ) {
         runtime.application.applicationIconBadgeNumber = newBadgeCount
         if let completionHandler { onBackgroundQueue { completionHandler(nil) } }
@@ -101,7 +101,8 @@ public final class UNUserNotificationCenter: @unchecked Sendable {
     /// Schedules a request (replacing one with the same identifier). A time interval of 0 or less, or under 60 s
     /// for a repeating trigger, is refused with `UNError.notificationInvalidNoDate` (iOS raises an exception).
     public func add(
-        _ request: UNNotificationRequest, withCompletionHandler completionHandler: (((any Error)?) -> Void)? = nil
+        _ request: UNNotificationRequest,
+        withCompletionHandler completionHandler: (@Sendable ((any Error)?) -> Void)? = nil
     ) {
         let error = schedule(request)
         if let completionHandler { onBackgroundQueue { completionHandler(error) } }
@@ -112,7 +113,7 @@ public final class UNUserNotificationCenter: @unchecked Sendable {
     }
 
     public func getPendingNotificationRequests(
-        completionHandler: @escaping ([UNNotificationRequest]) -> Void
+        completionHandler: @escaping @Sendable ([UNNotificationRequest]) -> Void
     ) {
         let pending = pendingNow()
         onBackgroundQueue { completionHandler(pending) }
@@ -130,7 +131,7 @@ public final class UNUserNotificationCenter: @unchecked Sendable {
         runtime.send(.removePendingNotifications(identifiers: nil))
     }
 
-    public func getDeliveredNotifications(completionHandler: @escaping ([UNNotification]) -> Void) {
+    public func getDeliveredNotifications(completionHandler: @escaping @Sendable ([UNNotification]) -> Void) {
         let delivered = deliveredNow()
         onBackgroundQueue { completionHandler(delivered) }
     }

@@ -1,9 +1,10 @@
 import BackgroundTasks
 import Shared
 import UIKit
+import UserNotifications
 
 /// Drives Home Assistant's background code as its app delegate and lifecycle manager do: the background task
-/// runner set at launch, the refresh registered, and scheduled again on leaving the screen; after a refresh the
+/// runner set at launch, notifications allowed, the refresh registered, and scheduled again on leaving the screen; after a refresh the
 /// local notification dispatcher tells the user.
 final class HomeAssistantAppDelegate: UIResponder, UIApplicationDelegate {
     func application(
@@ -11,6 +12,7 @@ final class HomeAssistantAppDelegate: UIResponder, UIApplicationDelegate {
         didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?
     ) -> Bool {
         Current.backgroundTask = ApplicationBackgroundTaskRunner()
+        UNUserNotificationCenter.current().requestAuthorization(options: [.alert, .sound]) { _, _ in }
         BackgroundRefreshManager.register()
         return true
     }
