@@ -6,14 +6,7 @@ import Testing
 
 /// A test app that notes what it sees and, as it finishes launching, sets itself as the notification delegate
 /// (as iOS asks: before launching ends) and lets the subclass add its requests.
-class NotificationTestApp: UIResponder, UIApplicationDelegate {
-    let sightings: Sightings
-
-    init(sightings: Sightings) {
-        self.sightings = sightings
-        super.init()
-    }
-
+class NotificationTestApp: SightingsResponder, UIApplicationDelegate {
     func application(
         _ application: UIApplication,
         didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?
@@ -235,8 +228,9 @@ final class AsyncNotificationApp: NotificationTestApp, UNUserNotificationCenterD
     }
 }
 
-/// An app that registers a category with actions (NetNewsWire's pattern), reads it back, and attaches files to a
-/// notification's content: one that exists and one that does not.
+/// An app that registers a category with actions (NetNewsWire's pattern), reads it back, attaches files to a
+/// notification's content (one that exists and one that does not), and makes a mutable copy of a request's content
+/// (Home Assistant's snooze pattern).
 final class CategoriesApp: NotificationTestApp {
     override func addRequests(to center: UNUserNotificationCenter) {
         let read = UNNotificationAction(identifier: "MARK_AS_READ", title: "Mark as Read", options: [])
@@ -267,6 +261,9 @@ final class CategoriesApp: NotificationTestApp {
         }
         let request = UNNotificationRequest(identifier: "article", content: content, trigger: nil)
         sightings.note("request attachments \(request.content.attachments.map(\.type))")
+        let again = request.content.mutableCopy() as? UNMutableNotificationContent
+        again?.title = "Snoozed: " + (again?.title ?? "")
+        sightings.note("mutable copy \(again?.title ?? "none"), original \(request.content.title)")
     }
 }
 
@@ -280,6 +277,7 @@ final class CategoriesApp: NotificationTestApp {
         _ = try run.run()
         #expect(sightings.lines.contains("missing file refused: true"))
         #expect(sightings.lines.contains("request attachments [\"png\"]"))
+        #expect(sightings.lines.contains("mutable copy Snoozed: New article, original New article"))
         #expect(sightings.lines.contains("categories [\"NEW_ARTICLE\"] actions [\"MARK_AS_READ\", \"OPEN_ARTICLE\"]"))
     }
 }

@@ -103,14 +103,8 @@ func onMainQueue() -> Bool {
 }
 
 /// An app delegate with no isolation written on it: main-actor through `UIApplicationDelegate`, as in UIKit.
-final class StateMachineAppDelegate: UIResponder, UIApplicationDelegate {
+final class StateMachineAppDelegate: SightingsResponder, UIApplicationDelegate {
     let machine = LifecycleStateMachine()
-    let sightings: Sightings
-
-    init(sightings: Sightings) {
-        self.sightings = sightings
-        super.init()
-    }
 
     func applicationDidBecomeActive(_ application: UIApplication) { machine.handle("didBecomeActive") }
 
@@ -122,14 +116,8 @@ final class StateMachineAppDelegate: UIResponder, UIApplicationDelegate {
 
 /// A main-actor app delegate that registers its refresh with no queue: the handler, `@Sendable` as in Apple's SDK,
 /// is not main-actor code, so it runs on a background queue without tripping the main actor's isolation check.
-final class BackgroundQueueRefreshDelegate: UIResponder, UIApplicationDelegate {
+final class BackgroundQueueRefreshDelegate: SightingsResponder, UIApplicationDelegate {
     nonisolated static let refresh = "com.example.backgroundqueue.refresh"
-    let sightings: Sightings
-
-    init(sightings: Sightings) {
-        self.sightings = sightings
-        super.init()
-    }
 
     func application(
         _ application: UIApplication,

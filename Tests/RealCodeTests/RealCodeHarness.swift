@@ -84,3 +84,14 @@ extension Record {
         if case .completed(let success, _) = detail { success } else { nil }
     }
 }
+
+/// A responder that keeps the test's `Sightings`, the base of app delegates that note what they see (each adopts
+/// `UIApplicationDelegate` itself, so its own methods are the protocol's witnesses).
+class SightingsResponder: UIResponder {
+    let sightings: Sightings
+
+    init(sightings: Sightings) {
+        self.sightings = sightings
+        super.init()
+    }
+}
