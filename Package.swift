@@ -230,6 +230,14 @@ let package = Package(
             dependencies: ["OffstageKit", "OffstageSimulator", "OffstageCore", "OffstageProtocol", "ColorFeed"],
             swiftSettings: strictSettings
         ),
+        // The protocol alone: framing, limits, the JSON coders, malformed input.
+        .testTarget(
+            name: "OffstageProtocolTests",
+            dependencies: ["OffstageProtocol", "OffstageCore"],
+            swiftSettings: strictSettings
+        ),
+        // The daemon's Linux layer alone, on this machine's /proc and real child processes.
+        .testTarget(name: "OffstageLinuxTests", dependencies: ["OffstageLinux"], swiftSettings: strictSettings),
         // A small app for the daemon's tests: real processes that behave as each test needs.
         .executableTarget(
             name: "OffstageTestApp",
