@@ -303,9 +303,9 @@ public final class Simulation: @unchecked Sendable {
     /// any step on the charger in Low Power Mode, which iOS turns off itself at 80 % with no event of its own.
     private func postingRefreshStatusChanges(if eventCanChangeIt: Bool, _ step: () -> Void) {
         let mayChange = eventCanChangeIt || (system.settings.lowPowerMode && system.device.isCharging)
-        let statuses = mayChange ? refreshStatuses() : nil
+        let settings = mayChange ? system.settings : nil
         step()
-        if let statuses { postRefreshStatusChanges(since: statuses) }
+        if let settings { postRefreshStatusChanges(since: settings) }
     }
 
     /// When the loop's next step is: first, virtual time waits for the apps' external work under way, whose
