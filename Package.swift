@@ -65,6 +65,87 @@ let appleFrameworkTargets: [Target] = appleFrameworks.map { framework, module in
     )
 }
 
+/// The folders of `Trial/Apps` (apps under trial and our own stand-ins), none of them the harness's sources.
+let trialAppFolders: [String] = {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Trial/Apps")
+    return ((try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []).sorted().filter { name in
+        var isFolder: ObjCBool = false
+        return FileManager.default.fileExists(atPath: root.appendingPathComponent(name).path, isDirectory: &isFolder)
+            && isFolder.boolValue
+    }
+}()
+/// The real-code trial's apps: each folder `Trial/Apps/<App>/` that holds the public files under trial (fetched by
+/// `Trial/fetch-trial.sh`, never committed) is a target `Trial<App>`, compiled as its project compiles it (Swift 5
+/// mode, Apple's names aliased); its `StandIns/` are our stand-ins for the app's own types, and each
+/// `Modules/<Module>/` is a stand-in for a module of the app's own (`import Shared`), a target `Trial<App><Module>`
+/// aliased to that name for this app only. Built only when `OFFSTAGE_TRIAL_APPS` names the app (`found()`).
+struct TrialApp {
+    /// The app's folder name under `Trial/Apps`.
+    let name: String
+    /// The app's stand-in modules: name, and the sibling stand-in modules its files import.
+    let modules: [(name: String, imports: [String])]
+
+    /// The trial apps to build: those named in `OFFSTAGE_TRIAL_APPS` (comma-separated; `Trial/run-trial.sh` sets
+    /// it, one app at a time) whose folder holds a fetched file. None otherwise, so that public files fetched into
+    /// `Trial/Apps` (one of which may not compile on Linux) never break the package's own build.
+    static func found() -> [TrialApp] {
+        let files = FileManager.default
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Trial/Apps")
+        let chosen = (ProcessInfo.processInfo.environment["OFFSTAGE_TRIAL_APPS"] ?? "").split(separator: ",")
+        let folders = trialAppFolders.filter { name in
+            let top = (try? files.contentsOfDirectory(atPath: root.appendingPathComponent(name).path)) ?? []
+            return top.contains { $0.hasSuffix(".swift") } && chosen.contains(Substring(name))
+        }
+        return folders.map { name in
+            let modulesURL = root.appendingPathComponent(name).appendingPathComponent("Modules")
+            let names = ((try? files.contentsOfDirectory(atPath: modulesURL.path)) ?? []).sorted()
+            let modules = names.map { module in
+                let folder = modulesURL.appendingPathComponent(module)
+                let sources = (files.enumerator(atPath: folder.path)?.allObjects as? [String] ?? []).filter {
+                    $0.hasSuffix(".swift")
+                }
+                let text = sources.compactMap {
+                    try? String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8)
+                }
+                let imported = names.filter { other in
+                    other != module && text.contains { $0.contains("import \(other)\n") }
+                }
+                return (name: module, imports: imported)
+            }
+            return TrialApp(name: name, modules: modules)
+        }
+    }
+
+    /// The app's target and its stand-in modules' targets.
+    var targets: [Target] {
+        let aliases: [SwiftSetting] = [
+            .unsafeFlags(modules.flatMap { ["-module-alias", "\($0.name)=Trial\(name)\($0.name)"] }),
+            .swiftLanguageMode(.v5),
+        ]
+        let frameworks: [Target.Dependency] =
+            ["OffstageKit"] + appleFrameworks.map { .target(name: $0.module) }
+        let moduleTargets: [Target] = modules.map { module in
+            .target(
+                name: "Trial\(name)\(module.name)",
+                dependencies: frameworks + module.imports.map { .target(name: "Trial\(name)\($0)") },
+                path: "Trial/Apps/\(name)/Modules/\(module.name)",
+                swiftSettings: appleFrameworkAliases + aliases)
+        }
+        let app: Target = .target(
+            name: "Trial\(name)",
+            dependencies: frameworks + modules.map { .target(name: "Trial\(name)\($0.name)") },
+            path: "Trial/Apps/\(name)",
+            exclude: modules.isEmpty ? [] : ["Modules"],
+            swiftSettings: appleFrameworkAliases + aliases + [
+                // An `@main` app delegate names its entry point apart from the harness's `main`.
+                .unsafeFlags(["-Xfrontend", "-entry-point-function-name", "-Xfrontend", "trial_\(name)_main"])
+            ])
+        return [app] + moduleTargets
+    }
+}
+
+let trialApps = TrialApp.found()
+
 let package = Package(
     name: "Offstage",
     // Linux is the only platform that builds and works. The macOS minimum below applies to OffstageCore alone,
@@ -280,9 +361,10 @@ let package = Package(
         .executableTarget(
             name: "RealCodeTrial",
             dependencies: ["OffstageKit", "OffstageSimulator", "OffstageCore"]
-                + appleFrameworks.map { .target(name: $0.module) },
+                + appleFrameworks.map { .target(name: $0.module) } + trialApps.map { .target(name: "Trial\($0.name)") },
             path: "Trial",
-            exclude: ["sample.yaml"],
+            exclude: ["sample.yaml", "fetch-trial.sh", "run-trial.sh", "trial.tsv", "Scenarios"]
+                + trialAppFolders.map { "Apps/\($0)" },
             swiftSettings: strictSettings + appleFrameworkAliases
         ),
         .testTarget(
@@ -294,5 +376,5 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-    ] + appleFrameworkTargets
+    ] + appleFrameworkTargets + trialApps.flatMap(\.targets)
 )

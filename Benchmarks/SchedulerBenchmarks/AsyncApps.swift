@@ -7,7 +7,7 @@ import OffstageSimulator
 
 /// An app that refreshes every `interval` seconds: the launch handler starts a `Task` that awaits its fetch,
 /// completes the task, and asks for the next refresh; the expiration handler cancels the `Task`.
-final class AsyncRefresher: UIApplicationDelegate, @unchecked Sendable {
+nonisolated final class AsyncRefresher: UIApplicationDelegate, @unchecked Sendable {
     let identifier: String
     let interval: Double
     let fetchSeconds: Double
@@ -63,7 +63,7 @@ func asyncScenario(apps count: Int, days: Int, network: Bool = false) throws -> 
         "name: \(count) async apps for \(days) days\nseed: 3\nduration: \(days)d\ndevice: { screen: off }\napps:\n"
     var routine =
         "routine:\n  - { at: \"23:30\", jitter: 30m, do: plug }\n  - { at: \"07:05\", jitter: 15m, do: unplug }\n"
-    var catalog: [String: @Sendable () -> any UIApplicationDelegate] = [:]
+    var catalog: [String: @MainActor @Sendable () -> any UIApplicationDelegate] = [:]
     var networkRoutes: [NetworkRoute] = []
     for index in 0..<count {
         let id = "com.bench.async\(index)"

@@ -8,11 +8,14 @@ extension AppRuntime {
         let app = application
         switch event {
         case .remoteNotification(let payload):
-            delegate?.application(
-                app, didReceiveRemoteNotification: Self.userInfo(payload: payload),
-                fetchCompletionHandler: completion(token: token))
+            let handler = completion(token: token)
+            onMain {
+                $0.application(
+                    app, didReceiveRemoteNotification: Self.userInfo(payload: payload), fetchCompletionHandler: handler)
+            }
         case .fetch:
-            delegate?.application(app, performFetchWithCompletionHandler: completion(token: token))
+            let handler = completion(token: token)
+            onMain { $0.application(app, performFetchWithCompletionHandler: handler) }
         case .urlSessionEvents(let session, let tasks, let wakesApp):
             deliverSessionEvents(session, tasks: tasks, wakesApp: wakesApp, completion: completion(token: token))
         case .location(let location):

@@ -14,7 +14,7 @@ public final class AppRuntime: @unchecked Sendable {
     /// The app's `AVAudioSession.sharedInstance()` and `UNUserNotificationCenter.current()`.
     private(set) lazy var audioSession = AVAudioSession(runtime: self)
     private(set) lazy var notificationCenter = UNUserNotificationCenter(runtime: self)
-    let makeDelegate: () -> any UIApplicationDelegate
+    let makeDelegate: @MainActor () -> any UIApplicationDelegate
     /// Whether UIKit's notifications are posted for this app: false for an app with no code of its own to hear
     /// them (a declarative scenario app), since they go through the process-wide `OperationQueue.main`.
     public let postsNotifications: Bool
@@ -42,7 +42,7 @@ public final class AppRuntime: @unchecked Sendable {
 
     public init(
         bundleIdentifier: BundleID, link: any SystemLink, postsNotifications: Bool = true,
-        makeDelegate: @escaping () -> any UIApplicationDelegate
+        makeDelegate: @escaping @MainActor () -> any UIApplicationDelegate
     ) {
         self.bundleIdentifier = bundleIdentifier
         self.link = link
@@ -61,6 +61,21 @@ public final class AppRuntime: @unchecked Sendable {
     deinit { UIApplication.retire(application) }
 
     var delegate: (any UIApplicationDelegate)? { registry.value.delegate }
+
+    /// Makes the app's delegate (or an extension's principal) on the main actor, as UIKit makes it on the main
+    /// thread: the host delivers every callback on the app's main queue.
+    private func madeDelegate() -> any UIApplicationDelegate {
+        nonisolated(unsafe) var made: (any UIApplicationDelegate)?
+        MainActor.assumeIsolated { made = makeDelegate() }
+        return made!
+    }
+
+    /// Calls the app delegate, if there is one, on the main actor: UIKit declares `UIApplicationDelegate`
+    /// main-actor isolated and calls it on the main thread, where the host runs every delegate callback.
+    func onMain(_ call: @MainActor (any UIApplicationDelegate) -> Void) {
+        guard let delegate else { return }
+        MainActor.assumeIsolated { call(delegate) }
+    }
 
     /// A registered launch handler and the queue it asked to run on (nil: the system's background queue).
     struct LaunchHandler {
@@ -179,19 +194,20 @@ public final class AppRuntime: @unchecked Sendable {
         let app = application
         switch callback {
         case .willFinishLaunching:
-            let delegate = makeDelegate()
+            let delegate = madeDelegate()
             let options = launchOptions()
             registry.withValue {
                 $0.delegate = delegate
                 $0.launchOptions = options
             }
             app.delegate = delegate
-            _ = delegate.application(app, willFinishLaunchingWithOptions: options)
+            onMain { _ = $0.application(app, willFinishLaunchingWithOptions: options) }
         case .didFinishLaunching:
-            _ = delegate?.application(app, didFinishLaunchingWithOptions: registry.value.launchOptions)
+            let options = registry.value.launchOptions
+            onMain { _ = $0.application(app, didFinishLaunchingWithOptions: options) }
         case .beginRequest:
             // An app extension: the catalog's object is its principal, not an app delegate; nothing else is called.
-            let principal = makeDelegate()
+            let principal = madeDelegate()
             registry.withValue { $0.delegate = principal }
             (principal as? any NSExtensionRequestHandling)?.beginRequest(with: NSExtensionContext())
         default: deliverChange(callback, to: app)

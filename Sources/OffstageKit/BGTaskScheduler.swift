@@ -26,7 +26,7 @@ public final class BGTaskScheduler: @unchecked Sendable {
     @discardableResult
     public func register(
         forTaskWithIdentifier identifier: String, using queue: DispatchQueue?,
-        launchHandler: @escaping (BGTask) -> Void
+        launchHandler: @escaping @Sendable (BGTask) -> Void
     ) -> Bool {
         guard case .registered(true) = runtime.send(.register(identifier: identifier)) else { return false }
         runtime.setLaunchHandler(launchHandler, on: queue, for: identifier)

@@ -18,7 +18,7 @@ public enum OffstageApplication {
     /// away and does not come back within `SocketLink.defaultReconnectWindow` seconds (a crashed daemon that
     /// restarts adopts the process, which connects again).
     public static func main(
-        makeDelegate: @escaping () -> any UIApplicationDelegate, sceneManifest: OffstageSceneManifest? = nil
+        makeDelegate: @escaping @MainActor () -> any UIApplicationDelegate, sceneManifest: OffstageSceneManifest? = nil
     ) -> Never {
         let environment = ProcessInfo.processInfo.environment
         let bundle = BundleID(environment[bundleVariable] ?? "unknown")

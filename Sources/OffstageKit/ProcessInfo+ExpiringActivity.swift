@@ -22,3 +22,7 @@ extension ProcessInfo {
         }
     }
 }
+
+/// `ProcessInfo()`, which app code writes for the process's information (Apple's `ProcessInfo` inherits
+/// `NSObject`'s public `init()`; Foundation on Linux keeps it internal): the shared `ProcessInfo.processInfo`.
+public func ProcessInfo() -> Foundation.ProcessInfo { .processInfo }

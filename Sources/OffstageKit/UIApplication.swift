@@ -43,6 +43,17 @@ public final class UIApplication: @unchecked Sendable {
             rawValue: "UIApplicationLaunchOptionsBluetoothCentralsKey")
     }
 
+    /// `UIApplication.OpenURLOptionsKey`: the keys of the options `application(_:open:options:)` receives. App
+    /// delegates declare that method with this type; no scenario opens a URL, so nothing calls it.
+    public struct OpenURLOptionsKey: RawRepresentable, Hashable, Sendable {
+        public var rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public static let sourceApplication = OpenURLOptionsKey(
+            rawValue: "UIApplicationOpenURLOptionsSourceApplicationKey")
+        public static let annotation = OpenURLOptionsKey(rawValue: "UIApplicationOpenURLOptionsAnnotationKey")
+        public static let openInPlace = OpenURLOptionsKey(rawValue: "UIApplicationOpenURLOptionsOpenInPlaceKey")
+    }
+
     unowned let runtime: AppRuntime
     private let delegateStorage = LockedValue<(any UIApplicationDelegate)?>(nil)
     /// The app's delegate, set by the system at launch.
@@ -111,7 +122,7 @@ public final class UIApplication: @unchecked Sendable {
 
 /// The life-cycle methods of `UIApplicationDelegate` that background execution concerns.
 /// Every method is optional, as in UIKit.
-public protocol UIApplicationDelegate: AnyObject {
+@preconcurrency @MainActor public protocol UIApplicationDelegate: AnyObject {
     func application(
         _ application: UIApplication,
         willFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?

@@ -3,21 +3,32 @@ import OffstageCore
 import OffstageKit
 
 /// A declarative scenario app, played by ordinary OffstageKit code: it registers, submits, begins
-/// and ends background tasks and completes its tasks exactly as its `AppBehaviour` says.
-final class ScriptedApp: UIApplicationDelegate, NSExtensionRequestHandling, OffstageUserActions,
+/// and ends background tasks and completes its tasks exactly as its `AppBehaviour` says. Not main-actor
+/// isolated (UIKit's delegate protocol is): the simulator makes it and calls its other roles from any thread.
+nonisolated final class ScriptedApp: UIApplicationDelegate, NSExtensionRequestHandling, OffstageUserActions,
     CLLocationManagerDelegate, @unchecked Sendable
 {
     let behaviour: AppBehaviour
     unowned let simulation: Simulation
+    private var madeLocationManager: CLLocationManager?
+    private var madeDownloads: ScriptedDownloads?
+
     /// Made on first use on the app's thread (at launch when the app reacts to location events).
-    private lazy var locationManager: CLLocationManager = {
+    private var locationManager: CLLocationManager {
+        if let madeLocationManager { return madeLocationManager }
         let manager = CLLocationManager()
         manager.delegate = self
+        madeLocationManager = manager
         return manager
-    }()
+    }
 
     /// The app's background sessions (made on first use).
-    private lazy var downloads = ScriptedDownloads()
+    private var downloads: ScriptedDownloads {
+        if let madeDownloads { return madeDownloads }
+        let made = ScriptedDownloads()
+        madeDownloads = made
+        return made
+    }
 
     /// Keeps the completion handler until the session's events have all been delivered, as Apple's sample does.
     func application(

@@ -31,7 +31,7 @@ final class SimulatedProcess: @unchecked Sendable {
 
     init(
         app: BundleID, generation: Int, simulation: Simulation, postsNotifications: Bool,
-        makeDelegate: @escaping () -> any UIApplicationDelegate
+        makeDelegate: @escaping @MainActor () -> any UIApplicationDelegate
     ) {
         self.app = app
         self.generation = generation

@@ -803,7 +803,7 @@ public final class Simulation: @unchecked Sendable {
         guard let spec = scenario.apps.first(where: { $0.manifest.bundleIdentifier == app }) else { return }
         let generation = (generations[app] ?? 0) + 1
         generations[app] = generation
-        let makeDelegate: () -> any UIApplicationDelegate
+        let makeDelegate: @MainActor () -> any UIApplicationDelegate
         let swiftCode = spec.code.flatMap { catalog.apps[$0] }
         if let swiftCode {
             makeDelegate = swiftCode

@@ -26,7 +26,7 @@ import Testing
         #expect(status == 0)
         // The launch simulated at 00:20 and one refresh: opened once, the app is little known, so the refresh it
         // resubmits for 15 minutes ahead runs again only 6 h after the first (`LittleKnownConstraint`).
-        #expect(output.contains("com.example.trial: 2 completed, 0 expired, 0 crashed, 0 killed"))
+        #expect(output.contains("com.example.trial: 2 completed, 0 handled, 0 expired, 0 crashed, 0 killed"))
         #expect(output.contains("applicationDidEnterBackground(_:)"))
     }
 

@@ -11,7 +11,7 @@ final class FetchCompletion: @unchecked Sendable {
 }
 
 /// An app written as for iOS 12: background pushes, legacy fetch and significant-location monitoring.
-final class LegacyNewsApp: UIApplicationDelegate, CLLocationManagerDelegate, @unchecked Sendable {
+nonisolated final class LegacyNewsApp: UIApplicationDelegate, CLLocationManagerDelegate, @unchecked Sendable {
     let seen: Observations
     var locationManager: CLLocationManager?
 

@@ -3,7 +3,7 @@ import OffstageKit
 import OffstageSimulator
 
 /// A Swift app for tests: each callback runs the closure it was given, with the app's `UIApplication`.
-final class TestApp: UIApplicationDelegate, OffstageUserActions, @unchecked Sendable {
+nonisolated final class TestApp: UIApplicationDelegate, OffstageUserActions, @unchecked Sendable {
     typealias Step = @Sendable (UIApplication) -> Void
     let launch: Step
     let background: Step
@@ -67,7 +67,7 @@ func simulation(
     delegates apps: [(AppManifest, any UIApplicationDelegate & Sendable)], timeline: [TimelineEntry],
     duration: Double, device: DeviceState = DeviceState()
 ) throws -> Simulation {
-    var catalog: [String: @Sendable () -> any UIApplicationDelegate] = [:]
+    var catalog: [String: @MainActor @Sendable () -> any UIApplicationDelegate] = [:]
     var scenarioApps: [ScenarioApp] = []
     for (manifest, app) in apps {
         let name = manifest.bundleIdentifier.rawValue

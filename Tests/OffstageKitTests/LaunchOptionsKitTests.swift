@@ -5,7 +5,7 @@ import OffstageSimulator
 import Testing
 
 /// An app that notes the launch options of every launch, and monitors significant location changes.
-final class LaunchOptionsApp: UIApplicationDelegate, CLLocationManagerDelegate, @unchecked Sendable {
+nonisolated final class LaunchOptionsApp: UIApplicationDelegate, CLLocationManagerDelegate, @unchecked Sendable {
     let seen: Observations
     var locationManager: CLLocationManager?
 

@@ -6,7 +6,7 @@ import Testing
 
 /// An app that starts threads of its own, as older code does: one computes and hops back to the main queue to
 /// finish its task; another (a mistake) asks `UIApplication.shared` from its own thread.
-final class ThreadStartingApp: UIApplicationDelegate, @unchecked Sendable {
+nonisolated final class ThreadStartingApp: UIApplicationDelegate, @unchecked Sendable {
     static let refresh = "com.example.threads.refresh"
     let sightings: Sightings
     let misuse: Bool

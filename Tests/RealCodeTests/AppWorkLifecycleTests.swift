@@ -6,7 +6,7 @@ import Testing
 
 /// An app whose refresh ignores its expiration (the system kills it) and whose pending work would finish the
 /// task late; and whose delayed main-queue work falls due while it is suspended.
-final class StubbornApp: UIApplicationDelegate, @unchecked Sendable {
+nonisolated final class StubbornApp: UIApplicationDelegate, @unchecked Sendable {
     static let refresh = "com.example.stubborn.refresh"
     let sightings: Sightings
 

@@ -6,7 +6,7 @@ import Testing
 
 /// An app refresh written as iOS apps write it today: the launch handler starts a `Task` that awaits a helper
 /// and `Task.sleep`, the expiration handler cancels it.
-final class AsyncRefreshApp: UIApplicationDelegate, @unchecked Sendable {
+nonisolated final class AsyncRefreshApp: UIApplicationDelegate, @unchecked Sendable {
     static let refresh = "com.example.async.refresh"
     let fetchSeconds: Double
     let sightings: Sightings

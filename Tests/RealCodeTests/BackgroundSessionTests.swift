@@ -8,19 +8,24 @@ import Testing
 /// it starts the download on screen and leaves; the system carries it on; the app is woken with
 /// `handleEventsForBackgroundURLSession`, keeps the completion handler, gets the file in `didFinishDownloadingTo`,
 /// and calls the handler from `urlSessionDidFinishEvents(forBackgroundURLSession:)`.
-final class BackgroundDownloadApp: NSObject, UIApplicationDelegate, OffstageBackgroundSessionDelegate,
+nonisolated final class BackgroundDownloadApp: NSObject, UIApplicationDelegate, OffstageBackgroundSessionDelegate,
     URLSessionDownloadDelegate, @unchecked Sendable
 {
     static let session = "com.example.bgdownload.session"
     let sightings: Sightings
     let discretionary: Bool
     private var finishEvents: (() -> Void)?
-    private lazy var urlSession: URLSession = {
+    private var madeSession: URLSession?
+    /// The app's background session, made on first use (as apps make it lazily).
+    private var urlSession: URLSession {
+        if let madeSession { return madeSession }
         let configuration = URLSessionConfiguration.background(withIdentifier: Self.session)
         configuration.isDiscretionary = discretionary
         configuration.sessionSendsLaunchEvents = true
-        return URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
-    }()
+        let session = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
+        madeSession = session
+        return session
+    }
 
     init(sightings: Sightings, discretionary: Bool = false) {
         self.sightings = sightings

@@ -6,7 +6,7 @@ import Testing
 
 /// `beginBackgroundTask` called from a serial queue when the app leaves the screen, the work blocking that queue
 /// (`Thread.sleep` stands in for it), the expiration handler hopping to the main queue to end the assertion.
-final class SerialQueueSaveApp: UIApplicationDelegate, @unchecked Sendable {
+nonisolated final class SerialQueueSaveApp: UIApplicationDelegate, @unchecked Sendable {
     let workSeconds: Double
     let sightings: Sightings
     private let saveQueue = DispatchQueue(label: "com.example.save")

@@ -6,7 +6,7 @@ import Testing
 
 /// iOS 26 continued processing registered `using: .main`, its handler entering the main actor with
 /// `MainActor.assumeIsolated` and its steps awaited in a main-actor `Task`.
-final class ExportApp: UIApplicationDelegate, OffstageUserActions, @unchecked Sendable {
+nonisolated final class ExportApp: UIApplicationDelegate, OffstageUserActions, @unchecked Sendable {
     static let export = "com.example.export.render"
     let steps: Int
     let sightings: Sightings

@@ -7,7 +7,7 @@ import Testing
 /// A refresh that waits the ways GCD code waits: `DispatchGroup.wait`, `DispatchSemaphore.wait(timeout:)` that
 /// succeeds and one that times out, `concurrentPerform`, a `sync` read after `async` writes on a serial queue, and
 /// `DispatchGroup.notify` on the main queue.
-final class DispatchWaitsApp: UIApplicationDelegate, @unchecked Sendable {
+nonisolated final class DispatchWaitsApp: UIApplicationDelegate, @unchecked Sendable {
     static let refresh = "com.example.gcd.refresh"
     let sightings: Sightings
 

@@ -7,7 +7,7 @@ import Testing
 /// `UIApplicationMain` and `@main` make the delegate from its class name, as UIKit does; the parts that do not
 /// start a process are tested here.
 @Suite struct EntryPointTests {
-    @Test func theDelegateIsMadeFromItsClassName() throws {
+    @Test @MainActor func theDelegateIsMadeFromItsClassName() throws {
         let make = try OffstageApplication.delegateMaker(className: NSStringFromClass(NotesAppDelegate.self))
         #expect(make() is NotesAppDelegate)
         #expect(NSStringFromClass(NotesAppDelegate.self) == "RealCodeTests.NotesAppDelegate")
@@ -25,7 +25,7 @@ import Testing
         }
     }
 
-    @Test func aDelegateWithOverrideInitIsMadeFromItsClassNameThroughItsOwnInit() throws {
+    @Test @MainActor func aDelegateWithOverrideInitIsMadeFromItsClassNameThroughItsOwnInit() throws {
         let before = Date()
         let make = try OffstageApplication.delegateMaker(className: NSStringFromClass(RemindersAppDelegate.self))
         let delegate = try #require(make() as? RemindersAppDelegate)
@@ -63,7 +63,7 @@ import Testing
 }
 
 /// Saves when it leaves: a background task whose expiration handler is main-actor code, as UIKit declares it.
-final class SavingApp: UIApplicationDelegate, @unchecked Sendable {
+nonisolated final class SavingApp: UIApplicationDelegate, @unchecked Sendable {
     nonisolated(unsafe) static var sightings = Sightings()
     var saveTask: UIBackgroundTaskIdentifier = .invalid
 

@@ -6,7 +6,7 @@ import Testing
 
 /// A refresh whose two transfers run on threads of their own (as a framework's would), taking real time there,
 /// and hand their results back to the main queue through `OffstageExternalWork` after 2 s and 3 s of latency.
-final class ExternalTransferApp: UIApplicationDelegate, @unchecked Sendable {
+nonisolated final class ExternalTransferApp: UIApplicationDelegate, @unchecked Sendable {
     static let refresh = "com.example.external.refresh"
     let sightings: Sightings
 

@@ -6,14 +6,7 @@ import Testing
 
 /// A test app that notes what it sees and, as it finishes launching, sets itself as the notification delegate
 /// (as iOS asks: before launching ends) and lets the subclass add its requests.
-class NotificationTestApp: UIResponder, UIApplicationDelegate {
-    let sightings: Sightings
-
-    init(sightings: Sightings) {
-        self.sightings = sightings
-        super.init()
-    }
-
+class NotificationTestApp: SightingsResponder, UIApplicationDelegate {
     func application(
         _ application: UIApplication,
         didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?
@@ -33,7 +26,7 @@ class NotificationTestApp: UIResponder, UIApplicationDelegate {
 /// An app that schedules a reminder 60 s after launch (and a request it removes at once), and notes what its
 /// notification delegate hears: `willPresent` in the foreground, `didReceive` (completion-handler form) for a tap.
 final class ReminderNotifyingApp: NotificationTestApp, UNUserNotificationCenterDelegate {
-    static let reminder = "reminder"
+    nonisolated static let reminder = "reminder"
 
     override func addRequests(to center: UNUserNotificationCenter) {
         let content = UNMutableNotificationContent()
@@ -232,5 +225,59 @@ final class AsyncNotificationApp: NotificationTestApp, UNUserNotificationCenterD
             try UserCommand.parse("tap-notification com.x soon", device: device)
                 == .system(.notificationTapped(BundleID("com.x"), identifier: "soon")))
         #expect(throws: UserCommandError.self) { try UserCommand.parse("tap-notification", device: device) }
+    }
+}
+
+/// An app that registers a category with actions (NetNewsWire's pattern), reads it back, attaches files to a
+/// notification's content (one that exists and one that does not), and makes a mutable copy of a request's content
+/// (Home Assistant's snooze pattern).
+final class CategoriesApp: NotificationTestApp {
+    override func addRequests(to center: UNUserNotificationCenter) {
+        let read = UNNotificationAction(identifier: "MARK_AS_READ", title: "Mark as Read", options: [])
+        let open = UNNotificationAction(identifier: "OPEN_ARTICLE", title: "Open", options: [.foreground])
+        center.setNotificationCategories([
+            UNNotificationCategory(
+                identifier: "NEW_ARTICLE", actions: [open, read], intentIdentifiers: [],
+                hiddenPreviewsBodyPlaceholder: "", options: [])
+        ])
+        let sightings = sightings
+        center.getNotificationCategories { categories in
+            let actions = categories.flatMap { $0.actions.map(\.identifier) }.sorted()
+            sightings.note("categories \(categories.map(\.identifier)) actions \(actions)")
+        }
+        let missing = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("no-such-icon.png")
+        do {
+            _ = try UNNotificationAttachment(identifier: "icon", url: missing)
+        } catch {
+            sightings.note("missing file refused: \((error as? UNError)?.code == .attachmentInvalidURL)")
+        }
+        let icon = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("offstage-icon.png")
+        FileManager.default.createFile(atPath: icon.path, contents: Data([1, 2, 3]))
+        let content = UNMutableNotificationContent()
+        content.title = "New article"
+        content.categoryIdentifier = "NEW_ARTICLE"
+        if let attachment = try? UNNotificationAttachment(identifier: "icon", url: icon) {
+            content.attachments.append(attachment)
+        }
+        let request = UNNotificationRequest(identifier: "article", content: content, trigger: nil)
+        sightings.note("request attachments \(request.content.attachments.map(\.type))")
+        let again = request.content.mutableCopy() as? UNMutableNotificationContent
+        again?.title = "Snoozed: " + (again?.title ?? "")
+        sightings.note("mutable copy \(again?.title ?? "none"), original \(request.content.title)")
+    }
+}
+
+@Suite struct NotificationCategoryTests {
+    @Test func categoriesAndActionsAreKeptAndAnAttachmentNeedsAnExistingFile() throws {
+        let sightings = Sightings()
+        let app = "com.example.articles"
+        let run = RealCodeRun(
+            apps: [(manifest(app, identifiers: []), { @Sendable in CategoriesApp(sightings: sightings) })],
+            timeline: [at(1, .open(BundleID(app)))], duration: 10)
+        _ = try run.run()
+        #expect(sightings.lines.contains("missing file refused: true"))
+        #expect(sightings.lines.contains("request attachments [\"png\"]"))
+        #expect(sightings.lines.contains("mutable copy Snoozed: New article, original New article"))
+        #expect(sightings.lines.contains("categories [\"NEW_ARTICLE\"] actions [\"MARK_AS_READ\", \"OPEN_ARTICLE\"]"))
     }
 }

@@ -6,7 +6,7 @@ import Testing
 
 /// An app that checks where it runs, as UIKit code does before touching the UI: `Thread.isMainThread`,
 /// `OperationQueue.current` in a delegate callback, in main-queue work and on a background queue.
-final class MainThreadCheckingApp: UIApplicationDelegate, @unchecked Sendable {
+nonisolated final class MainThreadCheckingApp: UIApplicationDelegate, @unchecked Sendable {
     let sightings: Sightings
 
     init(sightings: Sightings) { self.sightings = sightings }

@@ -6,7 +6,7 @@ import Testing
 
 /// An app refresh as iOS apps write it: the launch handler starts a `Task` that awaits `URLSession.shared`'s
 /// `data(from:)`; the expiration handler cancels the `Task`, which cancels the fetch.
-final class FeedRefreshApp: UIApplicationDelegate, @unchecked Sendable {
+nonisolated final class FeedRefreshApp: UIApplicationDelegate, @unchecked Sendable {
     static let refresh = "com.example.feed.refresh"
     static let feed = URL(string: "https://api.example.com/feed.json")!
     let sightings: Sightings
@@ -52,7 +52,7 @@ final class FeedRefreshApp: UIApplicationDelegate, @unchecked Sendable {
 }
 
 /// A legacy fetch (iOS 7–12) that completes from a `dataTask` completion handler.
-final class LegacyFetchApp: UIApplicationDelegate, @unchecked Sendable {
+nonisolated final class LegacyFetchApp: UIApplicationDelegate, @unchecked Sendable {
     let sightings: Sightings
     init(sightings: Sightings) { self.sightings = sightings }
 
@@ -211,8 +211,8 @@ extension URLSessionSuites {
 }
 
 /// A sync as apps write it with a session of their own: `data(for:)` with a POST body, then a delegate-based
-/// data task on a session configured with `OffstageURLProtocol` (the one rule for sessions of one's own).
-final class UploadSyncApp: NSObject, UIApplicationDelegate, URLSessionDataDelegate, @unchecked Sendable {
+/// data task on a session of the app's own made with `URLSessionConfiguration.default`, as on iOS.
+nonisolated final class UploadSyncApp: NSObject, UIApplicationDelegate, URLSessionDataDelegate, @unchecked Sendable {
     static let sync = "com.example.sync.processing"
     let sightings: Sightings
     private var received = 0
@@ -241,9 +241,7 @@ final class UploadSyncApp: NSObject, UIApplicationDelegate, URLSessionDataDelega
         request.httpBody = Data(count: 300)
         let answer = try? await URLSession.shared.data(for: request)
         sightings.note("upload answered \(answer.map { String(decoding: $0.0, as: UTF8.self) } ?? "nothing")")
-        let configuration = URLSessionConfiguration.default
-        configuration.protocolClasses = [OffstageURLProtocol.self]
-        let session = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
+        let session = URLSession(configuration: .default, delegate: self, delegateQueue: nil)
         session.dataTask(with: URL(string: "https://api.example.com/changes")!).resume()
     }
 
@@ -290,7 +288,7 @@ extension URLSessionSuites {
 }
 
 /// A download through the simulated network, by a delegate and by a completion handler.
-final class DownloadApp: NSObject, UIApplicationDelegate, URLSessionDownloadDelegate, @unchecked Sendable {
+nonisolated final class DownloadApp: NSObject, UIApplicationDelegate, URLSessionDownloadDelegate, @unchecked Sendable {
     let sightings: Sightings
     init(sightings: Sightings) { self.sightings = sightings }
 

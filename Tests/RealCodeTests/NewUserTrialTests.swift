@@ -6,7 +6,7 @@ import OffstageKit
 import OffstageSimulator
 import Testing
 
-final class NewsAppDelegate: UIResponder, UIApplicationDelegate, @unchecked Sendable {
+nonisolated final class NewsAppDelegate: UIResponder, UIApplicationDelegate, @unchecked Sendable {
     private let refreshIdentifier = "com.example.news.refresh"
     private var saveTask: UIBackgroundTaskIdentifier = .invalid
     private var lastRefresh: Date?

@@ -37,7 +37,7 @@ final class CleanBatchOperation: Operation, @unchecked Sendable {
 
 /// A processing task driven by an `OperationQueue`, in the style of Apple's ColorFeed sample: the
 /// operations' completion block completes the task, the expiration handler cancels the queue.
-final class OperationQueueApp: UIApplicationDelegate, @unchecked Sendable {
+nonisolated final class OperationQueueApp: UIApplicationDelegate, @unchecked Sendable {
     static let cleaning = "com.example.ops.cleaning"
     let batches: Int
     let batchSeconds: Double

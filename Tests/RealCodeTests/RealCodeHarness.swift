@@ -5,7 +5,7 @@ import OffstageSimulator
 
 /// Runs app delegates written as for iOS (one instance per launch, made by `make`) through a timeline.
 struct RealCodeRun {
-    var apps: [(AppManifest, @Sendable () -> any UIApplicationDelegate)]
+    var apps: [(AppManifest, @MainActor @Sendable () -> any UIApplicationDelegate)]
     var timeline: [TimelineEntry]
     var duration: Double
     /// Changes the scenario before it runs (its network, the apps' scene manifests…).
@@ -13,7 +13,7 @@ struct RealCodeRun {
 
     /// A simulation of the apps, not yet run.
     func simulation() throws -> Simulation {
-        var catalog: [String: @Sendable () -> any UIApplicationDelegate] = [:]
+        var catalog: [String: @MainActor @Sendable () -> any UIApplicationDelegate] = [:]
         var scenarioApps: [ScenarioApp] = []
         for (manifest, make) in apps {
             catalog[manifest.bundleIdentifier.rawValue] = make
@@ -31,7 +31,7 @@ struct RealCodeRun {
     /// 100 s (a simulated launch of its pending request), then the entries of `then`.
     static func launchingTask(
         _ identifier: String, of manifest: AppManifest, then: [TimelineEntry] = [], duration: Double = 400,
-        make: @escaping @Sendable () -> any UIApplicationDelegate
+        make: @escaping @MainActor @Sendable () -> any UIApplicationDelegate
     ) -> RealCodeRun {
         let app = manifest.bundleIdentifier
         return RealCodeRun(
@@ -82,5 +82,16 @@ extension Record {
     /// Whether a `completed` record's task succeeded (its typed detail); nil for other records.
     var succeeded: Bool? {
         if case .completed(let success, _) = detail { success } else { nil }
+    }
+}
+
+/// A responder that keeps the test's `Sightings`, the base of app delegates that note what they see (each adopts
+/// `UIApplicationDelegate` itself, so its own methods are the protocol's witnesses).
+class SightingsResponder: UIResponder {
+    let sightings: Sightings
+
+    init(sightings: Sightings) {
+        self.sightings = sightings
+        super.init()
     }
 }

@@ -6,7 +6,7 @@ import Testing
 
 /// A scene-based app as Xcode's template writes it: the app delegate registers the refresh, the scene delegate
 /// (named in the Info.plist's scene manifest) schedules it when the scene enters the background.
-final class NotesAppDelegate: UIResponder, UIApplicationDelegate, @unchecked Sendable {
+nonisolated final class NotesAppDelegate: UIResponder, UIApplicationDelegate, @unchecked Sendable {
     static let refresh = "com.example.notes.refresh"
     nonisolated(unsafe) static var sightings = Sightings()
 
@@ -40,7 +40,7 @@ final class NotesAppDelegate: UIResponder, UIApplicationDelegate, @unchecked Sen
     func applicationWillTerminate(_ application: UIApplication) { Self.sightings.note("app willTerminate") }
 }
 
-final class NotesSceneDelegate: UIResponder, UIWindowSceneDelegate, @unchecked Sendable {
+nonisolated final class NotesSceneDelegate: UIResponder, UIWindowSceneDelegate, @unchecked Sendable {
     var window: UIWindow?
     var saving = UIBackgroundTaskIdentifier.invalid
 
@@ -198,7 +198,7 @@ final class NotesSceneDelegate: UIResponder, UIWindowSceneDelegate, @unchecked S
 }
 
 /// An app that hears of leaving the screen as many do: an observer on the main queue, not a delegate method.
-final class ObservingApp: UIApplicationDelegate, @unchecked Sendable {
+nonisolated final class ObservingApp: UIApplicationDelegate, @unchecked Sendable {
     let sightings: Sightings
     init(sightings: Sightings) { self.sightings = sightings }
 

@@ -7,7 +7,7 @@ import Testing
 /// The silent-audio keep-alive pattern: a `Task` loop that ends its background task and begins a new one every
 /// 10 s, its expiration handler starting the loop again; with `playsAudio`, audio starts playing first (the
 /// seam AVFoundation's player reports through, `OffstageBackgroundActivity.audio`).
-final class KeepAliveLoopApp: UIApplicationDelegate, @unchecked Sendable {
+nonisolated final class KeepAliveLoopApp: UIApplicationDelegate, @unchecked Sendable {
     let sightings: Sightings
     let playsAudio: Bool
     private var taskID = UIBackgroundTaskIdentifier.invalid
@@ -39,7 +39,7 @@ final class KeepAliveLoopApp: UIApplicationDelegate, @unchecked Sendable {
 }
 
 /// An app whose code blocks its thread for good, outside the simulator's control (a condition never signalled).
-final class BlockedApp: UIApplicationDelegate, @unchecked Sendable {
+nonisolated final class BlockedApp: UIApplicationDelegate, @unchecked Sendable {
     private let saveQueue = DispatchQueue(label: "com.example.blocked.save")
 
     func applicationDidEnterBackground(_ application: UIApplication) {
@@ -53,7 +53,7 @@ final class BlockedApp: UIApplicationDelegate, @unchecked Sendable {
 
 /// Apple's ColorFeed pattern: an `OperationQueue` operation that sleeps (`Thread.sleep`) under a lock, as its delete
 /// operation does inside `performAndWait`, while a background task covers it.
-final class SleepUnderLockApp: UIApplicationDelegate, @unchecked Sendable {
+nonisolated final class SleepUnderLockApp: UIApplicationDelegate, @unchecked Sendable {
     let sightings: Sightings
     private let operations = OperationQueue()
     private let store = NSLock()
@@ -75,7 +75,9 @@ final class SleepUnderLockApp: UIApplicationDelegate, @unchecked Sendable {
     let app = "com.example.stall"
 
     /// The app opened at 1 s and sent home at 10 s.
-    func run(_ make: @escaping @Sendable () -> any UIApplicationDelegate, limits: StallLimits = StallLimits()) throws
+    func run(
+        _ make: @escaping @MainActor @Sendable () -> any UIApplicationDelegate, limits: StallLimits = StallLimits()
+    ) throws
         -> (Simulation, [Record])
     {
         let manifest = AppManifest(bundleIdentifier: BundleID(app), backgroundModes: [.audio])
@@ -160,7 +162,7 @@ final class SleepUnderLockApp: UIApplicationDelegate, @unchecked Sendable {
 /// operation works in batches inside the store's `performAndWait` (a serial queue's `sync`, as a private-queue
 /// context's is) under a lock, sleeping with `Thread.sleep` between batches; the operation's completion block
 /// completes the task, and the expiration handler cancels the queue.
-final class ColorFeedDeletePatternApp: UIApplicationDelegate, @unchecked Sendable {
+nonisolated final class ColorFeedDeletePatternApp: UIApplicationDelegate, @unchecked Sendable {
     static let cleanup = "com.example.stall.cleanup"
     let sightings: Sightings
     private let operations: OperationQueue = {
@@ -214,7 +216,9 @@ final class ColorFeedDeletePatternApp: UIApplicationDelegate, @unchecked Sendabl
 @Suite(.serialized) struct SteppedStallTests {
     let app = BundleID("com.example.stall")
 
-    func device(_ make: @escaping @Sendable () -> any UIApplicationDelegate, limits: StallLimits) throws -> TestDevice {
+    func device(_ make: @escaping @MainActor @Sendable () -> any UIApplicationDelegate, limits: StallLimits) throws
+        -> TestDevice
+    {
         let device = try TestDevice(catalog: SwiftAppCatalog(["Stall": make]))
         device.simulation.stallLimits = limits
         try device.install(

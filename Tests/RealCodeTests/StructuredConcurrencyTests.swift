@@ -6,7 +6,7 @@ import Testing
 
 /// The rest of Swift concurrency in a refresh: `async let`, a task group, an actor, `Task.detached`, a checked
 /// continuation resumed from a queue, `Task.sleep(until:clock:)`, `Task.sleep(for:tolerance:)` and `MainActor.run`.
-final class StructuredRefreshApp: UIApplicationDelegate, @unchecked Sendable {
+nonisolated final class StructuredRefreshApp: UIApplicationDelegate, @unchecked Sendable {
     static let refresh = "com.example.structured.refresh"
     let sightings: Sightings
 

@@ -6,7 +6,7 @@ import OffstageSimulator
 extension RealCodeRun {
     /// A run whose scenario also has a network, a device network and scene manifests (by bundle identifier).
     init(
-        apps: [(AppManifest, @Sendable () -> any UIApplicationDelegate)],
+        apps: [(AppManifest, @MainActor @Sendable () -> any UIApplicationDelegate)],
         sceneManifests: [String: OffstageSceneManifest] = [:], network: SimulatedNetwork = SimulatedNetwork(),
         deviceNetwork: NetworkKind = .wifi, timeline: [TimelineEntry], duration: Double
     ) {

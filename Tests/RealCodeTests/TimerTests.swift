@@ -7,7 +7,7 @@ import Testing
 /// A refresh paced by run-loop timers, as apps write polling and timeouts: a repeating `Timer.scheduledTimer` on the
 /// main run loop (the handler runs on the main queue), invalidated after its third tick, and a one-shot `Timer`
 /// added to `RunLoop.main` in the common modes from a background queue.
-final class RunLoopTimerApp: UIApplicationDelegate, @unchecked Sendable {
+nonisolated final class RunLoopTimerApp: UIApplicationDelegate, @unchecked Sendable {
     static let refresh = "com.example.timers.refresh"
     let sightings: Sightings
     private var ticks = 0
@@ -55,7 +55,7 @@ final class RunLoopTimerApp: UIApplicationDelegate, @unchecked Sendable {
 
 /// A processing task paced by `DispatchSource` timers: a repeating timer on a serial queue, cancelled after its
 /// third event (its cancel handler runs on that queue), and a one-shot timer on the main queue.
-final class DispatchTimerApp: UIApplicationDelegate, @unchecked Sendable {
+nonisolated final class DispatchTimerApp: UIApplicationDelegate, @unchecked Sendable {
     static let refresh = "com.example.sourcetimers.refresh"
     let sightings: Sightings
     private let queue = DispatchQueue(label: "com.example.sourcetimers.worker")

@@ -6,7 +6,7 @@ import Testing
 
 /// An app that decides by the date, as apps do: on each refresh it cleans its database if a week has passed since
 /// the last cleaning (`Date()` against a stored date), and asks for the next refresh a day later (`Calendar`).
-final class WeeklyCleanerApp: UIApplicationDelegate, @unchecked Sendable {
+nonisolated final class WeeklyCleanerApp: UIApplicationDelegate, @unchecked Sendable {
     static let refresh = "com.example.weekly.refresh"
     let sightings: Sightings
     private var lastCleaning = Date()

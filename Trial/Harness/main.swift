@@ -10,7 +10,7 @@ import OffstageSimulator
 
 /// Makes a catalog of the delegates the scenario's apps name, or says which app names no delegate class.
 func catalog(for scenario: Scenario) throws(ScenarioError) -> SwiftAppCatalog {
-    var apps: [String: @Sendable () -> any UIApplicationDelegate] = [:]
+    var apps: [String: @MainActor @Sendable () -> any UIApplicationDelegate] = [:]
     for (index, app) in scenario.apps.enumerated() {
         guard let code = app.code else { continue }
         do {
@@ -26,14 +26,16 @@ func catalog(for scenario: Scenario) throws(ScenarioError) -> SwiftAppCatalog {
     return SwiftAppCatalog(apps)
 }
 
-/// One line per app that runs code: tasks completed, expired, crashes and kills, from the records.
+/// One line per app that runs code: tasks completed, completion handlers called (legacy fetch, pushes, background
+/// sessions), tasks expired, crashes and kills, from the records.
 func verdicts(_ records: [Record], apps: [ScenarioApp]) -> (lines: [String], clean: Bool) {
     var clean = true
     let lines = apps.filter { $0.code != nil }.map { app in
         let own = records.filter { $0.app == app.manifest.bundleIdentifier }
         let count = { (kind: RecordKind) in own.filter { $0.kind == kind }.count }
         if count(.crashed) + count(.killed) > 0 { clean = false }
-        return "\(app.manifest.bundleIdentifier): \(count(.completed)) completed, \(count(.expired)) expired, "
+        return "\(app.manifest.bundleIdentifier): \(count(.completed)) completed, \(count(.handled)) handled, "
+            + "\(count(.expired)) expired, "
             + "\(count(.crashed)) crashed, \(count(.killed)) killed"
     }
     return (lines, clean)

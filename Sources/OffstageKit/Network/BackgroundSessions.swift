@@ -19,7 +19,6 @@ extension URLSessionConfiguration {
     /// through the simulated network; in a real process, through the real one (no system holds them there).
     public class func background(withIdentifier identifier: String) -> URLSessionConfiguration {
         let configuration = URLSessionConfiguration.default
-        configuration.protocolClasses = [OffstageURLProtocol.self] + (configuration.protocolClasses ?? [])
         configuration.httpAdditionalHeaders = [backgroundSessionHeader: identifier, launchEventsHeader: "1"]
         return configuration
     }
@@ -74,7 +73,10 @@ extension AppRuntime {
     ) {
         let loads = takeBackgroundLoads(session: session, tasks: tasks)
         if wakesApp {
-            delegate?.application(application, handleEventsForBackgroundURLSession: session) { completion(.noData) }
+            // The completion tells the system once, from whichever queue the app calls it.
+            nonisolated(unsafe) let completion = completion
+            let application = application
+            onMain { $0.application(application, handleEventsForBackgroundURLSession: session) { completion(.noData) } }
         }
         for load in loads { load.loader.finishBackgroundTransfer() }
         if let urlSession = loads.compactMap(\.urlSession).first,

@@ -20,8 +20,8 @@ public final class OffstageURLProtocol: URLProtocol {
     }
 
     /// Registers the protocol once per process, before app code runs: `URLSession.shared` takes the registered
-    /// classes when it is first used. A session made with its own configuration lists the class itself
-    /// (`configuration.protocolClasses = [OffstageURLProtocol.self]`).
+    /// classes when it is first used. A session made with its own configuration (`.default`, `.ephemeral`,
+    /// `.background`) lists the class first (`SimulatedSessionConfigurations.swift`).
     static let registration: Void = { _ = URLProtocol.registerClass(OffstageURLProtocol.self) }()
 
     override public class func canInit(with request: URLRequest) -> Bool {

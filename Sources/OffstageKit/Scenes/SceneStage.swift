@@ -39,31 +39,31 @@ final class SceneStage: @unchecked Sendable {
                 enterForeground(scene)
             }
             scene.activationState = .foregroundActive
-            scene.delegate?.sceneDidBecomeActive(scene)
+            MainActor.assumeIsolated { scene.delegate?.sceneDidBecomeActive(scene) }
             NotificationCenter.postFromMainQueue(UIScene.didActivateNotification, object: scene)
         case .willResignActive:
             guard let scene = connectedScene else { return }
             scene.activationState = .foregroundInactive
-            scene.delegate?.sceneWillResignActive(scene)
+            MainActor.assumeIsolated { scene.delegate?.sceneWillResignActive(scene) }
             NotificationCenter.postFromMainQueue(UIScene.willDeactivateNotification, object: scene)
         case .didEnterBackground:
             // A process launched into the background for an event has no scene: nothing to tell.
             guard let scene = connectedScene else { return }
             scene.activationState = .background
-            scene.delegate?.sceneDidEnterBackground(scene)
+            MainActor.assumeIsolated { scene.delegate?.sceneDidEnterBackground(scene) }
             NotificationCenter.postFromMainQueue(UIScene.didEnterBackgroundNotification, object: scene)
         case .willTerminate:
             guard let scene = connectedScene else { return }
             state.withValue { $0.scene = nil }
             scene.activationState = .unattached
-            scene.delegate?.sceneDidDisconnect(scene)
+            MainActor.assumeIsolated { scene.delegate?.sceneDidDisconnect(scene) }
             NotificationCenter.postFromMainQueue(UIScene.didDisconnectNotification, object: scene)
         }
     }
 
     private func enterForeground(_ scene: UIScene) {
         scene.activationState = .foregroundInactive
-        scene.delegate?.sceneWillEnterForeground(scene)
+        MainActor.assumeIsolated { scene.delegate?.sceneWillEnterForeground(scene) }
         NotificationCenter.postFromMainQueue(UIScene.willEnterForegroundNotification, object: scene)
     }
 
@@ -82,8 +82,9 @@ final class SceneStage: @unchecked Sendable {
             role: role, configuration: UISceneConfiguration(name: name, sessionRole: role, manifest: manifest),
             persistentIdentifier: "scene-\(number)")
         let configuration =
-            application.delegate?.application(application, configurationForConnecting: probe, options: options)
-            ?? probe.configuration
+            MainActor.assumeIsolated {
+                application.delegate?.application(application, configurationForConnecting: probe, options: options)
+            } ?? probe.configuration
         let session = UISceneSession(
             role: role, configuration: configuration, persistentIdentifier: probe.persistentIdentifier)
         let sceneClass = (configuration.sceneClass as? UIScene.Type) ?? UIWindowScene.self
@@ -92,7 +93,7 @@ final class SceneStage: @unchecked Sendable {
         scene.delegate =
             (configuration.delegateClass as? NSObject.Type).flatMap { NSObject.made($0) } as? any UISceneDelegate
         state.withValue { $0.scene = scene }
-        scene.delegate?.scene(scene, willConnectTo: session, options: options)
+        MainActor.assumeIsolated { scene.delegate?.scene(scene, willConnectTo: session, options: options) }
         NotificationCenter.postFromMainQueue(UIScene.willConnectNotification, object: scene)
         return scene
     }
@@ -121,16 +122,16 @@ extension AppRuntime {
     func deliverChange(_ callback: LifecycleCallback, to app: UIApplication) {
         if scenes.isSceneBased {
             scenes.deliver(callback, application: app)
-            if callback == .willTerminate { delegate?.applicationWillTerminate(app) }
+            if callback == .willTerminate { onMain { $0.applicationWillTerminate(app) } }
             return
         }
         switch callback {
         case .willFinishLaunching, .didFinishLaunching, .beginRequest: break
-        case .didBecomeActive: delegate?.applicationDidBecomeActive(app)
-        case .willResignActive: delegate?.applicationWillResignActive(app)
-        case .didEnterBackground: delegate?.applicationDidEnterBackground(app)
-        case .willEnterForeground: delegate?.applicationWillEnterForeground(app)
-        case .willTerminate: delegate?.applicationWillTerminate(app)
+        case .didBecomeActive: onMain { $0.applicationDidBecomeActive(app) }
+        case .willResignActive: onMain { $0.applicationWillResignActive(app) }
+        case .didEnterBackground: onMain { $0.applicationDidEnterBackground(app) }
+        case .willEnterForeground: onMain { $0.applicationWillEnterForeground(app) }
+        case .willTerminate: onMain { $0.applicationWillTerminate(app) }
         }
     }
 

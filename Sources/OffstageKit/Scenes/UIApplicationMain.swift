@@ -9,7 +9,7 @@ public func UIApplicationMain(
     _ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>, _ principalClassName: String?,
     _ delegateClassName: String?
 ) -> Int32 {
-    let makeDelegate: () -> any UIApplicationDelegate
+    let makeDelegate: @MainActor () -> any UIApplicationDelegate
     do {
         makeDelegate = try OffstageApplication.delegateMaker(className: delegateClassName)
     } catch {
@@ -35,7 +35,7 @@ extension OffstageApplication {
     /// Makes a delegate from a class name, as UIKit does: the class must exist, be an `NSObject` (a `UIResponder`
     /// or not) and adopt `UIApplicationDelegate`.
     public static func delegateMaker(className: String?) throws(DelegateClassError)
-        -> () -> any UIApplicationDelegate
+        -> @MainActor () -> any UIApplicationDelegate
     {
         guard let className else { throw DelegateClassError(description: "no delegate class name") }
         guard let type = NSClassFromString(className) else {

@@ -102,7 +102,7 @@ public final class UISceneConfiguration: @unchecked Sendable {
 
 /// `UISceneDelegate`: the life-cycle callbacks of one scene. A scene-based app gets these in place of the app
 /// delegate's foreground and background callbacks. Every method is optional, as in UIKit.
-public protocol UISceneDelegate: AnyObject {
+@preconcurrency @MainActor public protocol UISceneDelegate: AnyObject {
     func scene(
         _ scene: UIScene, willConnectTo session: UISceneSession, options connectionOptions: UIScene.ConnectionOptions)
     func sceneDidDisconnect(_ scene: UIScene)

@@ -13,7 +13,8 @@ public final class SwiftUIAppHost<AppType: App>: UIApplicationDelegate, SwiftUIH
     private var adapted: (any UIApplicationDelegate)?
     /// The body's `onChange(of: scenePhase)` actions (main-actor code, called on the app's main queue).
     private var phaseObservers: [(ScenePhase) -> Void] = []
-    private(set) var phase: ScenePhase = .background
+    /// Read by `@Environment` from any thread; written on the main queue as the system moves the app.
+    nonisolated(unsafe) private(set) var phase: ScenePhase = .background
 
     public init() {}
 

@@ -10,8 +10,30 @@ open class UNNotificationContent: NSObject, @unchecked Sendable {
     public internal(set) var userInfo: [AnyHashable: Any] = [:]
     public internal(set) var categoryIdentifier = ""
     public internal(set) var threadIdentifier = ""
+    public internal(set) var attachments: [UNNotificationAttachment] = []
 
     public override init() { super.init() }
+
+    /// This content's values written into `copy`, which is returned.
+    func copied<Content: UNNotificationContent>(into copy: Content) -> Content {
+        copy.title = title
+        copy.subtitle = subtitle
+        copy.body = body
+        copy.badge = badge
+        copy.sound = sound
+        copy.userInfo = userInfo
+        copy.categoryIdentifier = categoryIdentifier
+        copy.threadIdentifier = threadIdentifier
+        copy.attachments = attachments
+        return copy
+    }
+}
+
+/// `copy()` gives an immutable content and `mutableCopy()` a `UNMutableNotificationContent`, as on iOS (apps copy a
+/// delivered notification's content to schedule it again; Foundation's `NSObject.mutableCopy()` traps without it).
+extension UNNotificationContent: NSCopying, NSMutableCopying {
+    public func copy(with zone: NSZone? = nil) -> Any { copied(into: UNNotificationContent()) }
+    public func mutableCopy(with zone: NSZone? = nil) -> Any { copied(into: UNMutableNotificationContent()) }
 }
 
 /// `UNMutableNotificationContent`: the content an app fills in for a local notification.
@@ -47,6 +69,10 @@ public final class UNMutableNotificationContent: UNNotificationContent, @uncheck
     public override var threadIdentifier: String {
         get { super.threadIdentifier }
         set { super.threadIdentifier = newValue }
+    }
+    public override var attachments: [UNNotificationAttachment] {
+        get { super.attachments }
+        set { super.attachments = newValue }
     }
 }
 
@@ -130,21 +156,8 @@ public final class UNNotificationRequest: NSObject, @unchecked Sendable {
     public init(identifier: String, content: UNNotificationContent, trigger: UNNotificationTrigger?) {
         self.identifier = identifier
         // The content is copied as the request is made, as `UNNotificationRequest` copies it.
-        self.content = UNNotificationRequest.copy(content)
+        self.content = content.copied(into: UNNotificationContent())
         self.trigger = trigger
-    }
-
-    private static func copy(_ content: UNNotificationContent) -> UNNotificationContent {
-        let copy = UNNotificationContent()
-        copy.title = content.title
-        copy.subtitle = content.subtitle
-        copy.body = content.body
-        copy.badge = content.badge
-        copy.sound = content.sound
-        copy.userInfo = content.userInfo
-        copy.categoryIdentifier = content.categoryIdentifier
-        copy.threadIdentifier = content.threadIdentifier
-        return copy
     }
 }
 

@@ -23,6 +23,8 @@ public final class UNUserNotificationCenter: @unchecked Sendable {
     private let state = LockedValue(State())
     private unowned let runtime: AppRuntime
     private let delegateStorage = LockedValue<WeakDelegate>(WeakDelegate())
+    /// The categories the app registered (`setNotificationCategories`).
+    let categoryStorage = LockedValue<Set<UNNotificationCategory>>([])
     /// The delegate, held weakly as UIKit holds it.
     private struct WeakDelegate { weak var object: (any UNUserNotificationCenterDelegate)? }
 
@@ -47,7 +49,7 @@ public final class UNUserNotificationCenter: @unchecked Sendable {
     /// Asks the user to allow notifications; the simulated user allows them (Offstage's choice: there is no
     /// prompt). The completion handler runs on a background queue, as on iOS.
     public func requestAuthorization(
-        options: UNAuthorizationOptions = [], completionHandler: @escaping (Bool, (any Error)?) -> Void
+        options: UNAuthorizationOptions = [], completionHandler: @escaping @Sendable (Bool, (any Error)?) -> Void
     ) {
         let granted = authorize(options)
         onBackgroundQueue { completionHandler(granted, nil) }
@@ -63,7 +65,7 @@ public final class UNUserNotificationCenter: @unchecked Sendable {
         return true
     }
 
-    public func getNotificationSettings(completionHandler: @escaping (UNNotificationSettings) -> Void) {
+    public func getNotificationSettings(completionHandler: @escaping @Sendable (UNNotificationSettings) -> Void) {
         let settings = notificationSettingsNow()
         onBackgroundQueue { completionHandler(settings) }
     }
@@ -75,16 +77,16 @@ public final class UNUserNotificationCenter: @unchecked Sendable {
         return UNNotificationSettings(authorizationStatus: status, options: options)
     }
 
-    /// Calls a completion handler on a background queue, as the center does on iOS. The handlers are not
-    /// `@Sendable` here, so that main-queue delegates that capture themselves compile without UIKit's main actor.
-    private func onBackgroundQueue(_ work: @escaping () -> Void) {
-        nonisolated(unsafe) let work = work
+    /// Calls a completion handler on a background queue, as the center does on iOS. The handlers are `@Sendable`,
+    /// as in Apple's SDK: a closure written in a main-actor delegate is then not main-actor code, which would
+    /// trap when run off the main thread.
+    private func onBackgroundQueue(_ work: @escaping @Sendable () -> Void) {
         DispatchQueue.global().async { work() }
     }
 
     /// Sets the number on the app's icon (`UIApplication.applicationIconBadgeNumber` reads it back).
     public func setBadgeCount(
-        _ newBadgeCount: Int, withCompletionHandler completionHandler: (((any Error)?) -> Void)? = nil
+        _ newBadgeCount: Int, withCompletionHandler completionHandler: (@Sendable ((any Error)?) -> Void)? = nil
     ) {
         runtime.application.applicationIconBadgeNumber = newBadgeCount
         if let completionHandler { onBackgroundQueue { completionHandler(nil) } }
@@ -99,7 +101,8 @@ public final class UNUserNotificationCenter: @unchecked Sendable {
     /// Schedules a request (replacing one with the same identifier). A time interval of 0 or less, or under 60 s
     /// for a repeating trigger, is refused with `UNError.notificationInvalidNoDate` (iOS raises an exception).
     public func add(
-        _ request: UNNotificationRequest, withCompletionHandler completionHandler: (((any Error)?) -> Void)? = nil
+        _ request: UNNotificationRequest,
+        withCompletionHandler completionHandler: (@Sendable ((any Error)?) -> Void)? = nil
     ) {
         let error = schedule(request)
         if let completionHandler { onBackgroundQueue { completionHandler(error) } }
@@ -110,7 +113,7 @@ public final class UNUserNotificationCenter: @unchecked Sendable {
     }
 
     public func getPendingNotificationRequests(
-        completionHandler: @escaping ([UNNotificationRequest]) -> Void
+        completionHandler: @escaping @Sendable ([UNNotificationRequest]) -> Void
     ) {
         let pending = pendingNow()
         onBackgroundQueue { completionHandler(pending) }
@@ -128,7 +131,7 @@ public final class UNUserNotificationCenter: @unchecked Sendable {
         runtime.send(.removePendingNotifications(identifiers: nil))
     }
 
-    public func getDeliveredNotifications(completionHandler: @escaping ([UNNotification]) -> Void) {
+    public func getDeliveredNotifications(completionHandler: @escaping @Sendable ([UNNotification]) -> Void) {
         let delivered = deliveredNow()
         onBackgroundQueue { completionHandler(delivered) }
     }
@@ -231,9 +234,8 @@ public final class UNUserNotificationCenter: @unchecked Sendable {
         switch presentation {
         case .willPresent(let identifier):
             guard let delegate else { return }
-            delegate.userNotificationCenter(self, willPresent: notification(identifier, text: NotificationText())) {
-                _ in
-            }
+            let shown = notification(identifier, text: NotificationText())
+            MainActor.assumeIsolated { delegate.userNotificationCenter(self, willPresent: shown) { _ in } }
         case .didReceive(let identifier, let text):
             let response = UNNotificationResponse(
                 notification: notification(identifier, text: text),
@@ -242,7 +244,7 @@ public final class UNUserNotificationCenter: @unchecked Sendable {
                 waitingResponse.value = response
                 return
             }
-            delegate.userNotificationCenter(self, didReceive: response) {}
+            MainActor.assumeIsolated { delegate.userNotificationCenter(self, didReceive: response) {} }
         }
     }
 
@@ -271,14 +273,16 @@ public final class UNUserNotificationCenter: @unchecked Sendable {
         else { return }
         nonisolated(unsafe) let mainQueueDelegate = delegate
         DispatchQueue.main.async {
-            mainQueueDelegate.userNotificationCenter(self, didReceive: response) {}
+            MainActor.assumeIsolated { mainQueueDelegate.userNotificationCenter(self, didReceive: response) {} }
         }
     }
 }
 
 /// `UNUserNotificationCenterDelegate`: hears of notifications in the foreground and of the user's responses.
-/// Each method has a completion-handler form and an `async` form; implement either, as on iOS.
-public protocol UNUserNotificationCenterDelegate: AnyObject {
+/// Each method has a completion-handler form and an `async` form; implement either, as on iOS. Main-actor
+/// isolated, so the main-actor app delegate that usually adopts it conforms (Apple's Objective-C protocol is
+/// imported as pre-concurrency, which allows the same); the system calls it on the main queue.
+@preconcurrency @MainActor public protocol UNUserNotificationCenterDelegate: AnyObject {
     func userNotificationCenter(
         _ center: UNUserNotificationCenter, willPresent notification: UNNotification,
         withCompletionHandler completionHandler: @escaping (UNNotificationPresentationOptions) -> Void)
@@ -367,6 +371,7 @@ public struct UNError: Error, Equatable, Sendable {
     /// `UNError.Code`, with iOS's raw values.
     public enum Code: Int, Sendable {
         case notificationsNotAllowed = 1
+        case attachmentInvalidURL = 100
         case notificationInvalidNoDate = 1400
         case notificationInvalidNoContent = 1401
     }
@@ -375,5 +380,6 @@ public struct UNError: Error, Equatable, Sendable {
     public init(_ code: Code) { self.code = code }
 
     public static let notificationsNotAllowed = Code.notificationsNotAllowed
+    public static let attachmentInvalidURL = Code.attachmentInvalidURL
     public static let notificationInvalidNoDate = Code.notificationInvalidNoDate
 }

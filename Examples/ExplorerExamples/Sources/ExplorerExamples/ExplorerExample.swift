@@ -16,8 +16,8 @@ public enum ExplorerExample: String, CaseIterable, Sendable {
     /// Every example app's bundle identifier.
     public static let bundle = BundleID("com.example.sync")
 
-    /// A fresh delegate of this example, keeping its items on `disk`.
-    public func makeDelegate(disk: ExampleDisk) -> any UIApplicationDelegate {
+    /// A fresh delegate of this example, keeping its items on `disk` (made on the main actor, as UIKit makes it).
+    @MainActor public func makeDelegate(disk: ExampleDisk) -> any UIApplicationDelegate {
         switch self {
         case .correct: SyncApp(disk: disk)
         case .noCompletionOnError: NoCompletionOnErrorApp(disk: disk)
@@ -34,7 +34,7 @@ public enum ExplorerExample: String, CaseIterable, Sendable {
         SwiftAppCatalog(
             Dictionary(
                 uniqueKeysWithValues: allCases.map { example in
-                    (example.rawValue, { @Sendable in example.makeDelegate(disk: disk) })
+                    (example.rawValue, { @MainActor @Sendable in example.makeDelegate(disk: disk) })
                 }))
     }
 
