@@ -122,7 +122,6 @@ final class DaemonHarness: @unchecked Sendable {
                 "--log-level", "debug",
             ] + policy.flatMap { ["--policy", $0] } + options
         var environment = ProcessInfo.processInfo.environment
-        environment["OFFSTAGE_TEST_DIR"] = folder
         environment[Self.daemonOnlyVariable] = "the daemon's alone"
         environment.merge(self.environment) { _, given in given }
         process.environment = environment
