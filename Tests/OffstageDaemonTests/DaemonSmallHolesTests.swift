@@ -72,10 +72,11 @@ import Testing
         let folder = NSTemporaryDirectory() + "offstage-uids-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
+        // The daemon itself, not `offstage daemon` (which would start it as a child): a kill must reach it.
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: DaemonHarness.product("offstage"))
+        process.executableURL = URL(fileURLWithPath: DaemonHarness.product("offstage-daemon"))
         process.arguments = [
-            "daemon", "--state-dir", folder + "/state", "--socket", folder + "/offstage.sock",
+            "--state-dir", folder + "/state", "--socket", folder + "/offstage.sock",
             "--app-uids", "\(nobody - 10)-\(nobody)",
         ]
         let output = try DaemonHarness.start(process, outputIn: folder, errors: true)
