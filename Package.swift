@@ -67,6 +67,9 @@ let appleFrameworkTargets: [Target] = appleFrameworks.map { framework, module in
 
 let package = Package(
     name: "Offstage",
+    // Linux is the only platform that builds and works. The macOS minimum below applies to OffstageCore alone,
+    // the one target written without Linux APIs (not built on macOS by CI); every other target imports Glibc or
+    // interposes ELF symbols (OffstageAppExecution stops with an error on other systems).
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "OffstageKit", targets: ["OffstageKit"]),
@@ -76,6 +79,7 @@ let package = Package(
         .executable(name: "offstage", targets: ["offstage"]),
         .executable(name: "offstage-daemon", targets: ["offstage-daemon"]),
         .executable(name: "colorfeed", targets: ["ColorFeedApp"]),
+        .executable(name: "colorfeed-app", targets: ["ColorFeedDaemonApp"]),
         .executable(name: "offstage-testapp", targets: ["OffstageTestApp"]),
         .executable(name: "offstage-bench", targets: ["OffstageBenchmarks"]),
         .executable(name: "offstage-trial", targets: ["RealCodeTrial"]),
@@ -99,16 +103,20 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(name: "OffstageProtocol", dependencies: ["OffstageCore"], swiftSettings: strictSettings),
-        // libdispatch's enqueue and wait functions and libc's clocks, interposed in every executable that links
-        // OffstageKit: on a thread running a simulated app they hand its queued work and clock reads to the host.
-        .target(name: "OffstageAppExecution"),
+        // Which simulated app a thread runs (the host's record): what OffstageKit reads. It interposes nothing, so
+        // apps the daemon runs link it and never see a host.
+        .target(name: "OffstageAppContext"),
+        // libdispatch's enqueue and wait functions, libc's clocks and sleeps and CoreFoundation's run loop,
+        // interposed (ELF, Linux only) in the executables that link OffstageSimulator and nowhere else: on a
+        // thread running a simulated app they hand its queued work and clock reads to the host.
+        .target(name: "OffstageAppExecution", dependencies: ["OffstageAppContext"]),
         // Makes an `NSObject` subclass from its class alone, as the Objective-C runtime does on iOS (delegates
         // named in the Info.plist or given to `@UIApplicationDelegateAdaptor`).
         .target(name: "OffstageClassFactory"),
         .target(
             name: "OffstageKit",
             dependencies: [
-                "OffstageCore", "OffstageProtocol", "OffstageAppExecution", "OffstageClassFactory",
+                "OffstageCore", "OffstageProtocol", "OffstageAppContext", "OffstageClassFactory",
                 .product(name: "OpenCombine", package: "OpenCombine"),
             ],
             swiftSettings: strictSettings
@@ -116,7 +124,7 @@ let package = Package(
         .target(
             name: "OffstageSimulator",
             dependencies: [
-                "OffstageCore", "OffstageKit", "OffstageAppExecution",
+                "OffstageCore", "OffstageKit", "OffstageAppContext", "OffstageAppExecution",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "HeapModule", package: "swift-collections"),
@@ -134,6 +142,13 @@ let package = Package(
             name: "ColorFeedApp",
             dependencies: ["ColorFeed", "OffstageSimulator", "OffstageKit"],
             path: "Examples/ColorFeed/Sources/ColorFeedApp",
+            swiftSettings: strictSettings
+        ),
+        // ColorFeed as the daemon runs it: the app alone, without the simulator and its interposition.
+        .executableTarget(
+            name: "ColorFeedDaemonApp",
+            dependencies: ["ColorFeed", "OffstageKit"],
+            path: "Examples/ColorFeed/Sources/ColorFeedDaemonApp",
             swiftSettings: strictSettings
         ),
         // Apps with the classic bugs of background code, and their corrected version, for the explorer (issue 30).
@@ -215,6 +230,14 @@ let package = Package(
             dependencies: ["OffstageKit", "OffstageSimulator", "OffstageCore", "OffstageProtocol", "ColorFeed"],
             swiftSettings: strictSettings
         ),
+        // The protocol alone: framing, limits, the JSON coders, malformed input.
+        .testTarget(
+            name: "OffstageProtocolTests",
+            dependencies: ["OffstageProtocol", "OffstageCore"],
+            swiftSettings: strictSettings
+        ),
+        // The daemon's Linux layer alone, on this machine's /proc and real child processes.
+        .testTarget(name: "OffstageLinuxTests", dependencies: ["OffstageLinux"], swiftSettings: strictSettings),
         // A small app for the daemon's tests: real processes that behave as each test needs.
         .executableTarget(
             name: "OffstageTestApp",
@@ -235,7 +258,7 @@ let package = Package(
                 "offstage", "offstage-daemon", "OffstageTestApp", "SceneTestApp", "RealCodeTrial", "OffstageCore",
                 "OffstageProtocol",
                 "OffstageDaemon",
-                "OffstageLinux", "ColorFeedApp", .product(name: "GRDB", package: "GRDB.swift"),
+                "OffstageLinux", "ColorFeedDaemonApp", .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strictSettings
         ),
@@ -264,7 +287,11 @@ let package = Package(
         ),
         .testTarget(
             name: "OffstageSimulatorTests",
-            dependencies: ["OffstageSimulator", "OffstageCore", "OffstageCLI"],
+            // The executables too: the interposition's tests read which of them carry it.
+            dependencies: [
+                "OffstageSimulator", "OffstageCore", "OffstageCLI", "offstage", "RealCodeTrial", "ColorFeedApp",
+                "OffstageTestApp", "SceneTestApp", "ColorFeedDaemonApp",
+            ],
             swiftSettings: strictSettings
         ),
     ] + appleFrameworkTargets

@@ -1,5 +1,6 @@
 // offstage-bench: the daemon's benchmarks (not tests; see BENCHMARKS.md). Run as root for the freezer figures:
 //   swift build -c release && .build/release/offstage-bench [--idle-seconds 60] [--rounds 2000] [--freezes 50]
+//   .build/release/offstage-bench --codec | --coders [--rounds 20000]: the coding cost alone, in this process.
 // Started by the daemon (OFFSTAGE_SOCKET set), the same binary is the benchmark's app.
 import Foundation
 import OffstageCore
@@ -246,6 +247,74 @@ func measureCodec() -> Never {
     exit(0)
 }
 
+// MARK: The wire coders compared
+
+/// One of the JSON coders that could write and read the protocol's envelopes.
+enum WireCoderCandidate: String, CaseIterable {
+    /// The hand-written coding of the frequent forms (`HandCoding*.swift`); nil where a form is not coded by hand.
+    case hand
+    /// The generic `Codable` coder of the protocol (`WireEncoder`/`WireDecoder`).
+    case wire
+    /// Foundation's `JSONEncoder`/`JSONDecoder` (keys unsorted, slashes unescaped).
+    case foundation
+
+    /// The envelope of `payload` as this coder writes it; nil when it does not write this form.
+    func encode<Payload: Codable>(_ payload: Payload) -> [UInt8]? {
+        switch self {
+        case .hand:
+            var out: [UInt8] = []
+            return HandCoding.append(payload, to: &out) ? out : nil
+        case .wire: return try? WireEncoder.encode(Frame.Envelope(version: Frame.version, payload: payload))
+        case .foundation:
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.withoutEscapingSlashes]
+            return (try? encoder.encode(Frame.Envelope(version: Frame.version, payload: payload))).map(Array.init)
+        }
+    }
+
+    /// Reads an envelope's payload back; nil when this coder cannot.
+    func decode<Payload: Codable>(_ type: Payload.Type, from bytes: [UInt8]) -> Payload? {
+        switch self {
+        case .hand: bytes.withUnsafeBufferPointer { HandCoding.decode(type, from: $0) }
+        case .wire:
+            bytes.withUnsafeBufferPointer { try? WireDecoder.decode(Frame.Envelope<Payload>.self, from: $0).payload }
+        case .foundation: try? JSONDecoder().decode(Frame.Envelope<Payload>.self, from: Data(bytes)).payload
+        }
+    }
+}
+
+/// Times each candidate's encoding and decoding of `payload` and says whether its bytes are the wire's.
+func compareCoders<Payload: Codable & Equatable>(_ name: String, _ payload: Payload) {
+    guard let wire = WireCoderCandidate.wire.encode(payload) else { fatalError("\(name): the wire coder fails") }
+    var line = "\(name) (\(wire.count) B):"
+    for coder in WireCoderCandidate.allCases {
+        guard let bytes = coder.encode(payload) else {
+            line += " \(coder.rawValue) -;"
+            continue
+        }
+        guard coder.decode(Payload.self, from: wire) == payload else { fatalError("\(name): \(coder) misreads") }
+        let encode = perRun { _ = coder.encode(payload) }
+        let decode = perRun { _ = coder.decode(Payload.self, from: wire) }
+        line +=
+            " \(coder.rawValue) encode \(micros(encode)), decode \(micros(decode))"
+            + (bytes == wire ? ";" : " (other bytes: \(String(decoding: bytes, as: UTF8.self)));")
+    }
+    print(line)
+}
+
+/// `--coders`: the candidates for the protocol's one JSON coder, on the messages the daemon and apps exchange.
+func measureCoders() -> Never {
+    compareCoders(
+        "call beginBackgroundTask",
+        ClientMessage(id: 7, body: .call(call: .beginBackgroundTask(name: "bench"), bundle: nil)))
+    compareCoders("result backgroundTask", ServerMessage.result(id: 7, result: .backgroundTask(1)))
+    compareCoders(
+        "effect deliver", ServerMessage.effect(effect: .deliver(BundleID("com.example.app"), .willTerminate, token: 5)))
+    compareCoders("reply ok", ServerMessage.reply(id: 3, reply: .ok(message: "installed com.example.app")))
+    exit(0)
+}
+
+if arguments.contains("--coders") { measureCoders() }
 if arguments.contains("--codec") { measureCodec() }
 if ProcessInfo.processInfo.environment["OFFSTAGE_SOCKET"] != nil { runAsApp() }
 if let index = arguments.firstIndex(of: "--echo-server") { runEchoServer(arguments[index + 1]) }

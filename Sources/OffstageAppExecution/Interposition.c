@@ -1,5 +1,11 @@
-// libdispatch's enqueue, wait and assert functions and libc's clocks, defined in the executable so that they
-// come before the shared libraries' (ELF symbol interposition). See OffstageAppExecution.h.
+// libdispatch's enqueue, wait and assert functions, libc's clocks and sleeps, and CoreFoundation's run loop,
+// defined in the executable so that they come before the shared libraries' (ELF symbol interposition). Linked
+// only into hosts that run simulated app code in-process (the simulator and what embeds it). See
+// OffstageAppExecution.h.
+#ifndef __linux__
+#error "OffstageAppExecution interposes ELF symbols and reads Linux's dispatch_time encoding: it builds on Linux \
+only (docs/architecture.md says what macOS would take)"
+#endif
 #define _GNU_SOURCE
 #include "OffstageAppExecution.h"
 
@@ -25,60 +31,11 @@ extern void _Block_release(const void *);
 typedef void (*function_t)(void *);
 typedef uint64_t dispatch_time_value;
 
-static _Thread_local offstage_host *current_host;
-static _Thread_local void *current_queue;
-/// On a thread the app's code started: the host of that app (the thread itself runs outside it).
-static _Thread_local offstage_host *starting_host;
-/// Told when threads the app started begin and end (see offstage_set_app_thread_hook).
-static void (*app_thread_hook)(int);
-
-static void (*offstage_foreign_enqueue)(offstage_host *, void *, int64_t, void *, void (*)(void *));
-
-void offstage_set_app_thread_hook(void (*hook)(int)) { app_thread_hook = hook; }
-
-void offstage_set_foreign_enqueue(void (*hook)(offstage_host *, void *, int64_t, void *, void (*)(void *))) {
-    offstage_foreign_enqueue = hook;
-}
-
-int offstage_thread_started_by_app(void) { return starting_host != NULL; }
-
-void offstage_app_thread_stopped(void) {
-    if (!starting_host) return;
-    starting_host = NULL;
-    if (app_thread_hook) app_thread_hook(-1);
-}
-
 extern struct dispatch_queue_s _dispatch_main_q;
 
-void offstage_enter(offstage_host *host, void *queue) {
-    current_host = host;
-    current_queue = queue;
-}
-void offstage_leave(void) {
-    current_host = NULL;
-    current_queue = NULL;
-}
-offstage_host *offstage_current_host(void) { return current_host; }
-void *offstage_current_queue(void) { return current_queue; }
 void *offstage_main_queue(void) { return &_dispatch_main_q; }
 
-void *offstage_background_queue(void) {
-    static void *queue;
-    if (!queue) {
-        void *(*get_global)(long, unsigned long) = (void *(*)(long, unsigned long))dlsym(
-            RTLD_DEFAULT, "dispatch_get_global_queue");
-        queue = get_global(0, 0);
-    }
-    return queue;
-}
-
-const char *offstage_queue_label(void *queue) {
-    const char *(*get_label)(void *) = (const char *(*)(void *))dlsym(RTLD_DEFAULT, "dispatch_queue_get_label");
-    const char *label = get_label ? get_label(queue) : NULL;
-    return label ? label : "";
-}
-
-// MARK: The real functions, found once at load
+// MARK: The real functions (found at load, below)
 
 static void (*real_async)(queue_t, block_t);
 static void (*real_async_f)(queue_t, void *, function_t);
@@ -109,72 +66,36 @@ static int (*real_clock_nanosleep)(clockid_t, int, const struct timespec *, stru
 static void *(*real_source_create)(const void *, uintptr_t, uintptr_t, queue_t);
 static void (*real_source_set_timer)(void *, dispatch_time_value, uint64_t, uint64_t);
 static void (*real_source_set_event_handler)(void *, block_t);
+static void (*real_source_set_event_handler_f)(void *, function_t);
 static void (*real_source_set_cancel_handler)(void *, block_t);
+static void (*real_source_set_cancel_handler_f)(void *, function_t);
 static void (*real_source_cancel)(void *);
 static void (*real_activate)(void *);
 static void (*real_resume)(void *);
 static void (*real_suspend)(void *);
-static const void *timer_source_type;
 static unsigned char (*real_is_main_thread)(void);
 static void *(*real_run_loop_get_current)(void);
 static void *(*real_run_loop_get_main)(void);
 static void (*real_run_loop_add_timer)(void *, void *, const void *);
 static void (*real_run_loop_timer_set_next_fire_date)(void *, double);
 static void (*real_run_loop_perform_block)(void *, const void *, block_t);
-static void (*run_loop_timer_get_context)(void *, void *);
 static pthread_t (*real_thread_create)(pthread_attr_t, void *(*)(void *), void *);
+/// Used, not interposed.
+static void *(*get_global_queue)(long, unsigned long);
+static const char *(*queue_get_label)(void *);
+static void *(*get_context)(void *);
+static void (*run_loop_timer_get_context)(void *, void *);
+static const void *timer_source_type;
 
-#define FIND(name) real_##name = (__typeof__(real_##name))dlsym(RTLD_NEXT, "dispatch_" #name)
+void *offstage_background_queue(void) {
+    static void *queue;
+    if (!queue) queue = get_global_queue(0, 0);
+    return queue;
+}
 
-__attribute__((constructor)) static void find_real_functions(void) {
-    FIND(async);
-    FIND(async_f);
-    FIND(barrier_async);
-    FIND(barrier_async_f);
-    FIND(after);
-    FIND(after_f);
-    FIND(group_async);
-    FIND(group_async_f);
-    FIND(group_notify);
-    FIND(group_notify_f);
-    FIND(group_enter);
-    FIND(group_leave);
-    FIND(group_wait);
-    FIND(sync);
-    FIND(sync_f);
-    FIND(barrier_sync);
-    FIND(barrier_sync_f);
-    FIND(apply);
-    FIND(apply_f);
-    real_semaphore_wait = (__typeof__(real_semaphore_wait))dlsym(RTLD_NEXT, "dispatch_semaphore_wait");
-    real_assert_queue = (__typeof__(real_assert_queue))dlsym(RTLD_NEXT, "dispatch_assert_queue");
-    real_clock_gettime = (__typeof__(real_clock_gettime))dlsym(RTLD_NEXT, "clock_gettime");
-    real_gettimeofday = (__typeof__(real_gettimeofday))dlsym(RTLD_NEXT, "gettimeofday");
-    real_time = (__typeof__(real_time))dlsym(RTLD_NEXT, "time");
-    real_nanosleep = (__typeof__(real_nanosleep))dlsym(RTLD_NEXT, "nanosleep");
-    real_clock_nanosleep = (__typeof__(real_clock_nanosleep))dlsym(RTLD_NEXT, "clock_nanosleep");
-    real_source_create = (__typeof__(real_source_create))dlsym(RTLD_NEXT, "dispatch_source_create");
-    real_source_set_timer = (__typeof__(real_source_set_timer))dlsym(RTLD_NEXT, "dispatch_source_set_timer");
-    real_source_set_event_handler = (__typeof__(real_source_set_event_handler))dlsym(
-        RTLD_NEXT, "dispatch_source_set_event_handler");
-    real_source_set_cancel_handler = (__typeof__(real_source_set_cancel_handler))dlsym(
-        RTLD_NEXT, "dispatch_source_set_cancel_handler");
-    real_source_cancel = (__typeof__(real_source_cancel))dlsym(RTLD_NEXT, "dispatch_source_cancel");
-    real_activate = (__typeof__(real_activate))dlsym(RTLD_NEXT, "dispatch_activate");
-    real_resume = (__typeof__(real_resume))dlsym(RTLD_NEXT, "dispatch_resume");
-    real_suspend = (__typeof__(real_suspend))dlsym(RTLD_NEXT, "dispatch_suspend");
-    timer_source_type = dlsym(RTLD_DEFAULT, "_dispatch_source_type_timer");
-    // CoreFoundation's run loop, inside Foundation (absent from a process without Foundation: never called then).
-    real_is_main_thread = (__typeof__(real_is_main_thread))dlsym(RTLD_NEXT, "_CFIsMainThread");
-    real_run_loop_get_current = (__typeof__(real_run_loop_get_current))dlsym(RTLD_NEXT, "CFRunLoopGetCurrent");
-    real_run_loop_get_main = (__typeof__(real_run_loop_get_main))dlsym(RTLD_NEXT, "CFRunLoopGetMain");
-    real_run_loop_add_timer = (__typeof__(real_run_loop_add_timer))dlsym(RTLD_NEXT, "CFRunLoopAddTimer");
-    real_run_loop_timer_set_next_fire_date = (__typeof__(real_run_loop_timer_set_next_fire_date))dlsym(
-        RTLD_NEXT, "CFRunLoopTimerSetNextFireDate");
-    real_run_loop_perform_block = (__typeof__(real_run_loop_perform_block))dlsym(RTLD_NEXT, "CFRunLoopPerformBlock");
-    run_loop_timer_get_context = (__typeof__(run_loop_timer_get_context))dlsym(
-        RTLD_DEFAULT, "CFRunLoopTimerGetContext");
-    real_thread_create = (__typeof__(real_thread_create))dlsym(RTLD_NEXT, "_CFThreadCreate");
+const char *offstage_queue_label(void *queue) {
+    const char *label = queue_get_label(queue);
+    return label ? label : "";
 }
 
 // MARK: Blocks as functions
@@ -239,7 +160,7 @@ static int clock_is_monotonic(clockid_t clock) {
 }
 
 int clock_gettime(clockid_t clock, struct timespec *time) {
-    offstage_host *host = current_host;
+    offstage_host *host = offstage_current_host();
     if (host && (clock_is_wall(clock) || clock_is_monotonic(clock))) {
         int64_t ns = clock_is_wall(clock) ? host->wall_ns : host->uptime_ns;
         time->tv_sec = ns / 1000000000;
@@ -250,7 +171,7 @@ int clock_gettime(clockid_t clock, struct timespec *time) {
 }
 
 int gettimeofday(struct timeval *restrict time, void *restrict zone) {
-    offstage_host *host = current_host;
+    offstage_host *host = offstage_current_host();
     if (host) {
         time->tv_sec = host->wall_ns / 1000000000;
         time->tv_usec = (host->wall_ns % 1000000000) / 1000;
@@ -260,7 +181,7 @@ int gettimeofday(struct timeval *restrict time, void *restrict zone) {
 }
 
 time_t time(time_t *result) {
-    offstage_host *host = current_host;
+    offstage_host *host = offstage_current_host();
     if (!host) return real_time(result);
     time_t seconds = (time_t)(host->wall_ns / 1000000000);
     if (result) *result = seconds;
@@ -271,14 +192,6 @@ time_t time(time_t *result) {
 
 static void enqueue(offstage_host *host, queue_t queue, int64_t delay, void *context, function_t function) {
     host->enqueue(host->owner, queue, delay, context, function);
-}
-
-/// Work queued on a thread the app started goes to the host through `offstage_foreign_enqueue` (delays are measured
-/// from when the host takes it); 1 when it went, 0 when the thread is not one of those.
-static int enqueue_foreign(queue_t queue, int64_t delay, void *context, function_t function) {
-    if (!starting_host || !offstage_foreign_enqueue) return 0;
-    offstage_foreign_enqueue(starting_host, queue, delay, context, function);
-    return 1;
 }
 
 /// The relative delay of a dispatch time read on a thread outside the host (its own clock, the real one).
@@ -294,10 +207,10 @@ static int64_t real_delay_until(dispatch_time_value when) {
 }
 
 void dispatch_async(queue_t queue, block_t block) {
-    offstage_host *host = current_host;
-    if (!host && starting_host) {
+    offstage_host *host = offstage_current_host();
+    if (!host && offstage_thread_started_by_app()) {
         void *copy = _Block_copy(block);
-        if (enqueue_foreign(queue, 0, copy, run_block)) return;
+        if (offstage_enqueue_foreign(queue, 0, copy, run_block)) return;
         _Block_release(copy);
     }
     if (!host) return real_async(queue, block);
@@ -305,31 +218,31 @@ void dispatch_async(queue_t queue, block_t block) {
 }
 
 void dispatch_async_f(queue_t queue, void *context, function_t function) {
-    offstage_host *host = current_host;
-    if (!host && enqueue_foreign(queue, 0, context, function)) return;
+    offstage_host *host = offstage_current_host();
+    if (!host && offstage_enqueue_foreign(queue, 0, context, function)) return;
     if (!host) return real_async_f(queue, context, function);
     enqueue(host, queue, 0, context, function);
 }
 
 void dispatch_barrier_async(queue_t queue, block_t block) {
-    offstage_host *host = current_host;
+    offstage_host *host = offstage_current_host();
     if (!host) return real_barrier_async(queue, block);
     enqueue(host, queue, 0, _Block_copy(block), run_block);
 }
 
 void dispatch_barrier_async_f(queue_t queue, void *context, function_t function) {
-    offstage_host *host = current_host;
+    offstage_host *host = offstage_current_host();
     if (!host) return real_barrier_async_f(queue, context, function);
     enqueue(host, queue, 0, context, function);
 }
 
 void dispatch_after(dispatch_time_value when, queue_t queue, block_t block) {
-    offstage_host *host = current_host;
-    if (!host && starting_host) {
+    offstage_host *host = offstage_current_host();
+    if (!host && offstage_thread_started_by_app()) {
         int64_t delay = real_delay_until(when);
         if (delay < 0) return;
         void *copy = _Block_copy(block);
-        if (enqueue_foreign(queue, delay, copy, run_block)) return;
+        if (offstage_enqueue_foreign(queue, delay, copy, run_block)) return;
         _Block_release(copy);
     }
     if (!host) return real_after(when, queue, block);
@@ -338,10 +251,10 @@ void dispatch_after(dispatch_time_value when, queue_t queue, block_t block) {
 }
 
 void dispatch_after_f(dispatch_time_value when, queue_t queue, void *context, function_t function) {
-    offstage_host *host = current_host;
-    if (!host && starting_host) {
+    offstage_host *host = offstage_current_host();
+    if (!host && offstage_thread_started_by_app()) {
         int64_t delay = real_delay_until(when);
-        if (delay < 0 || enqueue_foreign(queue, delay, context, function)) return;
+        if (delay < 0 || offstage_enqueue_foreign(queue, delay, context, function)) return;
     }
     if (!host) return real_after_f(when, queue, context, function);
     int64_t delay = delay_until(host, when);
@@ -349,7 +262,7 @@ void dispatch_after_f(dispatch_time_value when, queue_t queue, void *context, fu
 }
 
 void dispatch_group_async_f(group_t group, queue_t queue, void *context, function_t function) {
-    offstage_host *host = current_host;
+    offstage_host *host = offstage_current_host();
     if (!host) return real_group_async_f(group, queue, context, function);
     group_work *work = malloc(sizeof(group_work));
     *work = (group_work){group, context, function};
@@ -358,87 +271,57 @@ void dispatch_group_async_f(group_t group, queue_t queue, void *context, functio
 }
 
 void dispatch_group_async(group_t group, queue_t queue, block_t block) {
-    if (!current_host) return real_group_async(group, queue, block);
+    if (!offstage_current_host()) return real_group_async(group, queue, block);
     dispatch_group_async_f(group, queue, _Block_copy(block), run_block);
 }
 
 void dispatch_group_notify_f(group_t group, queue_t queue, void *context, function_t function) {
-    offstage_host *host = current_host;
+    offstage_host *host = offstage_current_host();
     if (!host) return real_group_notify_f(group, queue, context, function);
     host->notify(host->owner, group, queue, context, function);
 }
 
 void dispatch_group_notify(group_t group, queue_t queue, block_t block) {
-    if (!current_host) return real_group_notify(group, queue, block);
+    if (!offstage_current_host()) return real_group_notify(group, queue, block);
     dispatch_group_notify_f(group, queue, _Block_copy(block), run_block);
-}
-
-// MARK: Capturing a queue
-
-/// What a capture saw: the first piece of work queued while it ran.
-typedef struct {
-    void *queue;
-    function_t function;
-    void *argument;
-} captured_work;
-
-static void capture_enqueue(void *owner, void *queue, int64_t delay, void *context, function_t function) {
-    (void)delay;
-    captured_work *captured = owner;
-    if (captured->queue) return;
-    *captured = (captured_work){queue, function, context};
-}
-
-void offstage_capture_dispatch(
-    void *context, void (*body)(void *), void **queue, void (**function)(void *), void **argument) {
-    captured_work captured = {NULL, NULL, NULL};
-    offstage_host capturing = {.owner = &captured, .enqueue = capture_enqueue};
-    offstage_host *previous_host = current_host;
-    void *previous_queue = current_queue;
-    current_host = &capturing;
-    body(context);
-    current_host = previous_host;
-    current_queue = previous_queue;
-    *queue = captured.queue;
-    *function = captured.function;
-    *argument = captured.argument;
 }
 
 // MARK: Running in place and waiting
 
 /// Runs `function(context)` now, on this thread, as work of `queue`, after the work queued on it before.
 static void run_as(queue_t queue, void *context, function_t function) {
-    current_host->run_due(current_host->owner, queue);
-    void *previous = current_queue;
-    current_queue = queue;
+    offstage_host *host = offstage_current_host();
+    host->run_due(host->owner, queue);
+    void *previous = offstage_current_queue();
+    offstage_enter(host, queue);
     function(context);
-    current_queue = previous;
+    offstage_enter(host, previous);
 }
 
 void dispatch_sync(queue_t queue, block_t block) {
-    if (!current_host) return real_sync(queue, block);
+    if (!offstage_current_host()) return real_sync(queue, block);
     run_as(queue, block, call_block);
 }
 
 void dispatch_sync_f(queue_t queue, void *context, function_t function) {
-    if (!current_host) return real_sync_f(queue, context, function);
+    if (!offstage_current_host()) return real_sync_f(queue, context, function);
     run_as(queue, context, function);
 }
 
 void dispatch_barrier_sync(queue_t queue, block_t block) {
-    if (!current_host) return real_barrier_sync(queue, block);
+    if (!offstage_current_host()) return real_barrier_sync(queue, block);
     run_as(queue, block, call_block);
 }
 
 void dispatch_barrier_sync_f(queue_t queue, void *context, function_t function) {
-    if (!current_host) return real_barrier_sync_f(queue, context, function);
+    if (!offstage_current_host()) return real_barrier_sync_f(queue, context, function);
     run_as(queue, context, function);
 }
 
 /// `DispatchQueue.concurrentPerform`: the iterations run in place, one after another, in order (one of the
 /// orders libdispatch could choose), so each runs as the app's code.
 void dispatch_apply_f(size_t iterations, queue_t queue, void *context, void (*function)(void *, size_t)) {
-    if (!current_host) return real_apply_f(iterations, queue, context, function);
+    if (!offstage_current_host()) return real_apply_f(iterations, queue, context, function);
     for (size_t index = 0; index < iterations; index++) function(context, index);
 }
 
@@ -447,7 +330,7 @@ static void call_apply_block(void *block, size_t index) {
 }
 
 void dispatch_apply(size_t iterations, queue_t queue, block_t block) {
-    if (!current_host) return real_apply(iterations, queue, block);
+    if (!offstage_current_host()) return real_apply(iterations, queue, block);
     dispatch_apply_f(iterations, queue, block, call_apply_block);
 }
 
@@ -471,7 +354,7 @@ static void sleep_for(offstage_host *host, int64_t ns) {
 }
 
 int nanosleep(const struct timespec *duration, struct timespec *remaining) {
-    offstage_host *host = current_host;
+    offstage_host *host = offstage_current_host();
     if (!host) return real_nanosleep(duration, remaining);
     sleep_for(host, timespec_ns(duration));
     if (remaining) *remaining = (struct timespec){0, 0};
@@ -479,7 +362,7 @@ int nanosleep(const struct timespec *duration, struct timespec *remaining) {
 }
 
 int clock_nanosleep(clockid_t clock, int flags, const struct timespec *time, struct timespec *remaining) {
-    offstage_host *host = current_host;
+    offstage_host *host = offstage_current_host();
     if (!host || !(clock_is_wall(clock) || clock_is_monotonic(clock)))
         return real_clock_nanosleep(clock, flags, time, remaining);
     int64_t ns = timespec_ns(time);
@@ -490,21 +373,21 @@ int clock_nanosleep(clockid_t clock, int flags, const struct timespec *time, str
 }
 
 int usleep(useconds_t microseconds) {
-    offstage_host *host = current_host;
+    offstage_host *host = offstage_current_host();
     if (!host) return nanosleep(&(struct timespec){microseconds / 1000000, (microseconds % 1000000) * 1000}, NULL);
     sleep_for(host, (int64_t)microseconds * 1000);
     return 0;
 }
 
 unsigned int sleep(unsigned int seconds) {
-    offstage_host *host = current_host;
+    offstage_host *host = offstage_current_host();
     if (!host) return real_nanosleep(&(struct timespec){seconds, 0}, NULL) == 0 ? 0 : seconds;
     sleep_for(host, (int64_t)seconds * 1000000000);
     return 0;
 }
 
 static long wait_for(int kind, void *object, dispatch_time_value timeout) {
-    offstage_host *host = current_host;
+    offstage_host *host = offstage_current_host();
     if (offstage_try_wait(kind, object) == 0) return 0;
     int64_t delay = delay_until(host, timeout);
     if (delay == 0) return 1;
@@ -512,28 +395,30 @@ static long wait_for(int kind, void *object, dispatch_time_value timeout) {
 }
 
 long dispatch_semaphore_wait(semaphore_t semaphore, dispatch_time_value timeout) {
-    if (!current_host) return real_semaphore_wait(semaphore, timeout);
+    if (!offstage_current_host()) return real_semaphore_wait(semaphore, timeout);
     return wait_for(OFFSTAGE_WAIT_SEMAPHORE, semaphore, timeout);
 }
 
 long dispatch_group_wait(group_t group, dispatch_time_value timeout) {
-    if (!current_host) return real_group_wait(group, timeout);
+    if (!offstage_current_host()) return real_group_wait(group, timeout);
     return wait_for(OFFSTAGE_WAIT_GROUP, group, timeout);
 }
 
 void dispatch_assert_queue(queue_t queue) {
-    if (current_host && queue == current_queue) return;
+    if (offstage_current_host() && queue == offstage_current_queue()) return;
     real_assert_queue(queue);
 }
 
 // MARK: The main thread and its run loop (Thread.isMainThread, RunLoop.main, Timer)
 
 /// Whether app code runs on the main queue, which the host runs as the app's main thread.
-static int on_main_queue(void) { return current_host && current_queue == (void *)&_dispatch_main_q; }
+static int on_main_queue(void) {
+    return offstage_current_host() && offstage_current_queue() == (void *)&_dispatch_main_q;
+}
 
 /// `Thread.isMainThread`, `Thread.current` (`Thread.main` there) and `OperationQueue.current` (`.main`) ask this.
 unsigned char _CFIsMainThread(void) {
-    if (current_host) return on_main_queue();
+    if (offstage_current_host()) return on_main_queue();
     return real_is_main_thread();
 }
 
@@ -546,20 +431,20 @@ void *CFRunLoopGetCurrent(void) {
 /// A timer added to the main run loop by app code fires as the host's main-queue work; added to another thread's
 /// run loop (a background queue's), it waits for that run loop to run, as on iOS: never, unless the app runs it.
 void CFRunLoopAddTimer(void *run_loop, void *timer, const void *mode) {
-    offstage_host *host = current_host;
+    offstage_host *host = offstage_current_host();
     if (host && run_loop == real_run_loop_get_main()) return host->timer(host->owner, timer, 1);
     real_run_loop_add_timer(run_loop, timer, mode);
 }
 
 void CFRunLoopTimerSetNextFireDate(void *timer, double date) {
     real_run_loop_timer_set_next_fire_date(timer, date);
-    offstage_host *host = current_host;
+    offstage_host *host = offstage_current_host();
     if (host) host->timer(host->owner, timer, 0);
 }
 
 /// `RunLoop.main.perform { }`: the block runs as main-queue work.
 void CFRunLoopPerformBlock(void *run_loop, const void *modes, block_t block) {
-    offstage_host *host = current_host;
+    offstage_host *host = offstage_current_host();
     if (host && run_loop == real_run_loop_get_main())
         return enqueue(host, &_dispatch_main_q, 0, _Block_copy(block), run_block);
     real_run_loop_perform_block(run_loop, modes, block);
@@ -590,7 +475,7 @@ static long tell_source(
 /// A timer source made by app code is the host's: libdispatch keeps the object but never arms its timer.
 void *dispatch_source_create(const void *type, uintptr_t handle, uintptr_t mask, queue_t queue) {
     void *source = real_source_create(type, handle, mask, queue);
-    offstage_host *host = current_host;
+    offstage_host *host = offstage_current_host();
     if (host && source && type == timer_source_type)
         tell_source(host, OFFSTAGE_SOURCE_CREATED, source, queue ? queue : offstage_background_queue(), 0, 0, NULL,
             NULL);
@@ -598,7 +483,7 @@ void *dispatch_source_create(const void *type, uintptr_t handle, uintptr_t mask,
 }
 
 void dispatch_source_set_timer(void *source, dispatch_time_value start, uint64_t interval, uint64_t leeway) {
-    offstage_host *host = current_host;
+    offstage_host *host = offstage_current_host();
     if (host) {
         int64_t repeat = interval == ~0ULL || interval > INT64_MAX ? -1 : (int64_t)interval;
         if (tell_source(host, OFFSTAGE_SOURCE_TIMER, source, NULL, delay_until(host, start), repeat, NULL, NULL))
@@ -608,7 +493,7 @@ void dispatch_source_set_timer(void *source, dispatch_time_value start, uint64_t
 }
 
 void dispatch_source_set_event_handler(void *source, block_t handler) {
-    offstage_host *host = current_host;
+    offstage_host *host = offstage_current_host();
     if (host && handler && tell_source(host, OFFSTAGE_SOURCE_EVENT_HANDLER, source, NULL, 0, 0, NULL, NULL))
         return (void)tell_source(
             host, OFFSTAGE_SOURCE_EVENT_HANDLER, source, NULL, 0, 0, _Block_copy(handler), offstage_call_block);
@@ -616,64 +501,166 @@ void dispatch_source_set_event_handler(void *source, block_t handler) {
 }
 
 void dispatch_source_set_cancel_handler(void *source, block_t handler) {
-    offstage_host *host = current_host;
+    offstage_host *host = offstage_current_host();
     if (host && handler && tell_source(host, OFFSTAGE_SOURCE_CANCEL_HANDLER, source, NULL, 0, 0, NULL, NULL))
         return (void)tell_source(
             host, OFFSTAGE_SOURCE_CANCEL_HANDLER, source, NULL, 0, 0, _Block_copy(handler), offstage_call_block);
     real_source_set_cancel_handler(source, handler);
 }
 
+/// A source's handler set by function: libdispatch calls it with the source's context as it is when the event
+/// comes (`dispatch_set_context`), so the host calls it through this record, which reads the context then.
+typedef struct {
+    void *source;
+    function_t handler;
+} source_function;
+
+static void run_source_function(void *pointer) {
+    source_function *record = pointer;
+    record->handler(get_context(record->source));
+}
+
+/// Hands a handler set by function to the host when it keeps `source`; 1 when it did.
+static int keep_source_function(offstage_host *host, int event, void *source, function_t handler) {
+    if (!host || !handler || !tell_source(host, event, source, NULL, 0, 0, NULL, NULL)) return 0;
+    source_function *record = malloc(sizeof(source_function));
+    *record = (source_function){source, handler};
+    tell_source(host, event, source, NULL, 0, 0, record, run_source_function);
+    return 1;
+}
+
+void dispatch_source_set_event_handler_f(void *source, function_t handler) {
+    if (keep_source_function(offstage_current_host(), OFFSTAGE_SOURCE_EVENT_HANDLER, source, handler)) return;
+    real_source_set_event_handler_f(source, handler);
+}
+
+void dispatch_source_set_cancel_handler_f(void *source, function_t handler) {
+    if (keep_source_function(offstage_current_host(), OFFSTAGE_SOURCE_CANCEL_HANDLER, source, handler)) return;
+    real_source_set_cancel_handler_f(source, handler);
+}
+
 void dispatch_source_cancel(void *source) {
-    offstage_host *host = current_host;
+    offstage_host *host = offstage_current_host();
     if (host) tell_source(host, OFFSTAGE_SOURCE_CANCEL, source, NULL, 0, 0, NULL, NULL);
     real_source_cancel(source);
 }
 
 void dispatch_activate(void *object) {
-    offstage_host *host = current_host;
+    offstage_host *host = offstage_current_host();
     if (host) tell_source(host, OFFSTAGE_SOURCE_ACTIVATE, object, NULL, 0, 0, NULL, NULL);
     real_activate(object);
 }
 
 void dispatch_resume(void *object) {
-    offstage_host *host = current_host;
+    offstage_host *host = offstage_current_host();
     if (host) tell_source(host, OFFSTAGE_SOURCE_RESUME, object, NULL, 0, 0, NULL, NULL);
     real_resume(object);
 }
 
 void dispatch_suspend(void *object) {
-    offstage_host *host = current_host;
+    offstage_host *host = offstage_current_host();
     if (host) tell_source(host, OFFSTAGE_SOURCE_SUSPEND, object, NULL, 0, 0, NULL, NULL);
     real_suspend(object);
 }
 
-// MARK: Threads the app's code starts (Thread, pthread_create)
-
-/// What a thread started by app code begins with: the routine, its argument, and the host of the app.
-typedef struct {
-    void *(*routine)(void *);
-    void *argument;
-    offstage_host *host;
-} app_thread_start;
-
-static void *start_app_thread(void *pointer) {
-    app_thread_start start = *(app_thread_start *)pointer;
-    free(pointer);
-    starting_host = start.host;
-    void *result = start.routine(start.argument);
-    offstage_app_thread_stopped();
-    return result;
-}
+// MARK: Threads the app's code starts (Thread)
 
 /// A `Thread` started by app code (Foundation's `Thread.start()` creates it here, inside Foundation; threads that
 /// libdispatch or other libraries start are left alone) runs for real (the host cannot run it in its time), but
-/// remembers its app: its queued work goes to the host (`offstage_foreign_enqueue`), and OffstageKit stops it,
+/// remembers its app (`offstage_app_thread_start`): its queued work goes to the host, and OffstageKit stops it,
 /// rather than the process, if it calls the system.
 pthread_t _CFThreadCreate(pthread_attr_t attributes, void *(*routine)(void *), void *argument) {
-    offstage_host *host = current_host ? current_host : starting_host;
-    if (!host) return real_thread_create(attributes, routine, argument);
-    app_thread_start *start = malloc(sizeof(app_thread_start));
-    *start = (app_thread_start){routine, argument, host};
-    if (app_thread_hook) app_thread_hook(1);
-    return real_thread_create(attributes, start_app_thread, start);
+    void *(*start_routine)(void *);
+    void *start_argument;
+    if (!offstage_app_thread_start(routine, argument, &start_routine, &start_argument))
+        return real_thread_create(attributes, routine, argument);
+    return real_thread_create(attributes, start_routine, start_argument);
+}
+
+// MARK: The symbols the interposition needs, found and checked at load
+
+/// One symbol the interposition needs: its name, where its real definition is kept once found, the
+/// interposition's own definition (NULL for a symbol it only uses), and what virtual time loses without it.
+typedef struct {
+    const char *name;
+    void **real;
+    void *own;
+    const char *loses;
+} needed_symbol;
+
+#define INTERPOSED(symbol, variable, loses) {#symbol, (void **)&variable, (void *)symbol, loses}
+#define USED(symbol, variable, loses) {#symbol, (void **)&variable, NULL, loses}
+
+/// Every symbol the interposition needs, in the order `offstage_interposition_symbol` reports them.
+static needed_symbol needed_symbols[] = {
+    INTERPOSED(dispatch_async, real_async, "DispatchQueue.async and Task jobs run on libdispatch's threads in real time"),
+    INTERPOSED(dispatch_async_f, real_async_f, "Swift concurrency's jobs and OperationQueue run in real time"),
+    INTERPOSED(dispatch_barrier_async, real_barrier_async, "async(flags: .barrier) runs in real time"),
+    INTERPOSED(dispatch_barrier_async_f, real_barrier_async_f, "barrier work queued by function runs in real time"),
+    INTERPOSED(dispatch_after, real_after, "asyncAfter fires after real seconds, not virtual ones"),
+    INTERPOSED(dispatch_after_f, real_after_f, "Task.sleep fires after real seconds, not virtual ones"),
+    INTERPOSED(dispatch_group_async, real_group_async, "DispatchQueue.async(group:) runs in real time"),
+    INTERPOSED(dispatch_group_async_f, real_group_async_f, "group work queued by function runs in real time"),
+    INTERPOSED(dispatch_group_notify, real_group_notify, "DispatchGroup.notify runs in real time"),
+    INTERPOSED(dispatch_group_notify_f, real_group_notify_f, "group notifications by function run in real time"),
+    USED(dispatch_group_enter, real_group_enter, "group work cannot hold its group until it ran"),
+    USED(dispatch_group_leave, real_group_leave, "group work cannot leave its group once it ran"),
+    INTERPOSED(dispatch_group_wait, real_group_wait, "DispatchGroup.wait blocks the simulator's thread"),
+    INTERPOSED(dispatch_sync, real_sync, "sync on a queue the simulator runs deadlocks"),
+    INTERPOSED(dispatch_sync_f, real_sync_f, "sync by function on a queue the simulator runs deadlocks"),
+    INTERPOSED(dispatch_barrier_sync, real_barrier_sync, "sync(flags: .barrier) deadlocks"),
+    INTERPOSED(dispatch_barrier_sync_f, real_barrier_sync_f, "barrier sync by function deadlocks"),
+    INTERPOSED(dispatch_semaphore_wait, real_semaphore_wait, "DispatchSemaphore.wait blocks the simulator's thread"),
+    INTERPOSED(dispatch_apply, real_apply, "concurrentPerform runs on libdispatch's threads"),
+    INTERPOSED(dispatch_apply_f, real_apply_f, "concurrentPerform by function runs on libdispatch's threads"),
+    INTERPOSED(dispatch_assert_queue, real_assert_queue, "dispatchPrecondition fails on the simulated main queue"),
+    INTERPOSED(clock_gettime, real_clock_gettime, "Date(), ContinuousClock and DispatchTime.now() read real time"),
+    INTERPOSED(gettimeofday, real_gettimeofday, "gettimeofday reads real time"),
+    INTERPOSED(time, real_time, "time() reads real time"),
+    INTERPOSED(nanosleep, real_nanosleep, "Thread.sleep and usleep sleep real seconds"),
+    INTERPOSED(clock_nanosleep, real_clock_nanosleep, "clock_nanosleep sleeps real seconds"),
+    INTERPOSED(dispatch_source_create, real_source_create, "DispatchSource timers fire in real time"),
+    INTERPOSED(dispatch_source_set_timer, real_source_set_timer, "DispatchSource timers fire in real time"),
+    INTERPOSED(dispatch_source_set_event_handler, real_source_set_event_handler,
+        "a kept timer source's handler never runs"),
+    INTERPOSED(dispatch_source_set_event_handler_f, real_source_set_event_handler_f,
+        "a kept timer source's handler set by function (Swift concurrency's timers) never runs"),
+    INTERPOSED(dispatch_source_set_cancel_handler, real_source_set_cancel_handler,
+        "a kept timer source's cancel handler never runs"),
+    INTERPOSED(dispatch_source_set_cancel_handler_f, real_source_set_cancel_handler_f,
+        "a kept timer source's cancel handler set by function never runs"),
+    INTERPOSED(dispatch_source_cancel, real_source_cancel, "a kept timer source goes on firing after cancel"),
+    INTERPOSED(dispatch_activate, real_activate, "a kept timer source never starts"),
+    INTERPOSED(dispatch_resume, real_resume, "a kept timer source never starts"),
+    INTERPOSED(dispatch_suspend, real_suspend, "a kept timer source fires while suspended"),
+    INTERPOSED(_CFIsMainThread, real_is_main_thread, "Thread.isMainThread is false on the simulated main queue"),
+    INTERPOSED(CFRunLoopGetCurrent, real_run_loop_get_current, "RunLoop.current is not the main run loop there"),
+    USED(CFRunLoopGetMain, real_run_loop_get_main, "the main run loop cannot be told apart"),
+    INTERPOSED(CFRunLoopAddTimer, real_run_loop_add_timer, "Timer.scheduledTimer fires in real time"),
+    INTERPOSED(CFRunLoopTimerSetNextFireDate, real_run_loop_timer_set_next_fire_date,
+        "a Timer's new fire date is not seen"),
+    INTERPOSED(CFRunLoopPerformBlock, real_run_loop_perform_block, "RunLoop.main.perform never runs"),
+    INTERPOSED(_CFThreadCreate, real_thread_create, "work queued from a Thread the app starts runs in real time"),
+    USED(dispatch_get_global_queue, get_global_queue, "task launches have no background queue to run on"),
+    USED(dispatch_queue_get_label, queue_get_label, "a stall cannot name its queue"),
+    USED(dispatch_get_context, get_context, "a timer source's handler set by function gets no context"),
+    USED(CFRunLoopTimerGetContext, run_loop_timer_get_context, "a run-loop timer cannot be matched to its Timer"),
+    USED(_dispatch_source_type_timer, timer_source_type, "timer sources cannot be told apart from other sources"),
+};
+
+#define NEEDED_SYMBOLS ((int)(sizeof(needed_symbols) / sizeof(needed_symbols[0])))
+
+__attribute__((constructor)) static void find_real_functions(void) {
+    for (int index = 0; index < NEEDED_SYMBOLS; index++) {
+        needed_symbol *symbol = &needed_symbols[index];
+        *symbol->real = dlsym(symbol->own ? RTLD_NEXT : RTLD_DEFAULT, symbol->name);
+    }
+}
+
+int offstage_interposition_symbol_count(void) { return NEEDED_SYMBOLS; }
+
+offstage_symbol_status offstage_interposition_symbol(int index) {
+    needed_symbol symbol = needed_symbols[index];
+    int interposed = symbol.own ? dlsym(RTLD_DEFAULT, symbol.name) == symbol.own : -1;
+    return (offstage_symbol_status){symbol.name, symbol.loses, *symbol.real != NULL, interposed};
 }

@@ -49,7 +49,7 @@ public struct BackgroundSystem: Sendable {
     var nextTaskID = 1
     var outbox: [Effect] = []
     /// Which kinds of records are handed to the host (nil: every kind). A host that reads a few kinds (an
-    /// evaluation reads two of the dozen a refresh makes) is spared carrying out the others; each still marks its app.
+    /// evaluation reads two of the dozen a refresh makes) is spared carrying out the others.
     /// A test of the kind, not a set: a set of kinds hashes each kind's name.
     public var keepsRecords: (@Sendable (RecordKind) -> Bool)?
     /// The scheduler's system-wide state: apps to review, reviews to come, running tasks, the continued-processing
@@ -189,11 +189,7 @@ public struct BackgroundSystem: Sendable {
 
     /// Background App Refresh as `UIApplication.backgroundRefreshStatus` reports it to the app.
     public func backgroundRefreshStatus(for app: BundleID) -> BackgroundRefreshStatus {
-        if settings.backgroundAppRefreshRestricted { return .restricted }
-        let on =
-            settings.backgroundAppRefresh && !settings.backgroundAppRefreshOff.contains(app)
-            && !settings.lowPowerMode
-        return on ? .available : .denied
+        settings.backgroundRefreshStatus(for: app)
     }
 
     // MARK: Plumbing shared by the extensions
@@ -223,30 +219,23 @@ public struct BackgroundSystem: Sendable {
     /// Whether records of `kind` are handed to the host (`keepsRecords`); asked before a record is made.
     func handsOver(_ kind: RecordKind) -> Bool { keepsRecords?(kind) ?? true }
 
-    /// Keeps a decision or fact; the app it names is reviewed again before the entry point returns,
-    /// unless the record only explains why a request waits (that changes nothing a review reads).
-    /// The words are written only when the host is handed records of this kind (a lean run drops most).
+    /// Keeps a decision or fact for the host. A record is output only: which apps to review again is said by
+    /// the entry points and transitions that change them. The words are written only when the host is handed
+    /// records of this kind (a lean run drops most).
     mutating func record(
         _ app: BundleID?, _ kind: RecordKind, task: String? = nil, reason: @autoclosure () -> String
     ) {
-        noteRecorded(app, kind)
         guard handsOver(kind) else { return }
         outbox.append(.record(Record(at: now, app: app, kind: kind, task: task, reason: reason())))
     }
 
-    /// Keeps a typed fact, its words rendered from it; reviewed again, and made only when handed over, as
+    /// Keeps a typed fact, its words rendered from it; output only, and made only when handed over, as
     /// `record(_:_:task:reason:)` says.
     mutating func record(
         _ app: BundleID?, _ kind: RecordKind, task: String? = nil, _ detail: @autoclosure () -> RecordDetail
     ) {
-        noteRecorded(app, kind)
         guard handsOver(kind) else { return }
         outbox.append(.record(Record(at: now, app: app, kind: kind, task: task, detail: detail(), on: wallClock)))
-    }
-
-    /// Marks the app a record names for another review, unless the record only explains a wait.
-    private mutating func noteRecorded(_ app: BundleID?, _ kind: RecordKind) {
-        if let app, kind != .deferred, apps.contains(app) { scheduler.mark(apps.position(of: app)) }
     }
 
     /// What the constraints see of the system and of the app `id` now.

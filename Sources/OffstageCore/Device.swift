@@ -70,6 +70,14 @@ public struct UserSettings: Hashable, Sendable, Codable {
 
     public init() {}
 
+    /// Background App Refresh as `UIApplication.backgroundRefreshStatus` reports it to `app` under these
+    /// settings: they alone decide it, so a change that leaves them equal changes no app's status.
+    public func backgroundRefreshStatus(for app: BundleID) -> BackgroundRefreshStatus {
+        if backgroundAppRefreshRestricted { return .restricted }
+        let on = backgroundAppRefresh && !backgroundAppRefreshOff.contains(app) && !lowPowerMode
+        return on ? .available : .denied
+    }
+
     private enum CodingKeys: String, CodingKey {
         case backgroundAppRefresh, backgroundAppRefreshRestricted, backgroundAppRefreshOff, continuedProcessingOff
         case lowPowerMode, lowDataMode, fullAccessKeyboards

@@ -1,5 +1,5 @@
 import Foundation
-import OffstageAppExecution
+import OffstageAppContext
 public import OffstageCore
 
 /// One running app process as OffstageKit sees it: its `UIApplication`, its `BGTaskScheduler`,

@@ -1,5 +1,5 @@
 public import Foundation
-import OffstageAppExecution
+import OffstageAppContext
 
 /// Work an app's code starts that goes on outside the app's own queues and tasks — on a thread of a framework
 /// (URLSession's, a `URLProtocol`'s) — and hands its result back to one of the app's queues. Not an Apple API:

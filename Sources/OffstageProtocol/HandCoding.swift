@@ -14,7 +14,7 @@ protocol HandCodable {
 
 /// Picks the hand-written coding for a frame's payload type. The two message types are told apart by comparing
 /// metatypes: a dynamic cast to `HandCodable` (a conformance lookup) cost a third of a hand-coded decoding.
-enum HandCoding {
+package enum HandCoding {
     /// Fills a member's slot with the value read for it: false (the form is not plain) when the member came
     /// before, or its value could not be read.
     static func once<Value>(_ slot: inout Value?, _ value: Value?) -> Bool {
@@ -24,7 +24,7 @@ enum HandCoding {
     }
 
     /// Appends `payload`'s envelope by hand if its type and form allow; false (nothing appended) otherwise.
-    static func append<Payload>(_ payload: Payload, to out: inout [UInt8]) -> Bool {
+    package static func append<Payload>(_ payload: Payload, to out: inout [UInt8]) -> Bool {
         if Payload.self == ClientMessage.self {
             return unsafeBitCast(payload, to: ClientMessage.self).appendHandCoded(to: &out)
         }
@@ -35,7 +35,7 @@ enum HandCoding {
     }
 
     /// Reads a `Payload` by hand from a frame's body if its type and form allow; nil otherwise.
-    static func decode<Payload>(_ type: Payload.Type, from bytes: UnsafeBufferPointer<UInt8>) -> Payload? {
+    package static func decode<Payload>(_ type: Payload.Type, from bytes: UnsafeBufferPointer<UInt8>) -> Payload? {
         if type == ClientMessage.self {
             return ClientMessage.handDecoded(from: bytes).map { unsafeBitCast($0, to: Payload.self) }
         }

@@ -1,7 +1,9 @@
 /// Decodes `Decodable` values from the protocol's JSON (see `WireJSON`), as Foundation's `JSONDecoder` does:
 /// missing optionals are nil, integers must be whole and in range, errors are `DecodingError`s with the path.
-enum WireDecoder {
-    static func decode<Value: Decodable>(_ type: Value.Type, from bytes: UnsafeBufferPointer<UInt8>) throws -> Value {
+package enum WireDecoder {
+    package static func decode<Value: Decodable>(_ type: Value.Type, from bytes: UnsafeBufferPointer<UInt8>) throws
+        -> Value
+    {
         try Value(from: WireDecoding(try WireJSON.parse(bytes), path: nil))
     }
 }

@@ -2,8 +2,8 @@
 /// `JSONEncoder` (Swift's synthesized coding decides them), keys in encoding order, nil optionals left out.
 /// Coding paths are not kept (building them costs more than the rest): the one error, a number JSON cannot
 /// hold (infinity, NaN), names the value only.
-enum WireEncoder {
-    static func encode<Value: Encodable>(_ value: Value) throws -> [UInt8] {
+package enum WireEncoder {
+    package static func encode<Value: Encodable>(_ value: Value) throws -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(256)
         try WireEncoding.tree(of: value, at: []).write(to: &out)

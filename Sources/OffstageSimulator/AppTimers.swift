@@ -1,4 +1,5 @@
 import Foundation
+import OffstageAppContext
 import OffstageAppExecution
 import OffstageCore
 

@@ -3,18 +3,14 @@ import OffstageCore
 import OffstageKit
 
 extension Simulation {
-    /// `backgroundRefreshStatus` as each running app would read it before the next step moves time on.
-    func refreshStatuses() -> [BundleID: BackgroundRefreshStatus] {
-        var statuses: [BundleID: BackgroundRefreshStatus] = [:]
-        for app in processes.keys { statuses[app] = system.backgroundRefreshStatus(for: app) }
-        return statuses
-    }
-
     /// Posts `backgroundRefreshStatusDidChangeNotification`, as the app's work now, to every running app whose
-    /// status an event changed (in the order of their bundle identifiers, so runs repeat).
-    func postRefreshStatusChanges(since before: [BundleID: BackgroundRefreshStatus]) {
-        let after = refreshStatuses()
-        for app in after.keys.sorted(by: { $0.rawValue < $1.rawValue }) where after[app] != before[app] {
+    /// status a step changed (in the order of their bundle identifiers, so runs repeat). The status is the
+    /// settings' to say alone (`UserSettings.backgroundRefreshStatus`): unchanged settings change no app's.
+    func postRefreshStatusChanges(since before: UserSettings) {
+        let after = system.settings
+        guard after != before else { return }
+        for app in processes.keys.sorted(by: { $0.rawValue < $1.rawValue })
+        where after.backgroundRefreshStatus(for: app) != before.backgroundRefreshStatus(for: app) {
             guard let process = processes[app], process.runtime.postsNotifications else { continue }
             schedule(
                 at: now,

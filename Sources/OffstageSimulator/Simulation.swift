@@ -1,6 +1,7 @@
 import DequeModule
 import Foundation
 import HeapModule
+import OffstageAppContext
 import OffstageAppExecution
 public import OffstageCore
 import OffstageKit
@@ -93,8 +94,15 @@ public final class Simulation: @unchecked Sendable {
         if scenario.strategy != .judgement { system.constraints = scenario.strategy.constraints(knowing: launches) }
     }
 
-    /// Throws unless the app is declarative or its Swift code is in the catalog, naming the app's `code` field.
+    /// Throws unless the app is declarative or its Swift code is in the catalog and the interposition that runs it
+    /// in virtual time is complete in this process, naming the app's `code` field.
     static func requireCode(of app: ScenarioApp, in catalog: SwiftAppCatalog, source: String) throws(ScenarioError) {
+        if app.code != nil, !Interposition.problems.isEmpty {
+            throw ScenarioError(
+                source: source, line: nil, field: "apps[\(app.manifest.bundleIdentifier)].code",
+                message: "this host cannot run Swift app code in virtual time: "
+                    + Interposition.problems.joined(separator: "; "))
+        }
         guard let code = app.code, catalog.apps[code] == nil else { return }
         let known = catalog.apps.keys.sorted().joined(separator: ", ")
         throw ScenarioError(
@@ -295,9 +303,9 @@ public final class Simulation: @unchecked Sendable {
     /// any step on the charger in Low Power Mode, which iOS turns off itself at 80 % with no event of its own.
     private func postingRefreshStatusChanges(if eventCanChangeIt: Bool, _ step: () -> Void) {
         let mayChange = eventCanChangeIt || (system.settings.lowPowerMode && system.device.isCharging)
-        let statuses = mayChange ? refreshStatuses() : nil
+        let settings = mayChange ? system.settings : nil
         step()
-        if let statuses { postRefreshStatusChanges(since: statuses) }
+        if let settings { postRefreshStatusChanges(since: settings) }
     }
 
     /// When the loop's next step is: first, virtual time waits for the apps' external work under way, whose

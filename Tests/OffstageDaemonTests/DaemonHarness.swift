@@ -326,7 +326,7 @@ final class DaemonHarness: @unchecked Sendable {
         let bundle = folder + "/ColorFeed.app"
         try FileManager.default.createDirectory(atPath: bundle, withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(
-            atPath: bundle + "/colorfeed", withDestinationPath: Self.product("colorfeed"))
+            atPath: bundle + "/colorfeed", withDestinationPath: Self.product("colorfeed-app"))
         try FileManager.default.copyItem(
             atPath: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
                 .deletingLastPathComponent().appendingPathComponent(

@@ -35,6 +35,7 @@ extension BackgroundSystem {
         let wasAwake = isDeviceAwake
         let launchesForIt = apps[id].projectedState == .notRunning
         apps[id].backgroundEvents.beginDelivery(event, token: token)
+        reviewAgain(id)
         if event.wakesDevice {
             appsHandlingWakeEvents.insert(apps.position(of: id))
             if !wasAwake { noteMaintenanceWake(for: id, task: event.label) }

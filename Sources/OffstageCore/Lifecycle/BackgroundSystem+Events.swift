@@ -185,9 +185,9 @@ extension SystemEvent {
     }
 
     /// Which apps the event may change decisions for: the wall clock moves every time-based blocker; the
-    /// device, the settings and the screen concern the apps that read them; the others concern one app,
-    /// which the event or its records mark for review. A resource report only moves meters: a limit it
-    /// breaks ends the app, whose records review it, and a start it could allow would have happened already.
+    /// device, the settings and the screen concern the apps that read them; the others concern one app, which
+    /// the event marks for review. A resource report only moves meters: a limit it breaks ends the app, which
+    /// the ending marks for review, and a start it could allow would have happened already.
     var reviewScope: ReviewScope {
         switch self {
         case .resourceUsage, .setResumeCallback: .noApp

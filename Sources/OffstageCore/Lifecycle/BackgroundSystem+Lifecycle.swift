@@ -8,6 +8,7 @@ extension BackgroundSystem {
         if let current = foregroundApp, current != id { sendToBackground(current) }
         apps[id].forceQuit = false
         if foregroundApp != id { noteLaunchByUser(id) }
+        reviewAgain(id)
         switch projectedState {
         case .notRunning: launchProcess(id, .user, purpose: "the user opened the app")
         case .suspended:
@@ -22,6 +23,7 @@ extension BackgroundSystem {
     /// Moves the foreground app off screen: `willResignActive` (if active) then `didEnterBackground`.
     mutating func sendToBackground(_ id: BundleID) {
         guard apps.contains(id) else { return }
+        reviewAgain(id)
         switch apps[id].projectedState {
         case .active: apps[id].lifecycle.queue([.willResignActive, .didEnterBackground])
         case .inactive: apps[id].lifecycle.queue([.didEnterBackground])
@@ -35,6 +37,7 @@ extension BackgroundSystem {
     mutating func resignActive(_ id: BundleID) {
         guard apps.contains(id), apps[id].projectedState == .active else { return }
         apps[id].lifecycle.queue([.willResignActive])
+        reviewAgain(id)
     }
 
     /// Launches the app in the background (for a task) or resumes it if suspended.
@@ -53,6 +56,7 @@ extension BackgroundSystem {
     /// Starts the process: the launch callbacks, then active (user) or background (background task).
     mutating func launchProcess(_ id: BundleID, _ reason: LaunchReason, purpose: @autoclosure () -> String) {
         apps[id].lifecycle.launch(reason, asExtension: apps[id].manifest.isExtension)
+        reviewAgain(id)
         emit(.launch(id, reason))
         record(id, .launched, .launched(reason: reason, purpose: purpose()))
     }
@@ -62,6 +66,7 @@ extension BackgroundSystem {
         _ id: BundleID, then callbacks: [LifecycleCallback], why: @autoclosure () -> String
     ) {
         apps[id].lifecycle.resume(at: now, then: callbacks)
+        reviewAgain(id)
         emit(.resume(id))
         record(id, .resumed, reason: why())
     }
@@ -75,7 +80,10 @@ extension BackgroundSystem {
             nextToken += 1
             let callback = apps[id].lifecycle.deliverNextCallback(token: token, at: now, policy: policy)
             let after = apps[id].state
-            if before != after { record(id, .state, .stateChanged(from: before, to: after)) }
+            if before != after {
+                reviewAgain(id)
+                record(id, .state, .stateChanged(from: before, to: after))
+            }
             guard let receiver = receiver(of: callback, in: id) else {
                 callbackReturned(id, token: token)
                 continue
@@ -115,6 +123,7 @@ extension BackgroundSystem {
     mutating func terminate(_ id: BundleID, _ reason: TerminationReason) {
         guard apps.contains(id), apps[id].state.hasProcess, !apps[id].isTerminating else { return }
         let politeEnd = reason == .userForceQuit || reason == .memoryPressure
+        reviewAgain(id)
         if politeEnd && apps[id].state != .suspended {
             apps[id].lifecycle.beginTermination(reason)
             apps[id].judgementHistory.noteLeft(at: now)
@@ -128,6 +137,7 @@ extension BackgroundSystem {
     /// Removes the process now: no callback; its running tasks and queued continued requests die with it.
     mutating func endProcess(_ id: BundleID, _ reason: TerminationReason) {
         guard apps.contains(id), apps[id].state.hasProcess else { return }
+        reviewAgain(id)
         let running = apps[id].running
         for run in running {
             record(id, .killed, task: run.request.identifier, .killed(reason: reason))
@@ -157,6 +167,7 @@ extension BackgroundSystem {
     mutating func suspendIfIdle(_ id: BundleID) {
         guard apps.contains(id), apps[id].state == .background, apps[id].hasNoBackgroundWork else { return }
         apps[id].lifecycle.suspend()
+        reviewAgain(id)
         emit(.suspend(id))
         record(id, .suspended, .suspendedWithoutWork)
     }

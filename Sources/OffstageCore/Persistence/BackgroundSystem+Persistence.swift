@@ -12,6 +12,7 @@ extension BackgroundSystem {
             for request in requests where request.kind != .continuedProcessing {
                 guard !apps[app].pending.contains(where: { $0.identifier == request.identifier }) else { continue }
                 apps[app].scheduling.submit(request)
+                reviewAgain(app)
                 record(app, .submitted, task: request.identifier, .submitted(kind: request.kind, outcome: .restored))
             }
         } else {

@@ -1,5 +1,5 @@
 /// How decisions are brought up to date after each entry point without looking at every app:
-/// only apps marked dirty (named by the event or call, or by a record) and apps whose review time came.
+/// only apps marked dirty (named by the event or call, or changed by a transition) and apps whose review time came.
 extension BackgroundSystem {
     /// Reviews dirty apps, in installation order, and supervises their running work, until no app is
     /// left dirty; then queues each reviewed app's next review and drops superseded ones from the top,
@@ -35,6 +35,10 @@ extension BackgroundSystem {
             apps[id].judgementHistory.forgetUsageTier()
         }
     }
+
+    /// Marks the app for review before the entry point returns: a transition changed what its review reads (its
+    /// life cycle, its process, its tasks, its requests). Records never do: they are output only.
+    mutating func reviewAgain(_ id: BundleID) { scheduler.mark(apps.position(of: id)) }
 
     /// Marks every app for review: the wall clock moved, or the system's memory was restored.
     mutating func reviewEveryApp() {

@@ -10,6 +10,7 @@ extension BackgroundSystem {
             delivered: false)
         nextTaskID += 1
         apps[id].scheduling.start(run)
+        reviewAgain(id)
         wakeForBackgroundWork(id, why: "to run \(request.identifier)")
         record(id, .started, task: request.identifier, .started(kind: request.kind, cause: cause))
         noteRunStarted(id, run, simulated: simulated)
@@ -38,6 +39,7 @@ extension BackgroundSystem {
     mutating func expire(_ id: BundleID, _ taskID: Int, _ why: RecordDetail.Expiration) {
         guard let run = apps.lookUp(id)?.running.first(where: { $0.id == taskID }), run.expiredAt == nil else { return }
         apps[id].scheduling.expire(taskID, at: now)
+        reviewAgain(id)
         record(id, .expired, task: run.request.identifier, .expired(cause: why))
         emit(.expireTask(id, taskID: taskID))
     }

@@ -1,15 +1,11 @@
 // `swift run colorfeed`: ColorFeed alone in the simulator — its Info.plist read as an iOS project
 // ships it, the user opens it, confirms an export, leaves, locks the phone and charges it.
-// Launched by `offstage daemon` (from a ColorFeed.app bundle), the same app code runs as a real process.
+// `offstage daemon` runs the same app code as a real process from `colorfeed-app` (ColorFeedDaemonApp).
 import ColorFeed
 import Foundation
 import OffstageCore
 import OffstageKit
 import OffstageSimulator
-
-if OffstageApplication.isLaunchedByDaemon {
-    OffstageApplication.main(makeDelegate: ColorFeed.makeDelegate)
-}
 
 let manifest: AppManifest
 do {
