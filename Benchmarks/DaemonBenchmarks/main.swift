@@ -339,12 +339,6 @@ func startDaemon() throws -> Process {
         // root, as the figures before the rule did, instead of adding a user switch to every round trip.
         "--allow-root-apps",
     ]
-    var environment = ProcessInfo.processInfo.environment
-    environment["OFFSTAGE_BENCH_OUT"] = folder + "/roundtrip.txt"
-    environment["OFFSTAGE_BENCH_ROUNDS"] = "\(rounds)"
-    environment["OFFSTAGE_BENCH_ECHO"] = echoPath
-    environment["OFFSTAGE_BENCH_PLACEMENT"] = placement
-    daemon.environment = environment
     try daemon.run()
     for _ in 0..<500 where (try? ControlClient(path: socketPath).send(.status)) == nil { usleep(10_000) }
     return daemon
@@ -354,7 +348,15 @@ func makeBundle(_ id: String, executable: String) throws -> String {
     let path = "\(folder)/\(id).app"
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     try? FileManager.default.createSymbolicLink(atPath: path + "/app", withDestinationPath: executable)
-    let plist: [String: Any] = ["CFBundleIdentifier": id, "CFBundleExecutable": "app", "UIBackgroundModes": ["fetch"]]
+    // The app's settings, declared in its bundle (apps get a minimal environment, not the daemon's).
+    let settings = [
+        "OFFSTAGE_BENCH_OUT": folder + "/roundtrip.txt", "OFFSTAGE_BENCH_ROUNDS": "\(rounds)",
+        "OFFSTAGE_BENCH_ECHO": echoPath, "OFFSTAGE_BENCH_PLACEMENT": placement,
+    ]
+    let plist: [String: Any] = [
+        "CFBundleIdentifier": id, "CFBundleExecutable": "app", "UIBackgroundModes": ["fetch"],
+        "LSEnvironment": settings,
+    ]
     try PropertyListSerialization.data(fromPropertyList: plist, format: .xml, options: 0)
         .write(to: URL(fileURLWithPath: path + "/Info.plist"))
     return path

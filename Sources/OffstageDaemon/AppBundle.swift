@@ -13,6 +13,9 @@ struct AppBundle {
     /// The controls a user can tap (`ctl tap`), as the bundle declares them under `OffstageControls` (ours, not
     /// Apple's: a real UI's controls are its views; the daemon knows an app's controls only when it lists them).
     var controls: [String]
+    /// The variables the bundle declares for its process (`LSEnvironment`, Launch Services' key for them), added
+    /// to the minimal environment an app gets (`AppEnvironment`).
+    var declaredEnvironment: [String: String]
 
     init(path: String) throws(DaemonError) {
         guard path.hasPrefix("/") else { throw DaemonError(.badBundle, "\(path): the bundle path must be absolute") }
@@ -46,6 +49,32 @@ struct AppBundle {
         default:
             throw DaemonError(.badBundle, "\(plistPath): field 'OffstageControls': must be an array of control names")
         }
+        declaredEnvironment = try Self.declaredEnvironment(plist?["LSEnvironment"], in: plistPath)
+    }
+
+    /// `LSEnvironment` checked: a dictionary of strings, each name a shell variable's (letters, digits and `_`, not
+    /// starting with a digit) and no value holding a NUL; absent, none.
+    private static func declaredEnvironment(_ value: Any?, in plistPath: String) throws(DaemonError) -> [String: String]
+    {
+        guard let value else { return [:] }
+        guard let variables = value as? [String: String] else {
+            throw DaemonError(
+                .badBundle, "\(plistPath): field 'LSEnvironment': must be a dictionary of variable names to strings")
+        }
+        for (name, text) in variables {
+            let isName =
+                name.first.map { !$0.isNumber } == true
+                && name.unicodeScalars.allSatisfy {
+                    $0.isASCII && ($0 == "_" || $0.properties.isAlphabetic || ("0"..."9").contains($0))
+                }
+            guard isName, !text.utf8.contains(0) else {
+                throw DaemonError(
+                    .badBundle,
+                    "\(plistPath): field 'LSEnvironment': '\(name)' is not a variable name with a value (letters, "
+                        + "digits and _, not starting with a digit; no NUL in the value)")
+            }
+        }
+        return variables
     }
 }
 

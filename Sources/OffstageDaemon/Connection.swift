@@ -188,7 +188,7 @@ extension Daemon {
             if n < 0 && (errno == EAGAIN || errno == EINTR) { return }
             guard n > 0 else {
                 if connection.buffer.hasPartialFrame {
-                    logger.warning("connection ended inside a frame", metadata: ["pid": "\(connection.pid)"])
+                    logRefusal("connection ended inside a frame", ["pid": "\(connection.pid)"])
                     send(.error(id: nil, message: Frame.Failure.truncated.description), to: connection)
                     flush(connection)
                 }
@@ -218,7 +218,7 @@ extension Daemon {
                     refuse(message, error, from: connection)
                 }
             case .failure(let failure, let fatal):
-                logger.warning("bad frame", metadata: ["pid": "\(connection.pid)", "error": "\(failure)"])
+                logRefusal("bad frame", ["pid": "\(connection.pid)", "error": "\(failure)"])
                 send(.error(id: fatal ? nil : connection.buffer.failedID, message: failure.description), to: connection)
                 if fatal {
                     connection.closeAfterWrite = true
@@ -231,11 +231,18 @@ extension Daemon {
     /// Answers a message with a value out of range with an error naming the field (a work report, which gets no
     /// answer, only in the log), and serves on.
     private func refuse(_ message: ClientMessage, _ error: InputError, from connection: Connection) {
-        logger.warning(
+        logRefusal(
             "refused a value out of range",
-            metadata: ["pid": "\(connection.pid)", "app": "\(connection.app?.rawValue ?? "-")", "error": "\(error)"])
+            ["pid": "\(connection.pid)", "app": "\(connection.app?.rawValue ?? "-")", "error": "\(error)"])
         if case .work = message.body { return }
         send(.error(id: message.id, message: error.description), to: connection)
+    }
+
+    /// Logs a message refused (a bad frame, a value out of range, a claim to another bundle) at most once per
+    /// `repeatedLogInterval`, with the count of refusals not logged: a client can send them as fast as it likes.
+    func logRefusal(_ what: String, _ metadata: Logger.Metadata) {
+        guard let held = refusedMessageLog.admit(at: clock.now()) else { return }
+        logger.warning("\(what)", metadata: metadata.merging(["refusals not logged": "\(held)"]) { old, _ in old })
     }
 
     /// Queues a message for the client and writes as much as the socket takes.
@@ -355,7 +362,7 @@ extension Daemon {
                     to: connection)
             }
             if let claimed, claimed != app {
-                logger.warning("a client claimed another bundle", metadata: ["app": "\(app)", "claimed": "\(claimed)"])
+                logRefusal("a client claimed another bundle", ["app": "\(app)", "claimed": "\(claimed)"])
                 return send(
                     .error(id: message.id, message: "this connection belongs to \(app); it cannot act for \(claimed)"),
                     to: connection)

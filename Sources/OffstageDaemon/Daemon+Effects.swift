@@ -100,14 +100,12 @@ extension Daemon {
         }
         let process: AppProcess
         do {
+            let user = try user(of: id, bundle: bundle)
             process = try host.launch(
                 id, executable: bundle.executablePath,
-                environment: [
-                    "OFFSTAGE_SOCKET": configuration.socketPath, "OFFSTAGE_BUNDLE_ID": id.rawValue,
-                    "OFFSTAGE_LAUNCH_REASON": reason.rawValue,
-                ],
-                logPath: "\(configuration.stateDirectory)/logs/\(id.rawValue).log", as: try user(of: id, bundle: bundle)
-            )
+                environment: AppEnvironment.variables(
+                    for: id, bundle: bundle, user: user, socket: configuration.socketPath, reason: reason),
+                logPath: "\(configuration.stateDirectory)/logs/\(id.rawValue).log", as: user)
         } catch {
             logger.error("cannot launch", metadata: ["app": "\(id)", "error": "\(error)"])
             return system.handle(.processExited(id, reason: "\(error)"), at: clock.now())

@@ -11,14 +11,15 @@ extension Daemon {
     /// processes (adopted or cleaned up), then pending requests, so that an eligible request resumes an adopted
     /// process rather than launching another.
     func restore() throws {
+        overrides = try store.load(DeviceOverrides.self, key: "deviceOverrides") ?? DeviceOverrides()
+        // The device first: restored work is judged on the device as it is (a held push on a critical battery
+        // stays held). Before the settings: the first reading is no charge reaching 80 %, and would otherwise turn
+        // an acknowledged Low Power Mode off on a device charging above it.
+        probeDevice()
         if let settings = try store.load(UserSettings.self, key: "userSettings") {
             system.restoreSettings(settings)
             savedSettings = settings
         }
-        overrides = try store.load(DeviceOverrides.self, key: "deviceOverrides") ?? DeviceOverrides()
-        // The device first: restored work is judged on the device as it is (a held push on a critical battery
-        // stays held).
-        probeDevice()
         let now = clock.now()
         let stored = try store.apps()
         for app in stored {

@@ -16,6 +16,8 @@ final class Daemon: @unchecked Sendable {
     /// The operating system's side of the apps (Linux: procfs, cgroups, signals; a double in unit tests).
     let host: any AppProcessHost
     let store: Store
+    /// Tells the service manager (systemd, `Type=notify`) when the daemon serves and when it stops.
+    let serviceManager: ServiceNotifier
     /// Held for the daemon's life: one daemon per state folder.
     let stateLock: StateLock
     var system: BackgroundSystem
@@ -40,10 +42,12 @@ final class Daemon: @unchecked Sendable {
     /// (`pauseAccepting`); connections shed since the last log line about it.
     var acceptingResumesAt: Instant?
     var shedConnections = 0
-    /// Log lines a client can provoke at will, at most one per `repeatedLogInterval` each.
+    /// Log lines a client can provoke at will (out of descriptors, refused connections, unread answers, refused
+    /// messages), at most one per `repeatedLogInterval` each.
     lazy var shortageLog = LogThrottle(interval: configuration.repeatedLogInterval)
     lazy var refusalLog = LogThrottle(interval: configuration.repeatedLogInterval)
     lazy var unreadLog = LogThrottle(interval: configuration.repeatedLogInterval)
+    lazy var refusedMessageLog = LogThrottle(interval: configuration.repeatedLogInterval)
     /// Connections whose answers wait for the store's sync at the end of this turn (`releaseHeldAnswers`).
     var awaitingSync: [Connection] = []
     /// Where every connection's bytes are read to (one for all: the loop reads one connection at a time).
@@ -94,19 +98,21 @@ final class Daemon: @unchecked Sendable {
             nil
     ) throws {
         self.configuration = configuration
-        self.logger = logger
+        // Clients choose some of what is logged (a refused value, a claimed bundle): no line break of theirs reaches it.
+        self.logger = EscapingLogHandler.wrapping(logger)
+        serviceManager = ServiceNotifier(socketPath: configuration.notifySocket)
         guard SysFile.makeDirectory(configuration.stateDirectory, mode: 0o700),
             SysFile.makeDirectory(configuration.stateDirectory + "/logs", mode: 0o700)
         else { throw DaemonError(.startup, "cannot create the state folder \(configuration.stateDirectory)") }
         stateLock = try StateLock(folder: configuration.stateDirectory)
         let statePath = configuration.stateDirectory + "/offstage.sqlite"
-        Self.setAsideEmptyStore(statePath, logger: logger)
+        Self.setAsideEmptyStore(statePath, logger: self.logger)
         if stateLock.previousRunEndedUncleanly && SysFile.exists(statePath) && !SysFile.exists(statePath + "-wal") {
             // A run that did not stop cleanly leaves its write-ahead log: gone, the changes it held are lost.
             let lost =
                 "the write-ahead log is missing after a run that did not stop cleanly: the changes it held since "
                 + "its last checkpoint (acknowledged ones among them) are lost; starting from the store's file"
-            logger.error(
+            self.logger.error(
                 "\(lost)",
                 metadata: ["file": "\(statePath)-wal", "store": "\(statePath)"])
         }
@@ -114,7 +120,7 @@ final class Daemon: @unchecked Sendable {
         let memory: (snapshot: SystemSnapshot, clockOrigin: Double)?
         do { memory = try store.memory() } catch {
             let copy = (try? store.keepCopy()) ?? "no copy could be made"
-            logger.error(
+            self.logger.error(
                 "the usage history, budgets and energy ledger cannot be read: starting without them",
                 metadata: ["file": "\(statePath)", "error": "\(error)", "kept as": "\(copy)"])
             memory = nil
@@ -147,9 +153,10 @@ final class Daemon: @unchecked Sendable {
             ?? LinuxProcessHost(freezer: configuration.freezer, groupName: configuration.cgroupName, onExit: exited)
         try restore()
         if configuration.allowRootApps {
-            logger.warning("apps may run as root (--allow-root-apps): an app as root can do anything to the device")
+            self.logger.warning(
+                "apps may run as root (--allow-root-apps): an app as root can do anything to the device")
         }
-        logger.info(
+        self.logger.info(
             "offstage daemon started",
             metadata: [
                 "socket": "\(configuration.socketPath)", "state": "\(configuration.stateDirectory)",
@@ -176,6 +183,8 @@ final class Daemon: @unchecked Sendable {
 
     /// Serves until `requestShutdown`; then ends every app and closes.
     func run() {
+        // Listening, restored and about to serve: a `Type=notify` unit's dependents may start now.
+        tellServiceManager("READY=1\nSTATUS=serving on \(configuration.socketPath)")
         workMayWait = hasWaitingWork
         var timeout = fireDueWork()
         // Kept from turn to turn (a turn usually answers one message: a new array each time cost an allocation).
@@ -239,6 +248,7 @@ final class Daemon: @unchecked Sendable {
 
     /// Ends every app (SIGKILL: the daemon goes away), writes what is unwritten, closes the socket.
     private func shutDown() {
+        tellServiceManager("STOPPING=1")
         logger.info("offstage daemon stopping: ending apps")
         for (id, app) in apps {
             guard let process = app.process else { continue }
@@ -260,6 +270,14 @@ final class Daemon: @unchecked Sendable {
         }
         stateLock.markCleanStop()
         logger.info("offstage daemon stopped")
+    }
+
+    /// Sends `state` to the service manager, if one started the daemon; a failure is logged, never fatal (the
+    /// daemon serves whether or not its manager hears).
+    private func tellServiceManager(_ state: String) {
+        if let problem = serviceManager.notify(state) {
+            logger.warning("cannot tell the service manager", metadata: ["state": "\(state)", "error": "\(problem)"])
+        }
     }
 
     /// The seconds since this daemon started (not since the first start its clock counts from), for status.

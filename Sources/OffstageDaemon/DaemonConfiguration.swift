@@ -47,7 +47,7 @@ public struct DaemonConfiguration: Sendable {
     /// flood costs it no CPU, short enough that a client is answered well within a second once descriptors free up).
     public var descriptorShortagePause: Double = 0.25
     /// Seconds between two log lines of one kind that a client can provoke at will (out of descriptors, refused
-    /// connections): the ones between are counted, not written (ours).
+    /// connections, refused messages): the ones between are counted, not written (ours).
     public var repeatedLogInterval: Double = 10
 
     /// The user apps run as (nil: the daemon's own user): their processes, their cgroup v2 group (delegated to
@@ -59,6 +59,9 @@ public struct DaemonConfiguration: Sendable {
     /// Whether an app may run as root (its bundle folder owned by root with no other user given, or `appUser`
     /// root): off, such a launch is refused, since an app as root could do anything to the device.
     public var allowRootApps = false
+    /// The service manager's readiness socket (`$NOTIFY_SOCKET`, for systemd's `Type=notify`): told `READY=1` once
+    /// the daemon serves, `STOPPING=1` when it stops; nil: none to tell.
+    public var notifySocket: String?
     /// Tests only: a file whose number of seconds is added to the wall clock as the daemon reads it.
     public var wallClockShiftFile: String?
 
@@ -68,12 +71,14 @@ public struct DaemonConfiguration: Sendable {
     }
 
     /// The default places: state in `$XDG_STATE_HOME/offstage` (or `~/.local/state/offstage`),
-    /// the socket in `$XDG_RUNTIME_DIR` (or the state folder).
+    /// the socket in `$XDG_RUNTIME_DIR` (or the state folder); the service manager's `$NOTIFY_SOCKET` if set.
     public static func standard(environment: [String: String] = ProcessInfo.processInfo.environment)
         -> DaemonConfiguration
     {
-        DaemonConfiguration(
+        var configuration = DaemonConfiguration(
             stateDirectory: DaemonLocation.stateDirectory(environment: environment),
             socketPath: DaemonLocation.socketPath(environment: environment))
+        configuration.notifySocket = environment["NOTIFY_SOCKET"]
+        return configuration
     }
 }

@@ -176,7 +176,7 @@ public struct DaemonOptions: ParsableArguments {
         return try JSONDecoder().decode(Policy.self, from: JSONSerialization.data(withJSONObject: fields))
     }
 
-    /// `FIRST-LAST`: user ids for apps, neither root's nor the daemon's own.
+    /// `FIRST-LAST`: user ids for apps, neither root's nor the daemon's own, nor any existing user's or group's.
     static func userIDs(_ text: String) throws -> ClosedRange<UInt32> {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 2, let first = UInt32(parts[0]), let last = UInt32(parts[1]), first <= last else {
@@ -185,7 +185,47 @@ public struct DaemonOptions: ParsableArguments {
         guard first > 0, !(first...last).contains(getuid()) else {
             throw ValidationError("--app-uids: \(text) holds root's or the daemon's own user id")
         }
+        if let user = existingAccount(in: first...last) {
+            throw ValidationError(
+                "--app-uids: \(text) holds the user id of the existing user '\(user.name)' (\(user.id)): an app would "
+                    + "run as that user, with its files; choose a range no account uses")
+        }
+        if let group = existingGroup(in: first...last) {
+            throw ValidationError(
+                "--app-uids: \(text) holds the id of the existing group '\(group.name)' (\(group.id)): an app, given "
+                    + "its user id as its group id, would share that group's files; choose a range no group uses")
+        }
         return first...last
+    }
+
+    /// The first account (from the system's user database, as `getent passwd` lists it) whose user id is in `range`.
+    static func existingAccount(in range: ClosedRange<UInt32>) -> (name: String, id: UInt32)? {
+        firstEntry(in: range, opening: setpwent, next: getpwent, closing: endpwent) {
+            ($0.pw_name, $0.pw_uid)
+        }
+    }
+
+    /// The first group (as `getent group` lists it) whose id is in `range`: apps of `--app-uids` get their user id
+    /// as their group id.
+    static func existingGroup(in range: ClosedRange<UInt32>) -> (name: String, id: UInt32)? {
+        firstEntry(in: range, opening: setgrent, next: getgrent, closing: endgrent) {
+            ($0.gr_name, $0.gr_gid)
+        }
+    }
+
+    /// Walks one of the system's databases (users or groups) from its start and returns the first entry whose id
+    /// is in `range`, with its name.
+    private static func firstEntry<Entry>(
+        in range: ClosedRange<UInt32>, opening: () -> Void, next: () -> UnsafeMutablePointer<Entry>?,
+        closing: () -> Void, _ nameAndID: (Entry) -> (UnsafeMutablePointer<CChar>?, UInt32)
+    ) -> (name: String, id: UInt32)? {
+        opening()
+        defer { closing() }
+        while let entry = next() {
+            let (name, id) = nameAndID(entry.pointee)
+            if range.contains(id) { return (name.map { String(cString: $0) } ?? "\(id)", id) }
+        }
+        return nil
     }
 
     /// The user `name` (or numeric id) names, with its primary group.

@@ -7,8 +7,9 @@ package import OffstageCore
 package protocol AppProcessHost: AnyObject {
     /// How apps are frozen here (`status` shows it).
     var freezer: FreezerKind { get }
-    /// Starts the app's executable in a session and groups of its own, as `user` if given, its output appended
-    /// to `logPath`. The process's exit is reported to the host's exit handler.
+    /// Starts the app's executable in a session and groups of its own, as `user` if given, with `environment` as
+    /// its whole environment, its output appended to `logPath`. The process's exit is reported to the host's exit
+    /// handler.
     func launch(
         _ app: BundleID, executable: String, environment: [String: String], logPath: String, as user: AppUser?
     ) throws(HostError) -> AppProcess

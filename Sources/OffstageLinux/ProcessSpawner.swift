@@ -3,12 +3,13 @@ import Glibc
 /// Starts an app's executable as a new session and process group, inside its control groups from its first
 /// instruction: a `/bin/sh` trampoline joins the groups, then `exec`s the app (no fork race).
 package enum ProcessSpawner {
-    /// Spawns `executable` with `environment` added; stdout and stderr go to `logPath`.
+    /// Spawns `executable` with `environment` as its whole environment (nothing of the daemon's own: the caller
+    /// chooses what an app sees) and `OFFSTAGE_CGROUP_PROCS`, the trampoline's; stdout and stderr go to `logPath`.
     /// Signal dispositions and the mask are reset: the daemon's own handling must not leak into apps.
     /// With `user`, the trampoline becomes that user (`setpriv`: its uid and group, no supplementary groups, no
     /// capabilities) after joining the groups and before the app's first instruction.
     package static func spawn(
-        executable: String, environment extra: [String: String], joining procsFiles: [String], logPath: String,
+        executable: String, environment: [String: String], joining procsFiles: [String], logPath: String,
         as user: AppUser? = nil
     ) throws(HostError) -> Int32 {
         let becomeUser =
@@ -19,8 +20,7 @@ package enum ProcessSpawner {
             #"for f in $OFFSTAGE_CGROUP_PROCS; do echo 0 > "$f" || exit 126; done; exec "#
             + becomeUser + #""$0" "$@""#
         let arguments = ["/bin/sh", "-c", script, executable]
-        var environment = currentEnvironment()
-        for (key, value) in extra { environment[key] = value }
+        var environment = environment
         environment["OFFSTAGE_CGROUP_PROCS"] = procsFiles.joined(separator: " ")
         if let user {
             // The log is the app's file: created here, then given to its user.
@@ -66,18 +66,4 @@ package enum ProcessSpawner {
 
     /// glibc's `POSIX_SPAWN_SETSID` (2.26 and later), which Swift's Glibc module does not export.
     private static let spawnSetSession: Int32 = 0x80
-
-    /// The daemon's own environment, as a dictionary.
-    package static func currentEnvironment() -> [String: String] {
-        var result: [String: String] = [:]
-        var pointer = environ
-        while let entry = pointer.pointee {
-            let text = String(cString: entry)
-            if let equals = text.firstIndex(of: "=") {
-                result[String(text[..<equals])] = String(text[text.index(after: equals)...])
-            }
-            pointer += 1
-        }
-        return result
-    }
 }

@@ -18,10 +18,17 @@ final class DaemonHarness: @unchecked Sendable {
     /// Daemon options added to the harness's own (e.g. `["--probe-interval", "0.1"]`).
     let options: [String]
 
+    /// Variables added to the daemon's environment (e.g. a service manager's `NOTIFY_SOCKET`).
+    let environment: [String: String]
+
     /// `allowRootApps`: the test's app bundles are root's (a root test made them), and run as root only with
     /// `--allow-root-apps`, which the harness passes unless a test checks the refusal.
-    init(freezer: String = "auto", policy: [String] = [], options: [String] = [], allowRootApps: Bool = true) throws {
+    init(
+        freezer: String = "auto", policy: [String] = [], options: [String] = [], allowRootApps: Bool = true,
+        environment: [String: String] = [:]
+    ) throws {
         folder = NSTemporaryDirectory() + "offstage-\(UUID().uuidString.prefix(8))"
+        self.environment = environment
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         chmod(folder, 0o755)
         self.freezer = freezer
@@ -101,6 +108,9 @@ final class DaemonHarness: @unchecked Sendable {
 
     // MARK: The daemon
 
+    /// A variable in the daemon's environment that its apps must not see (they get a minimal one).
+    static let daemonOnlyVariable = "OFFSTAGE_TEST_DAEMON_ONLY"
+
     /// Starts the daemon and waits until it answers.
     func start() throws {
         let process = Process()
@@ -112,7 +122,8 @@ final class DaemonHarness: @unchecked Sendable {
                 "--log-level", "debug",
             ] + policy.flatMap { ["--policy", $0] } + options
         var environment = ProcessInfo.processInfo.environment
-        environment["OFFSTAGE_TEST_DIR"] = folder
+        environment[Self.daemonOnlyVariable] = "the daemon's alone"
+        environment.merge(self.environment) { _, given in given }
         process.environment = environment
         FileManager.default.createFile(atPath: folder + "/daemon.log", contents: nil)
         let log = FileHandle(forWritingAtPath: folder + "/daemon.log")!
@@ -179,11 +190,12 @@ final class DaemonHarness: @unchecked Sendable {
 
     // MARK: Apps
 
-    /// Makes `Name.app` with an Info.plist and a link to `executable` (the test app by default), and installs it.
+    /// Makes `Name.app` with an Info.plist (declaring `OFFSTAGE_TEST_DIR` and `environment` in `LSEnvironment`) and
+    /// a link to `executable` (the test app by default), and installs it.
     @discardableResult
     func install(
         _ bundle: String, behaviours: [String] = [], executable: String = DaemonHarness.product("offstage-testapp"),
-        permitted: [String]? = nil, modes: [String] = ["fetch", "processing"]
+        permitted: [String]? = nil, modes: [String] = ["fetch", "processing"], environment: [String: String] = [:]
     ) throws -> String {
         let path = "\(folder)/\(bundle).app"
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
@@ -194,6 +206,8 @@ final class DaemonHarness: @unchecked Sendable {
             "UIBackgroundModes": modes,
             "BGTaskSchedulerPermittedIdentifiers": permitted ?? ["\(bundle).refresh", "\(bundle).stuck"],
             "OffstageTestBehaviours": behaviours,
+            // Apps get a minimal environment, not the daemon's: the folder they write their events to is declared.
+            "LSEnvironment": environment.merging(["OFFSTAGE_TEST_DIR": folder]) { given, _ in given },
         ]
         try PropertyListSerialization.data(fromPropertyList: plist, format: .xml, options: 0)
             .write(to: URL(fileURLWithPath: "\(path)/Info.plist"))
@@ -289,14 +303,16 @@ final class DaemonHarness: @unchecked Sendable {
         return try Data(contentsOf: output)
     }
 
-    /// Installs ColorFeed (the unchanged WWDC25 sample) from the built `colorfeed` and its Info.plist.
-    /// Installs and opens an app whose executable is the script `lines`, then waits until its log holds `marker`
-    /// and returns the log: for tests where the app itself tries something and says what happened.
-    func openScript(_ bundle: String, _ lines: [String], until marker: String) throws -> String {
+    /// Installs and opens an app whose executable is the script `lines` (its bundle declaring `environment`),
+    /// then waits until its log holds `marker` and returns the log: for tests where the app itself tries something
+    /// and says what happened.
+    func openScript(
+        _ bundle: String, _ lines: [String], until marker: String, environment: [String: String] = [:]
+    ) throws -> String {
         let script = "\(folder)/\(bundle).script"
         try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: script))
         chmod(script, 0o755)
-        try install(bundle, executable: script)
+        try install(bundle, executable: script, environment: environment)
         try send(.open(BundleID(bundle)))
         let log = "\(stateDirectory)/logs/\(bundle).log"
         try waitUntil("\(bundle) wrote \(marker)") {
@@ -305,6 +321,7 @@ final class DaemonHarness: @unchecked Sendable {
         return try String(contentsOfFile: log, encoding: .utf8)
     }
 
+    /// Installs ColorFeed (the unchanged WWDC25 sample) from the built `colorfeed` and its Info.plist.
     func installColorFeed() throws {
         let bundle = folder + "/ColorFeed.app"
         try FileManager.default.createDirectory(atPath: bundle, withIntermediateDirectories: true)
