@@ -32,11 +32,15 @@ nonisolated final class BackgroundDownloadApp: NSObject, UIApplicationDelegate, 
         self.discretionary = discretionary
     }
 
+    /// Notes what happened, when, and the app's state, read on the main queue: `applicationState` is main-actor,
+    /// and the session's delegate queue is a background one.
     func note(_ what: String) {
-        sightings.note("\(what) at \(Int(Date().timeIntervalSince1970) % 100_000), state \(stateName)")
+        let at = Int(Date().timeIntervalSince1970) % 100_000
+        let sightings = sightings
+        DispatchQueue.main.async {
+            sightings.note("\(what) at \(at), state \(UIApplication.shared.applicationState.rawValue)")
+        }
     }
-
-    var stateName: String { "\(UIApplication.shared.applicationState.rawValue)" }
 
     func applicationDidBecomeActive(_ application: UIApplication) {
         urlSession.downloadTask(with: URL(string: "https://cdn.example.com/episode.mp3")!).resume()

@@ -60,7 +60,9 @@ nonisolated final class LegacyFetchApp: UIApplicationDelegate, @unchecked Sendab
         _ application: UIApplication,
         didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?
     ) -> Bool {
-        application.setMinimumBackgroundFetchInterval(UIApplication.backgroundFetchIntervalMinimum)
+        MainActor.assumeIsolated {
+            application.setMinimumBackgroundFetchInterval(UIApplication.backgroundFetchIntervalMinimum)
+        }
         return true
     }
 
@@ -72,13 +74,19 @@ nonisolated final class LegacyFetchApp: UIApplicationDelegate, @unchecked Sendab
         let sightings = sightings
         nonisolated(unsafe) let completionHandler = completionHandler
         URLSession.shared.dataTask(with: FeedRefreshApp.feed) { data, response, error in
-            let state = UIApplication.shared.applicationState.rawValue
-            if let data, error == nil {
-                sightings.note("fetched \(data.count) bytes in state \(state) after \(FeedRefreshApp.since(started)) s")
-                completionHandler(.newData)
-            } else {
-                sightings.note("failed: \((error as? URLError)?.code.rawValue ?? 0)")
-                completionHandler(.failed)
+            let after = FeedRefreshApp.since(started)
+            let fetched = data.map(\.count)
+            let failure = (error as? URLError)?.code.rawValue ?? 0
+            // The session's queue is a background one; `applicationState` is read on the main queue.
+            DispatchQueue.main.async {
+                if let fetched, error == nil {
+                    let state = UIApplication.shared.applicationState.rawValue
+                    sightings.note("fetched \(fetched) bytes in state \(state) after \(after) s")
+                    completionHandler(.newData)
+                } else {
+                    sightings.note("failed: \(failure)")
+                    completionHandler(.failed)
+                }
             }
         }.resume()
     }
