@@ -8,8 +8,8 @@ import Testing
 /// it starts the download on screen and leaves; the system carries it on; the app is woken with
 /// `handleEventsForBackgroundURLSession`, keeps the completion handler, gets the file in `didFinishDownloadingTo`,
 /// and calls the handler from `urlSessionDidFinishEvents(forBackgroundURLSession:)`.
-nonisolated final class BackgroundDownloadApp: NSObject, UIApplicationDelegate, OffstageBackgroundSessionDelegate,
-    URLSessionDownloadDelegate, @unchecked Sendable
+nonisolated final class BackgroundDownloadApp: NSObject, UIApplicationDelegate, URLSessionDownloadDelegate,
+    @unchecked Sendable
 {
     static let session = "com.example.bgdownload.session"
     let sightings: Sightings
