@@ -13,8 +13,7 @@ final class AsyncPushApp: UIApplicationDelegate {
 
     /// Made by the system when it launches the app, as UIKit makes the delegate.
     nonisolated init(syncSeconds: Double, sightings: Sightings) {
-        self.syncSeconds = syncSeconds
-        self.sightings = sightings
+        (self.syncSeconds, self.sightings) = (syncSeconds, sightings)
     }
 
     func application(_ application: UIApplication, didReceiveRemoteNotification userInfo: [AnyHashable: Any]) async

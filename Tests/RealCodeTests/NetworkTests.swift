@@ -295,39 +295,29 @@ extension URLSessionSuites {
     }
 }
 
-/// A refresh that keeps nothing on disk: a session of its own made with `URLSessionConfiguration.ephemeral`, then
-/// `URLSession.shared`, each answered by the simulated network.
-nonisolated final class EphemeralRefreshApp: NSObject, UIApplicationDelegate, @unchecked Sendable {
-    static let refresh = "com.example.private.refresh"
+/// A sync that keeps nothing on disk, on leaving the screen under a background task: a session of its own made with
+/// `URLSessionConfiguration.ephemeral`, then `URLSession.shared`, each answered by the simulated network.
+final class EphemeralSyncApp: UIApplicationDelegate {
     let sightings: Sightings
 
-    init(sightings: Sightings) { self.sightings = sightings }
-
-    func application(
-        _ application: UIApplication,
-        didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?
-    ) -> Bool {
-        BGTaskScheduler.shared.register(forTaskWithIdentifier: Self.refresh, using: nil) { task in
-            Task { await self.refresh(task) }
-        }
-        return true
-    }
+    /// Made by the system when it launches the app, as UIKit makes the delegate.
+    nonisolated init(sightings: Sightings) { self.sightings = sightings }
 
     func applicationDidEnterBackground(_ application: UIApplication) {
-        submitAppRefresh(Self.refresh, after: 15 * 60)
-    }
-
-    func refresh(_ task: BGTask) async {
-        let started = Date()
-        let session = URLSession(configuration: .ephemeral)
-        let privately = try? await session.data(from: URL(string: "https://api.example.com/private")!)
-        let shared = try? await URLSession.shared.data(from: URL(string: "https://api.example.com/public")!)
-        for (name, answer) in [("ephemeral", privately), ("shared", shared)] {
-            sightings.note("\(name): \(answer.map { String(decoding: $0.0, as: UTF8.self) } ?? "nothing")")
+        let sync = application.beginBackgroundTask(withName: "sync", expirationHandler: nil)
+        let sightings = sightings
+        Task {
+            let started = Date()
+            let session = URLSession(configuration: .ephemeral)
+            let privately = try? await session.data(from: URL(string: "https://api.example.com/private")!)
+            let shared = try? await URLSession.shared.data(from: URL(string: "https://api.example.com/public")!)
+            for (name, answer) in [("ephemeral", privately), ("shared", shared)] {
+                sightings.note("\(name): \(answer.map { String(decoding: $0.0, as: UTF8.self) } ?? "nothing")")
+            }
+            sightings.note("after \(Date().timeIntervalSince(started)) s")
+            session.finishTasksAndInvalidate()
+            application.endBackgroundTask(sync)
         }
-        sightings.note("after \(Date().timeIntervalSince(started)) s")
-        session.finishTasksAndInvalidate()
-        task.setTaskCompleted(success: privately != nil && shared != nil)
     }
 }
 
@@ -344,25 +334,14 @@ extension URLSessionSuites {
                         serverTime: 2))
             }
             let app = "com.example.private"
-            let run = RealCodeRun(
-                apps: [
-                    (
-                        manifest(app, identifiers: [EphemeralRefreshApp.refresh]),
-                        { @Sendable in EphemeralRefreshApp(sightings: sightings) }
-                    )
-                ],
-                network: network,
-                timeline: [
-                    at(1, .open(BundleID(app))), at(10, .home),
-                    at(30, .simulateLaunch(BundleID(app), identifier: EphemeralRefreshApp.refresh)),
-                ],
-                duration: 200)
-            let records = try run.run()
+            let records = try RealCodeRun(
+                apps: [(manifest(app, identifiers: []), { @Sendable in EphemeralSyncApp(sightings: sightings) })],
+                network: network, timeline: [at(1, .open(BundleID(app))), at(10, .home)], duration: 200
+            ).run()
+            // Two server times of 2 s, in virtual time: the real network would answer neither.
             #expect(sightings.lines.prefix(2) == ["ephemeral: simulated private", "shared: simulated public"])
-            // Two server times of 2 s in virtual time: the real network would answer neither.
             #expect(sightings.lines.last?.hasPrefix("after 4.") == true)
-            let completed = records.of(.completed, app, task: EphemeralRefreshApp.refresh)
-            #expect(completed.map(\.succeeded) == [true])
+            #expect(records.of(.assertionEnded, app).map { $0.at.seconds > 14 && $0.at.seconds < 15 } == [true])
         }
     }
 }

@@ -2,24 +2,19 @@ public import Foundation
 import OffstageCore
 
 // The notification names are `nonisolated`, as the iOS 18 SDK declares them: observers register from any thread.
-extension UIApplication {
-    public nonisolated static let didFinishLaunchingNotification = Notification.Name(
-        "UIApplicationDidFinishLaunchingNotification")
-    public nonisolated static let didBecomeActiveNotification = Notification.Name(
-        "UIApplicationDidBecomeActiveNotification")
-    public nonisolated static let willResignActiveNotification = Notification.Name(
-        "UIApplicationWillResignActiveNotification")
-    public nonisolated static let didEnterBackgroundNotification = Notification.Name(
-        "UIApplicationDidEnterBackgroundNotification")
-    public nonisolated static let willEnterForegroundNotification = Notification.Name(
+nonisolated extension UIApplication {
+    public static let didFinishLaunchingNotification = Notification.Name("UIApplicationDidFinishLaunchingNotification")
+    public static let didBecomeActiveNotification = Notification.Name("UIApplicationDidBecomeActiveNotification")
+    public static let willResignActiveNotification = Notification.Name("UIApplicationWillResignActiveNotification")
+    public static let didEnterBackgroundNotification = Notification.Name("UIApplicationDidEnterBackgroundNotification")
+    public static let willEnterForegroundNotification = Notification.Name(
         "UIApplicationWillEnterForegroundNotification")
-    public nonisolated static let willTerminateNotification = Notification.Name(
-        "UIApplicationWillTerminateNotification")
-    public nonisolated static let backgroundRefreshStatusDidChangeNotification = Notification.Name(
+    public static let willTerminateNotification = Notification.Name("UIApplicationWillTerminateNotification")
+    public static let backgroundRefreshStatusDidChangeNotification = Notification.Name(
         "UIApplicationBackgroundRefreshStatusDidChangeNotification")
 
     /// UIKit's notification for a life-cycle callback, posted after the delegate's method returns.
-    nonisolated static func notification(after callback: LifecycleCallback) -> Notification.Name? {
+    static func notification(after callback: LifecycleCallback) -> Notification.Name? {
         switch callback {
         case .willFinishLaunching, .beginRequest: nil
         case .didFinishLaunching: didFinishLaunchingNotification
@@ -33,14 +28,12 @@ extension UIApplication {
 }
 
 extension UIScene {
-    public nonisolated static let willConnectNotification = Notification.Name("UISceneWillConnectNotification")
-    public nonisolated static let didDisconnectNotification = Notification.Name("UISceneDidDisconnectNotification")
-    public nonisolated static let didActivateNotification = Notification.Name("UISceneDidActivateNotification")
-    public nonisolated static let willDeactivateNotification = Notification.Name("UISceneWillDeactivateNotification")
-    public nonisolated static let willEnterForegroundNotification = Notification.Name(
-        "UISceneWillEnterForegroundNotification")
-    public nonisolated static let didEnterBackgroundNotification = Notification.Name(
-        "UISceneDidEnterBackgroundNotification")
+    public static let willConnectNotification = Notification.Name("UISceneWillConnectNotification")
+    public static let didDisconnectNotification = Notification.Name("UISceneDidDisconnectNotification")
+    public static let didActivateNotification = Notification.Name("UISceneDidActivateNotification")
+    public static let willDeactivateNotification = Notification.Name("UISceneWillDeactivateNotification")
+    public static let willEnterForegroundNotification = Notification.Name("UISceneWillEnterForegroundNotification")
+    public static let didEnterBackgroundNotification = Notification.Name("UISceneDidEnterBackgroundNotification")
 }
 
 extension UIApplication {
