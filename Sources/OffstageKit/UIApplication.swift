@@ -24,8 +24,8 @@ public enum UIBackgroundRefreshStatus: Int, Sendable {
 
 /// The background subset of UIKit's `UIApplication`: state, background time and refresh status.
 /// Main-actor as UIKit declares it (`beginBackgroundTask`/`endBackgroundTask` are `nonisolated` there and here), and
-/// pre-concurrency as Objective-C imports it: Swift 5 code gets warnings, Swift 6 code errors. Each app has its own
-/// `UIApplication.shared`, even when several run in one simulator.
+/// pre-concurrency as Objective-C imports it: code that breaks the isolation gets warnings (from Swift 6.3 in Swift 6
+/// mode too). Each app has its own `UIApplication.shared`, even when several run in one simulator.
 @preconcurrency @MainActor public final class UIApplication: Sendable {
     /// `UIApplication.State`, with iOS's raw values.
     public enum State: Int, Sendable {
