@@ -59,7 +59,9 @@ extension Daemon {
                 if errno == EMFILE || errno == ENFILE { pauseAccepting() }
                 return
             }
-            guard let peer = ListeningSocket.peer(of: fd) else {
+            // After a flood the backlog holds connections whose clients have gone: closed at once, they cannot
+            // fill the descriptors and have the live client queued behind them shed (`pauseAccepting`).
+            guard !ListeningSocket.leftUnsaid(fd), let peer = ListeningSocket.peer(of: fd) else {
                 close(fd)
                 continue
             }

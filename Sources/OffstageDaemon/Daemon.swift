@@ -201,9 +201,10 @@ final class Daemon: @unchecked Sendable {
             }
             let ready = poll(&fds, nfds_t(fds.count), timeout)
             if ready < 0 && errno != EINTR { logger.error("poll failed: \(String(cString: strerror(errno)))") }
+            var listenerReady = false
             for entry in fds where entry.revents != 0 {
                 if entry.fd == listener {
-                    acceptConnections()
+                    listenerReady = true
                 } else if entry.fd == wakeRead {
                     drainWakePipe()
                     handleInbox()
@@ -215,6 +216,8 @@ final class Daemon: @unchecked Sendable {
                     serviceConnection(entry.fd, readable: entry.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0)
                 }
             }
+            // New connections last: the descriptors of connections that ended this turn are free for them.
+            if listenerReady { acceptConnections() }
             releaseHeldAnswers()
             timeout = fireDueWork()
         }
