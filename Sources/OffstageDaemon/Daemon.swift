@@ -48,8 +48,13 @@ final class Daemon: @unchecked Sendable {
     lazy var refusalLog = LogThrottle(interval: configuration.repeatedLogInterval)
     lazy var unreadLog = LogThrottle(interval: configuration.repeatedLogInterval)
     lazy var refusedMessageLog = LogThrottle(interval: configuration.repeatedLogInterval)
-    /// Connections whose answers wait for the store's sync at the end of this turn (`releaseHeldAnswers`).
+    /// Group commit: the generation of the last commit that held acknowledged changes (handed to `syncer`) and of
+    /// the last one on disk; the connections whose answers wait for theirs (`Connection.heldUntil`).
+    var committedGeneration: UInt64 = 0
+    var syncedGeneration: UInt64 = 0
     var awaitingSync: [Connection] = []
+    /// Syncs the store's write-ahead log on a thread of its own and posts each sync to the loop.
+    let syncer: StoreSyncer
     /// Where every connection's bytes are read to (one for all: the loop reads one connection at a time).
     var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
     var apps: [BundleID: ManagedApp] = [:]
@@ -139,6 +144,10 @@ final class Daemon: @unchecked Sendable {
             _ = fcntl(end, F_SETFD, FD_CLOEXEC)
         }
         (wakeRead, wakeWrite) = (pipeEnds[0], pipeEnds[1])
+        syncer = StoreSyncer(walPath: store.walPath) { [inbox, wakeWrite] report in
+            inbox.post(.synced(report))
+            Self.poke(wakeWrite)
+        }
         let socketFolder = String(
             configuration.socketPath[
                 ..<(configuration.socketPath.lastIndex(of: "/") ?? configuration.socketPath.startIndex)])
@@ -186,6 +195,7 @@ final class Daemon: @unchecked Sendable {
         // Listening, restored and about to serve: a `Type=notify` unit's dependents may start now.
         tellServiceManager("READY=1\nSTATUS=serving on \(configuration.socketPath)")
         workMayWait = hasWaitingWork
+        syncer.start()
         var timeout = fireDueWork()
         // Kept from turn to turn (a turn usually answers one message: a new array each time cost an allocation).
         var fds: [pollfd] = []
@@ -218,7 +228,7 @@ final class Daemon: @unchecked Sendable {
             }
             // New connections last: the descriptors of connections that ended this turn are free for them.
             if listenerReady { acceptConnections() }
-            releaseHeldAnswers()
+            commitTurn()
             timeout = fireDueWork()
         }
         shutDown()
@@ -245,6 +255,7 @@ final class Daemon: @unchecked Sendable {
             switch item {
             case .shutdown: stopping = true
             case .childExited(let pid, let how): childExited(pid, how: how)
+            case .synced(let report): synced(report)
             }
         }
     }
@@ -262,7 +273,7 @@ final class Daemon: @unchecked Sendable {
         flushDecisions()
         syncStore(all: true)
         saveMemory()
-        releaseHeldAnswers()
+        syncNow()
         for fd in connections.keys { close(fd) }
         close(listener)
         unlink(configuration.socketPath)
@@ -290,6 +301,8 @@ final class Daemon: @unchecked Sendable {
 /// Messages from other threads to the loop.
 enum InboxItem: Sendable {
     case childExited(pid: Int32, how: String)
+    /// The store's log was synced (or failed to be) up to a generation (`StoreSyncer`).
+    case synced(StoreSyncer.Report)
     case shutdown
 }
 
