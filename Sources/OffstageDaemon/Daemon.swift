@@ -4,11 +4,13 @@ import Logging
 import OffstageCore
 import OffstageLinux
 import OffstageProtocol
+import Synchronization
 
 /// The real-time host of the core: one thread runs a `poll` loop over the socket, the client
 /// connections and a wake-up pipe, and sleeps until the core's next due time or an event.
-/// Everything the daemon knows lives here and is touched only on that thread.
-final class Daemon: @unchecked Sendable {
+/// Everything the daemon knows lives here and is touched only on that thread: the daemon is made on it and is not
+/// `Sendable`; other threads reach the loop through its `Inbox` alone.
+final class Daemon {
     let configuration: DaemonConfiguration
     let logger: Logger
     var clock: DaemonClock
@@ -23,10 +25,8 @@ final class Daemon: @unchecked Sendable {
     var system: BackgroundSystem
 
     let listener: Int32
-    /// A pipe other threads write to so that `poll` returns (a child exited, shutdown was asked).
-    let wakeRead: Int32
-    let wakeWrite: Int32
-    let inbox = Inbox()
+    /// Where other threads post to the loop (a child exited, a sync ended, shutdown was asked), waking its `poll`.
+    let inbox: Inbox
 
     var connections: [Int32: Connection] = [:]
     /// Clients' connections (not apps') per user, for the limits; when to sweep connections next.
@@ -96,12 +96,15 @@ final class Daemon: @unchecked Sendable {
 
     /// Opens the store, detects the freezer, restores the apps and their pending requests, adopts (or cleans
     /// up) processes left by a previous run, and starts listening. `makeHost` makes the Linux layer, given what
-    /// to call when an app's process ends (by default the real one, `LinuxProcessHost`).
+    /// to call when an app's process ends (by default the real one, `LinuxProcessHost`); `inbox` is the one the
+    /// service posts shutdown to (a new one by default).
     init(
         configuration: DaemonConfiguration, logger: Logger,
         host makeHost: ((@escaping @Sendable (_ pid: Int32, _ how: String) -> Void) throws -> any AppProcessHost)? =
-            nil
+            nil,
+        inbox: Inbox? = nil
     ) throws {
+        self.inbox = try inbox ?? Inbox()
         self.configuration = configuration
         // Clients choose some of what is logged (a refused value, a claimed bundle): no line break of theirs reaches it.
         self.logger = EscapingLogHandler.wrapping(logger)
@@ -137,25 +140,14 @@ final class Daemon: @unchecked Sendable {
         savedMemory = memory?.snapshot
         decisions = DecisionBuffer(limit: configuration.decisionLogLimit)
         system = BackgroundSystem(policy: configuration.policy, wallClock: clock.wallClock())
-        var pipeEnds: [Int32] = [0, 0]
-        guard pipe(&pipeEnds) == 0 else { throw DaemonError(.startup, "pipe failed") }
-        for end in pipeEnds {
-            _ = fcntl(end, F_SETFL, O_NONBLOCK)
-            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-        }
-        (wakeRead, wakeWrite) = (pipeEnds[0], pipeEnds[1])
-        syncer = StoreSyncer(walPath: store.walPath) { [inbox, wakeWrite] report in
-            inbox.post(.synced(report))
-            Self.poke(wakeWrite)
-        }
+        syncer = StoreSyncer(walPath: store.walPath) { [inbox = self.inbox] report in inbox.post(.synced(report)) }
         let socketFolder = String(
             configuration.socketPath[
                 ..<(configuration.socketPath.lastIndex(of: "/") ?? configuration.socketPath.startIndex)])
         if !socketFolder.isEmpty { SysFile.makeDirectory(socketFolder, mode: 0o755) }
         listener = try ListeningSocket.open(at: configuration.socketPath)
-        let exited: @Sendable (Int32, String) -> Void = { [inbox, wakeWrite] pid, how in
+        let exited: @Sendable (Int32, String) -> Void = { [inbox = self.inbox] pid, how in
             inbox.post(.childExited(pid: pid, how: how))
-            Self.poke(wakeWrite)
         }
         host =
             try makeHost?(exited)
@@ -202,7 +194,7 @@ final class Daemon: @unchecked Sendable {
         while !stopping {
             fds.removeAll(keepingCapacity: true)
             if acceptingResumesAt == nil { fds.append(pollfd(fd: listener, events: Int16(POLLIN), revents: 0)) }
-            fds.append(pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0))
+            fds.append(pollfd(fd: inbox.wakeUp, events: Int16(POLLIN), revents: 0))
             fds.append(pollfd(fd: timers.due, events: Int16(POLLIN), revents: 0))
             fds.append(pollfd(fd: timers.wallClockSet, events: Int16(POLLIN), revents: 0))
             for (fd, connection) in connections {
@@ -215,8 +207,7 @@ final class Daemon: @unchecked Sendable {
             for entry in fds where entry.revents != 0 {
                 if entry.fd == listener {
                     listenerReady = true
-                } else if entry.fd == wakeRead {
-                    drainWakePipe()
+                } else if entry.fd == inbox.wakeUp {
                     handleInbox()
                 } else if entry.fd == timers.due {
                     timers.takeDue()
@@ -232,22 +223,6 @@ final class Daemon: @unchecked Sendable {
             timeout = fireDueWork()
         }
         shutDown()
-    }
-
-    /// Asks the loop to stop (from any thread: the service's graceful shutdown).
-    func requestShutdown() {
-        inbox.post(.shutdown)
-        Self.poke(wakeWrite)
-    }
-
-    static func poke(_ fd: Int32) {
-        var byte: UInt8 = 1
-        _ = write(fd, &byte, 1)
-    }
-
-    private func drainWakePipe() {
-        var buffer = [UInt8](repeating: 0, count: 64)
-        while read(wakeRead, &buffer, buffer.count) > 0 {}
     }
 
     private func handleInbox() {
@@ -306,14 +281,41 @@ enum InboxItem: Sendable {
     case shutdown
 }
 
-/// A locked list of `InboxItem`s: the reaper and the service post, the loop takes.
-final class Inbox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var items: [InboxItem] = []
+/// The loop's mailbox: a locked list of `InboxItem`s and a pipe whose read end the loop polls. The reaper, the
+/// sync thread and the service post (any thread); the loop takes.
+final class Inbox: Sendable {
+    /// The end the loop polls: readable once something was posted.
+    let wakeUp: Int32
+    private let wakeUpWrite: Int32
+    private let items = Mutex<[InboxItem]>([])
 
-    func post(_ item: InboxItem) { lock.withLock { items.append(item) } }
+    init() throws(DaemonError) {
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { throw DaemonError(.startup, "pipe failed") }
+        for end in ends {
+            _ = fcntl(end, F_SETFL, O_NONBLOCK)
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+        }
+        (wakeUp, wakeUpWrite) = (ends[0], ends[1])
+    }
+
+    deinit {
+        close(wakeUp)
+        close(wakeUpWrite)
+    }
+
+    /// Adds `item` and wakes the loop.
+    func post(_ item: InboxItem) {
+        items.withLock { $0.append(item) }
+        var byte: UInt8 = 1
+        _ = write(wakeUpWrite, &byte, 1)
+    }
+
+    /// Everything posted so far (the loop, woken: the wake-ups are read too).
     func take() -> [InboxItem] {
-        lock.withLock {
+        var buffer = [UInt8](repeating: 0, count: 64)
+        while read(wakeUp, &buffer, buffer.count) > 0 {}
+        return items.withLock { items in
             defer { items = [] }
             return items
         }

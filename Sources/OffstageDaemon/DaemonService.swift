@@ -15,19 +15,24 @@ public struct DaemonService: Service {
         self.logger = logger
     }
 
+    /// Makes the daemon on the loop's thread, where it lives (it is not `Sendable`), and serves until a graceful
+    /// shutdown, which reaches the loop through its inbox.
     public func run() async throws {
-        let daemon = try Daemon(configuration: configuration, logger: logger)
-        await withGracefulShutdownHandler {
-            await withCheckedContinuation { (finished: CheckedContinuation<Void, Never>) in
+        let inbox = try Inbox()
+        let (configuration, logger) = (configuration, logger)
+        try await withGracefulShutdownHandler {
+            try await withCheckedThrowingContinuation { (finished: CheckedContinuation<Void, any Error>) in
                 let thread = Thread {
                     Self.becomeLoopThread()
-                    daemon.run()
-                    finished.resume()
+                    do {
+                        try Daemon(configuration: configuration, logger: logger, inbox: inbox).run()
+                        finished.resume()
+                    } catch { finished.resume(throwing: error) }
                 }
                 thread.start()
             }
         } onGracefulShutdown: {
-            daemon.requestShutdown()
+            inbox.post(.shutdown)
         }
     }
 

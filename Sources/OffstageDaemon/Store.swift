@@ -8,7 +8,7 @@ import OffstageProtocol
 /// The daemon's SQLite store (WAL mode, migrations): installed apps and their live processes,
 /// pending requests, settings and device overrides, a bounded decision log, and what the system remembers
 /// (usage history, cooperation, budgets, the energy ledger: `Store+Memory.swift`).
-final class Store: @unchecked Sendable {
+final class Store {
     let database: DatabaseQueue
     let encoder = JSONEncoder()
     let decoder = JSONDecoder()
