@@ -289,14 +289,12 @@ final class Inbox: Sendable {
     private let wakeUpWrite: Int32
     private let items = Mutex<[InboxItem]>([])
 
+    /// An empty inbox with its wake-up pipe; fails only when the process has no descriptor left.
     init() throws(DaemonError) {
-        var ends: [Int32] = [0, 0]
-        guard pipe(&ends) == 0 else { throw DaemonError(.startup, "pipe failed") }
-        for end in ends {
-            _ = fcntl(end, F_SETFL, O_NONBLOCK)
-            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+        guard let ends = SysFile.wakeUpPipe() else {
+            throw DaemonError(.startup, "pipe: \(String(cString: strerror(errno)))")
         }
-        (wakeUp, wakeUpWrite) = (ends[0], ends[1])
+        (wakeUp, wakeUpWrite) = ends
     }
 
     deinit {
