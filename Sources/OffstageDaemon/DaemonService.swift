@@ -23,9 +23,13 @@ public struct DaemonService: Service {
         try await withGracefulShutdownHandler {
             try await withCheckedThrowingContinuation { (finished: CheckedContinuation<Void, any Error>) in
                 let thread = Thread {
-                    Self.becomeLoopThread()
+                    Self.takeNormalPriority()
                     do {
-                        try Daemon(configuration: configuration, logger: logger, inbox: inbox).run()
+                        let daemon = try Daemon(configuration: configuration, logger: logger, inbox: inbox)
+                        // Named once the helper threads `Daemon.init` starts have started: a thread starts with its
+                        // creator's name, and only the loop is `offstage-loop`.
+                        _ = setThreadName(pthread_self(), "offstage-loop")
+                        daemon.run()
                         finished.resume()
                     } catch { finished.resume(throwing: error) }
                 }
@@ -36,13 +40,11 @@ public struct DaemonService: Service {
         }
     }
 
-    /// Names the loop's thread and gives it the normal priority. It is started from a Swift-concurrency worker,
-    /// whose name (`…user-initiated-qos`) and nice value (-2, libdispatch's stand-in for its QoS on Linux) it
-    /// would otherwise keep, and pass on to every app it spawns: apps must start at the normal priority.
-    static func becomeLoopThread() {
-        // The kernel's name, set from the thread itself: Foundation's `Thread.current.name` did not always reach
-        // it (the loop showed the name of the worker it was started from in about half of the runs).
-        _ = setThreadName(pthread_self(), "offstage-loop")
+    /// Gives the loop's thread the normal priority. It is started from a Swift-concurrency worker, whose nice value
+    /// (-2, libdispatch's stand-in for its QoS on Linux) it would otherwise keep, and pass on to every app it
+    /// spawns: apps must start at the normal priority. (Its name is set from the thread itself: Foundation's
+    /// `Thread.current.name` did not always reach the kernel.)
+    static func takeNormalPriority() {
         setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 0)  // On Linux: this thread alone.
     }
 
@@ -56,6 +58,7 @@ public struct DaemonService: Service {
     }
 }
 
-/// `pthread_setname_np`, which Glibc's Swift module does not export (it needs `_GNU_SOURCE`).
-private typealias SetThreadName = @convention(c) (pthread_t, UnsafePointer<CChar>) -> Int32
-private let setThreadName = unsafeBitCast(dlsym(nil, "pthread_setname_np")!, to: SetThreadName.self)
+/// `pthread_setname_np`, which Glibc's Swift module does not export (it needs `_GNU_SOURCE`): the loop's and the
+/// sync thread's names (a thread starts with its creator's).
+typealias SetThreadName = @convention(c) (pthread_t, UnsafePointer<CChar>) -> Int32
+let setThreadName = unsafeBitCast(dlsym(nil, "pthread_setname_np")!, to: SetThreadName.self)

@@ -68,6 +68,8 @@ final class StoreSyncer: Sendable {
 
     /// The thread: waits for a request, syncs the log once for every generation asked for so far, reports.
     private func serve() {
+        // Started from the loop, the thread would carry its name (`offstage-loop`), which tests and `top` go by.
+        _ = setThreadName(pthread_self(), "offstage-sync")
         var file: Int32 = -1
         var synced: UInt64 = 0
         while true {
