@@ -61,11 +61,10 @@ extension ClientMessage.Body {
                 guard
                     parser.members({ parser, key in
                         if key == "call" { return HandCoding.once(&call, AppCall.readHandCoded(&parser)) }
-                        if key == "bundle", !bundleSeen {
-                            bundleSeen = true
-                            if parser.null() { return true }
-                            bundle = parser.text().map(BundleID.init(rawValue:))
-                            return bundle != nil
+                        if key == "bundle" {
+                            return HandCoding.onceOrNull(&bundle, &bundleSeen, &parser) {
+                                $0.text().map(BundleID.init(rawValue:))
+                            }
                         }
                         return false
                     }), let call
@@ -186,11 +185,8 @@ extension AppCall {
                 var seen = false
                 guard
                     parser.members({ parser, key in
-                        guard key == "name", !seen else { return false }
-                        seen = true
-                        if parser.null() { return true }
-                        name = parser.text()
-                        return name != nil
+                        guard key == "name" else { return false }
+                        return HandCoding.onceOrNull(&name, &seen, &parser) { $0.text() }
                     })
                 else { return nil }
                 return .beginBackgroundTask(name: name)
@@ -331,11 +327,8 @@ extension TaskRequest {
             parser.members({ parser, key in
                 if key == "identifier" { return HandCoding.once(&identifier, parser.text()) }
                 if key == "kind" { return HandCoding.once(&kind, parser.text().flatMap(TaskKind.init(rawValue:))) }
-                if key == "earliestBeginDate", !earliestSeen {
-                    earliestSeen = true
-                    if parser.null() { return true }
-                    earliest = parser.double()
-                    return earliest != nil
+                if key == "earliestBeginDate" {
+                    return HandCoding.onceOrNull(&earliest, &earliestSeen, &parser) { $0.double() }
                 }
                 if key == "requiresNetworkConnectivity" { return HandCoding.once(&network, parser.bool()) }
                 if key == "requiresExternalPower" { return HandCoding.once(&power, parser.bool()) }
@@ -345,11 +338,8 @@ extension TaskRequest {
                     return HandCoding.once(&strategy, parser.text().flatMap(SubmissionStrategy.init(rawValue:)))
                 }
                 if key == "requiresGPU" { return HandCoding.once(&gpu, parser.bool()) }
-                if key == "protectionTypeOfRequiredData", !protectionSeen {
-                    protectionSeen = true
-                    if parser.null() { return true }
-                    protection = parser.text()
-                    return protection != nil
+                if key == "protectionTypeOfRequiredData" {
+                    return HandCoding.onceOrNull(&protection, &protectionSeen, &parser) { $0.text() }
                 }
                 return false
             }), let identifier, let kind, let network, let power, let title, let subtitle, let strategy, let gpu
