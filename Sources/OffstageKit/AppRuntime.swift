@@ -200,7 +200,7 @@ public final class AppRuntime: @unchecked Sendable {
                 $0.delegate = delegate
                 $0.launchOptions = options
             }
-            app.delegate = delegate
+            app.delegateStorage.value = delegate
             onMain { _ = $0.application(app, willFinishLaunchingWithOptions: options) }
         case .didFinishLaunching:
             let options = registry.value.launchOptions

@@ -10,13 +10,19 @@ public enum UIBackgroundFetchResult: UInt, Sendable {
 
 extension UIApplication {
     /// The smallest fetch interval the system supports (0, as on iOS); the system applies its own minimum.
-    public static let backgroundFetchIntervalMinimum: TimeInterval = 0
+    public nonisolated static let backgroundFetchIntervalMinimum: TimeInterval = 0
     /// An interval so large that no fetch happens: iOS's default (`Double.greatestFiniteMagnitude`).
-    public static let backgroundFetchIntervalNever: TimeInterval = .greatestFiniteMagnitude
+    public nonisolated static let backgroundFetchIntervalNever: TimeInterval = .greatestFiniteMagnitude
 
     /// Asks for legacy background fetches at most this often (deprecated in iOS 13 for `BGAppRefreshTask`).
     /// Needs the `fetch` mode; has no effect when the Info.plist has `BGTaskSchedulerPermittedIdentifiers`.
     public func setMinimumBackgroundFetchInterval(_ minimumBackgroundFetchInterval: TimeInterval) {
+        requestMinimumBackgroundFetchInterval(minimumBackgroundFetchInterval)
+    }
+
+    /// `setMinimumBackgroundFetchInterval(_:)` from any thread: for the simulator's declarative apps, whose
+    /// actions run wherever their callback runs (an app's own code calls the main-actor method, as on iOS).
+    package nonisolated func requestMinimumBackgroundFetchInterval(_ minimumBackgroundFetchInterval: TimeInterval) {
         let never = minimumBackgroundFetchInterval >= UIApplication.backgroundFetchIntervalNever
         runtime.send(.setMinimumBackgroundFetchInterval(never ? nil : max(0, minimumBackgroundFetchInterval)))
     }

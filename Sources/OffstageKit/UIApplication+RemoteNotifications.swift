@@ -32,12 +32,15 @@ extension UIApplication {
     /// set the same number); 0 shows none.
     public var applicationIconBadgeNumber: Int {
         get { badge.value }
-        set { badge.value = max(0, newValue) }
+        set { setBadge(newValue) }
     }
+
+    /// Sets the icon's number from any thread (`UNUserNotificationCenter.setBadgeCount` runs on the caller's).
+    nonisolated func setBadge(_ number: Int) { badge.value = max(0, number) }
 
     /// A device token that stays the same for one app in every run: FNV-1a of the bundle identifier, spread over
     /// 32 bytes by a linear congruential step.
-    static func deviceToken(for bundleIdentifier: String) -> Data {
+    nonisolated static func deviceToken(for bundleIdentifier: String) -> Data {
         var state: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in bundleIdentifier.utf8 { state = (state ^ UInt64(byte)) &* 0x100_0000_01b3 }
         var bytes: [UInt8] = []

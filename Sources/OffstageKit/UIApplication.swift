@@ -23,8 +23,10 @@ public enum UIBackgroundRefreshStatus: Int, Sendable {
 }
 
 /// The background subset of UIKit's `UIApplication`: state, background time and refresh status.
-/// Each app has its own `UIApplication.shared`, even when several run in one simulator.
-public final class UIApplication: @unchecked Sendable {
+/// Main-actor as UIKit declares it (`beginBackgroundTask`/`endBackgroundTask` are `nonisolated` there and here), and
+/// pre-concurrency as Objective-C imports it: code that breaks the isolation gets warnings (from Swift 6.3 in Swift 6
+/// mode too). Each app has its own `UIApplication.shared`, even when several run in one simulator.
+@preconcurrency @MainActor public final class UIApplication: Sendable {
     /// `UIApplication.State`, with iOS's raw values.
     public enum State: Int, Sendable {
         case active = 0
@@ -54,8 +56,9 @@ public final class UIApplication: @unchecked Sendable {
         public static let openInPlace = OpenURLOptionsKey(rawValue: "UIApplicationOpenURLOptionsOpenInPlaceKey")
     }
 
-    unowned let runtime: AppRuntime
-    private let delegateStorage = LockedValue<(any UIApplicationDelegate)?>(nil)
+    nonisolated unowned let runtime: AppRuntime
+    /// The delegate behind `delegate`, which the system sets and reads from the app's callbacks on any thread.
+    nonisolated let delegateStorage = LockedValue<(any UIApplicationDelegate)?>(nil)
     /// The app's delegate, set by the system at launch.
     public var delegate: (any UIApplicationDelegate)? {
         get { delegateStorage.value }
@@ -63,13 +66,14 @@ public final class UIApplication: @unchecked Sendable {
     }
 
     /// Whether the app registered for remote notifications (`registerForRemoteNotifications()`).
-    let remoteRegistration = LockedValue(false)
+    nonisolated let remoteRegistration = LockedValue(false)
     /// The quick actions the app set (`shortcutItems`).
-    let shortcuts = LockedValue<[UIApplicationShortcutItem]?>(nil)
+    nonisolated let shortcuts = LockedValue<[UIApplicationShortcutItem]?>(nil)
     /// The number on the app's icon (`applicationIconBadgeNumber`, `setBadgeCount(_:)`).
-    let badge = LockedValue(0)
+    nonisolated let badge = LockedValue(0)
 
-    init(runtime: AppRuntime) { self.runtime = runtime }
+    /// Made by the app's runtime wherever the host creates it; everything it holds is behind locks.
+    nonisolated init(runtime: AppRuntime) { self.runtime = runtime }
 
     /// The application object of the app whose code is running.
     public class var shared: UIApplication { AppRuntime.current.application }
@@ -85,7 +89,7 @@ public final class UIApplication: @unchecked Sendable {
 
     /// Asks for background time to finish work; the handler runs on the main queue shortly before the time ends.
     /// Callable from any thread, as UIKit's (`nonisolated`); the handler is `@MainActor @Sendable`, as there.
-    public func beginBackgroundTask(
+    public nonisolated func beginBackgroundTask(
         withName taskName: String?, expirationHandler handler: (@MainActor @Sendable () -> Void)? = nil
     ) -> UIBackgroundTaskIdentifier {
         guard case .backgroundTask(let number) = runtime.send(.beginBackgroundTask(name: taskName)), number != 0 else {
@@ -96,14 +100,16 @@ public final class UIApplication: @unchecked Sendable {
         return UIBackgroundTaskIdentifier(rawValue: number)
     }
 
-    public func beginBackgroundTask(
+    /// `beginBackgroundTask(withName:expirationHandler:)` with no name; `nonisolated`, as in UIKit.
+    public nonisolated func beginBackgroundTask(
         expirationHandler handler: (@MainActor @Sendable () -> Void)? = nil
     ) -> UIBackgroundTaskIdentifier {
         beginBackgroundTask(withName: nil, expirationHandler: handler)
     }
 
-    /// Ends an assertion; an unknown identifier is logged by the system and otherwise ignored.
-    public func endBackgroundTask(_ identifier: UIBackgroundTaskIdentifier) {
+    /// Ends an assertion; an unknown identifier is logged by the system and otherwise ignored. `nonisolated`, as in
+    /// UIKit: callable from the queue that finished the work.
+    public nonisolated func endBackgroundTask(_ identifier: UIBackgroundTaskIdentifier) {
         runtime.setAssertionHandler(nil, for: identifier.rawValue)
         runtime.send(.endBackgroundTask(identifier.rawValue))
     }

@@ -16,7 +16,8 @@ extension Simulation {
                 at: now,
                 .appWork(app, generation: process.generation) {
                     NotificationCenter.postFromMainQueue(
-                        UIApplication.backgroundRefreshStatusDidChangeNotification, object: UIApplication.shared)
+                        UIApplication.backgroundRefreshStatusDidChangeNotification,
+                        object: AppRuntime.current.application)
                 })
         }
     }

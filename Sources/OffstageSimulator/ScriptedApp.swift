@@ -122,7 +122,7 @@ nonisolated final class ScriptedApp: UIApplicationDelegate, NSExtensionRequestHa
             case .cancelAll:
                 BGTaskScheduler.shared.cancelAllTaskRequests()
             case .fetchInterval(let interval):
-                UIApplication.shared.setMinimumBackgroundFetchInterval(
+                AppRuntime.current.application.requestMinimumBackgroundFetchInterval(
                     interval ?? UIApplication.backgroundFetchIntervalNever)
             case .startMode(let mode): setMode(mode, active: true)
             case .stopMode(let mode): setMode(mode, active: false)
@@ -160,7 +160,7 @@ nonisolated final class ScriptedApp: UIApplicationDelegate, NSExtensionRequestHa
     /// Begins an assertion and ends it after `work` seconds (unless it leaks); a good citizen
     /// also ends it in the expiration handler, stopping the work. The work done is reported either way.
     private func beginBackgroundTask(name: String, work: Double, leak: Bool, load: WorkLoad) {
-        let application = UIApplication.shared
+        let application = AppRuntime.current.application
         let box = Box(UIBackgroundTaskIdentifier.invalid)
         let progress = Box<OffstageWorkInProgress?>(nil)
         box.value = application.beginBackgroundTask(withName: name) {

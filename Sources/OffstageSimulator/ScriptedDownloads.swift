@@ -4,9 +4,7 @@ import OffstageKit
 /// A declarative app's background sessions, written as Apple's "Downloading files in the background" writes them:
 /// one session per identifier with the app as delegate, the completion handler of
 /// `handleEventsForBackgroundURLSession` kept and called once the session's events are all delivered.
-final class ScriptedDownloads: NSObject, URLSessionDownloadDelegate, OffstageBackgroundSessionDelegate,
-    @unchecked Sendable
-{
+final class ScriptedDownloads: NSObject, URLSessionDownloadDelegate, @unchecked Sendable {
     private var sessions: [String: URLSession] = [:]
     private var completionHandlers: [String: () -> Void] = [:]
 

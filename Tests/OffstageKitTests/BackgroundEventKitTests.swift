@@ -21,7 +21,9 @@ nonisolated final class LegacyNewsApp: UIApplicationDelegate, CLLocationManagerD
         _ application: UIApplication,
         didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?
     ) -> Bool {
-        application.setMinimumBackgroundFetchInterval(UIApplication.backgroundFetchIntervalMinimum)
+        MainActor.assumeIsolated {
+            application.setMinimumBackgroundFetchInterval(UIApplication.backgroundFetchIntervalMinimum)
+        }
         let manager = CLLocationManager()
         manager.delegate = self
         manager.startMonitoringSignificantLocationChanges()
@@ -43,7 +45,7 @@ nonisolated final class LegacyNewsApp: UIApplicationDelegate, CLLocationManagerD
         _ application: UIApplication,
         performFetchWithCompletionHandler completionHandler: @escaping (UIBackgroundFetchResult) -> Void
     ) {
-        seen.note("fetch in state \(application.applicationState.rawValue)")
+        seen.note("fetch in state \(MainActor.assumeIsolated { application.applicationState.rawValue })")
         completionHandler(.noData)
     }
 

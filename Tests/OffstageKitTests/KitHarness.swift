@@ -4,7 +4,8 @@ import OffstageSimulator
 
 /// A Swift app for tests: each callback runs the closure it was given, with the app's `UIApplication`.
 nonisolated final class TestApp: UIApplicationDelegate, OffstageUserActions, @unchecked Sendable {
-    typealias Step = @Sendable (UIApplication) -> Void
+    /// A callback's work: main-actor code, as the app delegate's callbacks are on iOS.
+    typealias Step = @MainActor @Sendable (UIApplication) -> Void
     let launch: Step
     let background: Step
     let tap: Step
@@ -19,12 +20,14 @@ nonisolated final class TestApp: UIApplicationDelegate, OffstageUserActions, @un
         _ application: UIApplication,
         didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?
     ) -> Bool {
-        launch(application)
+        MainActor.assumeIsolated { launch(application) }
         return true
     }
 
-    func applicationDidEnterBackground(_ application: UIApplication) { background(application) }
-    func performUserAction(_ action: String) { tap(UIApplication.shared) }
+    func applicationDidEnterBackground(_ application: UIApplication) {
+        MainActor.assumeIsolated { background(application) }
+    }
+    func performUserAction(_ action: String) { MainActor.assumeIsolated { tap(UIApplication.shared) } }
 }
 
 /// Things a test app observed, in order (its code runs one piece at a time).

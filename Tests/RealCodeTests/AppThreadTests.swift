@@ -23,7 +23,7 @@ nonisolated final class ThreadStartingApp: UIApplicationDelegate, @unchecked Sen
         BGTaskScheduler.shared.register(forTaskWithIdentifier: Self.refresh, using: nil) { task in
             Thread.detachNewThread { [self] in
                 let sum = (1...1000).reduce(0, +)
-                if misuse { _ = UIApplication.shared.applicationState }
+                if misuse { _ = BGTaskScheduler.shared }
                 DispatchQueue.main.async {
                     self.sightings.note("sum \(sum), main thread: \(Thread.isMainThread)")
                     task.setTaskCompleted(success: true)

@@ -8,8 +8,8 @@ import Testing
 /// it starts the download on screen and leaves; the system carries it on; the app is woken with
 /// `handleEventsForBackgroundURLSession`, keeps the completion handler, gets the file in `didFinishDownloadingTo`,
 /// and calls the handler from `urlSessionDidFinishEvents(forBackgroundURLSession:)`.
-nonisolated final class BackgroundDownloadApp: NSObject, UIApplicationDelegate, OffstageBackgroundSessionDelegate,
-    URLSessionDownloadDelegate, @unchecked Sendable
+nonisolated final class BackgroundDownloadApp: NSObject, UIApplicationDelegate, URLSessionDownloadDelegate,
+    @unchecked Sendable
 {
     static let session = "com.example.bgdownload.session"
     let sightings: Sightings
@@ -32,11 +32,15 @@ nonisolated final class BackgroundDownloadApp: NSObject, UIApplicationDelegate, 
         self.discretionary = discretionary
     }
 
+    /// Notes what happened, when, and the app's state, read on the main queue: `applicationState` is main-actor,
+    /// and the session's delegate queue is a background one.
     func note(_ what: String) {
-        sightings.note("\(what) at \(Int(Date().timeIntervalSince1970) % 100_000), state \(stateName)")
+        let at = Int(Date().timeIntervalSince1970) % 100_000
+        let sightings = sightings
+        DispatchQueue.main.async {
+            sightings.note("\(what) at \(at), state \(UIApplication.shared.applicationState.rawValue)")
+        }
     }
-
-    var stateName: String { "\(UIApplication.shared.applicationState.rawValue)" }
 
     func applicationDidBecomeActive(_ application: UIApplication) {
         urlSession.downloadTask(with: URL(string: "https://cdn.example.com/episode.mp3")!).resume()

@@ -20,7 +20,7 @@ nonisolated final class SerialQueueSaveApp: UIApplicationDelegate, @unchecked Se
     func applicationDidEnterBackground(_ application: UIApplication) {
         saveQueue.async {
             let started = Date()
-            self.taskID = UIApplication.shared.beginBackgroundTask(withName: "save") {
+            self.taskID = application.beginBackgroundTask(withName: "save") {
                 DispatchQueue.main.async {
                     dispatchPrecondition(condition: .onQueue(.main))
                     self.sightings.note("expired after \(Date().timeIntervalSince(started)) s, on the main queue")

@@ -150,7 +150,8 @@ final class HeadlinesAppDelegate: NSObject, UIApplicationDelegate {
         _ application: UIApplication,
         didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?
     ) -> Bool {
-        NotificationCenter.default.publisher(for: UIApplication.didEnterBackgroundNotification)
+        // `object: application`: Foundation's default center is one per process, shared with other tests' apps.
+        NotificationCenter.default.publisher(for: UIApplication.didEnterBackgroundNotification, object: application)
             .sink { _ in HeadlinesApp.sightings.append("didEnterBackground published") }
             .store(in: &cancellables)
         NewsFeed.shared.$headlines.dropFirst()

@@ -60,7 +60,9 @@ nonisolated final class LegacyFetchApp: UIApplicationDelegate, @unchecked Sendab
         _ application: UIApplication,
         didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?
     ) -> Bool {
-        application.setMinimumBackgroundFetchInterval(UIApplication.backgroundFetchIntervalMinimum)
+        MainActor.assumeIsolated {
+            application.setMinimumBackgroundFetchInterval(UIApplication.backgroundFetchIntervalMinimum)
+        }
         return true
     }
 
@@ -72,13 +74,19 @@ nonisolated final class LegacyFetchApp: UIApplicationDelegate, @unchecked Sendab
         let sightings = sightings
         nonisolated(unsafe) let completionHandler = completionHandler
         URLSession.shared.dataTask(with: FeedRefreshApp.feed) { data, response, error in
-            let state = UIApplication.shared.applicationState.rawValue
-            if let data, error == nil {
-                sightings.note("fetched \(data.count) bytes in state \(state) after \(FeedRefreshApp.since(started)) s")
-                completionHandler(.newData)
-            } else {
-                sightings.note("failed: \((error as? URLError)?.code.rawValue ?? 0)")
-                completionHandler(.failed)
+            let after = FeedRefreshApp.since(started)
+            let fetched = data.map(\.count)
+            let failure = (error as? URLError)?.code.rawValue ?? 0
+            // The session's queue is a background one; `applicationState` is read on the main queue.
+            DispatchQueue.main.async {
+                if let fetched, error == nil {
+                    let state = UIApplication.shared.applicationState.rawValue
+                    sightings.note("fetched \(fetched) bytes in state \(state) after \(after) s")
+                    completionHandler(.newData)
+                } else {
+                    sightings.note("failed: \(failure)")
+                    completionHandler(.failed)
+                }
             }
         }.resume()
     }
@@ -283,6 +291,57 @@ extension URLSessionSuites {
             #expect(sightings.lines == ["upload answered POST 300", "changes: 7000 bytes, error none"])
             let completed = records.of(.completed, app, task: UploadSyncApp.sync)
             #expect(completed.count == 1 && completed[0].succeeded == true)
+        }
+    }
+}
+
+/// A sync that keeps nothing on disk, on leaving the screen under a background task: a session of its own made with
+/// `URLSessionConfiguration.ephemeral`, then `URLSession.shared`, each answered by the simulated network.
+final class EphemeralSyncApp: UIApplicationDelegate {
+    let sightings: Sightings
+
+    /// Made by the system when it launches the app, as UIKit makes the delegate.
+    nonisolated init(sightings: Sightings) { self.sightings = sightings }
+
+    func applicationDidEnterBackground(_ application: UIApplication) {
+        let sync = application.beginBackgroundTask(withName: "sync", expirationHandler: nil)
+        let sightings = sightings
+        Task {
+            let started = Date()
+            let session = URLSession(configuration: .ephemeral)
+            let privately = try? await session.data(from: URL(string: "https://api.example.com/private")!)
+            let shared = try? await URLSession.shared.data(from: URL(string: "https://api.example.com/public")!)
+            for (name, answer) in [("ephemeral", privately), ("shared", shared)] {
+                sightings.note("\(name): \(answer.map { String(decoding: $0.0, as: UTF8.self) } ?? "nothing")")
+            }
+            sightings.note("after \(Date().timeIntervalSince(started)) s")
+            session.finishTasksAndInvalidate()
+            application.endBackgroundTask(sync)
+        }
+    }
+}
+
+extension URLSessionSuites {
+    @Suite struct EphemeralSessionTests {
+        @Test func ephemeralAndSharedSessionsReachTheSimulatedNetworkInVirtualTime() throws {
+            let sightings = Sightings()
+            var network = SimulatedNetwork()
+            for path in ["private", "public"] {
+                network.routes.append(
+                    NetworkRoute(
+                        match: .url("https://api.example.com/\(path)"),
+                        answer: .response(OffstageNetworkResponse(body: Data("simulated \(path)".utf8))),
+                        serverTime: 2))
+            }
+            let app = "com.example.private"
+            let records = try RealCodeRun(
+                apps: [(manifest(app, identifiers: []), { @Sendable in EphemeralSyncApp(sightings: sightings) })],
+                network: network, timeline: [at(1, .open(BundleID(app))), at(10, .home)], duration: 200
+            ).run()
+            // Two server times of 2 s, in virtual time: the real network would answer neither.
+            #expect(sightings.lines.prefix(2) == ["ephemeral: simulated private", "shared: simulated public"])
+            #expect(sightings.lines.last?.hasPrefix("after 4.") == true)
+            #expect(records.of(.assertionEnded, app).map { $0.at.seconds > 14 && $0.at.seconds < 15 } == [true])
         }
     }
 }

@@ -16,8 +16,11 @@ nonisolated final class NotesAppDelegate: UIResponder, UIApplicationDelegate, @u
     ) -> Bool {
         Self.sightings.note("app didFinishLaunching")
         BGTaskScheduler.shared.register(forTaskWithIdentifier: Self.refresh, using: nil) { task in
-            Self.sightings.note("refresh with \(UIApplication.shared.connectedScenes.count) scene(s)")
-            task.setTaskCompleted(success: true)
+            // `connectedScenes` is main-actor: the handler, on a background queue, reads it on the main queue.
+            DispatchQueue.main.async {
+                Self.sightings.note("refresh with \(UIApplication.shared.connectedScenes.count) scene(s)")
+                task.setTaskCompleted(success: true)
+            }
         }
         for name in [
             UIApplication.didBecomeActiveNotification, UIApplication.willResignActiveNotification,
@@ -25,9 +28,12 @@ nonisolated final class NotesAppDelegate: UIResponder, UIApplicationDelegate, @u
             UIApplication.willTerminateNotification, UIApplication.backgroundRefreshStatusDidChangeNotification,
         ] {
             _ = NotificationCenter.default.addObserver(forName: name, object: application, queue: nil) { note in
-                let status =
-                    note.name == UIApplication.backgroundRefreshStatusDidChangeNotification
-                    ? " \(UIApplication.shared.backgroundRefreshStatus.rawValue)" : ""
+                // UIKit posts from the main queue, where an observer with no queue runs.
+                let name = note.name
+                let status = MainActor.assumeIsolated {
+                    name == UIApplication.backgroundRefreshStatusDidChangeNotification
+                        ? " \(UIApplication.shared.backgroundRefreshStatus.rawValue)" : ""
+                }
                 Self.sightings.note("posted \(note.name.rawValue)\(status)")
             }
         }
@@ -63,7 +69,7 @@ nonisolated final class NotesSceneDelegate: UIResponder, UIWindowSceneDelegate, 
     func sceneDidEnterBackground(_ scene: UIScene) {
         NotesAppDelegate.sightings.note("scene didEnterBackground")
         // Five seconds to save the note, on the main queue, as apps do when they leave the screen.
-        let application = UIApplication.shared
+        let application = MainActor.assumeIsolated { UIApplication.shared }
         saving = application.beginBackgroundTask(withName: "save") { application.endBackgroundTask(self.saving) }
         DispatchQueue.main.asyncAfter(deadline: .now() + 5) { application.endBackgroundTask(self.saving) }
         let request = BGAppRefreshTaskRequest(identifier: NotesAppDelegate.refresh)
@@ -211,7 +217,8 @@ nonisolated final class ObservingApp: UIApplicationDelegate, @unchecked Sendable
             forName: UIApplication.didEnterBackgroundNotification, object: application, queue: .main
         ) { _ in
             dispatchPrecondition(condition: .onQueue(.main))
-            sightings.note("left the screen, state \(UIApplication.shared.applicationState.rawValue)")
+            let state = MainActor.assumeIsolated { UIApplication.shared.applicationState.rawValue }
+            sightings.note("left the screen, state \(state)")
         }
         return true
     }

@@ -62,7 +62,7 @@ nonisolated final class SleepUnderLockApp: UIApplicationDelegate, @unchecked Sen
 
     func applicationDidEnterBackground(_ application: UIApplication) {
         let started = Date()
-        let taskID = UIApplication.shared.beginBackgroundTask(withName: "delete", expirationHandler: nil)
+        let taskID = application.beginBackgroundTask(withName: "delete", expirationHandler: nil)
         operations.addOperation {
             self.store.withLock { Thread.sleep(forTimeInterval: 2) }
             self.sightings.note("deleted after \(Date().timeIntervalSince(started)) s")

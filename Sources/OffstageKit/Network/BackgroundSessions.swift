@@ -1,4 +1,5 @@
 public import Foundation
+public import FoundationNetworking
 import OffstageCore
 
 // Background `URLSession`s (issue 16, item 8): a task of a session made with `background(withIdentifier:)` is
@@ -39,12 +40,34 @@ extension URLSessionConfiguration {
     }
 }
 
-/// `urlSessionDidFinishEvents(forBackgroundURLSession:)`, which FoundationNetworking's `URLSessionDelegate` lacks:
-/// a session delegate that adopts this protocol too is told when the session's events have all been delivered
-/// (where the app calls the completion handler it kept from `handleEventsForBackgroundURLSession`).
-public protocol OffstageBackgroundSessionDelegate: URLSessionDelegate {
+// Apple's `URLSessionDelegate` has `urlSessionDidFinishEvents(forBackgroundURLSession:)`; FoundationNetworking's
+// lacks it, and with no Objective-C runtime the system cannot find the method by name. So OffstageKit declares the
+// session delegate protocols under Apple's names, each refining FoundationNetworking's of that name: they shadow
+// FoundationNetworking's for code that imports OffstageKit (Apple's `import UIKit` included), so a delegate
+// written for iOS adopts these with no source change and its method is a requirement the system calls.
+
+/// `URLSessionDelegate` with Apple's `urlSessionDidFinishEvents(forBackgroundURLSession:)`: told when a background
+/// session's events have all been delivered (where the app calls the completion handler it kept from
+/// `handleEventsForBackgroundURLSession`).
+public protocol URLSessionDelegate: FoundationNetworking.URLSessionDelegate {
     func urlSessionDidFinishEvents(forBackgroundURLSession session: URLSession)
 }
+
+extension URLSessionDelegate {
+    /// Default: nothing, as for a delegate that does not implement the optional method on iOS.
+    public func urlSessionDidFinishEvents(forBackgroundURLSession session: URLSession) {}
+}
+
+/// `URLSessionTaskDelegate`: FoundationNetworking's, adopting Offstage's `URLSessionDelegate`.
+public protocol URLSessionTaskDelegate: FoundationNetworking.URLSessionTaskDelegate, URLSessionDelegate {}
+/// `URLSessionDataDelegate`: FoundationNetworking's, adopting Offstage's `URLSessionTaskDelegate`.
+public protocol URLSessionDataDelegate: FoundationNetworking.URLSessionDataDelegate, URLSessionTaskDelegate {}
+/// `URLSessionDownloadDelegate`: FoundationNetworking's, adopting Offstage's `URLSessionTaskDelegate`.
+public protocol URLSessionDownloadDelegate: FoundationNetworking.URLSessionDownloadDelegate, URLSessionTaskDelegate {}
+/// `URLSessionStreamDelegate`: FoundationNetworking's, adopting Offstage's `URLSessionTaskDelegate`.
+public protocol URLSessionStreamDelegate: FoundationNetworking.URLSessionStreamDelegate, URLSessionTaskDelegate {}
+/// `URLSessionWebSocketDelegate`: FoundationNetworking's, adopting Offstage's `URLSessionTaskDelegate`.
+public protocol URLSessionWebSocketDelegate: FoundationNetworking.URLSessionWebSocketDelegate, URLSessionTaskDelegate {}
 
 extension UIApplicationDelegate {
     /// Default: does nothing (the completion handler is not called), as a delegate without the method on iOS.
@@ -80,7 +103,7 @@ extension AppRuntime {
         }
         for load in loads { load.loader.finishBackgroundTransfer() }
         if let urlSession = loads.compactMap(\.urlSession).first,
-            let delegate = urlSession.delegate as? any OffstageBackgroundSessionDelegate
+            let delegate = urlSession.delegate as? any URLSessionDelegate
         {
             nonisolated(unsafe) let urlSession = urlSession
             urlSession.delegateQueue.addOperation {

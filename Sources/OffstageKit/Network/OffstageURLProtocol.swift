@@ -1,4 +1,5 @@
 import Foundation
+import FoundationNetworking
 import OffstageCore
 
 /// Foundation's own interception point for `URLSession`, taking every request of an app whose host simulates
@@ -146,7 +147,8 @@ public final class OffstageURLProtocol: URLProtocol {
     /// for a protocol's downloads), on the session's delegate queue before it hears that the download finished.
     /// One call for the whole body, which arrives in one piece; the expected total is the body's length.
     private func reportProgress(of download: URLSessionDownloadTask, bytes: Int64) {
-        guard bytes > 0, let session = owningSession, let delegate = session.delegate as? any URLSessionDownloadDelegate
+        guard bytes > 0, let session = owningSession,
+            let delegate = session.delegate as? any FoundationNetworking.URLSessionDownloadDelegate
         else { return }
         session.delegateQueue.addOperation {
             delegate.urlSession(

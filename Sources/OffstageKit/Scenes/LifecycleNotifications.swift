@@ -1,7 +1,8 @@
 public import Foundation
 import OffstageCore
 
-extension UIApplication {
+// The notification names are `nonisolated`, as the iOS 18 SDK declares them: observers register from any thread.
+nonisolated extension UIApplication {
     public static let didFinishLaunchingNotification = Notification.Name("UIApplicationDidFinishLaunchingNotification")
     public static let didBecomeActiveNotification = Notification.Name("UIApplicationDidBecomeActiveNotification")
     public static let willResignActiveNotification = Notification.Name("UIApplicationWillResignActiveNotification")
@@ -37,10 +38,10 @@ extension UIScene {
 
 extension UIApplication {
     /// The application objects of ended processes (see `AppRuntime.deinit`).
-    private static let retired = LockedValue<[UIApplication]>([])
+    private nonisolated static let retired = LockedValue<[UIApplication]>([])
 
-    static func retire(_ application: UIApplication) {
-        application.delegate = nil
+    nonisolated static func retire(_ application: UIApplication) {
+        application.delegateStorage.value = nil
         retired.withValue { $0.append(application) }
     }
 }

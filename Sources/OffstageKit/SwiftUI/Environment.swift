@@ -15,7 +15,8 @@ public struct EnvironmentValues: Sendable {
     /// The environment of the app whose code is running (`.background` outside any app).
     static var current: EnvironmentValues {
         EnvironmentValues(
-            scenePhase: (AppRuntime.currentIfBound?.application.delegate as? any SwiftUIHosting)?.phase ?? .background)
+            scenePhase: (AppRuntime.currentIfBound?.application.delegateStorage.value as? any SwiftUIHosting)?.phase
+                ?? .background)
     }
 }
 

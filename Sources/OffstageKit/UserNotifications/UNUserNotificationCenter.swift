@@ -88,12 +88,12 @@ public final class UNUserNotificationCenter: @unchecked Sendable {
     public func setBadgeCount(
         _ newBadgeCount: Int, withCompletionHandler completionHandler: (@Sendable ((any Error)?) -> Void)? = nil
     ) {
-        runtime.application.applicationIconBadgeNumber = newBadgeCount
+        runtime.application.setBadge(newBadgeCount)
         if let completionHandler { onBackgroundQueue { completionHandler(nil) } }
     }
 
     public func setBadgeCount(_ newBadgeCount: Int) async throws {
-        runtime.application.applicationIconBadgeNumber = newBadgeCount
+        runtime.application.setBadge(newBadgeCount)
     }
 
     // MARK: Requests
