@@ -1,6 +1,7 @@
 // offstage-bench: the daemon's benchmarks (not tests; see BENCHMARKS.md). Run as root for the freezer figures:
 //   swift build -c release && .build/release/offstage-bench [--idle-seconds 60] [--rounds 2000] [--freezes 50]
 //   .build/release/offstage-bench --codec | --coders [--rounds 20000]: the coding cost alone, in this process.
+//   .build/release/offstage-bench --submits [--clients 200] [--rounds 25]: durable submits from many clients at once.
 // Started by the daemon (OFFSTAGE_SOCKET set), the same binary is the benchmark's app.
 import Foundation
 import OffstageCore
@@ -159,6 +160,7 @@ func echoRoundTrips(_ count: Int, path: String, frame: [UInt8]) -> [Double] {
 /// the three medians and p90s (nanoseconds) for the driver, then answers callbacks until it is ended.
 func runAsApp() -> Never {
     let environment = ProcessInfo.processInfo.environment
+    if environment["OFFSTAGE_BENCH_MODE"] == "submits" { runSubmitsAsApp(environment) }
     guard let socket = try? UnixSocket.connecting(to: environment["OFFSTAGE_SOCKET"] ?? "") else { exit(1) }
     let app = AppConnection(socket)
     pin(getpid(), to: roundTripCPUs.app)
@@ -183,6 +185,33 @@ func runAsApp() -> Never {
     try! (figures.joined(separator: " ") + "\n").write(
         toFile: environment["OFFSTAGE_BENCH_OUT"]!, atomically: true, encoding: .utf8)
     app.serve()
+}
+
+/// The app of `--submits`: its first connection registers the refresh and answers callbacks on a thread of its
+/// own; `OFFSTAGE_BENCH_CLIENTS` more connections submit (`SubmitClients`); writes "submits seconds p50 p99
+/// failures" (nanoseconds) for the driver, or "failed: why", then waits to be ended.
+func runSubmitsAsApp(_ environment: [String: String]) -> Never {
+    let socketPath = environment["OFFSTAGE_SOCKET"] ?? ""
+    let registered = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+        guard let socket = try? UnixSocket.connecting(to: socketPath) else { exit(1) }
+        let app = AppConnection(socket)
+        guard case .registered(true) = try? app.call(.register(identifier: SubmitClients.identifier)) else { exit(3) }
+        registered.signal()
+        app.serve()
+    }
+    registered.wait()
+    let figures: String
+    do {
+        let clients = try SubmitClients(
+            socketPath: socketPath, clients: Int(environment["OFFSTAGE_BENCH_CLIENTS"] ?? "") ?? 200, rounds: rounds)
+        let seconds = try clients.run()
+        figures =
+            "\(clients.latencies.count) \(seconds) \(median(clients.latencies)) "
+            + "\(percentile(clients.latencies, 0.99)) \(clients.failures)"
+    } catch { figures = "failed: \(error)" }
+    try! (figures + "\n").write(toFile: environment["OFFSTAGE_BENCH_OUT"]!, atomically: true, encoding: .utf8)
+    while true { pause() }
 }
 
 // MARK: The coding cost alone
@@ -329,22 +358,25 @@ let socketPath = folder + "/offstage.sock"
 let echoPath = folder + "/echo.sock"
 let cgroupName = "offstage-bench"
 
-func startDaemon() throws -> Process {
+/// Starts the daemon (with `options` besides the benchmark's own) and waits until it answers.
+func startDaemon(options: [String] = []) throws -> Process {
     let daemon = Process()
     daemon.executableURL = products.appendingPathComponent("offstage")
-    daemon.arguments = [
-        "daemon", "--state-dir", folder + "/state", "--socket", socketPath, "--cgroup-name", cgroupName,
-        "--log-level", "warning",
-        // The bench's apps are root's bundles (in root's temporary folder, writing its files): let them run as
-        // root, as the figures before the rule did, instead of adding a user switch to every round trip.
-        "--allow-root-apps",
-    ]
+    daemon.arguments =
+        [
+            "daemon", "--state-dir", folder + "/state", "--socket", socketPath, "--cgroup-name", cgroupName,
+            "--log-level", "warning",
+            // The bench's apps are root's bundles (in root's temporary folder, writing its files): let them run as
+            // root, as the figures before the rule did, instead of adding a user switch to every round trip.
+            "--allow-root-apps",
+        ] + options
     try daemon.run()
     for _ in 0..<500 where (try? ControlClient(path: socketPath).send(.status)) == nil { usleep(10_000) }
     return daemon
 }
 
-func makeBundle(_ id: String, executable: String) throws -> String {
+/// Makes `id.app` linking to `executable`, its settings (`settings` over the round trips') in its `LSEnvironment`.
+func makeBundle(_ id: String, executable: String, settings mode: [String: String] = [:]) throws -> String {
     let path = "\(folder)/\(id).app"
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     try? FileManager.default.createSymbolicLink(atPath: path + "/app", withDestinationPath: executable)
@@ -352,10 +384,10 @@ func makeBundle(_ id: String, executable: String) throws -> String {
     let settings = [
         "OFFSTAGE_BENCH_OUT": folder + "/roundtrip.txt", "OFFSTAGE_BENCH_ROUNDS": "\(rounds)",
         "OFFSTAGE_BENCH_ECHO": echoPath, "OFFSTAGE_BENCH_PLACEMENT": placement,
-    ]
+    ].merging(mode) { _, given in given }
     let plist: [String: Any] = [
         "CFBundleIdentifier": id, "CFBundleExecutable": "app", "UIBackgroundModes": ["fetch"],
-        "LSEnvironment": settings,
+        "BGTaskSchedulerPermittedIdentifiers": [SubmitClients.identifier], "LSEnvironment": settings,
     ]
     try PropertyListSerialization.data(fromPropertyList: plist, format: .xml, options: 0)
         .write(to: URL(fileURLWithPath: path + "/Info.plist"))
@@ -374,6 +406,51 @@ func waitFor(_ what: String, timeout: Double = 10, every: UInt32 = 0, _ conditio
 }
 
 let control = { (command: ControlCommand) throws -> ControlReply in try ControlClient(path: socketPath).send(command) }
+/// The daemon's CPU seconds so far (user and system, from `/proc/PID/stat`).
+func cpuSeconds(_ pid: Int32) -> Double {
+    let text = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+    let fields = text[(text.lastIndex(of: ")").map { text.index(after: $0) } ?? text.startIndex)...].split(
+        separator: " ")
+    guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+    return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+}
+
+/// `--submits`: `--clients` connections of one app (200 by default) submit a refresh `--rounds` times each (25 by
+/// default), each after the answer to its last, every answer durable; prints the rate, p50 and p99 of the answers,
+/// and the daemon's CPU time over the run. The daemon lets one app hold that many connections.
+func measureSubmits() throws -> Never {
+    let clients = Int(option("--clients", 200))
+    let submitRounds = Int(option("--rounds", 25))
+    let daemon = try startDaemon(options: ["--max-connections-per-app", "\(clients + 16)"])
+    let out = folder + "/submits.txt"
+    let settings = [
+        "OFFSTAGE_BENCH_MODE": "submits", "OFFSTAGE_BENCH_CLIENTS": "\(clients)", "OFFSTAGE_BENCH_OUT": out,
+        "OFFSTAGE_BENCH_ROUNDS": "\(submitRounds)",
+    ]
+    _ = try control(.install(path: try makeBundle("bench.submit", executable: executable.path, settings: settings)))
+    let cpuBefore = cpuSeconds(daemon.processIdentifier)
+    _ = try control(.event(event: .open("bench.submit")))
+    waitFor("the submits", timeout: 600, every: 10_000) { FileManager.default.fileExists(atPath: out) }
+    let cpu = cpuSeconds(daemon.processIdentifier) - cpuBefore
+    let text = try String(contentsOfFile: out, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+    let numbers = text.split(separator: " ").compactMap { Double($0) }
+    daemon.terminate()
+    daemon.waitUntilExit()
+    try? FileManager.default.removeItem(atPath: folder)
+    guard numbers.count == 5 else {
+        FileHandle.standardError.write(Data("offstage-bench: the submits \(text)\n".utf8))
+        exit(1)
+    }
+    print(
+        String(
+            format: "submit from %d clients of one app × %d (every answer after the fsync that covers it): "
+                + "%.0f/s, p50 %.1f ms, p99 %.1f ms, %d failed; the daemon used %.2f s of CPU in %.2f s",
+            clients, submitRounds, numbers[0] / numbers[1], numbers[2] / 1e6, numbers[3] / 1e6, Int(numbers[4]), cpu,
+            numbers[1]))
+    exit(numbers[4] == 0 ? 0 : 1)
+}
+if arguments.contains("--submits") { try measureSubmits() }
+
 // The echo server in the daemon's place (started here, so outside the app's control groups, as the daemon is).
 let echoServer = startEchoServer(echoPath)
 let daemon = try startDaemon()

@@ -21,9 +21,10 @@ final class Connection {
     var countedUnread = 0
     /// Close once `outgoing` is written (after a fatal protocol error).
     var closeAfterWrite = false
-    /// Answers wait (with everything sent after them) until the store is synced: set when a message's answer
-    /// acknowledges something written (`Daemon.holdUntilSynced`), cleared at the end of the turn.
-    var awaitingSync = false
+    /// The generation of the store's commit its answers wait for (with everything sent after them): set when a
+    /// message's answer acknowledges something written (`Daemon.holdUntilSynced`); nothing is written to the
+    /// client until that commit is on disk (`Daemon.syncedGeneration`). 0: none.
+    var heldUntil: UInt64 = 0
     /// The app at the other end is frozen: what is written to it waits in `outgoing` until it is thawed
     /// (`Daemon.setFrozen`). Written at once, a SIGSTOP-frozen app could read it before it stopped.
     var frozen = false
@@ -59,7 +60,9 @@ extension Daemon {
                 if errno == EMFILE || errno == ENFILE { pauseAccepting() }
                 return
             }
-            guard let peer = ListeningSocket.peer(of: fd) else {
+            // After a flood the backlog holds connections whose clients have gone: closed at once, they cannot
+            // fill the descriptors and have the live client queued behind them shed (`pauseAccepting`).
+            guard !ListeningSocket.leftUnsaid(fd), let peer = ListeningSocket.peer(of: fd) else {
                 close(fd)
                 continue
             }
@@ -261,22 +264,51 @@ extension Daemon {
     /// Holds the connection's answers (the next one and any after it) until the store is synced, if something
     /// the daemon acknowledges was written: an answer means durable.
     func holdUntilSynced(_ connection: Connection) {
-        guard store.awaitsSync, !connection.awaitingSync else { return }
-        connection.awaitingSync = true
-        awaitingSync.append(connection)
+        guard store.awaitsSync else { return }
+        if connection.heldUntil <= syncedGeneration { awaitingSync.append(connection) }
+        connection.heldUntil = committedGeneration + 1
     }
 
-    /// Group commit: commits the turn's transaction and syncs the store once for every answer held this turn of
-    /// the loop, then sends them.
-    func releaseHeldAnswers() {
-        do {
-            if store.awaitsSync { try store.sync() } else { try store.commit() }
-        } catch { logger.critical("acknowledging uncommitted or unsynced changes: \(error)") }
+    /// Group commit, at the end of each turn of the loop: commits the turn's transaction and, if it holds
+    /// acknowledged changes, asks the sync thread to make them durable; the loop serves the next turn meanwhile,
+    /// and one `fsync` covers every turn committed while the last one ran.
+    func commitTurn() {
+        do { try store.commit() } catch { logger.critical("acknowledging uncommitted changes: \(error)") }
+        guard store.awaitsSync else { return }
+        store.awaitsSync = false
+        committedGeneration += 1
+        syncer.request(committedGeneration)
+    }
+
+    /// A sync ended: sends the answers that waited for it. A failed one is logged and they are sent all the same
+    /// (the changes are committed, and a client must not wait for ever).
+    func synced(_ report: StoreSyncer.Report) {
+        if case .failed(_, let reason) = report { logger.critical("acknowledging unsynced changes: \(reason)") }
+        release(upTo: report.generation)
+    }
+
+    /// Ends the sync thread, commits and syncs here and now, and sends every held answer: at shutdown, and where no
+    /// loop runs (a test driving the daemon by hand).
+    func syncNow() {
+        syncer.stop()
+        do { try store.sync() } catch { logger.critical("acknowledging uncommitted or unsynced changes: \(error)") }
+        // Held answers wait for at most the generation after the last one committed: this one.
+        committedGeneration += 1
+        release(upTo: committedGeneration)
+    }
+
+    /// Sends the answers held for a commit up to `generation`, now on disk.
+    private func release(upTo generation: UInt64) {
+        syncedGeneration = max(syncedGeneration, generation)
         guard !awaitingSync.isEmpty else { return }
         let held = awaitingSync
         awaitingSync.removeAll(keepingCapacity: true)
         for connection in held {
-            connection.awaitingSync = false
+            guard connection.heldUntil <= syncedGeneration else {
+                awaitingSync.append(connection)
+                continue
+            }
+            connection.heldUntil = 0
             if connection.isOpen { flush(connection) }
         }
     }
@@ -285,7 +317,7 @@ extension Daemon {
     /// that leaves more than `maxUnreadBytes` unread, or a client whose user's clients leave more than
     /// `maxUnreadBytesPerUser` (the one adding to it: a client that reads keeps nothing unread).
     func flush(_ connection: Connection) {
-        guard !connection.awaitingSync, !connection.frozen else { return }
+        guard connection.heldUntil <= syncedGeneration, !connection.frozen else { return }
         while !connection.outgoing.isEmpty {
             let n = connection.outgoing.withUnsafeBytes {
                 Glibc.send(connection.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))

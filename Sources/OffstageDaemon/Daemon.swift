@@ -4,11 +4,13 @@ import Logging
 import OffstageCore
 import OffstageLinux
 import OffstageProtocol
+import Synchronization
 
 /// The real-time host of the core: one thread runs a `poll` loop over the socket, the client
 /// connections and a wake-up pipe, and sleeps until the core's next due time or an event.
-/// Everything the daemon knows lives here and is touched only on that thread.
-final class Daemon: @unchecked Sendable {
+/// Everything the daemon knows lives here and is touched only on that thread: the daemon is made on it and is not
+/// `Sendable`; other threads reach the loop through its `Inbox` alone.
+final class Daemon {
     let configuration: DaemonConfiguration
     let logger: Logger
     var clock: DaemonClock
@@ -23,10 +25,8 @@ final class Daemon: @unchecked Sendable {
     var system: BackgroundSystem
 
     let listener: Int32
-    /// A pipe other threads write to so that `poll` returns (a child exited, shutdown was asked).
-    let wakeRead: Int32
-    let wakeWrite: Int32
-    let inbox = Inbox()
+    /// Where other threads post to the loop (a child exited, a sync ended, shutdown was asked), waking its `poll`.
+    let inbox: Inbox
 
     var connections: [Int32: Connection] = [:]
     /// Clients' connections (not apps') per user, for the limits; when to sweep connections next.
@@ -48,8 +48,13 @@ final class Daemon: @unchecked Sendable {
     lazy var refusalLog = LogThrottle(interval: configuration.repeatedLogInterval)
     lazy var unreadLog = LogThrottle(interval: configuration.repeatedLogInterval)
     lazy var refusedMessageLog = LogThrottle(interval: configuration.repeatedLogInterval)
-    /// Connections whose answers wait for the store's sync at the end of this turn (`releaseHeldAnswers`).
+    /// Group commit: the generation of the last commit that held acknowledged changes (handed to `syncer`) and of
+    /// the last one on disk; the connections whose answers wait for theirs (`Connection.heldUntil`).
+    var committedGeneration: UInt64 = 0
+    var syncedGeneration: UInt64 = 0
     var awaitingSync: [Connection] = []
+    /// Syncs the store's write-ahead log on a thread of its own and posts each sync to the loop.
+    let syncer: StoreSyncer
     /// Where every connection's bytes are read to (one for all: the loop reads one connection at a time).
     var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
     var apps: [BundleID: ManagedApp] = [:]
@@ -91,12 +96,15 @@ final class Daemon: @unchecked Sendable {
 
     /// Opens the store, detects the freezer, restores the apps and their pending requests, adopts (or cleans
     /// up) processes left by a previous run, and starts listening. `makeHost` makes the Linux layer, given what
-    /// to call when an app's process ends (by default the real one, `LinuxProcessHost`).
+    /// to call when an app's process ends (by default the real one, `LinuxProcessHost`); `inbox` is the one the
+    /// service posts shutdown to (a new one by default).
     init(
         configuration: DaemonConfiguration, logger: Logger,
         host makeHost: ((@escaping @Sendable (_ pid: Int32, _ how: String) -> Void) throws -> any AppProcessHost)? =
-            nil
+            nil,
+        inbox: Inbox? = nil
     ) throws {
+        self.inbox = try inbox ?? Inbox()
         self.configuration = configuration
         // Clients choose some of what is logged (a refused value, a claimed bundle): no line break of theirs reaches it.
         self.logger = EscapingLogHandler.wrapping(logger)
@@ -132,21 +140,14 @@ final class Daemon: @unchecked Sendable {
         savedMemory = memory?.snapshot
         decisions = DecisionBuffer(limit: configuration.decisionLogLimit)
         system = BackgroundSystem(policy: configuration.policy, wallClock: clock.wallClock())
-        var pipeEnds: [Int32] = [0, 0]
-        guard pipe(&pipeEnds) == 0 else { throw DaemonError(.startup, "pipe failed") }
-        for end in pipeEnds {
-            _ = fcntl(end, F_SETFL, O_NONBLOCK)
-            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-        }
-        (wakeRead, wakeWrite) = (pipeEnds[0], pipeEnds[1])
+        syncer = StoreSyncer(walPath: store.walPath) { [inbox = self.inbox] report in inbox.post(.synced(report)) }
         let socketFolder = String(
             configuration.socketPath[
                 ..<(configuration.socketPath.lastIndex(of: "/") ?? configuration.socketPath.startIndex)])
         if !socketFolder.isEmpty { SysFile.makeDirectory(socketFolder, mode: 0o755) }
         listener = try ListeningSocket.open(at: configuration.socketPath)
-        let exited: @Sendable (Int32, String) -> Void = { [inbox, wakeWrite] pid, how in
+        let exited: @Sendable (Int32, String) -> Void = { [inbox = self.inbox] pid, how in
             inbox.post(.childExited(pid: pid, how: how))
-            Self.poke(wakeWrite)
         }
         host =
             try makeHost?(exited)
@@ -186,13 +187,14 @@ final class Daemon: @unchecked Sendable {
         // Listening, restored and about to serve: a `Type=notify` unit's dependents may start now.
         tellServiceManager("READY=1\nSTATUS=serving on \(configuration.socketPath)")
         workMayWait = hasWaitingWork
+        syncer.start()
         var timeout = fireDueWork()
         // Kept from turn to turn (a turn usually answers one message: a new array each time cost an allocation).
         var fds: [pollfd] = []
         while !stopping {
             fds.removeAll(keepingCapacity: true)
             if acceptingResumesAt == nil { fds.append(pollfd(fd: listener, events: Int16(POLLIN), revents: 0)) }
-            fds.append(pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0))
+            fds.append(pollfd(fd: inbox.wakeUp, events: Int16(POLLIN), revents: 0))
             fds.append(pollfd(fd: timers.due, events: Int16(POLLIN), revents: 0))
             fds.append(pollfd(fd: timers.wallClockSet, events: Int16(POLLIN), revents: 0))
             for (fd, connection) in connections {
@@ -201,11 +203,11 @@ final class Daemon: @unchecked Sendable {
             }
             let ready = poll(&fds, nfds_t(fds.count), timeout)
             if ready < 0 && errno != EINTR { logger.error("poll failed: \(String(cString: strerror(errno)))") }
+            var listenerReady = false
             for entry in fds where entry.revents != 0 {
                 if entry.fd == listener {
-                    acceptConnections()
-                } else if entry.fd == wakeRead {
-                    drainWakePipe()
+                    listenerReady = true
+                } else if entry.fd == inbox.wakeUp {
                     handleInbox()
                 } else if entry.fd == timers.due {
                     timers.takeDue()
@@ -215,26 +217,12 @@ final class Daemon: @unchecked Sendable {
                     serviceConnection(entry.fd, readable: entry.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0)
                 }
             }
-            releaseHeldAnswers()
+            // New connections last: the descriptors of connections that ended this turn are free for them.
+            if listenerReady { acceptConnections() }
+            commitTurn()
             timeout = fireDueWork()
         }
         shutDown()
-    }
-
-    /// Asks the loop to stop (from any thread: the service's graceful shutdown).
-    func requestShutdown() {
-        inbox.post(.shutdown)
-        Self.poke(wakeWrite)
-    }
-
-    static func poke(_ fd: Int32) {
-        var byte: UInt8 = 1
-        _ = write(fd, &byte, 1)
-    }
-
-    private func drainWakePipe() {
-        var buffer = [UInt8](repeating: 0, count: 64)
-        while read(wakeRead, &buffer, buffer.count) > 0 {}
     }
 
     private func handleInbox() {
@@ -242,6 +230,7 @@ final class Daemon: @unchecked Sendable {
             switch item {
             case .shutdown: stopping = true
             case .childExited(let pid, let how): childExited(pid, how: how)
+            case .synced(let report): synced(report)
             }
         }
     }
@@ -259,7 +248,7 @@ final class Daemon: @unchecked Sendable {
         flushDecisions()
         syncStore(all: true)
         saveMemory()
-        releaseHeldAnswers()
+        syncNow()
         for fd in connections.keys { close(fd) }
         close(listener)
         unlink(configuration.socketPath)
@@ -287,17 +276,44 @@ final class Daemon: @unchecked Sendable {
 /// Messages from other threads to the loop.
 enum InboxItem: Sendable {
     case childExited(pid: Int32, how: String)
+    /// The store's log was synced (or failed to be) up to a generation (`StoreSyncer`).
+    case synced(StoreSyncer.Report)
     case shutdown
 }
 
-/// A locked list of `InboxItem`s: the reaper and the service post, the loop takes.
-final class Inbox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var items: [InboxItem] = []
+/// The loop's mailbox: a locked list of `InboxItem`s and a pipe whose read end the loop polls. The reaper, the
+/// sync thread and the service post (any thread); the loop takes.
+final class Inbox: Sendable {
+    /// The end the loop polls: readable once something was posted.
+    let wakeUp: Int32
+    private let wakeUpWrite: Int32
+    private let items = Mutex<[InboxItem]>([])
 
-    func post(_ item: InboxItem) { lock.withLock { items.append(item) } }
+    /// An empty inbox with its wake-up pipe; fails only when the process has no descriptor left.
+    init() throws(DaemonError) {
+        guard let ends = SysFile.wakeUpPipe() else {
+            throw DaemonError(.startup, "pipe: \(String(cString: strerror(errno)))")
+        }
+        (wakeUp, wakeUpWrite) = ends
+    }
+
+    deinit {
+        close(wakeUp)
+        close(wakeUpWrite)
+    }
+
+    /// Adds `item` and wakes the loop.
+    func post(_ item: InboxItem) {
+        items.withLock { $0.append(item) }
+        var byte: UInt8 = 1
+        _ = write(wakeUpWrite, &byte, 1)
+    }
+
+    /// Everything posted so far (the loop, woken: the wake-ups are read too).
     func take() -> [InboxItem] {
-        lock.withLock {
+        var buffer = [UInt8](repeating: 0, count: 64)
+        while read(wakeUp, &buffer, buffer.count) > 0 {}
+        return items.withLock { items in
             defer { items = [] }
             return items
         }

@@ -44,6 +44,13 @@ enum ListeningSocket {
         return fd
     }
 
+    /// Whether the client has closed its end without sending anything (a connection left in the backlog by a
+    /// client that gave up): taking it would only hold a descriptor until the next read finds the end of it.
+    static func leftUnsaid(_ fd: Int32) -> Bool {
+        var byte: UInt8 = 0
+        return recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) == 0
+    }
+
     /// The process, user and group at the other end, as the kernel recorded them at `connect`.
     static func peer(of fd: Int32) -> PeerCredentials? {
         var credentials = PeerCredentials()

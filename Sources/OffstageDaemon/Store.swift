@@ -8,19 +8,20 @@ import OffstageProtocol
 /// The daemon's SQLite store (WAL mode, migrations): installed apps and their live processes,
 /// pending requests, settings and device overrides, a bounded decision log, and what the system remembers
 /// (usage history, cooperation, budgets, the energy ledger: `Store+Memory.swift`).
-final class Store: @unchecked Sendable {
+final class Store {
     let database: DatabaseQueue
     let encoder = JSONEncoder()
     let decoder = JSONDecoder()
-    /// The write-ahead log, opened for `sync` (kept open: the daemon's one connection keeps the log in place).
+    /// The store's file, and its write-ahead log, which `sync` (at shutdown) and `StoreSyncer` (while the daemon
+    /// serves) make durable; the log is kept open: the daemon's one connection keeps it in place.
     let path: String
-    private let walPath: String
+    let walPath: String
     /// The rows moved to the quarantine since the store was opened (the daemon logs them at start).
     var quarantined: [DamagedRow] = []
     private var walFile: Int32 = -1
     /// Whether something the daemon acknowledges (an app's requests, settings, an installation, device
-    /// overrides) was written since the last `sync`: its answer waits for the sync.
-    private(set) var awaitsSync = false
+    /// overrides) was written since it was last handed to a sync (`Daemon.commitTurn`, `sync`): its answer waits.
+    var awaitsSync = false
     /// Whether this turn of the loop wrote (its transaction waits for `commit`): no commit is tried otherwise.
     private var turnHasWritten = false
 
@@ -89,16 +90,29 @@ final class Store: @unchecked Sendable {
         try database.writeWithoutTransaction { db in if db.isInsideTransaction { try db.commit() } }
     }
 
-    /// Makes every commit so far durable (the turn's transaction is committed first): one `fsync` of the
-    /// write-ahead log, which holds every commit since the last checkpoint (SQLite syncs the log before it
-    /// checkpoints, and the database after).
+    /// Makes every commit so far durable here and now (the turn's transaction is committed first), at shutdown;
+    /// while the daemon serves, `StoreSyncer` does it on its own thread.
     func sync() throws {
         try commit()
-        if walFile < 0 { walFile = open(walPath, O_RDONLY | O_CLOEXEC) }
-        guard walFile >= 0, fsync(walFile) == 0 else {
-            throw DaemonError(.store, "cannot sync \(walPath): \(String(cString: strerror(errno)))")
-        }
+        try Self.syncLog(walPath, file: &walFile)
         awaitsSync = false
+    }
+
+    /// Commits the turn's transaction and says whether it holds acknowledged changes not yet handed to a sync
+    /// (`awaitsSync`), which the caller now syncs (`StoreSyncer`): the next call says no until something new is.
+    func commitForSync() throws -> Bool {
+        try commit()
+        defer { awaitsSync = false }
+        return awaitsSync
+    }
+
+    /// One `fsync` of the write-ahead log at `path` (opened into `file` the first time): it holds every commit
+    /// since the last checkpoint (SQLite syncs the log before it checkpoints, and the database after).
+    static func syncLog(_ path: String, file: inout Int32) throws(DaemonError) {
+        if file < 0 { file = open(path, O_RDONLY | O_CLOEXEC) }
+        guard file >= 0, fsync(file) == 0 else {
+            throw DaemonError(.store, "cannot sync \(path): \(String(cString: strerror(errno)))")
+        }
     }
 
     /// Every schema version, in order; a new table is a new migration, never an edit of an old one.
@@ -247,12 +261,13 @@ final class Store: @unchecked Sendable {
         let rows = try requests.map { ($0.identifier, String(decoding: try encoder.encode($0), as: UTF8.self)) }
         awaitsSync = true
         try write { db in
-            try db.execute(sql: "DELETE FROM pendingRequest WHERE bundle = ?", arguments: [app.rawValue])
-            for (identifier, json) in rows {
-                try db.execute(
-                    sql: "INSERT INTO pendingRequest (bundle, identifier, request) VALUES (?, ?, ?)",
-                    arguments: [app.rawValue, identifier, json])
-            }
+            // Statements compiled once for the daemon's life: compiling them per submit cost more than running them.
+            try db.cachedStatement(sql: "DELETE FROM pendingRequest WHERE bundle = ?").execute(arguments: [
+                app.rawValue
+            ])
+            let insert = try db.cachedStatement(
+                sql: "INSERT INTO pendingRequest (bundle, identifier, request) VALUES (?, ?, ?)")
+            for (identifier, json) in rows { try insert.execute(arguments: [app.rawValue, identifier, json]) }
         }
     }
 

@@ -16,13 +16,10 @@ package final class ExitWatcher: @unchecked Sendable {
 
     package init(onExit: @escaping @Sendable (_ pid: Int32, _ how: String) -> Void) throws(HostError) {
         self.onExit = onExit
-        var ends: [Int32] = [0, 0]
-        guard pipe(&ends) == 0 else { throw HostError(.system, "pipe: \(String(cString: strerror(errno)))") }
-        for end in ends {
-            _ = fcntl(end, F_SETFL, O_NONBLOCK)
-            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+        guard let ends = SysFile.wakeUpPipe() else {
+            throw HostError(.system, "pipe: \(String(cString: strerror(errno)))")
         }
-        (wakeRead, wakeWrite) = (ends[0], ends[1])
+        (wakeRead, wakeWrite) = ends
     }
 
     /// Starts watching `pid`; false where the kernel cannot (no `pidfd_open`: Linux before 5.3).

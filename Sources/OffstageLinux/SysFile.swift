@@ -67,6 +67,18 @@ package enum SysFile {
 
     package static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 
+    /// A pipe whose ends do not block and close on `exec`, for waking a thread's `poll` from another thread; nil
+    /// (with `errno`) when the system has no descriptor left.
+    package static func wakeUpPipe() -> (read: Int32, write: Int32)? {
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { return nil }
+        for end in ends {
+            _ = fcntl(end, F_SETFL, O_NONBLOCK)
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+        }
+        return (ends[0], ends[1])
+    }
+
     /// The names of the folders in `path` (none if it cannot be read).
     package static func subdirectories(of path: String) -> [String] {
         guard let dir = opendir(path) else { return [] }

@@ -1,7 +1,7 @@
 import OffstageCore
 
-/// The hand-written coding of what apps send: their calls (all but `submit` and the background-mode calls,
-/// which are rare) and their work reports. Control commands go through the general coders.
+/// The hand-written coding of what apps send: their calls (all but the background-mode calls, which are rare)
+/// and their work reports. Control commands go through the general coders.
 extension ClientMessage: HandCodable {
     func appendHandCoded(to out: inout [UInt8]) -> Bool {
         appendEnvelope(to: &out) { out in
@@ -61,11 +61,10 @@ extension ClientMessage.Body {
                 guard
                     parser.members({ parser, key in
                         if key == "call" { return HandCoding.once(&call, AppCall.readHandCoded(&parser)) }
-                        if key == "bundle", !bundleSeen {
-                            bundleSeen = true
-                            if parser.null() { return true }
-                            bundle = parser.text().map(BundleID.init(rawValue:))
-                            return bundle != nil
+                        if key == "bundle" {
+                            return HandCoding.onceOrNull(&bundle, &bundleSeen, &parser) {
+                                $0.text().map(BundleID.init(rawValue:))
+                            }
                         }
                         return false
                     }), let call
@@ -162,6 +161,10 @@ extension AppCall {
             out.put(#"{"simulateExpiration":{"identifier":"#)
             out.put(string: identifier)
             out.put("}}")
+        case .submit(let request):
+            out.put(#"{"submit":{"_0":"#)
+            guard request.appendHandCoded(to: &out) else { return false }
+            out.put("}}")
         case .backgroundEventCompleted(let token, let result):
             out.put(#"{"backgroundEventCompleted":{"token":"#)
             out.put(token)
@@ -182,11 +185,8 @@ extension AppCall {
                 var seen = false
                 guard
                     parser.members({ parser, key in
-                        guard key == "name", !seen else { return false }
-                        seen = true
-                        if parser.null() { return true }
-                        name = parser.text()
-                        return name != nil
+                        guard key == "name" else { return false }
+                        return HandCoding.onceOrNull(&name, &seen, &parser) { $0.text() }
                     })
                 else { return nil }
                 return .beginBackgroundTask(name: name)
@@ -208,6 +208,7 @@ extension AppCall {
             if key == "simulateExpiration" {
                 return parser.onlyMember("identifier") { $0.text() }.map { .simulateExpiration(identifier: $0) }
             }
+            if key == "submit" { return parser.onlyMember("_0") { TaskRequest.readHandCoded(&$0) }.map { .submit($0) } }
             if key == "setTaskCompleted" { return readSetTaskCompleted(&parser) }
             if key == "updateTitle" { return readUpdateTitle(&parser) }
             if key == "reportProgress" { return readReportProgress(&parser) }
@@ -272,5 +273,80 @@ extension AppCall {
             }), let token, let result
         else { return nil }
         return .backgroundEventCompleted(token: token, result: result)
+    }
+}
+
+extension TaskRequest {
+    /// Appends the request as Swift's synthesized coding writes it (members in declaration order, the nil ones
+    /// left out); false for a date that is not a finite number, which the general coder then refuses.
+    func appendHandCoded(to out: inout [UInt8]) -> Bool {
+        out.put(#"{"identifier":"#)
+        out.put(string: identifier)
+        out.put(#","kind":"#)
+        out.put(string: kind.rawValue)
+        if let earliestBeginDate {
+            out.put(#","earliestBeginDate":"#)
+            guard out.put(earliestBeginDate) else { return false }
+        }
+        out.put(#","requiresNetworkConnectivity":"#)
+        out.put(requiresNetworkConnectivity)
+        out.put(#","requiresExternalPower":"#)
+        out.put(requiresExternalPower)
+        out.put(#","title":"#)
+        out.put(string: title)
+        out.put(#","subtitle":"#)
+        out.put(string: subtitle)
+        out.put(#","strategy":"#)
+        out.put(string: strategy.rawValue)
+        out.put(#","requiresGPU":"#)
+        out.put(requiresGPU)
+        if let protectionTypeOfRequiredData {
+            out.put(#","protectionTypeOfRequiredData":"#)
+            out.put(string: protectionTypeOfRequiredData)
+        }
+        out.put("}")
+        return true
+    }
+
+    /// Reads a request written as `appendHandCoded` writes it (members in any order, a nil one left out or null);
+    /// nil for anything else, which the general coder then reads (a submit is the hot call that writes the store).
+    static func readHandCoded(_ parser: inout WireJSON.Parser) -> TaskRequest? {
+        var identifier: String?
+        var kind: TaskKind?
+        var earliest: Double?
+        var earliestSeen = false
+        var network: Bool?
+        var power: Bool?
+        var title: String?
+        var subtitle: String?
+        var strategy: SubmissionStrategy?
+        var gpu: Bool?
+        var protection: String?
+        var protectionSeen = false
+        guard
+            parser.members({ parser, key in
+                if key == "identifier" { return HandCoding.once(&identifier, parser.text()) }
+                if key == "kind" { return HandCoding.once(&kind, parser.text().flatMap(TaskKind.init(rawValue:))) }
+                if key == "earliestBeginDate" {
+                    return HandCoding.onceOrNull(&earliest, &earliestSeen, &parser) { $0.double() }
+                }
+                if key == "requiresNetworkConnectivity" { return HandCoding.once(&network, parser.bool()) }
+                if key == "requiresExternalPower" { return HandCoding.once(&power, parser.bool()) }
+                if key == "title" { return HandCoding.once(&title, parser.text()) }
+                if key == "subtitle" { return HandCoding.once(&subtitle, parser.text()) }
+                if key == "strategy" {
+                    return HandCoding.once(&strategy, parser.text().flatMap(SubmissionStrategy.init(rawValue:)))
+                }
+                if key == "requiresGPU" { return HandCoding.once(&gpu, parser.bool()) }
+                if key == "protectionTypeOfRequiredData" {
+                    return HandCoding.onceOrNull(&protection, &protectionSeen, &parser) { $0.text() }
+                }
+                return false
+            }), let identifier, let kind, let network, let power, let title, let subtitle, let strategy, let gpu
+        else { return nil }
+        return TaskRequest(
+            identifier: identifier, kind: kind, earliestBeginDate: earliest, requiresNetworkConnectivity: network,
+            requiresExternalPower: power, title: title, subtitle: subtitle, strategy: strategy, requiresGPU: gpu,
+            protectionTypeOfRequiredData: protection)
     }
 }

@@ -72,12 +72,7 @@ extension ServerMessage: HandCodable {
         var message: String?
         guard
             parser.members({ parser, key in
-                if key == "id", !idSeen {
-                    idSeen = true
-                    if parser.null() { return true }
-                    id = parser.int()
-                    return id != nil
-                }
+                if key == "id" { return HandCoding.onceOrNull(&id, &idSeen, &parser) { $0.int() } }
                 if key == "message" { return HandCoding.once(&message, parser.text()) }
                 return false
             }), let message

@@ -23,6 +23,19 @@ package enum HandCoding {
         return true
     }
 
+    /// Fills an optional member's slot (`seen` marks it read): null leaves it nil; false (the form is not plain)
+    /// when the member came before, or its value could not be read.
+    static func onceOrNull<Value>(
+        _ slot: inout Value?, _ seen: inout Bool, _ parser: inout WireJSON.Parser,
+        _ read: (inout WireJSON.Parser) -> Value?
+    ) -> Bool {
+        guard !seen else { return false }
+        seen = true
+        if parser.null() { return true }
+        slot = read(&parser)
+        return slot != nil
+    }
+
     /// Appends `payload`'s envelope by hand if its type and form allow; false (nothing appended) otherwise.
     package static func append<Payload>(_ payload: Payload, to out: inout [UInt8]) -> Bool {
         if Payload.self == ClientMessage.self {

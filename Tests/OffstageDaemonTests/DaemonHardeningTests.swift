@@ -139,7 +139,9 @@ import Testing
             }
         }
         #expect(lost.isEmpty, "\(lost)")
-        #expect(acknowledgements > 60)
+        // The first four, and at least one a cycle on average: the kills fell among acknowledged work (how many
+        // more the app gets between two kills depends on the machine's load).
+        #expect(acknowledgements >= 4 + cycles, "\(acknowledgements) acknowledgements in \(cycles) cycles")
 
     }
 

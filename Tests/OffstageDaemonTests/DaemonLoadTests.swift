@@ -13,10 +13,15 @@ import Testing
         return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
     }
 
-    /// A raw connection to `path` (non-blocking once connected), or -1.
-    static func connectRaw(_ path: String) -> Int32 {
+    /// A raw connection to `path` (non-blocking once connected), or -1. With `timeout` (seconds), a `connect` that
+    /// finds the listen backlog full gives up after it (`SO_SNDTIMEO` bounds a Unix socket's `connect`).
+    static func connectRaw(_ path: String, timeout: Double? = nil) -> Int32 {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0, var address = try? UnixSocket.makeAddress(path) else { return -1 }
+        if let timeout {
+            var limit = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1_000_000))
+            setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        }
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))

@@ -127,7 +127,7 @@ import Testing
             lastCall += 1
             daemon.handle(
                 ClientMessage(id: lastCall, body: .call(call: .returned(token: token), bundle: nil)), from: connection)
-            daemon.releaseHeldAnswers()
+            daemon.syncNow()
         }
         #expect(host.actions.last == .freeze(Self.app), "the app was frozen by its own call")
         #expect(!Self.hasUnread(app), "the answer to the call that froze it waits")
@@ -190,7 +190,7 @@ import Testing
             try Self.open(daemon)
             _ = try daemon.answer(.event(event: .home))
             Self.answerCallbacks(daemon)
-            daemon.releaseHeldAnswers()
+            daemon.syncNow()
             pid = try #require(daemon.apps[Self.app]?.process?.pid)
         }
         let host = FakeProcessHost()

@@ -17,6 +17,12 @@ import Testing
         .reportProgress(taskID: 4, completed: 10, total: Int64.max), .returned(token: Int.min),
         .simulateLaunch(identifier: "x"), .simulateExpiration(identifier: "y"),
         .backgroundEventCompleted(token: 9, result: .failed),
+        .submit(TaskRequest(identifier: "com.a.refresh", kind: .appRefresh)),
+        .submit(
+            TaskRequest(
+                identifier: "com.a.\"db\" é", kind: .continuedProcessing, earliestBeginDate: 1_795_000_000.123456,
+                requiresNetworkConnectivity: true, requiresExternalPower: true, title: "Export \n 😀", subtitle: "1/3",
+                strategy: .fail, requiresGPU: true, protectionTypeOfRequiredData: "complete")),
     ]
 
     /// Every form coded by hand: the calls with and without a bundle, a work report, and each answer and effect
