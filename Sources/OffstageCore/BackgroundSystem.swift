@@ -139,8 +139,8 @@ public struct BackgroundSystem: Sendable {
         consider(emptyBatteryDueTime)
         consider(lowPowerModeOffDueTime)
         for time in continuedProcessingDueTimes { consider(time) }
-        for time in backgroundTransferDueTimes { consider(time) }
-        consider(notificationDueTime)
+        for time in backgroundTransfers.dueTimes { consider(time) }
+        consider(localNotifications.nextDueTime)
         return next
     }
 

@@ -88,17 +88,3 @@ struct BackgroundTransfer: Hashable, Sendable {
     /// When it ends if it keeps running.
     var endsAt: Instant? { runningSince.map { $0 + secondsLeft } }
 }
-
-/// The background transfers of every app, the finished ones whose events wait for their app, and the resume rate
-/// limiter's state: what the system (`nsurlsessiond` on iOS) keeps while apps are suspended or not running.
-struct BackgroundTransfers: Sendable {
-    var transfers: [BackgroundTransfer] = []
-    /// Finished transfers whose session events the app has not been handed, in the order they finished.
-    var finished: [BackgroundTransfer] = []
-    /// Per app: background wakes for session events since the user last opened it, and the earliest next one.
-    var wakes: [BundleID: (count: Int, next: Instant)] = [:]
-    /// Apps whose session events wait (for a launch, or for the rate limiter), so each wait is recorded once.
-    var recordedWaits: Set<BundleID> = []
-
-    var isEmpty: Bool { transfers.isEmpty && finished.isEmpty }
-}

@@ -20,7 +20,7 @@ extension BackgroundSystem {
     /// Charges what an app's process used (a host's report) to the app, as foreground or background work by
     /// its state now; cellular bytes (re)start the radio's tail, charged to this app from now on.
     mutating func chargeEnergy(of usage: ResourceUsage, to id: BundleID) {
-        let background = !(apps.lookUp(id)?.state.isForeground ?? false)
+        let background = !apps[id].state.isForeground  // the report's app is installed: its caller checked
         let joules = energyMeter.charge(usage, of: id, background: background, at: now, power: policy.power)
         updateBattery(drained: joules, charging: 0)
     }

@@ -147,7 +147,7 @@ extension BackgroundSystem {
         apps[id].judgementHistory.noteLeft(at: now)
         for run in running { finishRun(id, run, ending: reason) }
         apps[id].clearProcess()
-        monitors.cpu.forgetWork(at: apps.position(of: id))
+        monitors.forgetCPUWork(at: apps.position(of: id))
         if foregroundApp == id { foregroundApp = nil }
         if appUnderLock == id { appUnderLock = nil }
         if case .exited = reason {} else { emit(.terminate(id, reason)) }

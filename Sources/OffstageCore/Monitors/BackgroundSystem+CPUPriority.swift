@@ -8,7 +8,7 @@
 extension BackgroundSystem {
     /// The CPU priority last sent for the app; nil while it is suspended or not running.
     public func cpuPriority(of app: BundleID) -> CPUPriority? {
-        apps.contains(app) ? monitors.cpuPriorities.priority(at: apps.position(of: app)) : nil
+        apps.contains(app) ? monitors.cpuPriority(at: apps.position(of: app)) : nil
     }
 
     /// The priority the rule gives the app now; nil when it uses no CPU.
@@ -26,9 +26,8 @@ extension BackgroundSystem {
     mutating func updateCPUPriorities(_ ids: AppSet) {
         for position in ids {
             let id = apps.id(at: position)
-            let priority = currentCPUPriority(of: id)
-            if monitors.cpuPriorities.update(at: position, to: priority), let priority {
-                emit(.setCPUPriority(id, priority))
+            if let changed = monitors.updateCPUPriority(at: position, to: currentCPUPriority(of: id)) {
+                emit(.setCPUPriority(id, changed))
             }
         }
     }

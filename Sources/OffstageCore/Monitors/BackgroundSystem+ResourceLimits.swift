@@ -4,81 +4,37 @@
 extension BackgroundSystem {
     // MARK: CPU monitor
 
-    /// Adds a host's report to the app's sliding window and kills the app if its average is over the limit.
-    /// The monitor judges a full window only: it must have watched the app for `backgroundCPUWindow`.
-    mutating func monitorCPU(_ id: BundleID, _ usage: ResourceUsage) {
-        guard apps.contains(id) else { return }
-        let position = apps.position(of: id)
-        guard cpuMonitorWatches(id) else { return monitors.cpu.forget(at: position) }
-        guard let used = monitors.cpu.add(usage, at: position, now: now, window: policy.backgroundCPUWindow) else {
-            return
-        }
-        killIfOverCPULimit(
-            id, used: used + cpuOfWorkInProgress(at: position, after: now + (-policy.backgroundCPUWindow)))
-    }
-
-    /// Kills the app if `used` CPU seconds over the window are over the limit; whether it did.
-    @discardableResult
-    private mutating func killIfOverCPULimit(_ id: BundleID, used: Double) -> Bool {
-        let position = apps.position(of: id)
-        let average = used / policy.backgroundCPUWindow
-        guard average > policy.backgroundCPULimit else { return false }
+    /// Kills the app the CPU monitor found over the limit, with the monitor's words for it.
+    mutating func killForCPU(_ id: BundleID, _ exceeded: Monitors.CPULimitExceeded) {
         let seconds = Int(policy.backgroundCPUWindow)
         let reason =
-            "cpu usage: \(oneDecimal(used)) seconds cpu time over \(seconds) seconds "
-            + "(\(percent(average))% cpu average), exceeding limit of \(percent(policy.backgroundCPULimit))% cpu "
+            "cpu usage: \(oneDecimal(exceeded.cpuSeconds)) seconds cpu time over \(seconds) seconds "
+            + "(\(percent(exceeded.average))% cpu average), exceeding limit of \(percent(policy.backgroundCPULimit))% cpu "
             + "over \(seconds) seconds"
         record(id, .resourceLimit, reason: reason)
-        monitors.cpu.forget(at: position)
         terminate(id, .resourceLimit("cpu resource limit exceeded"))
-        return true
     }
 
-    // MARK: CPU work in progress
-
-    /// `OffstageWork.begin`: the monitor counts the work while it runs (and forgets the app's work whose time
-    /// is up).
-    mutating func noteWorkBegan(_ id: BundleID, number: Int, cpuSeconds: Double, seconds: Double) {
-        guard seconds > 0, cpuSeconds > 0 else { return }
-        let work = CPUMonitor.WorkInProgress(start: now, end: now + seconds, rate: cpuSeconds / seconds)
-        monitors.cpu.beginWork(number, work, at: apps.position(of: id), now: now)
-    }
-
-    /// The work ended: its use comes in the report that follows.
-    mutating func noteWorkEnded(_ id: BundleID, number: Int) { monitors.cpu.endWork(number, at: apps.position(of: id)) }
-
-    /// The CPU seconds the app's work still in progress used after `start`, up to now (work whose time is up is
-    /// in its report).
-    private func cpuOfWorkInProgress(at position: Int, after start: Instant) -> Double {
-        monitors.cpu.workInProgress(at: position).filter { $0.end > now }
-            .reduce(0) { $0 + $1.cpuSeconds(from: start, to: now) }
-    }
-
-    /// When the monitor next judges the app's work in progress: every sixth of a window after `firstCPUJudgement`
+    /// When the monitor next judges the app's work in progress: every sixth of a window after its first judgement
     /// while it lasts (ours: iOS measures continuously). Nil when no work faster than the limit runs off screen.
     func cpuLimitDue(of id: BundleID) -> Instant? {
         guard let first = firstCPUJudgement(of: id) else { return nil }
         return first > now ? first : now + policy.backgroundCPUWindow / 6
     }
 
-    /// The first time the monitor judges the app's work in progress: once it has watched the app in the background
-    /// for a whole window, as soon as its work faster than the limit could have crossed the limit.
+    /// The first time the monitor judges the app's work in progress, while it watches the app in the background.
     private func firstCPUJudgement(of id: BundleID) -> Instant? {
         guard let since = apps[id].backgroundSince, cpuMonitorWatches(id) else { return nil }
-        let window = policy.backgroundCPUWindow
-        let crossings = monitors.cpu.workInProgress(at: apps.position(of: id))
-            .filter { $0.rate > policy.backgroundCPULimit && $0.end > now }
-            .map { $0.start + window * policy.backgroundCPULimit / $0.rate }
-        return crossings.min().map { max(since + window, $0) }
+        return monitors.firstCPUJudgement(at: apps.position(of: id), backgroundSince: since, now: now, policy: policy)
     }
 
     /// Judges the app's work in progress once it is due: over the limit, the app is killed; whether it was.
     mutating func fireCPULimit(_ id: BundleID) -> Bool {
-        guard let first = firstCPUJudgement(of: id), first <= now else { return false }
-        let position = apps.position(of: id)
-        let start = now + (-policy.backgroundCPUWindow)
-        let reported = monitors.cpu.reported(at: position, after: start).cpuSeconds
-        return killIfOverCPULimit(id, used: reported + cpuOfWorkInProgress(at: position, after: start))
+        guard let first = firstCPUJudgement(of: id), first <= now,
+            let exceeded = monitors.judgeCPUWork(at: apps.position(of: id), now: now, policy: policy)
+        else { return false }
+        killForCPU(id, exceeded)
+        return true
     }
 
     /// Whether the CPU monitor judges the app now: it runs off screen, and no processing task that requires
@@ -93,8 +49,8 @@ extension BackgroundSystem {
     /// not judge now, so it starts afresh when it does.
     mutating func resetIdleCPUWindows(_ ids: AppSet) {
         for position in ids {
-            if monitors.cpu.watches(at: position) && !cpuMonitorWatches(apps.id(at: position)) {
-                monitors.cpu.forget(at: position)
+            if monitors.keepsCPUWindow(at: position) && !cpuMonitorWatches(apps.id(at: position)) {
+                monitors.forgetCPUWindow(at: position)
             }
         }
     }
@@ -107,7 +63,8 @@ extension BackgroundSystem {
     mutating func enforceBackgroundMemoryLimit(_ ids: AppSet) {
         for position in ids {
             let id = apps.id(at: position)
-            guard let app = apps.lookUp(id), app.state == .background, id != foregroundApp, app.terminating == nil,
+            let app = apps[id]
+            guard app.state == .background, id != foregroundApp, app.terminating == nil,
                 app.inFlight == nil, app.queuedCallbacks.isEmpty, app.memoryFootprint > policy.backgroundMemoryLimit
             else { continue }
             let reason =

@@ -7,7 +7,11 @@ extension BackgroundSystem {
             return record(nil, .log, reason: "resource usage for \(id), not installed: ignored")
         }
         apps[id].resources.noteUsage(usage)
-        monitorCPU(id, usage)
+        if let exceeded = monitors.noteCPUReport(
+            usage, at: apps.position(of: id), watches: cpuMonitorWatches(id), now: now, policy: policy)
+        {
+            killForCPU(id, exceeded)
+        }
         chargeEnergy(of: usage, to: id)
     }
 

@@ -1,13 +1,104 @@
 /// What the system's monitors remember between entry points: the progress of continued-processing tasks
 /// and their UI, the CPU priorities last sent to hosts (`CPUPriorities`), and recent CPU reports of
-/// background apps (`CPUMonitor`).
+/// background apps (`CPUMonitor`). The CPU monitor and the priorities are private: their transitions take `now`
+/// and what they read of the app (its installation position, whether the monitor watches it) and return the
+/// verdict or the priority to send, which `BackgroundSystem` applies.
 struct Monitors: Sendable {
     /// Running continued-processing tasks whose UI is shown, by task ID.
     var progress: [Int: ProgressWatch] = [:]
     /// Progress UIs showing an outcome until they dismiss themselves, oldest first.
     var finishedUI: [ContinuedProcessingUI] = []
-    var cpuPriorities = CPUPriorities()
-    var cpu = CPUMonitor()
+    private var cpuPriorities = CPUPriorities()
+    private var cpu = CPUMonitor()
+
+    /// The CPU monitor's verdict on an app over the limit: the CPU seconds its reports and its work in progress
+    /// put in the window, and their average share of a core.
+    struct CPULimitExceeded: Equatable, Sendable {
+        var cpuSeconds: Double
+        var average: Double
+    }
+
+    // MARK: CPU priorities
+
+    /// The CPU priority last sent for the app at `position`; nil while it uses no CPU.
+    func cpuPriority(at position: Int) -> CPUPriority? { cpuPriorities.priority(at: position) }
+
+    /// Keeps `priority` (nil: the app uses no CPU) as the app's; the priority to send hosts when it changed to one.
+    mutating func updateCPUPriority(at position: Int, to priority: CPUPriority?) -> CPUPriority? {
+        cpuPriorities.update(at: position, to: priority) ? priority : nil
+    }
+
+    // MARK: CPU monitor
+
+    /// Adds a host's report to the sliding window of the app at `position` when the monitor `watches` it (else
+    /// forgets its window); the verdict when its average over a full window is over the policy's limit. The
+    /// monitor judges a full window only: it must have watched the app for `backgroundCPUWindow`.
+    mutating func noteCPUReport(
+        _ usage: ResourceUsage, at position: Int, watches: Bool, now: Instant, policy: Policy
+    ) -> CPULimitExceeded? {
+        guard watches else {
+            cpu.forget(at: position)
+            return nil
+        }
+        guard let used = cpu.add(usage, at: position, now: now, window: policy.backgroundCPUWindow) else { return nil }
+        let start = now + (-policy.backgroundCPUWindow)
+        return verdict(at: position, used: used + cpuOfWorkInProgress(at: position, after: start, now: now), policy)
+    }
+
+    /// Judges the work in progress of the app at `position` with its reports over the window ending `now`; the
+    /// verdict when it is over the limit.
+    mutating func judgeCPUWork(at position: Int, now: Instant, policy: Policy) -> CPULimitExceeded? {
+        let start = now + (-policy.backgroundCPUWindow)
+        let reported = cpu.reported(at: position, after: start).cpuSeconds
+        return verdict(at: position, used: reported + cpuOfWorkInProgress(at: position, after: start, now: now), policy)
+    }
+
+    /// The first time the monitor judges the work in progress of the app at `position`, in the background since
+    /// `since`: once it has watched it for a whole window, as soon as its work faster than the limit could have
+    /// crossed the limit. Nil when no such work runs.
+    func firstCPUJudgement(at position: Int, backgroundSince since: Instant, now: Instant, policy: Policy) -> Instant? {
+        let window = policy.backgroundCPUWindow
+        let crossings = cpu.workInProgress(at: position)
+            .filter { $0.rate > policy.backgroundCPULimit && $0.end > now }
+            .map { $0.start + window * policy.backgroundCPULimit / $0.rate }
+        return crossings.min().map { max(since + window, $0) }
+    }
+
+    /// `OffstageWork.begin` of the app at `position`: the monitor counts the work while it runs (and forgets the
+    /// app's work whose time is up). Work that uses no time or no CPU is not kept.
+    mutating func noteWorkBegan(_ number: Int, cpuSeconds: Double, seconds: Double, at position: Int, now: Instant) {
+        guard seconds > 0, cpuSeconds > 0 else { return }
+        let work = CPUMonitor.WorkInProgress(start: now, end: now + seconds, rate: cpuSeconds / seconds)
+        cpu.beginWork(number, work, at: position, now: now)
+    }
+
+    /// The work ended: its use comes in the report that follows.
+    mutating func noteWorkEnded(_ number: Int, at position: Int) { cpu.endWork(number, at: position) }
+
+    /// Forgets every piece of work of the app at `position`: its process ended.
+    mutating func forgetCPUWork(at position: Int) { cpu.forgetWork(at: position) }
+
+    /// Whether the monitor keeps a window for the app at `position`.
+    func keepsCPUWindow(at position: Int) -> Bool { cpu.watches(at: position) }
+
+    /// Forgets the window of the app at `position`, which the monitor no longer watches: it starts afresh when
+    /// it does again.
+    mutating func forgetCPUWindow(at position: Int) { cpu.forget(at: position) }
+
+    /// The verdict on `used` CPU seconds over the window: over the limit, the app's window is forgotten (the app
+    /// is killed) and the verdict returned.
+    private mutating func verdict(at position: Int, used: Double, _ policy: Policy) -> CPULimitExceeded? {
+        let average = used / policy.backgroundCPUWindow
+        guard average > policy.backgroundCPULimit else { return nil }
+        cpu.forget(at: position)
+        return CPULimitExceeded(cpuSeconds: used, average: average)
+    }
+
+    /// The CPU seconds the app's work still in progress used after `start`, up to `now` (work whose time is up is
+    /// in its report).
+    private func cpuOfWorkInProgress(at position: Int, after start: Instant, now: Instant) -> Double {
+        cpu.workInProgress(at: position).filter { $0.end > now }.reduce(0) { $0 + $1.cpuSeconds(from: start, to: now) }
+    }
 }
 
 /// The CPU priority last sent to hosts for each app whose process may use the CPU (foreground first, §5), by

@@ -3,45 +3,21 @@
 /// system shows it, and a tap opens (or launches) the app with `didReceive`. `notification APP` steps and usage
 /// traces' notification rows are deliveries too.
 extension BackgroundSystem {
-    /// How many deliveries of one request the system keeps ahead (iOS keeps 64 pending requests per app).
-    static let notificationDeliveriesKept = 64
-    /// The shortest interval of a repeating notification (iOS requires at least 60 s).
-    static let shortestNotificationRepeat = 60.0
-
-    /// `add(_:)`: keeps the request (replacing one with the same identifier) for its first valid time; times
-    /// that are not finite, and a repeat shorter than iOS allows, are refused rather than kept.
+    /// `add(_:)`: the request is kept for its first valid time, or refused (and logged) when it has none.
     mutating func scheduleNotification(_ id: BundleID, _ schedule: LocalNotificationSchedule) -> AppCallResult {
-        let times = schedule.fireEpochs.filter(\.isFinite).prefix(Self.notificationDeliveriesKept)
-            .map { wallClock.instant(forEpoch: $0) }.sorted()
-        let repeatEvery = schedule.repeatEvery.flatMap {
-            $0.isFinite && $0 >= Self.shortestNotificationRepeat ? $0 : nil
-        }
-        guard let first = times.first else {
+        guard let fact = localNotifications.add(schedule, of: id, at: now, on: wallClock) else {
             record(
                 id, .log, reason: "notification \"\(schedule.identifier)\" has no valid delivery time: not scheduled")
             return .ok
         }
-        let (identifier, next) = (schedule.identifier, max(first, now))
-        let pending = LocalNotifications.Pending(
-            app: id, identifier: identifier, next: next, later: Array(times.dropFirst()), repeatEvery: repeatEvery,
-            text: schedule.text)
-        localNotifications.pending.removeAll { $0.app == id && $0.identifier == identifier }
-        localNotifications.pending.append(pending)
-        record(id, .notification, task: identifier, .notification(.scheduled(identifier: identifier, at: next)))
-        return .ok
-    }
-
-    /// `removePendingNotificationRequests(withIdentifiers:)`, or all of them (`identifiers` nil).
-    mutating func removePendingNotifications(_ id: BundleID, _ identifiers: [String]?) -> AppCallResult {
-        localNotifications.pending.removeAll { $0.app == id && (identifiers?.contains($0.identifier) ?? true) }
-        record(id, .notification, .notification(.removed(identifiers: identifiers)))
+        record(id, .notification, task: schedule.identifier, .notification(fact))
         return .ok
     }
 
     /// Delivers every notification whose time has come (after every entry point, before the review).
     mutating func deliverDueNotifications() {
-        guard !localNotifications.pending.isEmpty else { return }
-        for (app, shown) in localNotifications.takeDue(by: now) where apps.contains(app) {
+        for (app, shown) in localNotifications.takeDue(by: now) {
+            precondition(apps.contains(app), "a local notification of \(app), which is not installed")  // added by its calls
             deliverNotification(app, shown)
         }
     }
@@ -76,9 +52,6 @@ extension BackgroundSystem {
         bringToForeground(id)
         emit(.presentNotification(id, .didReceive(identifier: tapped.identifier, text: tapped.text)))
     }
-
-    /// When the next local notification comes due, for `nextDueTime`.
-    var notificationDueTime: Instant? { localNotifications.nextDueTime }
 }
 
 extension BackgroundSystem {

@@ -66,7 +66,8 @@ public enum NotificationFact: Hashable, Sendable, Codable {
 }
 
 /// The local notifications the system holds for apps: those waiting for their time, in the order they were
-/// added, and those delivered and still in Notification Center (the newest `deliveredKept` per app).
+/// added, and those delivered and still in Notification Center (the newest `deliveredKept` per app). Its state is
+/// private: transitions take `now` and what they read and return the facts to record.
 struct LocalNotifications: Sendable {
     /// One scheduled request: its app, its next delivery, and the deliveries after it.
     struct Pending: Sendable {
@@ -86,9 +87,39 @@ struct LocalNotifications: Sendable {
 
     /// How many delivered notifications Notification Center keeps per app (ours: Apple gives no number).
     static let deliveredKept = 64
+    /// How many deliveries of one request the system keeps ahead (iOS keeps 64 pending requests per app).
+    static let deliveriesKept = 64
+    /// The shortest interval of a repeating notification (iOS requires at least 60 s).
+    static let shortestRepeat = 60.0
 
-    var pending: [Pending] = []
-    var delivered: [BundleID: [Shown]] = [:]
+    private var pending: [Pending] = []
+    private var delivered: [BundleID: [Shown]] = [:]
+
+    /// `add(_:)`: keeps the app's request (replacing one with the same identifier) for its first valid time, on
+    /// `wallClock`, no sooner than `now`; times that are not finite, and a repeat shorter than iOS allows, are
+    /// refused rather than kept. Returns the fact to record, or nil when no valid time is left (nothing is kept).
+    mutating func add(
+        _ schedule: LocalNotificationSchedule, of app: BundleID, at now: Instant, on wallClock: WallClock
+    ) -> NotificationFact? {
+        let times = schedule.fireEpochs.filter(\.isFinite).prefix(Self.deliveriesKept)
+            .map { wallClock.instant(forEpoch: $0) }.sorted()
+        let repeatEvery = schedule.repeatEvery.flatMap { $0.isFinite && $0 >= Self.shortestRepeat ? $0 : nil }
+        guard let first = times.first else { return nil }
+        let (identifier, next) = (schedule.identifier, max(first, now))
+        pending.removeAll { $0.app == app && $0.identifier == identifier }
+        pending.append(
+            Pending(
+                app: app, identifier: identifier, next: next, later: Array(times.dropFirst()), repeatEvery: repeatEvery,
+                text: schedule.text))
+        return .scheduled(identifier: identifier, at: next)
+    }
+
+    /// `removePendingNotificationRequests(withIdentifiers:)` of the app, or all of them (`identifiers` nil);
+    /// returns the fact to record.
+    mutating func removePending(_ identifiers: [String]?, of app: BundleID) -> NotificationFact {
+        pending.removeAll { $0.app == app && (identifiers?.contains($0.identifier) ?? true) }
+        return .removed(identifiers: identifiers)
+    }
 
     /// When the next notification comes due, for `nextDueTime`.
     var nextDueTime: Instant? { pending.lazy.map(\.next).min() }
@@ -96,6 +127,7 @@ struct LocalNotifications: Sendable {
     /// Takes the notifications due by `now`, in the order they come due (then the order they were added),
     /// keeping repeating ones with their next time.
     mutating func takeDue(by now: Instant) -> [(app: BundleID, shown: Shown)] {
+        guard !pending.isEmpty else { return [] }  // asked after every entry point; most devices have none
         var due: [(at: Instant, order: Int, app: BundleID, shown: Shown)] = []
         for index in pending.indices where pending[index].next <= now {
             let entry = pending[index]

@@ -20,10 +20,11 @@ extension BackgroundSystem {
         case .beginBackgroundTask(let name): return beginBackgroundTask(id, name: name)
         case .beginExpiringActivity(let reason): return beginBackgroundTask(id, name: reason, asExpiringActivity: true)
         case .workBegan(let number, let cpuSeconds, let seconds):
-            noteWorkBegan(id, number: number, cpuSeconds: cpuSeconds, seconds: seconds)
+            monitors.noteWorkBegan(
+                number, cpuSeconds: cpuSeconds, seconds: seconds, at: apps.position(of: id), now: now)
             return .ok
         case .workEnded(let number):
-            noteWorkEnded(id, number: number)
+            monitors.noteWorkEnded(number, at: apps.position(of: id))
             return .ok
         case .endBackgroundTask(let number):
             endBackgroundTask(id, number)
@@ -61,13 +62,17 @@ extension BackgroundSystem {
         case .launchOptions:
             return .launchOptions(launchOptions(of: id))
         case .startBackgroundTransfer(let request):
-            return startBackgroundTransfer(id, request)
+            record(backgroundTransfers.accept(request, from: id, inForeground: foregroundApp == id))
+            return .ok
         case .cancelBackgroundTransfer(let session, let task):
-            return cancelBackgroundTransfer(id, session: session, task: task)
+            if let cancelled = backgroundTransfers.cancel(session: session, task: task, of: id) { record(cancelled) }
+            return .ok
         case .scheduleNotification(let schedule):
             return scheduleNotification(id, schedule)
         case .removePendingNotifications(let identifiers):
-            return removePendingNotifications(id, identifiers)
+            let removed = localNotifications.removePending(identifiers, of: id)
+            record(id, .notification, .notification(removed))
+            return .ok
         }
     }
 
