@@ -31,16 +31,21 @@ public struct QuotaConstraint: Constraint {
         let hours = Int((context.policy.judgement.quotaWindow / 3600).rounded())
         // Pre-warms the quota let through while the device was awake count too: the used may exceed the allowed.
         let over = usage.runsInWindow > usage.quota ? " (pre-warms while the device was awake count, unheld)" : ""
+        // Judged again when a place frees, or sooner when a habit's launch enters the window (`servesPrediction`).
+        let habitRises = request.kind == .appRefresh ? usage.likelihood.habitRises : nil
         return .blocked(
             reason:
                 "\(usage.quota) runs in \(hours) h allowed (tier \(usage.tier.rawValue)), \(usage.runsInWindow) used\(over)",
-            until: usage.quotaFreesAt)
+            until: [usage.quotaFreesAt, habitRises].compactMap { $0 }.min())
     }
 
     /// A refresh task (not a legacy fetch, which its own interval paces) judged by a learnt launch model while
-    /// the device is awake anyway.
+    /// the device is awake anyway, or a refresh or fetch serving a habit worth a wake.
     private func servesPrediction(_ request: TaskRequest, in context: ConstraintContext) -> Bool {
-        context.work == .appRefresh && context.judgement.likelihood.learnt && context.judgement.deviceAwake
+        let likelihood = context.judgement.likelihood
+        guard request.kind == .appRefresh else { return false }
+        return likelihood.servesAHabit(context.policy.judgement)
+            || (context.work == .appRefresh && likelihood.learnt && context.judgement.deviceAwake)
     }
 }
 
@@ -60,7 +65,7 @@ public struct LaunchPredictionConstraint: Constraint {
         let value = likelihood.probability * freshnessGained(in: context)
         let cost = runCost(in: context)
         guard value < cost.cost else { return .satisfied }
-        var until = nextChange(in: context)
+        var until = nextChange(in: context, rising: true)
         if let refilled = cost.budgetRefill(lowering: value, in: context) { until = min(until, refilled) }
         let reason = BlockerReason {  // rendered only if shown: most verdicts are not
             "\(likelihood.words); a run now is worth \(percent(value)) % of a fresh launch and costs "
@@ -70,7 +75,7 @@ public struct LaunchPredictionConstraint: Constraint {
     }
     /// Satisfied, it holds until the hour's base rate changes or the content ages further.
     public func satisfactionEnds(for request: TaskRequest, in context: ConstraintContext) -> Instant? {
-        context.judgement.likelihood.learnt ? nextChange(in: context) : nil
+        context.judgement.likelihood.learnt ? nextChange(in: context, rising: false) : nil
     }
     /// A run worth less than its cost at its cheapest (the device awake anyway, on Wi-Fi, a full budget) is held
     /// whatever the device does: only the time and the app's likelihood lift it, so no wake or change reviews it.
@@ -150,10 +155,12 @@ public struct LaunchPredictionConstraint: Constraint {
     }
 
     /// When the verdict can turn with the context otherwise the same: the next local hour (the base rate's
-    /// slot; a recent trigger's estimate only falls as it ages), or the content's age reaching the window.
-    private func nextChange(in context: ConstraintContext) -> Instant {
-        let next =
+    /// slot; a recent trigger's estimate only falls as it ages), held (`rising`), the moment a habit's launch
+    /// enters the window, or the content's age reaching the window.
+    private func nextChange(in context: ConstraintContext, rising: Bool) -> Instant {
+        var next =
             context.now + (3600 - context.wallClock.secondOfDay(at: context.now).truncatingRemainder(dividingBy: 3600))
+        if rising, let habit = context.judgement.likelihood.habitRises { next = min(next, habit) }
         guard let updated = context.judgement.contentUpdatedAt else { return next }
         let fresh = updated + context.judgement.likelihood.window
         return fresh > context.now ? min(next, fresh) : next
@@ -231,15 +238,20 @@ public struct LittleKnownConstraint: Constraint, SeesOnlyWhetherForeground {
         let policy = context.policy.judgement
         let launches = context.judgement.launchesKnown
         guard launches < policy.littleKnownLaunches, let last = context.judgement.lastRunStarted,
-            context.now < last + policy.littleKnownSpacing
+            context.now < last + policy.littleKnownSpacing,
+            !context.judgement.likelihood.servesAHabit(policy)
         else { return .satisfied }
         let spacing = policy.littleKnownSpacing
+        // Judged again when its spacing ends, or sooner when a habit's launch enters the window: a time the app's
+        // own launches set, so the wait still holds until its time whatever else happens.
+        let until = min(last + spacing, context.judgement.likelihood.habitRises ?? last + spacing)
         return .blocked(
             reason: BlockerReason {
                 "opened \(launches) times in \(Int((policy.historyWindow / 86_400).rounded())) days: little known, it "
                     + "runs at most every \(minutes(spacing))"
-            }, until: last + spacing)
+            }, until: until)
     }
+
 }
 
 /// Energy budget: refresh, pushes and fetches draw on a system-wide budget that refills through the day; a run

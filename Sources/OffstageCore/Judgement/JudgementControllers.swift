@@ -27,8 +27,11 @@ struct JudgementControllers: Sendable {
         follow(policy)
     }
 
-    /// The policy changed: the launch model forgets at its half-life (the budgets keep theirs until restored).
-    mutating func follow(_ policy: JudgementPolicy) { launchModel.halfLife = policy.likelihoodHalfLife }
+    /// The policy changed: the launch model forgets at its half-life and keeps its habit days (the budgets keep theirs until restored).
+    mutating func follow(_ policy: JudgementPolicy) {
+        launchModel.halfLife = policy.likelihoodHalfLife
+        launchModel.habitDays = policy.habitDays
+    }
 
     // MARK: Usage
 

@@ -47,6 +47,17 @@ public struct JudgementPolicy: Hashable, Sendable, Codable {
     public var likelihoodLearningDays: Int = 2
     /// How many firings the app's base rate counts for in a signal's estimate (the Beta prior's weight).
     public var likelihoodPriorWeight: Double = 2
+    /// Days of launches the launch model keeps for an app's habit: the chance of a launch now is the share of
+    /// those days with one at this time of day (ours: a week, so a habit shows from the second day and a
+    /// changed one fades within the week).
+    public var habitDays: Int = 7
+    /// The share of those days (of the same kind, weekdays or weekend days) on which the app must have been
+    /// opened within the window at this time of day for that to be a habit. 0.75 (ours): a daily habit, not
+    /// launches only around a time (those the hour's rate covers).
+    public var habitRegularity: Double = 0.75
+    /// How many days the app's base rate counts for in a habit's estimate (the Beta prior's weight). 2 (ours):
+    /// a launch at the same time the day before makes the next one about a third likely.
+    public var habitPriorWeight: Double = 2
     /// Seconds after which the launch model's evidence weighs half, so habits that changed fade; 0 never
     /// forgets. Off (ours): on the generated traces, whose habits do not change, forgetting after 14 or 28 days
     /// cost 0.1–0.5 points of fresh launches (BENCHMARKS.md); a real user's changing habits may want it.

@@ -98,8 +98,9 @@ import Testing
     }
 
     @Test func aTriggersEstimateNeverRisesAsItAges() {
-        // Learnt from random sessions: the likelihood between events moves only with the hour, which is what
-        // lets a waiting refresh go unjudged until its `until` (see `LaunchModel.estimate`).
+        // Learnt from random sessions: the likelihood between events rises only with the hour or as a habit's
+        // launch enters the window (`habitRises`), which is what lets a waiting refresh go unjudged until its
+        // `until` (see `LaunchModel.estimate`).
         let clock = WallClock(epochAtZero: 0)
         let apps: [BundleID] = [feed, mail, Fixture.photos]
         var model = LaunchModel()
@@ -122,10 +123,13 @@ import Testing
             }
             if next(4) == 0 { _ = model.notified(apps[next(apps.count)], at: time, clock: clock) }
             for app in apps {
-                var previous = model.likelihood(of: app, at: time, clock: clock, policy: JudgementPolicy()).probability
+                let first = model.likelihood(of: app, at: time, clock: clock, policy: JudgementPolicy())
+                var previous = first.probability
                 for step in 1...30 {
                     let later = time + Double(step * 30)
-                    guard clock.localHour(at: later) == clock.localHour(at: time) else { break }
+                    guard clock.localHour(at: later) == clock.localHour(at: time),
+                        first.habitRises.map({ later < $0 }) ?? true
+                    else { break }
                     let now = model.likelihood(of: app, at: later, clock: clock, policy: JudgementPolicy()).probability
                     #expect(now <= previous + 1e-12, "\(app) at \(later)")
                     previous = now

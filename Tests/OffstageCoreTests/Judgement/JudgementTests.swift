@@ -95,6 +95,7 @@ import Testing
     @Test func quotaLimitsRunsPerWindowByTier() {
         var policy = Fixture.knowingEveryApp  // the quota alone: opened once, the app is also little known
         policy.judgement.quotaRare = 2
+        policy.judgement.habitDays = 0  // and no habit: its launch's time of day would judge it again sooner
         var h = Fixture.harness(policy: policy)
         h.open(feed)
         h.handle(.home)

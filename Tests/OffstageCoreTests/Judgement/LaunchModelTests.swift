@@ -59,7 +59,9 @@ import Testing
             _ = model.launched(feed, at: at(d, 7) + 2, clock: clock)
         }
         #expect(model.screenCameOn(at: at(3, 7), clock: clock) == [feed])
-        let likely = model.likelihood(of: feed, at: at(3, 7), clock: clock, policy: policy)
+        var signalsAlone = policy
+        signalsAlone.habitDays = 0  // the habit apart: opened at 07:00 each day, it would be the habit's
+        let likely = model.likelihood(of: feed, at: at(3, 7), clock: clock, policy: signalsAlone)
         #expect(likely.signal == .screenOn(hour: 7))
         #expect(likely.probability > 0.5)
     }
@@ -269,7 +271,9 @@ import Testing
     }
 
     @Test func aLikelyLaunchRunsTheRefreshWhileTheDeviceIsAwake() {
-        var h = Fixture.harness([feed, mail], policy: Fixture.judging)
+        var policy = Fixture.judging
+        policy.judgement.habitDays = 0  // the habit apart: feed is opened at the same time each day
+        var h = Fixture.harness([feed, mail], policy: policy)
         teachFeedAfterMail(&h, times: 3)
         h.submit(Fixture.refreshRequest(feed), from: feed)
         h.advance(by: 1)
@@ -290,6 +294,7 @@ import Testing
     @Test func wakingTheDeviceCostsMoreThanRunningWhileItIsAwake() throws {
         var policy = Fixture.judging
         policy.judgement.wakeRunCost = 0.9
+        policy.judgement.habitDays = 0  // the habit apart: feed is opened at the same time each day
         var h = Fixture.harness([feed, mail], policy: policy)
         for _ in 0..<3 {  // the phone comes off the charger, then the user opens feed
             h.handle(.setCharging(true))
@@ -333,6 +338,7 @@ import Testing
         (policy.judgement.quotaActive, policy.judgement.quotaWorkingSet) = (0, 0)
         (policy.judgement.quotaFrequent, policy.judgement.quotaRare) = (0, 0)
         policy.judgement.wakeRunCost = 0
+        policy.judgement.habitDays = 0  // the habit apart: a habit worth a wake is not held by the quota
         var h = Fixture.harness([feed, mail], policy: policy)
         teachFeedAfterMail(&h, times: 3)
         h.submit(Fixture.refreshRequest(feed), from: feed)

@@ -3,6 +3,8 @@
 public enum LaunchSignal: Hashable, Sendable, Codable {
     /// The app's launches at this hour of the day (weekdays and weekends apart): the base rate.
     case timeOfDay(hour: Int)
+    /// The app was opened at this time of day on `days` of the last `of` days: a habit.
+    case habit(days: Int, of: Int)
     /// The screen came on (a glance, an unlock): the user picks an app in the next seconds.
     case screenOn(hour: Int)
     /// The user just opened this other app: its next apps are likely.
@@ -27,6 +29,11 @@ public struct LaunchLikelihood: Hashable, Sendable, Codable {
     public var window: Double
     /// False while the model has seen too few days to judge: the refresh is then not held back by it.
     public var learnt: Bool
+    /// When the app's habit next makes a launch likelier by time alone (a launch of a past day enters the window
+    /// at its time of day): a refresh held as unlikely is judged again then. Nil when it has no habit launches.
+    public var habitRises: Instant?
+
+    private enum CodingKeys: String, CodingKey { case probability, signal, window, learnt }
 
     public init(probability: Double, signal: LaunchSignal, window: Double, learnt: Bool = true) {
         self.probability = probability
@@ -41,6 +48,14 @@ public struct LaunchLikelihood: Hashable, Sendable, Codable {
         LaunchLikelihood(probability: 0, signal: .timeOfDay(hour: 0), window: window, learnt: false)
     }
 
+    /// Whether a run now serves a habit the model has learnt: the app was opened at this time of day before,
+    /// likely enough to wake the device for. A habit's chance rises once a day per remembered launch, so such
+    /// runs are few: neither the quota nor little known holds them, and a paper read at 08:00 is served from day 2.
+    func servesAHabit(_ policy: JudgementPolicy) -> Bool {
+        guard learnt, case .habit = signal else { return false }
+        return probability >= policy.wakeRunCost
+    }
+
     /// The probability as a whole percentage, as the words give it.
     public var percent: Int { Int((probability * 100).rounded()) }
 
@@ -50,6 +65,7 @@ public struct LaunchLikelihood: Hashable, Sendable, Codable {
         guard learnt else { return "\(head) (still learning the user's habits)" }
         switch signal {
         case .timeOfDay(let hour): return "\(head), from its use at \(Self.hour(hour))"
+        case .habit(let days, let of): return "\(head), opened at this time on \(days) of the last \(of) days"
         case .screenOn(let hour): return "\(head), as the screen came on at \(Self.hour(hour))"
         case .afterApp(let app): return "\(head), after \(Self.name(of: app)) at this hour"
         case .recentUse: return "\(head), used a moment ago"

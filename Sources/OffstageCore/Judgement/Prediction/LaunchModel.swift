@@ -81,6 +81,28 @@ public struct LaunchModel: Hashable, Sendable, Codable {
     public var halfLife: Double?
     /// Triggers that fired within the last window, oldest first.
     private(set) var recent: [Firing] = []
+    /// Each app's habits: when it was first opened and its launches of the last days (nil in a model saved
+    /// before habits were kept).
+    private(set) var habits: [BundleID: Habit]?
+    /// Days of launches a habit keeps (`JudgementPolicy.habitDays`); the system sets it from its policy.
+    public var habitDays: Int?
+
+    /// An app's launches of the last `habitDays` days, oldest first, and its first launch: whether the user
+    /// opens it at the same time each day, which an hour's average cannot tell.
+    struct Habit: Hashable, Sendable, Codable {
+        var since: Instant
+        var launches: [Instant] = []
+
+        /// The first kept launch at or after `start` (a binary search: the launches are in time order).
+        func firstLaunch(from start: Instant) -> Instant? {
+            var (low, high) = (0, launches.count)
+            while low < high {
+                let middle = (low + high) / 2
+                if launches[middle] < start { low = middle + 1 } else { high = middle }
+            }
+            return low < launches.count ? launches[low] : nil
+        }
+    }
 
     public init(window: Double = 15 * 60) { self.window = window }
 
@@ -102,8 +124,21 @@ public struct LaunchModel: Hashable, Sendable, Codable {
         }
         // A re-open is the recent-use signal's to predict: the hour counts the app's first launch in a window.
         let reopened = recent.contains { $0.trigger == .left(app) && time - $0.at < window }
-        if !reopened { launchesByHour[app, default: Array(repeating: 0, count: 48)][Self.slot(at: time, clock)] += 1 }
+        if !reopened {
+            launchesByHour[app, default: Array(repeating: 0, count: 48)][Self.slot(at: time, clock)] += 1
+            keepForHabit(app, at: time)
+        }
         return fire(.opened(app), at: time)
+    }
+
+    /// Keeps the launch among the app's habit launches, and forgets those older than `habitDays`.
+    private mutating func keepForHabit(_ app: BundleID, at time: Instant) {
+        var habit = habits?[app] ?? Habit(since: time)
+        let horizon = time + -Double(habitDays ?? JudgementPolicy().habitDays) * 86_400
+        habit.launches.removeAll { $0 < horizon }
+        habit.launches.append(time)
+        habits = habits ?? [:]
+        habits![app] = habit
     }
 
     /// The user left `app` (home, lock, another app): it is often opened again soon.
@@ -200,7 +235,55 @@ public struct LaunchModel: Hashable, Sendable, Codable {
                 best.signal = firing.trigger.signal
             }
         }
+        guard let habit = habits?[app] else { return best }
+        if let kept = habitEstimate(habit, at: time, clock, prior: base, policy), kept.probability > best.probability {
+            best.probability = kept.probability
+            best.signal = .habit(days: kept.days, of: kept.of)
+        }
+        best.habitRises = nextHabitRise(habit, after: time, days: policy.habitDays)
         return best
+    }
+
+    /// The chance of a launch in the window from `time` from the app's habit, when it has one: of the past days
+    /// of the same kind (weekdays or weekend days) among the last `habitDays` since its first launch, those
+    /// with a launch in the window at this time of day must be at least `habitRegularity` of them. The chance is
+    /// then the mean of a Beta posterior whose prior is the base rate worth `habitPriorWeight` days: a paper
+    /// read at 08:00 shows from the second day (a third likely, worth a wake). Launches only around a time, or
+    /// at random times, are no habit: the hour's rate speaks for them (taking the best of noisy counts cost
+    /// fresh launches and energy on the generated traces).
+    func habitEstimate(_ habit: Habit, at time: Instant, _ clock: WallClock, prior: Double, _ policy: JudgementPolicy)
+        -> (probability: Double, days: Int, of: Int)?
+    {
+        let since = min(policy.habitDays, Int(((time + window - habit.since) / 86_400).rounded(.down)))
+        guard since > 0 else { return nil }
+        let weekend = Self.isWeekend(day: clock.localDay(at: time))
+        var (seen, kept) = (0, 0)
+        for back in 1...since {
+            let start = time + -Double(back) * 86_400
+            guard Self.isWeekend(day: clock.localDay(at: start)) == weekend else { continue }
+            seen += 1
+            if let launch = habit.firstLaunch(from: start), launch <= start + window { kept += 1 }
+        }
+        // One day shows a habit only in the one launch of an app opened once: an app opened often that day has
+        // a launch in many windows, none of them a habit yet.
+        guard seen > 1 || (seen == 1 && habit.launches.count == 1),
+            Double(kept) >= policy.habitRegularity * Double(seen)
+        else { return nil }
+        let weight = policy.habitPriorWeight
+        return ((Double(kept) + weight * prior) / (Double(seen) + weight), kept, seen)
+    }
+
+    /// When a launch of the last `days` days next enters the window at its time of day, after `time`: the next
+    /// moment the habit's chance can rise, when a refresh held as unlikely is judged again.
+    func nextHabitRise(_ habit: Habit, after time: Instant, days: Int) -> Instant? {
+        var next: Instant?
+        for launch in habit.launches {
+            let back = max(1, Int(((time - launch + window) / 86_400).rounded(.down)) + 1)
+            guard back <= days else { continue }
+            let rise = launch + (Double(back) * 86_400 - window)
+            if next.map({ rise < $0 }) ?? true { next = rise }
+        }
+        return next
     }
 
     /// The chance that `app` is opened in what is left of the window of a firing `age` seconds old, with no
