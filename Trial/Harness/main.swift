@@ -65,7 +65,7 @@ do {
     let (lines, clean) = verdicts(records, apps: scenario.apps)
     for line in lines { print(line) }
     // A run that stalled stopped early: its work did not complete.
-    if let stall = simulation.stall { FileHandle.standardError.write(Data("\(scenario.source): \(stall)\n".utf8)) }
+    if let stall = simulation.stall { print("\(scenario.source): \(stall)") }
     exit(clean && simulation.stall == nil ? 0 : 1)
 } catch {
     FileHandle.standardError.write(Data("\(error)\n".utf8))
