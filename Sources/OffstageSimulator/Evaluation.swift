@@ -53,15 +53,27 @@ public struct UserOutcome: Hashable, Sendable, Codable {
     /// Launches of the trace the replay could not make: the simulated device was off (its battery empty
     /// off the charger), so the user's moves were ignored.
     public var launchesWhileOff: Int
-    /// Refresh tasks the scheduler started.
-    public var refreshRuns: Int
+    /// What each app of the replay cost in the background, in the order of the scenario's apps.
+    public var spending: [AppSpending]
     /// Maintenance wakes: runs that woke the sleeping device.
     public var wakeUps: Int
-    /// Energy the apps used in the background, in joules, and the battery's capacity.
-    public var backgroundJoules: Double
+    /// The battery's capacity, in joules.
     public var batteryJoules: Double
     /// Bytes the apps sent and received over cellular.
     public var cellularBytes: Int
+
+    /// Refresh tasks the scheduler started, over every app.
+    public var refreshRuns: Int { spending.reduce(0) { $0 + $1.refreshRuns } }
+    /// Energy the apps used in the background, in joules, over every app.
+    public var backgroundJoules: Double { spending.reduce(0) { $0 + $1.backgroundJoules } }
+}
+
+/// What one app cost in the background over a replay: the refresh tasks started for it and its background
+/// energy, so that an evaluation can say where a policy spends (by the app's popularity).
+public struct AppSpending: Hashable, Sendable, Codable {
+    public var app: BundleID
+    public var refreshRuns: Int
+    public var backgroundJoules: Double
 }
 
 /// Which part of a trace's users an evaluation measured: shard `index` (from 1) of `count`, of a trace
@@ -170,9 +182,13 @@ public struct Evaluation: Hashable, Sendable, Codable {
         }
         return UserOutcome(
             user: user, policy: evaluated.name, days: (scenario.duration ?? 0) / 86_400, launches: launches,
-            launchesWhileOff: whileOff, refreshRuns: summary.refreshRecords,
+            launchesWhileOff: whileOff,
+            spending: apps.map { app in
+                AppSpending(
+                    app: app, refreshRuns: summary.refreshRecords[app, default: 0],
+                    backgroundJoules: system.energy.totals[.app(app)]?.background ?? 0)
+            },
             wakeUps: system.wakeUps,
-            backgroundJoules: apps.reduce(0) { $0 + (system.energy.totals[.app($1)]?.background ?? 0) },
             batteryJoules: system.device.battery.capacityJoules,
             cellularBytes: apps.reduce(0) { $0 + system.totalUsage(of: $1).cellularBytes })
     }
@@ -235,6 +251,8 @@ public struct Evaluation: Hashable, Sendable, Codable {
         public var byClass: [LaunchClass: Freshness]
         /// The same figures for each popularity bucket of apps (their launches a day for that user).
         public var byPopularity: [PopularityBucket: Freshness]
+        /// What the policy spent in the background on each popularity bucket's apps.
+        public var spendingByPopularity: [PopularityBucket: Spending]
         /// Launches of the trace lost because the simulated device was off.
         public var launchesWhileOff: Int
         public var refreshRunsPerDay: Double
@@ -265,12 +283,41 @@ public struct Evaluation: Hashable, Sendable, Codable {
         }
     }
 
-    /// Each launch of `outcome` with the popularity bucket of its app: the app's launches a day for that user.
+    /// Each launch of `outcome` with the popularity bucket of its app.
     static func popularity(of outcome: UserOutcome) -> [(LaunchOutcome, PopularityBucket)] {
+        let buckets = buckets(of: outcome)
+        return outcome.launches.map { ($0, buckets[$0.app]!) }
+    }
+
+    /// The popularity bucket of each app `outcome` launched: the app's launches a day for that user (an app
+    /// never launched is in none; `spending(of:)` counts it as rare).
+    static func buckets(of outcome: UserOutcome) -> [BundleID: PopularityBucket] {
         var counts: [BundleID: Int] = [:]
         for launch in outcome.launches { counts[launch.app, default: 0] += 1 }
         let days = max(outcome.days, 1)
-        return outcome.launches.map { ($0, PopularityBucket(launchesPerDay: Double(counts[$0.app]!) / days)) }
+        return counts.mapValues { PopularityBucket(launchesPerDay: Double($0) / days) }
+    }
+
+    /// What `outcomes` spent in the background on the apps of each popularity bucket, per user-day of `days`.
+    static func spendingByPopularity(of outcomes: [UserOutcome], days: Double) -> [PopularityBucket: Spending] {
+        var spending = Dictionary(uniqueKeysWithValues: PopularityBucket.allCases.map { ($0, Spending()) })
+        guard days > 0 else { return spending }
+        for outcome in outcomes {
+            let buckets = buckets(of: outcome)
+            for app in outcome.spending {
+                let bucket = buckets[app.app] ?? .rare
+                spending[bucket]!.refreshRunsPerDay += Double(app.refreshRuns) / days
+                spending[bucket]!.energyPerDay += app.backgroundJoules / outcome.batteryJoules / days
+            }
+        }
+        return spending
+    }
+
+    /// What a policy spent in the background on some apps, per user-day: refresh runs, and energy as a
+    /// fraction of the battery.
+    public struct Spending: Hashable, Sendable, Codable {
+        public var refreshRunsPerDay: Double = 0
+        public var energyPerDay: Double = 0
     }
 
     /// The table's rows, in the order of `policies`. Per-day figures are per user-day.
@@ -295,6 +342,7 @@ public struct Evaluation: Hashable, Sendable, Codable {
                     uniqueKeysWithValues: PopularityBucket.allCases.map { bucket in
                         (bucket, Freshness(bucketed.filter { $0.1 == bucket }.map(\.0)))
                     }),
+                spendingByPopularity: Self.spendingByPopularity(of: mine, days: days),
                 launchesWhileOff: mine.reduce(0) { $0 + $1.launchesWhileOff },
                 refreshRunsPerDay: perDay(Double(mine.reduce(0) { $0 + $1.refreshRuns })),
                 wakeUpsPerDay: perDay(Double(wakes)),
@@ -315,8 +363,8 @@ public struct Evaluation: Hashable, Sendable, Codable {
         }
     }
 
-    /// The tables as text: one line per policy for the launches and their cost, then one by app popularity, then
-    /// the comparisons with the references.
+    /// The tables as text: one line per policy for the launches and their cost, then fresh and spent by app popularity,
+    /// then the comparisons with the references.
     public func table() -> String {
         let rows = rows
         let users = Set(outcomes.map(\.user)).count
@@ -347,6 +395,16 @@ public struct Evaluation: Hashable, Sendable, Codable {
             [row.policy]
                 + PopularityBucket.allCases.map { Self.percent(row.byPopularity[$0]?.freshAtLaunch ?? 0, digits: 1) }
         }
+        let spendingHeader = ["energy/day by popularity"] + PopularityBucket.allCases.map(\.rawValue)
+        let spendingLines = rows.map { row in
+            [row.policy]
+                + PopularityBucket.allCases.map { bucket in
+                    let spending = row.spendingByPopularity[bucket] ?? Spending()
+                    return Self.percent(spending.energyPerDay, digits: 2) + " ("
+                        + Self.fixed(spending.refreshRunsPerDay, 0)
+                        + " runs)"
+                }
+        }
         var text = [
             "Evaluation of \(trace): \(RunReport.count(users, "user", "users")), \(Self.fixed(days, 0)) user-day"
                 + (Self.fixed(days, 0) == "1" ? " " : "s ")
@@ -365,6 +423,8 @@ public struct Evaluation: Hashable, Sendable, Codable {
         text += Self.aligned([header] + lines)
         text.append("")
         text += Self.aligned([popularityHeader] + popularityLines)
+        text.append("")
+        text += Self.aligned([spendingHeader] + spendingLines)
         text += Self.comparisons(of: rows)
         text += warnings
         return text.joined(separator: "\n")

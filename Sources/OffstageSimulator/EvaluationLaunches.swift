@@ -111,7 +111,7 @@ struct TraceLaunch: Hashable, Sendable {
 }
 
 /// What an evaluation keeps of a lean run's records as they come (`Simulation.recordObserver`): the content
-/// age recorded at each launch and the count of refresh runs; the rest is dropped, so memory stays bounded.
+/// age recorded at each launch and the count of refresh runs per app; the rest is dropped, so memory stays bounded.
 final class RecordSummary {
     /// A `contentAge` record: when, which app, and the age (nil when never refreshed).
     struct ContentAge {
@@ -129,13 +129,13 @@ final class RecordSummary {
     }
 
     private(set) var contentAges: [ContentAge] = []
-    /// `started` records of app-refresh tasks.
-    private(set) var refreshRecords = 0
+    /// `started` records of app-refresh tasks, per app.
+    private(set) var refreshRecords: [BundleID: Int] = [:]
 
     func note(_ record: Record) {
         if record.kind == .contentAge {
             contentAges.append(ContentAge(at: record.at, app: record.app, value: record.value))
         }
-        if record.taskKind == .appRefresh { refreshRecords += 1 }
+        if record.taskKind == .appRefresh, let app = record.app { refreshRecords[app, default: 0] += 1 }
     }
 }

@@ -235,6 +235,27 @@ import Testing
         #expect(row.worstUserEnergyPerDay >= row.energyPerDay)
     }
 
+    @Test func energyIsSplitByThePopularityOfTheAppsItWasSpentOn() async throws {
+        // news: opened every hour from 10:00 (10+ a day), refreshed hourly in between; mail: opened once, late.
+        var rows = ["user,timestamp,app,event"]
+        for hour in 10..<22 {
+            rows.append("ann,2026-11-23T\(hour):00:00Z,com.example.news,opened")
+            rows.append("ann,2026-11-23T\(hour):01:00Z,com.example.news,closed")
+        }
+        rows.append("ann,2026-11-23T23:00:00Z,com.example.mail,opened")
+        let trace = try TraceLoader.parse(csv: rows.joined(separator: "\n"), source: "t.csv")
+        let evaluation = await Evaluation.run(trace, policies: [EvaluatedPolicy.standard[2]])
+        let row = evaluation.rows[0]
+        let spending = row.spendingByPopularity
+        // Every run and joule is in the bucket of the app it was spent on, and nowhere else.
+        #expect(spending[.daily10]!.refreshRunsPerDay > 0 && spending[.daily10]!.energyPerDay > 0)
+        #expect(spending[.rare]!.refreshRunsPerDay == 0 && spending[.rare]!.energyPerDay == 0)
+        let runs = spending.values.reduce(0) { $0 + $1.refreshRunsPerDay }
+        let energy = spending.values.reduce(0) { $0 + $1.energyPerDay }
+        #expect(abs(runs - row.refreshRunsPerDay) < 1e-9 && abs(energy - row.energyPerDay) < 1e-12)
+        #expect(evaluation.table().contains("energy/day by popularity"))
+    }
+
     @Test func theHourlyTimerInContractWaitsForTheEarliestBeginDate() throws {
         // The app asks 15 min ahead at 07:30 (07:45); the free timer refreshes at once, the one in contract not
         // before 07:45, so the re-open at 07:40 was not refreshed in the background under it.
