@@ -399,6 +399,20 @@ import Testing
         for ceiling in [awakeRow, freeRow] { #expect(row(evaluation, "oracle").freshAtLaunch >= ceiling.freshAtLaunch) }
     }
 
+    /// `Examples/policies/one-percent.yaml`: the judgement with dearer refreshes while awake and on cellular, the
+    /// point of its frontier that keeps every user within 1 % of the battery a day (BENCHMARKS.md).
+    @Test func theOnePercentPolicyPricesRunsHigherAndSpendsNoMoreThanTheDefault() async throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Examples/policies")
+        let onePercent = try EvaluatedPolicy.load(contentsOf: folder.appendingPathComponent("one-percent.yaml").path)
+        #expect(onePercent.name == "one-percent" && onePercent.strategy == .judgement)
+        #expect(onePercent.policy.judgement.awakeRunCost == 0.1 && onePercent.policy.judgement.cellularRunCost == 0.6)
+        let evaluation = await Evaluation.run(Self.small, policies: [EvaluatedPolicy.standard[0], onePercent])
+        let (offstage, dearer) = (row(evaluation, "Offstage"), row(evaluation, onePercent.name))
+        #expect(dearer.refreshRunsPerDay <= offstage.refreshRunsPerDay)
+        #expect(dearer.energyPerDay <= offstage.energyPerDay)
+    }
+
     @Test func mergeOnTheCommandLineRefusesAMissingShardAndLaunchesAreWritten() async throws {
         let folder = try CLI.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
