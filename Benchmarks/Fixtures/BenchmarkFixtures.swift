@@ -63,11 +63,10 @@ public func systemWithPending(_ pending: Int) -> BackgroundSystem {
 }
 
 /// Answers every delivered callback at once, registering `identifiers` in `didFinishLaunching`; submits `requests`
-/// when handed a push, then calls its completion handler; completes every task it is handed, first submitting its
-/// refresh again `resubmitAfter` seconds later when given (so that the pending requests stay as many).
+/// when handed a push, then calls its completion handler; completes every task it is handed.
 public func drive(
     _ system: inout BackgroundSystem, _ effects: [Effect], registering identifiers: [String],
-    submitting requests: [TaskRequest] = [], resubmitAfter: Double? = nil
+    submitting requests: [TaskRequest] = []
 ) {
     var queue = effects
     while !queue.isEmpty {
@@ -85,11 +84,6 @@ public func drive(
             for request in requests { queue += system.call(.submit(request), from: app, at: now).1 }
             queue += system.call(.backgroundEventCompleted(token: token, result: .newData), from: app, at: now).1
         case .startTask(let app, let run):
-            if let resubmitAfter, run.request.kind == .appRefresh {
-                var again = run.request
-                again.earliestBeginDate = system.wallClock.epoch(at: now) + resubmitAfter
-                queue += system.call(.submit(again), from: app, at: now).1
-            }
             queue += system.call(.setTaskCompleted(taskID: run.id, success: true), from: app, at: now).1
         default:
             break
