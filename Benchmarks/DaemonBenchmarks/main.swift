@@ -350,15 +350,29 @@ if let index = arguments.firstIndex(of: "--echo-server") { runEchoServer(argumen
 
 // MARK: The driver
 
+/// Says why the benchmark cannot go on, on standard error, and exits with status 1 (a clear end, not a trap).
+func fail(_ why: String) -> Never {
+    FileHandle.standardError.write(Data("offstage-bench: \(why)\n".utf8))
+    exit(1)
+}
+
 let executable = URL(fileURLWithPath: arguments[0]).standardizedFileURL
 let products = executable.deletingLastPathComponent()
+// The daemon runs as `offstage daemon`, which hands over to `offstage-daemon`: both must be built beside this one.
+for name in ["offstage", "offstage-daemon"]
+where !FileManager.default.isExecutableFile(atPath: products.appendingPathComponent(name).path) {
+    fail(
+        "\(name) is not built beside offstage-bench in \(products.path): build it first "
+            + "(swift build -c release --product \(name))")
+}
 let folder = NSTemporaryDirectory() + "offstage-bench-\(getpid())"
 try FileManager.default.createDirectory(atPath: folder + "/state", withIntermediateDirectories: true)
 let socketPath = folder + "/offstage.sock"
 let echoPath = folder + "/echo.sock"
 let cgroupName = "offstage-bench"
 
-/// Starts the daemon (with `options` besides the benchmark's own) and waits until it answers.
+/// Starts the daemon (with `options` besides the benchmark's own) and waits until it answers; ends the benchmark
+/// with a clear error when the daemon ends before it answers.
 func startDaemon(options: [String] = []) throws -> Process {
     let daemon = Process()
     daemon.executableURL = products.appendingPathComponent("offstage")
@@ -371,7 +385,10 @@ func startDaemon(options: [String] = []) throws -> Process {
             "--allow-root-apps",
         ] + options
     try daemon.run()
-    for _ in 0..<500 where (try? ControlClient(path: socketPath).send(.status)) == nil { usleep(10_000) }
+    for _ in 0..<500 where (try? ControlClient(path: socketPath).send(.status)) == nil {
+        if !daemon.isRunning { fail("the daemon ended with status \(daemon.terminationStatus) before it answered") }
+        usleep(10_000)
+    }
     return daemon
 }
 
@@ -401,8 +418,7 @@ func waitFor(_ what: String, timeout: Double = 10, every: UInt32 = 0, _ conditio
         if condition() { return }
         if every > 0 { usleep(every) }
     }
-    FileHandle.standardError.write(Data("offstage-bench: timed out waiting for \(what)\n".utf8))
-    exit(1)
+    fail("timed out waiting for \(what)")
 }
 
 let control = { (command: ControlCommand) throws -> ControlReply in try ControlClient(path: socketPath).send(command) }
@@ -437,10 +453,7 @@ func measureSubmits() throws -> Never {
     daemon.terminate()
     daemon.waitUntilExit()
     try? FileManager.default.removeItem(atPath: folder)
-    guard numbers.count == 5 else {
-        FileHandle.standardError.write(Data("offstage-bench: the submits \(text)\n".utf8))
-        exit(1)
-    }
+    guard numbers.count == 5 else { fail("the submits \(text)") }
     print(
         String(
             format: "submit from %d clients of one app × %d (every answer after the fsync that covers it): "
@@ -500,10 +513,7 @@ if events >= 0 {
         let deadline = nanos() + 10_000_000_000
         while isFrozen() != frozen {
             var watch = pollfd(fd: events, events: Int16(POLLPRI), revents: 0)
-            guard nanos() < deadline, poll(&watch, 1, 1000) >= 0 else {
-                FileHandle.standardError.write(Data("offstage-bench: timed out waiting for the freezer\n".utf8))
-                exit(1)
-            }
+            guard nanos() < deadline, poll(&watch, 1, 1000) >= 0 else { fail("timed out waiting for the freezer") }
         }
         return nanos()
     }

@@ -4,6 +4,7 @@ import Logging
 import OffstageCore
 import OffstageDaemon
 import OffstageLinux
+import Synchronization
 
 /// The options of the daemon and how it runs with them: shared by `offstage daemon` and `offstage-daemon`,
 /// the daemon alone (an executable without the simulator and the rest of the CLI, which `offstage daemon`
@@ -129,16 +130,19 @@ public struct DaemonOptions: ParsableArguments {
             do {
                 try await DaemonService.runUntilSignalled(configuration: configuration, logger: logger)
             } catch {
-                failure.message = "\(error)"
+                failure.message.withLock { $0 = "\(error)" }
             }
             finished.signal()
         }
         finished.wait()
-        if let message = failure.message { throw DaemonError(.badOption, "offstage daemon: \(message)") }
+        if let message = failure.message.withLock({ $0 }) {
+            throw DaemonError(.badOption, "offstage daemon: \(message)")
+        }
     }
 
-    /// The error a service ended with, handed from its task to the waiting command.
-    final class Failure: @unchecked Sendable { var message: String? }
+    /// The error a service ended with, handed from its task to the waiting command: written by the task, read
+    /// once it has signalled, behind a `Mutex` so the compiler checks the hand-over.
+    final class Failure: Sendable { let message = Mutex<String?>(nil) }
 
     static func makeLogger(level: Logger.Level) -> Logger {
         var logger = Logger(label: "offstage.daemon") { StreamLogHandler.standardError(label: $0) }

@@ -46,8 +46,9 @@ package protocol AppProcessHost: AnyObject {
 }
 
 /// The host on Linux: `ProcessControl` (cgroup v2, v1 or SIGSTOP), `ProcessSpawner`, a `Reaper` for the
-/// daemon's children and an `ExitWatcher` (pidfd) for processes adopted after a restart.
-package final class LinuxProcessHost: AppProcessHost, @unchecked Sendable {
+/// daemon's children and an `ExitWatcher` (pidfd) for processes adopted after a restart. Not `Sendable`: the
+/// daemon's loop owns it and alone calls it; only `onExit` runs elsewhere (on the reaper's and watcher's threads).
+package final class LinuxProcessHost: AppProcessHost {
     private let control: ProcessControl
     private let reaper: Reaper
     private let exitWatcher: ExitWatcher

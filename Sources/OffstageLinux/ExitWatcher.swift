@@ -1,14 +1,20 @@
 import Foundation
 import Glibc
+import Synchronization
 
 /// Tells the loop when a process the daemon did not start ends: an app process adopted after a restart is
 /// the child of the daemon that crashed, so `waitpid` never sees it. Each one gets a pidfd, which `poll`
 /// reports readable when the process exits; one thread waits on them, and only while there are some.
-package final class ExitWatcher: @unchecked Sendable {
-    private let lock = NSLock()
-    /// pidfd → pid of every process watched.
-    private var watched: [Int32: Int32] = [:]
-    private var started = false
+/// The loop adds processes and the watching thread removes them: what they share sits behind one `Mutex`.
+package final class ExitWatcher: Sendable {
+    /// What the loop and the watching thread share: the processes watched and whether the thread runs.
+    private struct Watched {
+        /// pidfd → pid of every process watched.
+        var processes: [Int32: Int32] = [:]
+        var threadStarted = false
+    }
+
+    private let state = Mutex(Watched())
     /// A pipe that wakes the thread when a process is added.
     private let wakeRead: Int32
     private let wakeWrite: Int32
@@ -28,10 +34,10 @@ package final class ExitWatcher: @unchecked Sendable {
         let fd = open(pid, 0)
         guard fd >= 0 else { return false }
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        let startThread = lock.withLock {
-            watched[fd] = pid
-            defer { started = true }
-            return !started
+        let startThread = state.withLock { watched in
+            watched.processes[fd] = pid
+            defer { watched.threadStarted = true }
+            return !watched.threadStarted
         }
         if startThread {
             let thread = Thread { [self] in serve() }
@@ -47,7 +53,7 @@ package final class ExitWatcher: @unchecked Sendable {
     private func serve() {
         while true {
             var fds = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
-            fds += lock.withLock { watched.keys.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) } }
+            fds += state.withLock { $0.processes.keys.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) } }
             guard poll(&fds, nfds_t(fds.count), -1) > 0 else { continue }
             for entry in fds where entry.revents != 0 {
                 if entry.fd == wakeRead {
@@ -55,7 +61,7 @@ package final class ExitWatcher: @unchecked Sendable {
                     while read(wakeRead, &buffer, buffer.count) > 0 {}
                     continue
                 }
-                guard let pid = lock.withLock({ watched.removeValue(forKey: entry.fd) }) else { continue }
+                guard let pid = state.withLock({ $0.processes.removeValue(forKey: entry.fd) }) else { continue }
                 close(entry.fd)
                 onExit(pid, "ended (adopted after a restart: its exit status goes to its new parent)")
             }

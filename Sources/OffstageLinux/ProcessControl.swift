@@ -21,8 +21,9 @@ package struct AppProcess: Sendable, Hashable {
 }
 
 /// Process control on Linux: one control group per app, freezing (cgroup v2, v1, or SIGSTOP),
-/// killing (`cgroup.kill`, or SIGTERM then SIGKILL), CPU weight and CPU/memory accounting.
-package final class ProcessControl: @unchecked Sendable {
+/// killing (`cgroup.kill`, or SIGTERM then SIGKILL), CPU weight and CPU/memory accounting. Not `Sendable`: it
+/// keeps open files and the strays it found, and belongs to the one thread that owns its `LinuxProcessHost`.
+package final class ProcessControl {
     package let kind: FreezerKind
     /// `…/offstage` in the hierarchy that freezes (v2 or v1 freezer); nil for SIGSTOP.
     package let freezerBase: String?

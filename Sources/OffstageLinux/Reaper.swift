@@ -2,8 +2,9 @@ import Foundation
 import Glibc
 
 /// Collects the daemon's exited children on one thread (`waitpid`) and hands them to the loop:
-/// the daemon learns at once that an app died, whatever the reason.
-package final class Reaper: @unchecked Sendable {
+/// the daemon learns at once that an app died, whatever the reason. Shared by the loop (`childStarted`) and
+/// its thread, it holds only constants and a semaphore, so it is `Sendable` as it stands.
+package final class Reaper: Sendable {
     private let children = DispatchSemaphore(value: 0)
     private let onExit: @Sendable (Int32, String) -> Void
 

@@ -103,20 +103,19 @@ public enum Frame {
     }
 
     /// Decodes a frame's body (its JSON): the hot messages by hand, the rest (and anything not plain) by
-    /// `WireDecoder`. A failure is decoded again, step by step, to say what is wrong.
+    /// `WireDecoder`, from one parse that names what is wrong: the JSON, the version or a field.
     static func decode<Payload: Codable>(_ type: Payload.Type, body bytes: UnsafeBufferPointer<UInt8>) throws(Failure)
         -> Payload
     {
         if let message = HandCoding.decode(type, from: bytes) { return message }
-        if let envelope = try? WireDecoder.decode(Envelope<Payload>.self, from: bytes), envelope.version == version {
-            return envelope.payload
-        }
-        guard let header = try? WireDecoder.decode(VersionOnly.self, from: bytes) else {
+        let tree: WireJSON
+        do { tree = try WireJSON.parse(bytes) } catch { throw .malformed("not JSON: \(error)") }
+        guard let header = try? WireDecoder.decode(VersionOnly.self, from: tree) else {
             throw .malformed("not a versioned JSON envelope")
         }
         guard header.version == version else { throw .wrongVersion(header.version) }
         do {
-            return try WireDecoder.decode(Envelope<Payload>.self, from: bytes).payload
+            return try WireDecoder.decode(Envelope<Payload>.self, from: tree).payload
         } catch {
             throw .malformed("\(error)")
         }

@@ -109,13 +109,16 @@ extension WireJSON.Parser {
         return magnitude <= UInt64(Int.max) ? Int(magnitude) : nil
     }
 
-    /// A number as a `Double`, read as the general decoder reads it.
+    /// A finite number as a `Double`, read as the general decoder reads it.
     mutating func double() -> Double? {
         skipSpace()
         let start = index
         while index < bytes.count, Self.isNumberByte(bytes[index]) { index += 1 }
-        guard index > start else { return nil }
-        return Double(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
+        guard index > start,
+            let value = Double(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)),
+            value.isFinite
+        else { return nil }
+        return value
     }
 
     /// `[1, 2, …]`: whole numbers only.
@@ -155,14 +158,16 @@ extension WireJSON.Parser {
         return (try? expect("null")) != nil
     }
 
-    /// A string: made straight from the frame's bytes when it has no escapes, else read by the general parser.
+    /// A string: made straight from the frame's bytes when it has no escapes, else read by the general parser;
+    /// nil for bytes that are not UTF-8.
     mutating func text() -> String? {
         skipSpace()
         guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
         var end = index + 1
         while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\") { end += 1 }
         guard end < bytes.count, bytes[end] == UInt8(ascii: "\"") else { return try? string() }
-        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[index + 1..<end]), as: UTF8.self)
+        guard let text = String(validating: UnsafeBufferPointer(rebasing: bytes[index + 1..<end]), as: UTF8.self)
+        else { return nil }
         index = end + 1
         return text
     }

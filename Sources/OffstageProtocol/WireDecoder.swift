@@ -4,7 +4,12 @@ package enum WireDecoder {
     package static func decode<Value: Decodable>(_ type: Value.Type, from bytes: UnsafeBufferPointer<UInt8>) throws
         -> Value
     {
-        try Value(from: WireDecoding(try WireJSON.parse(bytes), path: nil))
+        try decode(type, from: try WireJSON.parse(bytes))
+    }
+
+    /// Decodes a `Value` from JSON already parsed (a frame's, read once whatever its payload turns out to be).
+    static func decode<Value: Decodable>(_ type: Value.Type, from tree: WireJSON) throws -> Value {
+        try Value(from: WireDecoding(tree, path: nil))
     }
 }
 

@@ -114,9 +114,15 @@ enum WireJSON {
                     index += 1
                     return .object(object)
                 }
+                var keys = DistinctKeys()
                 while true {
                     skipSpace()
+                    let keyStart = index
                     let key = try string()
+                    guard keys.insert(key, of: object) else {
+                        index = keyStart
+                        throw error("the key \"\(key)\" appears twice in one object")
+                    }
                     skipSpace()
                     try expect(":")
                     object.pairs.append((key, try value(depth: depth + 1)))
@@ -161,7 +167,11 @@ enum WireJSON {
             while index < bytes.count, Self.isNumberByte(bytes[index]) { index += 1 }
             guard index > start else { throw error("unexpected character") }
             let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-            guard Double(text) != nil else { throw error("malformed number \(text)") }
+            guard let value = Double(text) else { throw error("malformed number \(text)") }
+            guard value.isFinite else {
+                index = start
+                throw error("the number \(text) is beyond what a 64-bit float holds")
+            }
             return text
         }
 
@@ -213,8 +223,12 @@ enum WireJSON {
                 }
                 guard index < bytes.count else { throw error("unterminated string") }
             }
+            guard let text = String(validating: utf8, as: UTF8.self) else {
+                index = start - 1
+                throw error("the string is not valid UTF-8")
+            }
             index += 1
-            return String(decoding: utf8, as: UTF8.self)
+            return text
         }
 
         mutating func hex4() throws(SyntaxError) -> UInt32 {
@@ -226,6 +240,22 @@ enum WireJSON {
             index += 4
             return value
         }
+    }
+}
+
+/// The keys an object being parsed already has, to refuse one given twice: a linear search while the object is
+/// small (as the protocol's are), a set once it is large (a hostile frame must not make the check quadratic).
+struct DistinctKeys {
+    private var large: Set<String>?
+
+    /// Adds `key` to those of `object` (whose members so far are the keys seen); false if it is already there.
+    mutating func insert(_ key: String, of object: WireObject) -> Bool {
+        if large == nil {
+            guard !object.pairs.contains(where: { $0.0 == key }) else { return false }
+            if object.pairs.count < 16 { return true }
+            large = Set(object.pairs.map(\.0))
+        }
+        return large!.insert(key).inserted
     }
 }
 

@@ -19,6 +19,29 @@ import Testing
         #expect(try daemon.openAndWait("test.alone") > 0)
     }
 
+    /// `offstage-bench` alone in a folder (a link to it, so it looks beside itself for the daemon) ends with a
+    /// clear error and status 1, not a trap, before it makes anything.
+    @Test func theBenchmarkWithoutTheDaemonBesideItEndsWithAClearError() throws {
+        let folder = NSTemporaryDirectory() + "offstage-bench-alone-\(getpid())-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createSymbolicLink(
+            atPath: folder + "/offstage-bench", withDestinationPath: DaemonHarness.product("offstage-bench"))
+        let bench = Process()
+        bench.executableURL = URL(fileURLWithPath: folder + "/offstage-bench")
+        bench.arguments = ["--rounds", "1"]
+        let errors = Pipe()
+        bench.standardError = errors
+        bench.standardOutput = FileHandle.nullDevice
+        try bench.run()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        bench.waitUntilExit()
+        #expect(bench.terminationReason == .exit && bench.terminationStatus == 1)
+        #expect(
+            message == "offstage-bench: offstage is not built beside offstage-bench in \(folder): build it first "
+                + "(swift build -c release --product offstage)\n")
+    }
+
     @Test(arguments: testableFreezers)
     func statusTimesTheLastFreezeAndThawFromTheDecisionToTheWrite(freezer: String) throws {
         let daemon = try DaemonHarness(freezer: freezer)

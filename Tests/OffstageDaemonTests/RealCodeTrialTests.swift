@@ -30,18 +30,41 @@ import Testing
         #expect(output.contains("applicationDidEnterBackground(_:)"))
     }
 
-    @Test func aScenarioNamingNoCompiledDelegateIsAnErrorNamingTheField() throws {
+    /// Runs `offstage-trial` on a scenario written to a temporary file.
+    func trial(yaml: String) throws -> (status: Int32, output: String) {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("trial-\(UUID().uuidString).yaml")
         defer { try? FileManager.default.removeItem(at: file) }
-        try Data(
-            """
-            name: missing
-            apps:
-              - manifest: { CFBundleIdentifier: com.example.missing }
-                code: RealCodeTrial.NoSuchDelegate
-            """.utf8
-        ).write(to: file)
-        let (status, output) = try trial(file.path)
+        try Data(yaml.utf8).write(to: file)
+        return try trial(file.path)
+    }
+
+    @Test func anAppTheWatchdogEndsWithNoTaskRunningIsNotClean() throws {
+        // The save begun at 00:02 is never ended: the watchdog ends the app 30 s later. No BGTaskScheduler task
+        // runs, so there is no `killed` task record: the process's end by the watchdog is what counts.
+        let (status, output) = try trial(
+            yaml: """
+                name: overlong save
+                duration: 10m
+                apps:
+                  - manifest: { CFBundleIdentifier: com.example.overlong }
+                    code: RealCodeTrial.SampleOverlongSaveAppDelegate
+                timeline:
+                  - { at: "00:01", do: open com.example.overlong }
+                  - { at: "00:02", do: home }
+                """)
+        #expect(status == 1)
+        #expect(output.contains("background task assertion timeout"))
+        #expect(output.contains("com.example.overlong: 0 completed, 0 handled, 0 expired, 0 crashed, 1 killed"))
+    }
+
+    @Test func aScenarioNamingNoCompiledDelegateIsAnErrorNamingTheField() throws {
+        let (status, output) = try trial(
+            yaml: """
+                name: missing
+                apps:
+                  - manifest: { CFBundleIdentifier: com.example.missing }
+                    code: RealCodeTrial.NoSuchDelegate
+                """)
         #expect(status == 2)
         #expect(output.contains("apps[0].code"))
         #expect(output.contains("no class named 'RealCodeTrial.NoSuchDelegate'"))

@@ -9,13 +9,7 @@ import Testing
     let folder = NSTemporaryDirectory() + "offstage-linux-\(getpid())-\(UUID().uuidString.prefix(8))"
 
     /// Writes an executable shell script and returns its path.
-    func script(_ name: String, _ body: String) throws -> String {
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let path = folder + "/" + name
-        try ("#!/bin/sh\n" + body + "\n").write(toFile: path, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
-        return path
-    }
+    func script(_ name: String, _ body: String) throws -> String { try makeScript(in: folder, name, body) }
 
     /// Waits for the child `pid` (and only it) and describes how it ended.
     func waitFor(_ pid: Int32) -> String {

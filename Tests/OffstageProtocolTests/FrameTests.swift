@@ -32,8 +32,12 @@ import Testing
         let frame = Data([0, 0, 0, UInt8(body.count)]) + body
         #expect(throws: Frame.Failure.wrongVersion(2)) { try Frame.decode(AppCall.self, from: frame) }
         let garbage = Data([0, 0, 0, 3]) + Data("{x}".utf8)
-        #expect(throws: Frame.Failure.malformed("not a versioned JSON envelope")) {
+        #expect(throws: Frame.Failure.malformed("not JSON: expected a string at byte 1")) {
             try Frame.decode(AppCall.self, from: garbage)
+        }
+        let notAnEnvelope = Data([0, 0, 0, 2]) + Data("[]".utf8)
+        #expect(throws: Frame.Failure.malformed("not a versioned JSON envelope")) {
+            try Frame.decode(AppCall.self, from: notAnEnvelope)
         }
     }
 }

@@ -14,6 +14,8 @@ nonisolated final class BackgroundDownloadApp: NSObject, UIApplicationDelegate, 
     static let session = "com.example.bgdownload.session"
     let sightings: Sightings
     let discretionary: Bool
+    /// Seconds the app takes, once the session's events are delivered, before it calls the kept completion handler.
+    let finishDelay: Double
     private var finishEvents: (() -> Void)?
     private var madeSession: URLSession?
     /// The app's background session, made on first use (as apps make it lazily).
@@ -27,9 +29,10 @@ nonisolated final class BackgroundDownloadApp: NSObject, UIApplicationDelegate, 
         return session
     }
 
-    init(sightings: Sightings, discretionary: Bool = false) {
+    init(sightings: Sightings, discretionary: Bool = false, finishDelay: Double = 0) {
         self.sightings = sightings
         self.discretionary = discretionary
+        self.finishDelay = finishDelay
     }
 
     /// Notes what happened, when, and the app's state, read on the main queue: `applicationState` is main-actor,
@@ -65,7 +68,7 @@ nonisolated final class BackgroundDownloadApp: NSObject, UIApplicationDelegate, 
 
     func urlSessionDidFinishEvents(forBackgroundURLSession session: URLSession) {
         note("all events delivered")
-        DispatchQueue.main.async { self.finishEvents?() }
+        DispatchQueue.main.asyncAfter(deadline: .now() + finishDelay) { self.finishEvents?() }
     }
 }
 
@@ -73,14 +76,19 @@ extension URLSessionSuites {
     @Suite struct BackgroundSessionTests {
         let app = "com.example.bgdownload"
 
-        func run(sightings: Sightings, discretionary: Bool = false, timeline: [TimelineEntry]) -> RealCodeRun {
+        func run(
+            sightings: Sightings, discretionary: Bool = false, finishDelay: Double = 0, timeline: [TimelineEntry]
+        ) -> RealCodeRun {
             var network = SimulatedNetwork.serving("cdn.example.com", bytes: 50_000, serverTime: 120)
             network.routes[0].match = .host("cdn.example.com")
             return RealCodeRun(
                 apps: [
                     (
                         AppManifest(bundleIdentifier: BundleID(app)),
-                        { @Sendable in BackgroundDownloadApp(sightings: sightings, discretionary: discretionary) }
+                        { @Sendable in
+                            BackgroundDownloadApp(
+                                sightings: sightings, discretionary: discretionary, finishDelay: finishDelay)
+                        }
                     )
                 ], network: network, deviceNetwork: .wifi,
                 timeline: [at(0, .setBattery(level: 0.8, charging: false)), at(1, .open(BundleID(app))), at(5, .home)]
@@ -111,6 +119,19 @@ extension URLSessionSuites {
             }
             #expect(result == .noData)
             #expect(records.of(.killed, app).isEmpty && records.of(.crashed, app).isEmpty)
+        }
+
+        @Test func theSystemGoesOnWithoutABackgroundSessionHandlerCalledTooLateAndSuspendsTheApp() throws {
+            // The app takes 60 s after its events to call the handler; the system gives it 30 s, then goes on
+            // without it (ours: Apple gives no figure and kills no app for it) and suspends the app.
+            let records = try run(sightings: Sightings(), finishDelay: 60, timeline: []).run()
+            let delivered = try #require(records.of(.delivered, app).first)
+            let handled = records.of(.handled, app)
+            #expect(handled.map(\.at.seconds) == [delivered.at.seconds + 30])
+            #expect(
+                handled.map(\.reason) == ["completion handler not called within 30 s: the system goes on without it"])
+            #expect(records.of(.suspended, app).map(\.at.seconds) == [5, delivered.at.seconds + 30])
+            #expect(records.of(.killed, app).isEmpty && records.of(.terminated, app).isEmpty)
         }
 
         @Test func discretionaryBackgroundDownloadWaitsForPower() throws {

@@ -164,11 +164,16 @@ final class HeadlinesAppDelegate: NSObject, UIApplicationDelegate {
 /// The news app's model: headlines fetched in the background, published to its views.
 final class NewsFeed: ObservableObject, @unchecked Sendable {
     static let shared = NewsFeed()
+    /// How long a fetch takes: 2 s, or longer than a refresh's time when a test sets it so.
+    nonisolated(unsafe) static var fetchSeconds = 2.0
     @Published var headlines = 0
 
+    /// Fetches new headlines through a Combine pipeline (its delay stands in for the network) and awaits its
+    /// values; when the awaiting task is cancelled, the pipeline is cancelled with it.
     func refresh() async {
-        try? await Task.sleep(for: .seconds(2))
-        headlines += 5
+        let fetch = Just(5).delay(for: .seconds(Self.fetchSeconds), scheduler: DispatchQueue.main)
+            .handleEvents(receiveCancel: { HeadlinesApp.sightings.append("fetch cancelled") })
+        for await stories in fetch.values { headlines += stories }
     }
 }
 

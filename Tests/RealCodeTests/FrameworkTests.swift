@@ -59,15 +59,23 @@ import Testing
         #expect(records.of(.suspended, app).map(\.at.seconds) == [610])
     }
 
-    @Test func aSwiftUIAppWithAnNSObjectDelegateRefreshesAndPublishesThroughCombine() throws {
+    /// Runs the news app (opened at 1 s, home at 10 s) with fetches that take `fetchSeconds`.
+    func runHeadlines(fetchSeconds: Double) throws -> [Record] {
         HeadlinesApp.sightings = []
+        NewsFeed.fetchSeconds = fetchSeconds
+        defer { NewsFeed.fetchSeconds = 2 }
         let app = "com.example.headlines"
-        let records = try RealCodeRun(
+        return try RealCodeRun(
             apps: [
                 (manifest(app, identifiers: [HeadlinesApp.refresh]), { @Sendable in SwiftUIAppHost<HeadlinesApp>() })
             ],
             timeline: [at(1, .open(BundleID(app))), at(10, .home)], duration: 600
         ).run()
+    }
+
+    @Test func aSwiftUIAppWithAnNSObjectDelegateRefreshesAndPublishesThroughCombine() throws {
+        let app = "com.example.headlines"
+        let records = try runHeadlines(fetchSeconds: 2)
         // UIKit's notification is published after the delegate's method (which moves the scene phase), and again
         // when the app is resumed for its refresh (Apple's documented resume order).
         #expect(
@@ -76,6 +84,23 @@ import Testing
                 "headlines 5",
             ])
         #expect(records.of(.completed, app, task: HeadlinesApp.refresh).first?.succeeded == true)
+    }
+
+    @Test func aCombineRefreshThatOutlivesItsAllowanceIsExpiredAndItsPipelineCancelled() throws {
+        let app = "com.example.headlines"
+        let refresh = HeadlinesApp.refresh
+        let records = try runHeadlines(fetchSeconds: 200)
+        // A refresh has 30 s; the fetch needs 200. At expiry the system cancels `.backgroundTask`'s Swift task,
+        // whose `for await` over the pipeline's `values` cancels the pipeline: no headlines are published.
+        let started = try #require(records.of(.started, app, task: refresh).first)
+        #expect(records.of(.expired, app, task: refresh).map(\.at.seconds) == [started.at.seconds + 30])
+        #expect(
+            HeadlinesApp.sightings == [
+                "background after 1 opening(s)", "didEnterBackground published", "didEnterBackground published",
+                "fetch cancelled",
+            ])
+        #expect(records.of(.completed, app, task: refresh).first?.succeeded == false)
+        #expect(records.of(.killed, app).isEmpty && records.of(.terminated, app).isEmpty)
     }
 
     @Test func loggerHidesPrivateValuesAsADeviceDoes() {

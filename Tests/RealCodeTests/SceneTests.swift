@@ -46,9 +46,13 @@ nonisolated final class NotesAppDelegate: UIResponder, UIApplicationDelegate, @u
     func applicationWillTerminate(_ application: UIApplication) { Self.sightings.note("app willTerminate") }
 }
 
-nonisolated final class NotesSceneDelegate: UIResponder, UIWindowSceneDelegate, @unchecked Sendable {
+nonisolated class NotesSceneDelegate: UIResponder, UIWindowSceneDelegate, @unchecked Sendable {
     var window: UIWindow?
     var saving = UIBackgroundTaskIdentifier.invalid
+
+    /// How long saving the note takes once the scene has left the screen: five seconds, well within the
+    /// background time iOS gives (`LongSaveSceneDelegate` takes longer).
+    class var saveSeconds: Double { 5 }
 
     func scene(
         _ scene: UIScene, willConnectTo session: UISceneSession, options connectionOptions: UIScene.ConnectionOptions
@@ -68,21 +72,40 @@ nonisolated final class NotesSceneDelegate: UIResponder, UIWindowSceneDelegate, 
 
     func sceneDidEnterBackground(_ scene: UIScene) {
         NotesAppDelegate.sightings.note("scene didEnterBackground")
-        // Five seconds to save the note, on the main queue, as apps do when they leave the screen.
+        // Time to save the note, on the main queue, as apps do when they leave the screen; the expiration
+        // handler ends the background task if the save outlives the time iOS gives.
         let application = MainActor.assumeIsolated { UIApplication.shared }
-        saving = application.beginBackgroundTask(withName: "save") { application.endBackgroundTask(self.saving) }
-        DispatchQueue.main.asyncAfter(deadline: .now() + 5) { application.endBackgroundTask(self.saving) }
+        let began = Date()
+        saving = application.beginBackgroundTask(withName: "save") {
+            NotesAppDelegate.sightings.note("save expired after \(Date().timeIntervalSince(began)) s")
+            application.endBackgroundTask(self.saving)
+            self.saving = .invalid
+        }
+        DispatchQueue.main.asyncAfter(deadline: .now() + Self.saveSeconds) {
+            guard self.saving != .invalid else { return }
+            application.endBackgroundTask(self.saving)
+            self.saving = .invalid
+        }
         let request = BGAppRefreshTaskRequest(identifier: NotesAppDelegate.refresh)
         request.earliestBeginDate = Date(timeIntervalSinceNow: 60)
         try? BGTaskScheduler.shared.submit(request)
     }
 }
 
+/// The notes app's scene delegate with a save that takes ten minutes: longer than the background time iOS gives.
+nonisolated final class LongSaveSceneDelegate: NotesSceneDelegate, @unchecked Sendable {
+    override class var saveSeconds: Double { 600 }
+}
+
 /// One test at a time: the apps note what they see in one shared place, as a delegate made by class name must.
 @Suite(.serialized) struct SceneTests {
     let app = "com.example.notes"
 
-    func run(_ timeline: [TimelineEntry], duration: Double = 600) throws -> (records: [Record], seen: [String]) {
+    /// Runs the notes app through `timeline`, its scene delegate of class `sceneDelegate`.
+    func run(
+        _ timeline: [TimelineEntry], duration: Double = 600,
+        sceneDelegate: NotesSceneDelegate.Type = NotesSceneDelegate.self
+    ) throws -> (records: [Record], seen: [String]) {
         NotesAppDelegate.sightings = Sightings()
         let scenes = try #require(
             try OffstageSceneManifest(infoDictionary: [
@@ -92,7 +115,7 @@ nonisolated final class NotesSceneDelegate: UIResponder, UIWindowSceneDelegate, 
                         "UIWindowSceneSessionRoleApplication": [
                             [
                                 "UISceneConfigurationName": "Default Configuration",
-                                "UISceneDelegateClassName": "RealCodeTests.NotesSceneDelegate",
+                                "UISceneDelegateClassName": NSStringFromClass(sceneDelegate),
                             ]
                         ]
                     ],
@@ -131,6 +154,25 @@ nonisolated final class NotesSceneDelegate: UIResponder, UIWindowSceneDelegate, 
                 "sceneWillResignActive(_:)", "sceneDidEnterBackground(_:)", "sceneDidEnterBackground(_:)",
                 "sceneWillEnterForeground(_:)", "sceneDidBecomeActive(_:)",
             ])
+    }
+
+    @Test func aSceneAppsSaveThatOutlivesItsAllowanceIsExpiredAsOnIOS() throws {
+        // Home at 10 s: the save begun in `sceneDidEnterBackground` needs 600 s; iOS gives 30 s of background time
+        // and calls the expiration handler 5 s before they end, which ends the task: the app is suspended, not
+        // killed. (The run ends at 60 s, before the refresh it asked for at 70 s.)
+        let (records, seen) = try run(
+            [at(1, .open(BundleID(app))), at(10, .home)], duration: 60, sceneDelegate: LongSaveSceneDelegate.self)
+        #expect(records.of(.assertionBegan, app).map(\.at.seconds) == [10])
+        #expect(records.of(.assertionExpired, app).map(\.at.seconds) == [35])
+        #expect(records.of(.assertionEnded, app).map(\.at.seconds) == [35])
+        #expect(records.of(.suspended, app).map(\.at.seconds) == [35])
+        #expect(
+            seen.suffix(3) == [
+                "scene didEnterBackground", "posted UIApplicationDidEnterBackgroundNotification",
+                "save expired after 25.0 s",
+            ])
+        #expect(records.of(.crashed, app).isEmpty)
+        #expect(records.of(.terminated, app).isEmpty)
     }
 
     @Test func withTheResumeCallbackOffTheResumedSceneHearsOnlyItsRefresh() throws {

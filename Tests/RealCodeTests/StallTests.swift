@@ -51,6 +51,26 @@ nonisolated final class BlockedApp: UIApplicationDelegate, @unchecked Sendable {
     }
 }
 
+/// An app whose code busy-waits on the clock for a second: virtual time does not move while its code holds the
+/// loop, so the wait never ends by itself (it gives up when the test releases it, or after `maxSpins`).
+nonisolated final class BusyWaitApp: UIApplicationDelegate, @unchecked Sendable {
+    static let maxSpins = 50_000_000
+    private let saveQueue = DispatchQueue(label: "com.example.busy.save")
+    private let lock = NSLock()
+    private var isReleased = false
+
+    /// Ends the busy wait, so the test leaves no thread spinning behind it.
+    func release() { lock.withLock { isReleased = true } }
+
+    func applicationDidEnterBackground(_ application: UIApplication) {
+        saveQueue.async {
+            let end = Date().addingTimeInterval(1)
+            var spins = 0
+            while Date() < end, spins < Self.maxSpins, !self.lock.withLock({ self.isReleased }) { spins += 1 }
+        }
+    }
+}
+
 /// Apple's ColorFeed pattern: an `OperationQueue` operation that sleeps (`Thread.sleep`) under a lock, as its delete
 /// operation does inside `performAndWait`, while a background task covers it.
 nonisolated final class SleepUnderLockApp: UIApplicationDelegate, @unchecked Sendable {
@@ -128,6 +148,18 @@ nonisolated final class SleepUnderLockApp: UIApplicationDelegate, @unchecked Sen
         #expect(stall.running == "work it queued")
         #expect(stall.at.seconds == 10)
         #expect(records.of(.launched, app).count == 1)
+    }
+
+    @Test func appCodeBusyWaitingOnTheClockStopsTheRunInRealSecondsNamingItsQueue() throws {
+        let busy = BusyWaitApp()
+        defer { busy.release() }
+        var limits = StallLimits()
+        limits.realSecondsHeld = 0.5
+        let (simulation, _) = try run({ busy }, limits: limits)
+        let stall = try #require(simulation.stall)
+        #expect(stall.kind == .appCodeHeld(realSeconds: 0.5))
+        #expect(stall.queue == "the queue 'com.example.busy.save'")
+        #expect(stall.at.seconds == 10)
     }
 
     @Test func colorFeedsDeletePatternCompletesInVirtualTime() throws {
