@@ -156,6 +156,7 @@ let package = Package(
         .library(name: "OffstageKit", targets: ["OffstageKit"]),
         .library(name: "OffstageSimulator", targets: ["OffstageSimulator"]),
         .library(name: "OffstageCore", targets: ["OffstageCore"]),
+        .library(name: "OffstageBenchmarkFixtures", targets: ["OffstageBenchmarkFixtures"]),
     ] + appleFrameworks.map { .library(name: $0.module, targets: [$0.module]) } + [
         .executable(name: "offstage", targets: ["offstage"]),
         .executable(name: "offstage-daemon", targets: ["offstage-daemon"]),
@@ -293,9 +294,17 @@ let package = Package(
         // `offstage daemon` runs `offstage-daemon` from beside it; `offstage` itself links no SQLite, so the
         // simulator builds without its headers (`swift build` builds both).
         .executableTarget(name: "offstage", dependencies: ["OffstageCLI"], swiftSettings: strictSettings),
+        // What the scheduler benchmarks set up, shared by `scheduler-benchmarks` and the ordo-one/benchmark suite
+        // (`Benchmarks/Suite`, a package of its own so that `swift build` here never builds the benchmark tool).
+        .target(
+            name: "OffstageBenchmarkFixtures",
+            dependencies: ["OffstageCore", "OffstageSimulator"],
+            path: "Benchmarks/Fixtures",
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "scheduler-benchmarks",
-            dependencies: ["OffstageCore", "OffstageSimulator", "OffstageKit"],
+            dependencies: ["OffstageBenchmarkFixtures", "OffstageCore", "OffstageSimulator", "OffstageKit"],
             path: "Benchmarks/SchedulerBenchmarks",
             swiftSettings: strictSettings
         ),

@@ -2,8 +2,9 @@ import ArgumentParser
 import Foundation
 import OffstageSimulator
 
-/// `offstage evaluate --trace FILE [--shard i/n] [--json OUT] [--launches OUT] [--policy FILE…]`: replays a usage trace under several scheduling
-/// policies and prints one table; `offstage evaluate merge` joins the JSON of shards into the same table.
+/// `offstage evaluate --trace FILE [--shard i/n | --shard-from-env VARIABLE/n] [--json OUT] [--launches OUT]
+/// [--policy FILE…]`: replays a usage trace under several scheduling policies and prints one table;
+/// `offstage evaluate merge` joins the JSON of shards into the same table.
 /// The options are the command's own (not a default subcommand's), so `offstage evaluate --help` shows them.
 struct EvaluateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -20,6 +21,14 @@ struct EvaluateCommand: AsyncParsableCommand {
     var trace: String?
     @Option(help: "Evaluate only shard i of n (users i, i+n, i+2n… in the trace's order), e.g. 2/4.")
     var shard: String?
+    @Option(
+        name: .customLong("shard-from-env"),
+        help: """
+            Evaluate shard VARIABLE of n, its index read from that environment variable counting from 0: an array \
+            job's index, e.g. JOB_COMPLETION_INDEX/4 (Kubernetes Indexed Job) or SLURM_ARRAY_TASK_ID/4 (Slurm, \
+            --array=0-3).
+            """)
+    var shardFromEnvironment: String?
     @Option(help: "Write the raw results as JSON to this file (for `offstage evaluate merge`); - for standard output.")
     var json: String?
     @Option(help: "Write every launch (user, policy, time, app, content age, class) as JSON to this file.")
@@ -36,15 +45,26 @@ struct EvaluateCommand: AsyncParsableCommand {
     )
     var onlyPolicies: [String] = []
 
-    /// The shard as (index from 0, count), or a validation error that names the option.
-    func parsedShard() throws -> (index: Int, count: Int)? {
-        guard let shard else { return nil }
-        let parts = shard.split(separator: "/", omittingEmptySubsequences: false).map { Int($0) }
-        guard parts.count == 2, let index = parts[0], let count = parts[1], count >= 1, (1...count).contains(index)
-        else {
-            throw ValidationError("--shard: expected i/n with 1 ≤ i ≤ n, like 2/4, got \"\(shard)\"")
+    /// The shard as (index from 0, count), from `--shard` or from the variable `--shard-from-env` names in
+    /// `environment`; nil for the whole trace; a validation error that names the option or the variable.
+    func parsedShard(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> (
+        index: Int, count: Int
+    )? {
+        switch (shard, shardFromEnvironment) {
+        case (nil, nil):
+            return nil
+        case (let shard?, nil):
+            let parts = shard.split(separator: "/", omittingEmptySubsequences: false).map { Int($0) }
+            guard parts.count == 2, let index = parts[0], let count = parts[1], count >= 1, (1...count).contains(index)
+            else {
+                throw ValidationError("--shard: expected i/n with 1 ≤ i ≤ n, like 2/4, got \"\(shard)\"")
+            }
+            return (index - 1, count)
+        case (nil, let option?):
+            return try ArrayJobShard(option: option).shard(in: environment)
+        case (.some, .some):
+            throw ValidationError("--shard and --shard-from-env: give one of them, not both")
         }
-        return (index - 1, count)
     }
 
     func validate() throws {
@@ -94,6 +114,45 @@ struct EvaluateCommand: AsyncParsableCommand {
         if let launches {
             try OutputFile(option: "--launches", path: launches).write(try evaluation.launchesJSON())
         }
+    }
+}
+
+/// `--shard-from-env VARIABLE/n`: the shard an array job's task evaluates, its index (from 0) read from the
+/// variable the scheduler sets (`JOB_COMPLETION_INDEX`, `SLURM_ARRAY_TASK_ID`), so one command serves every task.
+struct ArrayJobShard {
+    /// The environment variable that holds the task's index.
+    let variable: String
+    /// How many shards the array has.
+    let count: Int
+
+    /// Reads `VARIABLE/n`; a validation error names the option and shows the expected form.
+    init(option: String) throws {
+        let parts = option.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, let count = Int(parts[1]), count >= 1 else {
+            throw ValidationError(
+                "--shard-from-env: expected VARIABLE/n with n ≥ 1, like JOB_COMPLETION_INDEX/4, got \"\(option)\"")
+        }
+        variable = String(parts[0])
+        self.count = count
+    }
+
+    /// The shard (index from 0, count) the variable names in `environment`; a validation error names the
+    /// variable when it is not set, not a whole number or not below the count.
+    func shard(in environment: [String: String]) throws -> (index: Int, count: Int) {
+        guard let value = environment[variable] else {
+            throw ValidationError(
+                "--shard-from-env: the environment variable \(variable) is not set (the array job's index, from 0)")
+        }
+        guard let index = Int(value) else {
+            throw ValidationError(
+                "--shard-from-env: \(variable) is \"\(value)\", not a shard index (0 to \(count - 1))")
+        }
+        guard (0..<count).contains(index) else {
+            throw ValidationError(
+                "--shard-from-env: \(variable) is \(index), outside 0 to \(count - 1) for \(count) shards (it counts from 0)"
+            )
+        }
+        return (index, count)
     }
 }
 
