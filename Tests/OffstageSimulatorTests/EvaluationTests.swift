@@ -217,8 +217,9 @@ import Testing
         #expect(launches[0].seenAge == nil && !launches[0].isFresh)
     }
 
-    @Test func appsAreSplitByHowOftenTheUserOpensThem() async throws {
-        // news: 12 launches in the replay's one day (10+ a day); mail: 1 (1–3 a day).
+    /// One day of one user under the hourly timer: news opened every hour from 10:00 to 21:00 (12 launches in the
+    /// replay's one day, 10+ a day) and refreshed in between, mail opened once at 23:00 (1–3 a day).
+    static func newsAndMail() async throws -> Evaluation {
         var rows = ["user,timestamp,app,event"]
         for hour in 10..<22 {
             rows.append("ann,2026-11-23T\(hour):00:00Z,com.example.news,opened")
@@ -226,7 +227,11 @@ import Testing
         }
         rows.append("ann,2026-11-23T23:00:00Z,com.example.mail,opened")
         let trace = try TraceLoader.parse(csv: rows.joined(separator: "\n"), source: "t.csv")
-        let evaluation = await Evaluation.run(trace, policies: [EvaluatedPolicy.standard[2]])
+        return await Evaluation.run(trace, policies: [EvaluatedPolicy.standard[2]])
+    }
+
+    @Test func appsAreSplitByHowOftenTheUserOpensThem() async throws {
+        let evaluation = try await Self.newsAndMail()
         let row = evaluation.rows[0]
         #expect(row.byPopularity[.daily10]?.launches == 12)
         #expect(row.byPopularity[.daily1]?.launches == 1)
@@ -236,15 +241,7 @@ import Testing
     }
 
     @Test func energyIsSplitByThePopularityOfTheAppsItWasSpentOn() async throws {
-        // news: opened every hour from 10:00 (10+ a day), refreshed hourly in between; mail: opened once, late.
-        var rows = ["user,timestamp,app,event"]
-        for hour in 10..<22 {
-            rows.append("ann,2026-11-23T\(hour):00:00Z,com.example.news,opened")
-            rows.append("ann,2026-11-23T\(hour):01:00Z,com.example.news,closed")
-        }
-        rows.append("ann,2026-11-23T23:00:00Z,com.example.mail,opened")
-        let trace = try TraceLoader.parse(csv: rows.joined(separator: "\n"), source: "t.csv")
-        let evaluation = await Evaluation.run(trace, policies: [EvaluatedPolicy.standard[2]])
+        let evaluation = try await Self.newsAndMail()
         let row = evaluation.rows[0]
         let spending = row.spendingByPopularity
         // Every run and joule is in the bucket of the app it was spent on, and nowhere else.
