@@ -290,7 +290,7 @@ public struct Evaluation: Hashable, Sendable, Codable {
     }
 
     /// The popularity bucket of each app `outcome` launched: the app's launches a day for that user (an app
-    /// never launched is in none; `spending(of:)` counts it as rare).
+    /// never launched is in none; `spendingByPopularity` counts it as rare).
     static func buckets(of outcome: UserOutcome) -> [BundleID: PopularityBucket] {
         var counts: [BundleID: Int] = [:]
         for launch in outcome.launches { counts[launch.app, default: 0] += 1 }
