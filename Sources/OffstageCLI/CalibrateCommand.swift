@@ -41,5 +41,9 @@ struct CalibrateCommand: AsyncParsableCommand {
             "Calibration of the launch model on \(trace): \(usage.users.count) users, \(calibration.samples) "
                 + "predictions (every app, every \(Int(interval)) s, once learnt); observed: opened within 15 min")
         Console.print(calibration.table())
+        Console.print(
+            "\nThe app refreshes the judgement ran (\(calibration.runs.reduce(0) { $0 + $1.predictions })), at the "
+                + "likelihood it acted on; observed: opened within 15 min after the run started")
+        Console.print(calibration.runTables())
     }
 }

@@ -1,10 +1,12 @@
 import Foundation
 public import OffstageCore
 
-/// How well the launch model's probabilities match what users did (issue 15 item 1): each user's replay under
-/// Offstage's policy is sampled every `interval` seconds, each app's likelihood of a launch within the window
-/// read from the core, and compared with whether the trace opened the app in that window. Grouped in buckets
-/// of predicted probability, a calibrated model's observed launch rate matches each bucket's mean prediction.
+/// How well the launch model's probabilities match what users did: each user's replay under Offstage's policy
+/// is sampled every `interval` seconds, each app's likelihood of a launch within the window read from the core,
+/// and compared with whether the trace opened the app in that window. Grouped in buckets of predicted
+/// probability, a calibrated model's observed launch rate matches each bucket's mean prediction. The refreshes
+/// the judgement ran are measured the same way, at the likelihood it acted on, by bucket and by the signal that
+/// gave it: the decisions' calibration, which the samples (mostly quiet hours) do not show.
 public struct LaunchCalibration: Hashable, Sendable, Codable {
     /// Predictions whose probability fell in [lower, upper): how many, their mean, and how many were followed
     /// by a launch of the app within the window.
@@ -17,12 +19,31 @@ public struct LaunchCalibration: Hashable, Sendable, Codable {
 
         public var meanPredicted: Double { predictions > 0 ? predictedSum / Double(predictions) : 0 }
         public var observedRate: Double { predictions > 0 ? Double(launches) / Double(predictions) : 0 }
+
+        /// Counts one prediction and whether a launch followed it.
+        mutating func add(_ probability: Double, launched: Bool) {
+            predictions += 1
+            predictedSum += probability
+            if launched { launches += 1 }
+        }
+
+        /// Adds another bucket's counts over the same range.
+        mutating func merge(_ other: Bucket) {
+            predictions += other.predictions
+            predictedSum += other.predictedSum
+            launches += other.launches
+        }
     }
 
     /// The buckets' upper bounds: fine where most predictions lie (near 0), coarse above.
     public static let bounds = [0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0001]
 
+    /// The samples taken every `interval` seconds, by predicted probability.
     public var buckets: [Bucket]
+    /// The app refreshes the judgement ran, by the probability it acted on.
+    public var runs: [Bucket]
+    /// The same runs by the signal that gave the probability (`LaunchSignal.Kind`), in the kinds' order.
+    public var runsBySignal: [LaunchSignal.Kind: Bucket]
     /// Predictions made after the model had learnt enough to judge (`likelihoodLearningDays`); earlier ones are not counted.
     public var samples: Int { buckets.reduce(0) { $0 + $1.predictions } }
 
@@ -32,22 +53,32 @@ public struct LaunchCalibration: Hashable, Sendable, Codable {
             defer { lower = upper }
             return Bucket(lower: lower, upper: upper)
         }
+        runs = buckets
+        runsBySignal = [:]
     }
 
-    /// Adds one prediction and whether a launch followed it.
+    /// Adds one sampled prediction and whether a launch followed it.
     mutating func add(_ probability: Double, launched: Bool) {
         guard let index = buckets.firstIndex(where: { probability < $0.upper }) else { return }
-        buckets[index].predictions += 1
-        buckets[index].predictedSum += probability
-        if launched { buckets[index].launches += 1 }
+        buckets[index].add(probability, launched: launched)
+    }
+
+    /// Adds one refresh run the judgement took at `likelihood`, and whether a launch followed it.
+    mutating func addRun(_ likelihood: LaunchLikelihood, launched: Bool) {
+        guard let index = runs.firstIndex(where: { likelihood.probability < $0.upper }) else { return }
+        runs[index].add(likelihood.probability, launched: launched)
+        runsBySignal[likelihood.signal.kind, default: Bucket(lower: 0, upper: 1)].add(
+            likelihood.probability, launched: launched)
     }
 
     /// Adds another calibration's counts (another user's).
     mutating func merge(_ other: LaunchCalibration) {
         for index in buckets.indices {
-            buckets[index].predictions += other.buckets[index].predictions
-            buckets[index].predictedSum += other.buckets[index].predictedSum
-            buckets[index].launches += other.buckets[index].launches
+            buckets[index].merge(other.buckets[index])
+            runs[index].merge(other.runs[index])
+        }
+        for (kind, bucket) in other.runsBySignal {
+            runsBySignal[kind, default: Bucket(lower: 0, upper: 1)].merge(bucket)
         }
     }
 
@@ -80,12 +111,22 @@ public struct LaunchCalibration: Hashable, Sendable, Codable {
                 samples.taken.append((app, system.now, likelihood.probability))
             }
         }
-        let launches = simulation.run().filter { $0.kind == .contentAge }
-        var calibration = LaunchCalibration()
+        let records = simulation.run()
+        var launches: [BundleID: [Instant]] = [:]
+        for record in records where record.kind == .contentAge {
+            if let app = record.app { launches[app, default: []].append(record.at) }
+        }
         let window = Evaluation.freshWithin
+        func launched(_ app: BundleID, after time: Instant) -> Bool {
+            launches[app]?.contains { $0 > time && $0 <= time + window } ?? false
+        }
+        var calibration = LaunchCalibration()
         for (app, time, probability) in samples.taken {
-            let launched = launches.contains { $0.app == app && $0.at > time && $0.at <= time + window }
-            calibration.add(probability, launched: launched)
+            calibration.add(probability, launched: launched(app, after: time))
+        }
+        for record in records where record.kind == .prediction {
+            guard let app = record.app, case .launchLikelihood(let likelihood) = record.detail else { continue }
+            calibration.addRun(likelihood, launched: launched(app, after: record.at))
         }
         return calibration
     }
@@ -96,18 +137,36 @@ public struct LaunchCalibration: Hashable, Sendable, Codable {
         var taken: [(app: BundleID, at: Instant, probability: Double)] = []
     }
 
-    /// The table: each bucket's predictions, mean predicted probability and observed launch rate.
-    public func table() -> String {
-        var lines = ["predicted      samples  mean predicted  observed launch rate"]
-        for bucket in buckets where bucket.predictions > 0 {
-            let range = "\(Self.percent(bucket.lower))–\(Self.percent(min(1, bucket.upper)))"
+    /// The samples' table: each bucket's predictions, mean predicted probability and observed launch rate.
+    public func table() -> String { Self.table(buckets.map { (Self.range(of: $0), $0) }, counting: "samples") }
+
+    /// The runs' tables: by the probability the judgement acted on, then by the signal that gave it.
+    public func runTables() -> String {
+        let bySignal = LaunchSignal.Kind.allCases.compactMap { kind in runsBySignal[kind].map { (kind.words, $0) } }
+        return Self.table(runs.map { (Self.range(of: $0), $0) }, counting: "runs") + "\n\n"
+            + Self.table(bySignal, counting: "runs", heading: "signal")
+    }
+
+    /// A table of buckets, each on a line under its label; empty buckets left out.
+    private static func table(_ rows: [(String, Bucket)], counting: String, heading: String = "predicted") -> String {
+        let width = max(13, heading.count, rows.map(\.0.count).max() ?? 0)
+        var lines = [
+            heading.padding(toLength: width, withPad: " ", startingAt: 0) + " " + counting.leftPadded(8)
+                + "  mean predicted  observed launch rate"
+        ]
+        for (label, bucket) in rows where bucket.predictions > 0 {
             lines.append(
-                range.padding(toLength: 13, withPad: " ", startingAt: 0) + " "
+                label.padding(toLength: width, withPad: " ", startingAt: 0) + " "
                     + String(bucket.predictions).leftPadded(8) + "  "
                     + Self.percent(bucket.meanPredicted, decimals: 1).leftPadded(14) + "  "
                     + Self.percent(bucket.observedRate, decimals: 1).leftPadded(20))
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// "10 %–20 %": a bucket's range.
+    private static func range(of bucket: Bucket) -> String {
+        "\(percent(bucket.lower))–\(percent(min(1, bucket.upper)))"
     }
 
     private static func percent(_ share: Double, decimals: Int = 0) -> String {

@@ -403,7 +403,7 @@ import Testing
             .deletingLastPathComponent().appendingPathComponent("Examples/policies")
         let onePercent = try EvaluatedPolicy.load(contentsOf: folder.appendingPathComponent("one-percent.yaml").path)
         #expect(onePercent.name == "one-percent" && onePercent.strategy == .judgement)
-        #expect(onePercent.policy.judgement.awakeRunCost == 0.1 && onePercent.policy.judgement.cellularRunCost == 0.6)
+        #expect(onePercent.policy.judgement.awakeRunCost == 0.08 && onePercent.policy.judgement.cellularRunCost == 0.6)
         let evaluation = await Evaluation.run(Self.small, policies: [EvaluatedPolicy.standard[0], onePercent])
         let (offstage, dearer) = (row(evaluation, "Offstage"), row(evaluation, onePercent.name))
         #expect(dearer.refreshRunsPerDay <= offstage.refreshRunsPerDay)

@@ -1,3 +1,4 @@
+import OffstageCore
 import Testing
 
 @testable import OffstageSimulator
@@ -21,5 +22,25 @@ import Testing
         both.merge(calibration)
         #expect(both.samples == 8)
         #expect(calibration.table().split(separator: "\n").count == 4)  // a header and the three buckets used
+    }
+
+    @Test func runsAreCountedByTheProbabilityActedOnAndByTheSignalThatGaveIt() {
+        var calibration = LaunchCalibration()
+        let habit = LaunchLikelihood(probability: 0.4, signal: .habit(days: 3, of: 4), window: 900)
+        let screen = LaunchLikelihood(probability: 0.12, signal: .screenOn(hour: 8), window: 900)
+        calibration.addRun(habit, launched: true)
+        calibration.addRun(habit, launched: false)
+        calibration.addRun(screen, launched: false)
+        #expect(calibration.samples == 0)  // runs are not samples
+        #expect(calibration.runsBySignal[.habit]?.predictions == 2)
+        #expect(calibration.runsBySignal[.habit]?.observedRate == 0.5)
+        #expect(calibration.runsBySignal[.screenOn]?.launches == 0)
+        #expect(calibration.runs.first { $0.lower == 0.3 }?.predictions == 2)
+        var both = calibration
+        both.merge(calibration)
+        #expect(both.runsBySignal[.habit]?.predictions == 4)
+        let lines = calibration.runTables().split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.contains { $0.hasPrefix("habit") } && lines.contains { $0.hasPrefix("screen on") })
+        #expect(!lines.contains { $0.hasPrefix("push") })  // a kind no run had is left out
     }
 }

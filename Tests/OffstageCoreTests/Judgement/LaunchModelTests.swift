@@ -81,6 +81,35 @@ import Testing
         #expect(model.likelihood(of: mail, at: at(3, 15), clock: clock, policy: policy).probability == 0)
     }
 
+    /// A re-open is the recent-use signal's to predict: the screen coming on before it, or the app opened before
+    /// it, count only cold launches, the ones a refresh serves (counted, re-opens made each signal promise the stale
+    /// apps it was acted on for nearly twice what followed: BENCHMARKS.md, the launch model's calibration).
+    @Test func aReopenFollowsOnlyTheAppLeftTriggerNotTheScreenNorTheAppBefore() {
+        var model = LaunchModel()
+        var signalsAlone = policy
+        signalsAlone.habitDays = 0
+        for d in 0..<3 {
+            _ = model.launched(feed, at: at(d, 9), clock: clock)  // cold: follows nothing yet
+            _ = model.left(feed, at: at(d, 9) + 60, clock: clock)
+            _ = model.screenCameOn(at: at(d, 9) + 200, clock: clock)
+            _ = model.launched(mail, at: at(d, 9) + 202, clock: clock)
+            _ = model.launched(feed, at: at(d, 9) + 300, clock: clock)  // a re-open, after the screen and mail
+        }
+        // The screen came on three times at 09:00 and mail opened three times, each followed by feed's re-open:
+        // neither counts it, so feed is no likelier after them than its base rate says.
+        _ = model.screenCameOn(at: at(3, 9), clock: clock)
+        let afterScreen = model.likelihood(of: feed, at: at(3, 9), clock: clock, policy: signalsAlone)
+        let base = model.baseRate(of: feed, at: at(3, 9), clock)
+        #expect(afterScreen.signal == .timeOfDay(hour: 9))
+        #expect(abs(afterScreen.probability - base) < 1e-9)
+        // Leaving feed is what the re-open followed: 3 of 3 firings (the prior worth 2 at the base rate).
+        _ = model.left(feed, at: at(3, 15), clock: clock)
+        let reopen = model.likelihood(of: feed, at: at(3, 15), clock: clock, policy: signalsAlone)
+        #expect(reopen.signal == .recentUse)
+        let afternoon = model.baseRate(of: feed, at: at(3, 15), clock)
+        #expect(abs(reopen.probability - (3 + 2 * afternoon) / 6) < 1e-9)
+    }
+
     @Test func anAppsNotificationAndItsPushesAreItsOwnSignals() {
         var model = LaunchModel()
         for d in 0..<3 {

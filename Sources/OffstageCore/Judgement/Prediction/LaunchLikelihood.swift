@@ -17,6 +17,39 @@ public enum LaunchSignal: Hashable, Sendable, Codable {
     case push
     /// The charger was plugged in (true) or unplugged (false).
     case charger(plugged: Bool)
+
+    /// The kinds of signal, without their hour or app: what a calibration groups decisions by.
+    public enum Kind: String, Hashable, Sendable, Codable, CaseIterable {
+        case timeOfDay, habit, screenOn, afterApp, recentUse, notification, push, charger
+
+        /// The kind in a table's words: "after another app".
+        public var words: String {
+            switch self {
+            case .timeOfDay: "time of day"
+            case .habit: "habit"
+            case .screenOn: "screen on"
+            case .afterApp: "after another app"
+            case .recentUse: "recent use"
+            case .notification: "notification"
+            case .push: "push"
+            case .charger: "charger"
+            }
+        }
+    }
+
+    /// The signal's kind.
+    public var kind: Kind {
+        switch self {
+        case .timeOfDay: .timeOfDay
+        case .habit: .habit
+        case .screenOn: .screenOn
+        case .afterApp: .afterApp
+        case .recentUse: .recentUse
+        case .notification: .notification
+        case .push: .push
+        case .charger: .charger
+        }
+    }
 }
 
 /// The probability that the user opens an app within the next window (the freshness window, 15 min), and the

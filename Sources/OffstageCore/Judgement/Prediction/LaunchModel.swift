@@ -113,17 +113,20 @@ public struct LaunchModel: Hashable, Sendable, Codable {
     /// the change may raise.
     mutating func launched(_ app: BundleID, at time: Instant, clock: WallClock) -> [BundleID] {
         see(time, clock)
+        // A re-open (within the window of leaving the app) is the recent-use signal's to predict: the other
+        // signals and the hour count the app's cold launches only, the ones a background refresh serves (its
+        // content is stale by then); counted, re-opens made every signal promise cold apps twice what followed.
+        let reopened = recent.contains { $0.trigger == .left(app) && time - $0.at < window }
         for index in recent.indices
         where time - recent[index].at < window && recent[index].trigger.concerns(app)
             && !recent[index].launched.contains(app)
         {
             recent[index].launched.insert(app)
+            guard !reopened || recent[index].trigger == .left(app) else { continue }
             let bin = delayBin(time - recent[index].at)
             evidence[recent[index].trigger, default: Evidence()].followed[
                 app, default: Array(repeating: 0, count: Self.delayBins.count)][bin] += 1
         }
-        // A re-open is the recent-use signal's to predict: the hour counts the app's first launch in a window.
-        let reopened = recent.contains { $0.trigger == .left(app) && time - $0.at < window }
         if !reopened {
             launchesByHour[app, default: Array(repeating: 0, count: 48)][Self.slot(at: time, clock)] += 1
             keepForHabit(app, at: time)
