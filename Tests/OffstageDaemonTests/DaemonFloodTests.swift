@@ -7,9 +7,10 @@ import Testing
 /// A client flooding the daemon's socket: the daemon keeps its CPU and its log, and answers once it ends.
 @Suite(.serialized) struct DaemonFloodTests {
     /// Out of file descriptors with connections always waiting, the daemon goes back to `poll` instead of spinning
-    /// on `accept`: across 2 s at its limit it uses under a tenth of the CPU time elapsed (a loop on `accept` takes
-    /// a whole core, or all the scheduler gives it). It logs the shortage a bounded number of times, and answers
-    /// `ctl status` within a second once the flood ends (issue 29).
+    /// on `accept`: across 2 s at its limit it uses under a quarter of the CPU time elapsed (a loop on `accept` takes
+    /// a whole core, or all the scheduler gives it; answering the flood's three threads took 0.22 s of 2 s in a full
+    /// `swift test` on the loaded two-core machine; a loop on `accept` used 2.07 s of 2.1 s). It logs the shortage a
+    /// bounded number of times, and answers `ctl status` within a second once the flood ends (issue 29).
     @Test func atTheDescriptorLimitTheDaemonNeverSpinsAndAnswersWithinASecondAfterTheFlood() throws {
         let daemon = try DaemonHarness()
         let pid = try #require(daemon.daemonProcessID)
@@ -32,7 +33,7 @@ import Testing
             flood.attempts - attemptsBefore >= 20,
             "the flood must go on at the limit (\(flood.attempts - attemptsBefore) connections tried)")
         #expect(openAtTheEnd >= limit - 1, "the daemon left its limit: \(openAtTheEnd) of \(limit) open")
-        #expect(cpuAtLimit < atLimit * 0.1, "the daemon used \(cpuAtLimit) s of CPU in \(atLimit) s at its limit")
+        #expect(cpuAtLimit < atLimit * 0.25, "the daemon used \(cpuAtLimit) s of CPU in \(atLimit) s at its limit")
         flood.releaseHeld()
 
         let asked = Date()
