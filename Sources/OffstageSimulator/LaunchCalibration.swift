@@ -16,15 +16,19 @@ public struct LaunchCalibration: Hashable, Sendable, Codable {
         public var predictions = 0
         public var predictedSum = 0.0
         public var launches = 0
+        /// Of the runs followed by a launch, those whose launch came before the run had finished: the user saw
+        /// the content it was refreshing still stale (counted for runs only).
+        public var openedBeforeDone = 0
 
         public var meanPredicted: Double { predictions > 0 ? predictedSum / Double(predictions) : 0 }
         public var observedRate: Double { predictions > 0 ? Double(launches) / Double(predictions) : 0 }
 
-        /// Counts one prediction and whether a launch followed it.
-        mutating func add(_ probability: Double, launched: Bool) {
+        /// Counts one prediction, whether a launch followed it, and whether that launch came before the run ended.
+        mutating func add(_ probability: Double, launched: Bool, beforeDone: Bool = false) {
             predictions += 1
             predictedSum += probability
             if launched { launches += 1 }
+            if launched && beforeDone { openedBeforeDone += 1 }
         }
 
         /// Adds another bucket's counts over the same range.
@@ -32,6 +36,7 @@ public struct LaunchCalibration: Hashable, Sendable, Codable {
             predictions += other.predictions
             predictedSum += other.predictedSum
             launches += other.launches
+            openedBeforeDone += other.openedBeforeDone
         }
     }
 
@@ -63,12 +68,13 @@ public struct LaunchCalibration: Hashable, Sendable, Codable {
         buckets[index].add(probability, launched: launched)
     }
 
-    /// Adds one refresh run the judgement took at `likelihood`, and whether a launch followed it.
-    mutating func addRun(_ likelihood: LaunchLikelihood, launched: Bool) {
+    /// Adds one refresh run the judgement took at `likelihood`, whether a launch followed it, and whether that
+    /// launch came before the run had finished.
+    mutating func addRun(_ likelihood: LaunchLikelihood, launched: Bool, beforeDone: Bool = false) {
         guard let index = runs.firstIndex(where: { likelihood.probability < $0.upper }) else { return }
-        runs[index].add(likelihood.probability, launched: launched)
+        runs[index].add(likelihood.probability, launched: launched, beforeDone: beforeDone)
         runsBySignal[likelihood.signal.kind, default: Bucket(lower: 0, upper: 1)].add(
-            likelihood.probability, launched: launched)
+            likelihood.probability, launched: launched, beforeDone: beforeDone)
     }
 
     /// Adds another calibration's counts (another user's).
@@ -117,16 +123,25 @@ public struct LaunchCalibration: Hashable, Sendable, Codable {
             if let app = record.app { launches[app, default: []].append(record.at) }
         }
         let window = Evaluation.freshWithin
-        func launched(_ app: BundleID, after time: Instant) -> Bool {
-            launches[app]?.contains { $0 > time && $0 <= time + window } ?? false
+        var ends: [BundleID: [Instant]] = [:]
+        for record in records where record.kind == .completed || record.kind == .expired || record.kind == .killed {
+            if let app = record.app { ends[app, default: []].append(record.at) }
         }
+        func firstLaunch(_ app: BundleID, after time: Instant) -> Instant? {
+            launches[app]?.first { $0 > time && $0 <= time + window }
+        }
+        func launched(_ app: BundleID, after time: Instant) -> Bool { firstLaunch(app, after: time) != nil }
         var calibration = LaunchCalibration()
         for (app, time, probability) in samples.taken {
             calibration.add(probability, launched: launched(app, after: time))
         }
         for record in records where record.kind == .prediction {
             guard let app = record.app, case .launchLikelihood(let likelihood) = record.detail else { continue }
-            calibration.addRun(likelihood, launched: launched(app, after: record.at))
+            let launch = firstLaunch(app, after: record.at)
+            let end = ends[app]?.first { $0 >= record.at }
+            calibration.addRun(
+                likelihood, launched: launch != nil,
+                beforeDone: launch.map { at in end.map { at < $0 } ?? true } ?? false)
         }
         return calibration
     }
@@ -140,26 +155,31 @@ public struct LaunchCalibration: Hashable, Sendable, Codable {
     /// The samples' table: each bucket's predictions, mean predicted probability and observed launch rate.
     public func table() -> String { Self.table(buckets.map { (Self.range(of: $0), $0) }, counting: "samples") }
 
-    /// The runs' tables: by the probability the judgement acted on, then by the signal that gave it.
+    /// The runs' tables: by the probability the judgement acted on, then by the signal that gave it; each with the
+    /// share of the launches that followed which came before the run had finished (too late to be served by it).
     public func runTables() -> String {
         let bySignal = LaunchSignal.Kind.allCases.compactMap { kind in runsBySignal[kind].map { (kind.words, $0) } }
-        return Self.table(runs.map { (Self.range(of: $0), $0) }, counting: "runs") + "\n\n"
-            + Self.table(bySignal, counting: "runs", heading: "signal")
+        return Self.table(runs.map { (Self.range(of: $0), $0) }, counting: "runs", beforeDone: true) + "\n\n"
+            + Self.table(bySignal, counting: "runs", heading: "signal", beforeDone: true)
     }
 
     /// A table of buckets, each on a line under its label; empty buckets left out.
-    private static func table(_ rows: [(String, Bucket)], counting: String, heading: String = "predicted") -> String {
+    private static func table(
+        _ rows: [(String, Bucket)], counting: String, heading: String = "predicted", beforeDone: Bool = false
+    ) -> String {
         let width = max(13, heading.count, rows.map(\.0.count).max() ?? 0)
         var lines = [
             heading.padding(toLength: width, withPad: " ", startingAt: 0) + " " + counting.leftPadded(8)
-                + "  mean predicted  observed launch rate"
+                + "  mean predicted  observed launch rate" + (beforeDone ? "  opened before it finished" : "")
         ]
         for (label, bucket) in rows where bucket.predictions > 0 {
+            let early = bucket.launches > 0 ? Double(bucket.openedBeforeDone) / Double(bucket.launches) : 0
             lines.append(
                 label.padding(toLength: width, withPad: " ", startingAt: 0) + " "
                     + String(bucket.predictions).leftPadded(8) + "  "
                     + Self.percent(bucket.meanPredicted, decimals: 1).leftPadded(14) + "  "
-                    + Self.percent(bucket.observedRate, decimals: 1).leftPadded(20))
+                    + Self.percent(bucket.observedRate, decimals: 1).leftPadded(20)
+                    + (beforeDone ? "  " + Self.percent(early, decimals: 1).leftPadded(26) : ""))
         }
         return lines.joined(separator: "\n")
     }

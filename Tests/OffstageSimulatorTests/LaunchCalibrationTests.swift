@@ -29,18 +29,21 @@ import Testing
         let habit = LaunchLikelihood(probability: 0.4, signal: .habit(days: 3, of: 4), window: 900)
         let screen = LaunchLikelihood(probability: 0.12, signal: .screenOn(hour: 8), window: 900)
         calibration.addRun(habit, launched: true)
-        calibration.addRun(habit, launched: false)
+        calibration.addRun(habit, launched: true, beforeDone: true)  // opened while the run was still under way
+        calibration.addRun(habit, launched: false, beforeDone: true)  // no launch: nothing came too early
         calibration.addRun(screen, launched: false)
         #expect(calibration.samples == 0)  // runs are not samples
-        #expect(calibration.runsBySignal[.habit]?.predictions == 2)
-        #expect(calibration.runsBySignal[.habit]?.observedRate == 0.5)
+        #expect(calibration.runsBySignal[.habit]?.predictions == 3)
+        #expect(calibration.runsBySignal[.habit]?.launches == 2)
+        #expect(calibration.runsBySignal[.habit]?.openedBeforeDone == 1)
         #expect(calibration.runsBySignal[.screenOn]?.launches == 0)
-        #expect(calibration.runs.first { $0.lower == 0.3 }?.predictions == 2)
+        #expect(calibration.runs.first { $0.lower == 0.3 }?.predictions == 3)
         var both = calibration
         both.merge(calibration)
-        #expect(both.runsBySignal[.habit]?.predictions == 4)
+        #expect(both.runsBySignal[.habit]?.predictions == 6 && both.runsBySignal[.habit]?.openedBeforeDone == 2)
         let lines = calibration.runTables().split(separator: "\n", omittingEmptySubsequences: false)
-        #expect(lines.contains { $0.hasPrefix("habit") } && lines.contains { $0.hasPrefix("screen on") })
+        #expect(lines.contains { $0.hasPrefix("habit") && $0.hasSuffix("50.0 %") })  // 1 of the 2 launches came early
+        #expect(lines.contains { $0.hasPrefix("screen on") })
         #expect(!lines.contains { $0.hasPrefix("push") })  // a kind no run had is left out
     }
 }
