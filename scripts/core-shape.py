@@ -85,7 +85,7 @@ def top_level(body):
 
 SYSTEM = r"\b(?:public\s+)?(?:struct\s+BackgroundSystem\b|extension\s+BackgroundSystem\b)"
 FUNC = re.compile(r"\b(?:mutating\s+|static\s+|nonisolated\s+)*func\s+([A-Za-z_][A-Za-z0-9_]*)")
-functions, stored, computed = [], [], []
+functions, stored = [], []
 for path, text in files.items():
     for start, end in blocks(text, SYSTEM):
         body = text[start:end]
@@ -102,25 +102,25 @@ for path, text in files.items():
 # Subsystems: the types declared in each folder other than the root, with their mutating methods.
 types_in = defaultdict(set)
 mutating_of = defaultdict(set)
+
+
+def note_mutating(kind, text, match):
+    """Adds the mutating methods declared in the body that `match` (a type's or extension's header) opens."""
+    for start, end in blocks(text[match.start():], re.escape(match.group(0))):
+        body = top_level(text[match.start() + start:match.start() + end])
+        mutating_of[kind].update(re.findall(r"mutating\s+func\s+([A-Za-z_][A-Za-z0-9_]*)", body))
+        break
+
+
 for path, text in files.items():
     for m in re.finditer(r"\b(?:struct|enum|final class|class|actor)\s+([A-Z][A-Za-z0-9_]*)", text):
         types_in[folder_of(path)].add(m.group(1))
-        for start, end in blocks(text[m.start():], r"\b" + re.escape(m.group(1)) + r"\b"):
-            for mm in re.finditer(r"mutating\s+func\s+([A-Za-z_][A-Za-z0-9_]*)",
-                                  top_level(text[m.start() + start:m.start() + end])):
-                mutating_of[m.group(1)].add(mm.group(1))
-            break
-ext = re.compile(r"\bextension\s+([A-Z][A-Za-z0-9_]*)\b")
-for path, text in files.items():
-    for m in ext.finditer(text):
-        for start, end in blocks(text[m.start():], re.escape(m.group(0))):
-            for mm in re.finditer(r"mutating\s+func\s+([A-Za-z_][A-Za-z0-9_]*)",
-                                  top_level(text[m.start() + start:m.start() + end])):
-                mutating_of[m.group(1)].add(mm.group(1))
-            break
+        note_mutating(m.group(1), text, m)
+    for m in re.finditer(r"\bextension\s+([A-Z][A-Za-z0-9_]*)\b", text):
+        note_mutating(m.group(1), text, m)
 
 # BackgroundSystem's stored properties whose type is declared in a subsystem folder.
-main = open(os.path.join(ROOT, "BackgroundSystem.swift"), encoding="utf-8").read()
+main = files[os.path.join(ROOT, "BackgroundSystem.swift")]
 subsystem_of = {}
 for m in re.finditer(r"\bvar\s+([a-z][A-Za-z0-9_]*)\s*(?::\s*([A-Z][A-Za-z0-9_]*)|=\s*([A-Z][A-Za-z0-9_]*)\s*\()",
                      main):

@@ -42,7 +42,7 @@ struct CalibrateCommand: AsyncParsableCommand {
                 + "predictions (every app, every \(Int(interval)) s, once learnt); observed: opened within 15 min")
         Console.print(calibration.table())
         Console.print(
-            "\nThe app refreshes the judgement ran (\(calibration.runs.reduce(0) { $0 + $1.predictions })), at the "
+            "\nThe app refreshes the judgement ran (\(calibration.runCount)), at the "
                 + "likelihood it acted on; observed: opened within 15 min after the run started")
         Console.print(calibration.runTables())
     }

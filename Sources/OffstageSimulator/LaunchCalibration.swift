@@ -31,6 +31,9 @@ public struct LaunchCalibration: Hashable, Sendable, Codable {
             if launched && beforeDone { openedBeforeDone += 1 }
         }
 
+        /// A bucket over every probability: a signal's runs, whatever they were taken at.
+        static let anyProbability = Bucket(lower: 0, upper: 1)
+
         /// Adds another bucket's counts over the same range.
         mutating func merge(_ other: Bucket) {
             predictions += other.predictions
@@ -51,6 +54,8 @@ public struct LaunchCalibration: Hashable, Sendable, Codable {
     public var runsBySignal: [LaunchSignal.Kind: Bucket]
     /// Predictions made after the model had learnt enough to judge (`likelihoodLearningDays`); earlier ones are not counted.
     public var samples: Int { buckets.reduce(0) { $0 + $1.predictions } }
+    /// The refresh runs the judgement took once the model had learnt enough to judge.
+    public var runCount: Int { runs.reduce(0) { $0 + $1.predictions } }
 
     public init() {
         var lower = 0.0
@@ -73,7 +78,7 @@ public struct LaunchCalibration: Hashable, Sendable, Codable {
     mutating func addRun(_ likelihood: LaunchLikelihood, launched: Bool, beforeDone: Bool = false) {
         guard let index = runs.firstIndex(where: { likelihood.probability < $0.upper }) else { return }
         runs[index].add(likelihood.probability, launched: launched, beforeDone: beforeDone)
-        runsBySignal[likelihood.signal.kind, default: Bucket(lower: 0, upper: 1)].add(
+        runsBySignal[likelihood.signal.kind, default: .anyProbability].add(
             likelihood.probability, launched: launched, beforeDone: beforeDone)
     }
 
@@ -84,7 +89,7 @@ public struct LaunchCalibration: Hashable, Sendable, Codable {
             runs[index].merge(other.runs[index])
         }
         for (kind, bucket) in other.runsBySignal {
-            runsBySignal[kind, default: Bucket(lower: 0, upper: 1)].merge(bucket)
+            runsBySignal[kind, default: .anyProbability].merge(bucket)
         }
     }
 
@@ -123,9 +128,9 @@ public struct LaunchCalibration: Hashable, Sendable, Codable {
             if let app = record.app { launches[app, default: []].append(record.at) }
         }
         let window = Evaluation.freshWithin
-        var ends: [BundleID: [Instant]] = [:]
+        var ends: [BundleID: [(at: Instant, task: String?)]] = [:]
         for record in records where record.kind == .completed || record.kind == .expired || record.kind == .killed {
-            if let app = record.app { ends[app, default: []].append(record.at) }
+            if let app = record.app { ends[app, default: []].append((record.at, record.task)) }
         }
         func firstLaunch(_ app: BundleID, after time: Instant) -> Instant? {
             launches[app]?.first { $0 > time && $0 <= time + window }
@@ -138,7 +143,7 @@ public struct LaunchCalibration: Hashable, Sendable, Codable {
         for record in records where record.kind == .prediction {
             guard let app = record.app, case .launchLikelihood(let likelihood) = record.detail else { continue }
             let launch = firstLaunch(app, after: record.at)
-            let end = ends[app]?.first { $0 >= record.at }
+            let end = ends[app]?.first { $0.at >= record.at && $0.task == record.task }?.at  // this run's task's end
             calibration.addRun(
                 likelihood, launched: launch != nil,
                 beforeDone: launch.map { at in end.map { at < $0 } ?? true } ?? false)
