@@ -7,7 +7,7 @@ other's declarations.
 A textual approximation (no compiler): comments and string literals are blanked, declarations are found by
 keyword at the brace depth of their type or extension, and a file "uses" a declaration when the name appears as a
 word in it and is declared in exactly one core file (names declared in several files, such as `record` or `now`,
-are left out: the pairs are a lower bound). Usage: scripts/core-shape.py [Sources/OffstageCore] [--pairs]
+are left out: the pairs are a lower bound). Usage: scripts/core-shape.py [Sources/OffstageCore] [--pairs] [--writes]
 """
 import os
 import re
@@ -16,6 +16,7 @@ from collections import defaultdict
 
 ROOT = next((a for a in sys.argv[1:] if not a.startswith("--")), "Sources/OffstageCore")
 SHOW_PAIRS = "--pairs" in sys.argv
+SHOW_WRITES = "--writes" in sys.argv
 
 
 def blank(text):
@@ -129,23 +130,35 @@ for m in re.finditer(r"\bvar\s+([a-z][A-Za-z0-9_]*)\s*(?::\s*([A-Z][A-Za-z0-9_]*
         if folder != "." and kind in declared:
             subsystem_of[name] = (folder, kind)
 
+COLLECTION_MUTATIONS = ["append", "insert", "remove", "removeAll", "removeValue", "removeFirst", "removeLast",
+                        "removeSubrange", "popFirst", "popLast", "formUnion", "formIntersection", "subtract",
+                        "sort", "reverse", "updateValue", "merge", "reserveCapacity", "replaceSubrange"]
 writes = defaultdict(lambda: defaultdict(int))
+write_lines = []
 for prop, (folder, kind) in subsystem_of.items():
     methods = mutating_of.get(kind, set())
     pattern = re.compile(r"\b" + prop + r"\s*\.\s*([A-Za-z_][A-Za-z0-9_]*)(\s*\(|\s*(?:=[^=]|\+=|-=))|\b"
                          + prop + r"\s*(=[^=])")
+    # A member's own parts changed: `prop.member[key] = …`, `prop.member[key]?.field = …`, `prop.member.append(…)`.
+    nested = re.compile(r"\b" + prop + r"\s*\.\s*[A-Za-z_][A-Za-z0-9_]*\s*(?:\[[^\]\n]*\]\s*)?(?:\??\.\s*"
+                        r"[A-Za-z_][A-Za-z0-9_]*\s*)*(?:=[^=]|\+=|-=)|\b" + prop + r"\s*\.\s*[A-Za-z_][A-Za-z0-9_]*\s*\."
+                        r"\s*(?:" + "|".join(COLLECTION_MUTATIONS) + r")\s*[({]")
     for path, whole in files.items():
         if folder_of(path) == folder:
             continue
         # Only BackgroundSystem's own code names its properties: other types' members may share a name.
         text = "".join(whole[a:b] for a, b in blocks(whole, SYSTEM))
-        for m in pattern.finditer(text):
+        # The initializer constructs every stored property (Swift requires it): construction, not a write.
+        text = "".join(text[:a] + " " * (b - a) + text[b:] for a, b in list(blocks(text, r"\binit\s*\("))[:1]) \
+            if path == os.path.join(ROOT, "BackgroundSystem.swift") else text
+        for m in sorted([*pattern.finditer(text), *nested.finditer(text)], key=lambda m: m.start()):
             line = text[text.rfind("\n", 0, m.start()) + 1:text.find("\n", m.start())]
-            if re.match(r"\s*(?:[a-z()]+\s+)*(?:var|let)\s", line):
+            if re.match(r"\s*(?:[a-z()]+\s+)*(?:var|let)\s+" + prop + r"\b", line):
                 continue  # the property's declaration, not a write
-            if m.group(3) or (m.group(2).strip().startswith("(") and m.group(1) in methods) or (
+            if m.re is nested or m.group(3) or (m.group(2).strip().startswith("(") and m.group(1) in methods) or (
                     m.group(2).strip() and not m.group(2).strip().startswith("(")):
                 writes[prop][os.path.relpath(path, ROOT)] += 1
+                write_lines.append(f"    {os.path.relpath(path, ROOT)}: {line.strip()}")
 
 # Pairs of files that use each other's declarations.
 declared_in = defaultdict(set)
@@ -172,6 +185,8 @@ print(f"subsystem state written from outside its folder: "
 for prop in sorted(writes):
     folder, kind = subsystem_of[prop]
     print(f"  {prop} ({kind}, {folder}/): " + ", ".join(f"{f} {n}" for f, n in sorted(writes[prop].items())))
+if SHOW_WRITES:
+    print("\n".join(write_lines))
 print(f"core files using each other's declarations: {len(pairs)} pairs, {len(across)} across folders "
       f"(one using the other: {len(either)} pairs, {len(either_across)} across folders)")
 if SHOW_PAIRS:

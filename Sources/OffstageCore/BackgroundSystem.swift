@@ -8,7 +8,7 @@ public struct BackgroundSystem: Sendable {
         _read { yield sharedPolicy.value }
         set {
             sharedPolicy = SharedPolicy(newValue)
-            judgement.follow(newValue.judgement)
+            judgementFollowsPolicy()
             forgetKeptJudgements()
         }
     }
@@ -22,19 +22,8 @@ public struct BackgroundSystem: Sendable {
     public internal(set) var wallClock: WallClock {
         didSet { forgetKeptJudgements() }
     }
-    /// The constraints the scheduler applies, in the order `explain` lists them.
-    public var constraints: [any Constraint] = .standard {
-        didSet {
-            appStateSight = AppStateSight(constraints)
-            launchLikelihoodInSight = constraints.contains { $0 is any ReadsLaunchLikelihood }
-            forgetKeptJudgements()
-        }
-    }
-    /// How much of an app's state the constraints look at (see `AppStateSight`).
-    var appStateSight = AppStateSight([any Constraint].standard)
-    /// Whether a constraint in use reads the launch model's likelihood (`ReadsLaunchLikelihood`): without one
-    /// (the evaluation's baselines), it is not worked out for every review, nor do usage signals review apps.
-    var launchLikelihoodInSight = true
+    /// The constraints the scheduler applies and what they look at (`constraints`, Constraints/).
+    var constraintSet = ConstraintSet(.standard)
     /// The time of the latest event: the system's "now".
     public internal(set) var now: Instant = .zero
 
@@ -116,7 +105,7 @@ public struct BackgroundSystem: Sendable {
     /// Answers a call from `app`'s code at `time`, with the effects it causes.
     public mutating func call(_ call: AppCall, from app: BundleID, at time: Instant) -> (AppCallResult, [Effect]) {
         begin(at: time)
-        if apps.contains(app) { scheduler.mark(apps.position(of: app)) }
+        if apps.contains(app) { reviewAgain(app) }
         let result: AppCallResult
         if apps.contains(app), apps[app].state.hasProcess {  // no copy of the record alive while `answer` changes it
             result = answer(call, from: app)

@@ -123,3 +123,10 @@ public struct Policy: Hashable, Sendable, Codable {
 
     public init() {}
 }
+
+/// A policy held once and shared by reference: the system's current policy, which every constraint
+/// context reads; replaced whole when the policy changes.
+final class SharedPolicy: Sendable {
+    let value: Policy
+    init(_ value: Policy) { self.value = value }
+}

@@ -186,7 +186,7 @@ public struct Evaluation: Hashable, Sendable, Codable {
             spending: apps.map { app in
                 AppSpending(
                     app: app, refreshRuns: summary.refreshRecords[app, default: 0],
-                    backgroundJoules: system.energy.totals[.app(app)]?.background ?? 0)
+                    backgroundJoules: system.energy.backgroundJoules(of: app))
             },
             wakeUps: system.wakeUps,
             batteryJoules: system.device.battery.capacityJoules,

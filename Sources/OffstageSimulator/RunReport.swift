@@ -193,7 +193,7 @@ extension Simulation {
         let facts = scenario.apps.map(\.manifest.bundleIdentifier).map { app in
             RunReport.AppFacts(
                 app: app, tier: system.usageTier(of: app), cooperation: system.usage(of: app)?.cooperation.score ?? 1,
-                wakeUps: system.wakeUps(of: app), backgroundJoules: system.energy.totals[.app(app)]?.background ?? 0)
+                wakeUps: system.wakeUps(of: app), backgroundJoules: system.energy.backgroundJoules(of: app))
         }
         var report = RunReport(
             scenario: scenario, records: records, pendingAtEnd: waiting, apps: facts, wakeUps: system.wakeUps)

@@ -23,6 +23,19 @@ extension BackgroundSystem {
         }
     }
 
+    /// Answers the app's calls on its background sessions: a transfer started (the system owns it from now) or
+    /// cancelled.
+    mutating func answerBackgroundTransfer(_ call: AppCall, from id: BundleID) -> AppCallResult {
+        switch call {
+        case .startBackgroundTransfer(let request):
+            record(backgroundTransfers.accept(request, from: id, inForeground: foregroundApp == id))
+        case .cancelBackgroundTransfer(let session, let task):
+            if let cancelled = backgroundTransfers.cancel(session: session, task: task, of: id) { record(cancelled) }
+        default: preconditionFailure("not a background transfer call: \(call)")
+        }
+        return .ok
+    }
+
     /// Records a fact the transfers returned.
     mutating func record(_ transfer: BackgroundTransfers.Fact) {
         record(transfer.app, .transfer, task: transfer.task, .transfer(transfer.fact))

@@ -314,10 +314,3 @@ extension TaskRequest {
     /// Refresh and processing: the discretionary work the scheduler decides on.
     public var isDiscretionary: Bool { kind != .continuedProcessing }
 }
-
-/// A policy held once and shared by reference: the system's current policy, which every constraint
-/// context reads; replaced whole when the policy changes.
-final class SharedPolicy: Sendable {
-    let value: Policy
-    init(_ value: Policy) { self.value = value }
-}

@@ -2,6 +2,12 @@
 /// it and the cellular tail to the app whose byte woke the radio; hosts' resource reports and wake-ups are
 /// charged at once. With a simulated battery every joule drains it, and the charger fills it along its curve.
 extension BackgroundSystem {
+    /// Puts back the energy ledger a snapshot remembers; energy is charged again from now (or the snapshot's
+    /// time, if later): the time the host was down is not charged to anyone.
+    mutating func restoreEnergy(_ saved: SystemSnapshot) {
+        energyMeter = EnergyMeter(restoring: saved.energy, from: max(now, saved.takenAt))
+    }
+
     /// Every joule spent so far, by consumer, foreground or background, hour by hour.
     public var energy: EnergyLedger { energyMeter.ledger }
 
@@ -65,11 +71,11 @@ extension BackgroundSystem {
             let level = device.batteryLevel
             record(
                 nil, .device,
-                reason: "battery \(Self.percent(level)) (below \(Self.percent(critical))): "
+                reason: "battery \(batteryPercent(level)) (below \(batteryPercent(critical))): "
                     + "only essential work runs off the charger")
         }
     }
-
-    /// "19%", as records show a battery level.
-    private static func percent(_ level: Double) -> String { "\(Int((level * 100).rounded(.down)))%" }
 }
+
+/// A battery level as iOS shows it: whole percent, rounded down ("19%").
+private func batteryPercent(_ level: Double) -> String { "\(Int((level * 100).rounded(.down)))%" }

@@ -56,6 +56,9 @@ public struct EnergyLedger: Hashable, Sendable, Codable {
     public private(set) var hours: [Hour] = []
     /// Everything charged since the ledger began, per consumer.
     public private(set) var totals: [EnergyConsumer: EnergySplit] = [:]
+
+    /// The background energy charged to the app since the ledger began.
+    public func backgroundJoules(of app: BundleID) -> Double { totals[.app(app)]?.background ?? 0 }
     /// Everything charged since the ledger began, in joules.
     public private(set) var totalJoules: Double = 0
 

@@ -37,12 +37,18 @@ extension BackgroundSystem {
     /// the apps it makes likely enough to pay for a run at its cheapest: below that no refresh of theirs starts.
     mutating func learn(_ signal: JudgementControllers.UsageSignal) {
         let likelier = judgement.learn(signal, at: now, clock: wallClock)
-        guard launchLikelihoodInSight else { return }
+        guard constraintSet.readsLaunchLikelihood else { return }
         for id in likelier where apps.contains(id) {
             guard launchLikelihood(of: id).probability >= policy.judgement.awakeRunCost else { continue }
-            scheduler.mark(apps.position(of: id))
+            reviewAgain(id)
         }
     }
+
+    /// The policy changed: the controllers take the judgement's new numbers (`JudgementControllers.follow`).
+    mutating func judgementFollowsPolicy() { judgement.follow(policy.judgement) }
+
+    /// Puts back the budgets, the launch model and the refresh energy use a snapshot remembers.
+    mutating func restoreJudgement(_ saved: SystemSnapshot) { judgement.restore(saved, policy: policy.judgement) }
 
     /// What the user's use of the device says about the apps they open next (§5 judgement).
     public var launchModel: LaunchModel { judgement.launchModel }
@@ -55,12 +61,7 @@ extension BackgroundSystem {
     /// The app's usage tier now.
     public func usageTier(of id: BundleID) -> UsageTier {
         guard let app = apps.lookUp(id) else { return .never }
-        return usageTier(of: app)
-    }
-
-    /// The usage tier of `app` now.
-    func usageTier(of app: AppRecord) -> UsageTier {
-        app.usageTier(at: now, clock: wallClock, policy: policy.judgement)
+        return app.usageTier(at: now, clock: wallClock, policy: policy.judgement)
     }
 
     /// Works the app's usage tier out again if the kept one no longer holds, and keeps it.
@@ -92,9 +93,9 @@ extension BackgroundSystem {
         let app = apps[id]  // looked up once: each lookup probes the table
         let window = policy.judgement.quotaWindow
         let recent = app.discretionaryStarts.drop(while: { now - $0 >= window })  // oldest first
-        let tier = usageTier(of: app)
+        let tier = app.usageTier(at: now, clock: wallClock, policy: policy.judgement)
         let likelihood =
-            launchLikelihoodInSight ? launchLikelihood(of: id) : .notWorkedOut(window: launchModel.window)
+            constraintSet.readsLaunchLikelihood ? launchLikelihood(of: id) : .notWorkedOut(window: launchModel.window)
         return JudgementContext(
             tier: tier, likelihood: likelihood,
             contentUpdatedAt: app.contentUpdatedAt,
@@ -117,22 +118,10 @@ extension BackgroundSystem {
         return appsHandlingWakeEvents.keepDeviceAwake(apps)
     }
 
-    /// The sleeping device wakes for work of `id` (a task run, a push, a fetch): a maintenance wake, counted,
-    /// charged to the app and recorded; it stays open for the maintenance window, and work that waits for a
-    /// wake is reviewed, to ride along with it (counted once: the device is awake while the window is open).
-    mutating func noteMaintenanceWake(for id: BundleID, task label: String) {
-        let number = scheduler.noteMaintenanceWake(at: now)
-        apps[id].judgementHistory.noteWake()
-        chargeWakeUp(for: id)
-        record(id, .wake, task: label, reason: "maintenance wake #\(number): the device was asleep")
-    }
-
-    /// Accounts for a run the scheduler starts now: a maintenance wake if the device slept, a place in
-    /// the app's quota, and reservations from the budgets (none on the charger). A simulated launch is
-    /// a developer's act, not the scheduler's: it is only counted as running.
-    mutating func noteRunStarted(_ id: BundleID, _ run: TaskRun, simulated: Bool) {
-        let wasAwake = isDeviceAwake
-        scheduler.noteTaskStarted(apps.position(of: id), onCellular: device.network == .cellular)
+    /// Accounts for a run the scheduler started now (the scheduler counts it running): a maintenance wake if
+    /// the device slept before it, a place in the app's quota, and reservations from the budgets (none on the
+    /// charger). A simulated launch is a developer's act, not the scheduler's: it is only counted as running.
+    mutating func noteRunStarted(_ id: BundleID, _ run: TaskRun, simulated: Bool, deviceWasAwake wasAwake: Bool) {
         guard run.request.isDiscretionary, !simulated else { return }
         if !wasAwake { noteMaintenanceWake(for: id, task: run.request.identifier) }
         noteDiscretionaryStart(id)
@@ -142,7 +131,7 @@ extension BackgroundSystem {
         let taken = judgement.reserve(
             for: run.request, cellular: device.network == .cellular, at: now, policy: policy.judgement)
         let reservation = Reservation(
-            energy: taken.energy, data: taken.data, energyBefore: backgroundJoules(of: id),
+            energy: taken.energy, data: taken.data, energyBefore: energy.backgroundJoules(of: id),
             bytesBefore: apps[id].totalUsage.cellularBytes)
         apps[id].scheduling.reserve(reservation, for: run.id)
     }
@@ -154,21 +143,18 @@ extension BackgroundSystem {
         apps[id].scheduling.noteDiscretionaryStart(at: now, window: window)
     }
 
-    /// The background energy charged to the app since the ledger began.
-    func backgroundJoules(of id: BundleID) -> Double { energy.totals[.app(id)]?.background ?? 0 }
-
     /// Accounts for a run that ended: what it did not use of its reservations goes back to the budgets
     /// (what it used beyond them is not charged: the budget is never overspent), its outcome moves the
     /// app's cooperation score, and a successful refresh makes the app's content fresh.
     mutating func noteRunEnded(_ id: BundleID, _ run: TaskRun, outcome: TaskOutcome?, success: Bool) {
-        scheduler.noteTaskEnded()
-        if let reserved = apps[id].scheduling.releaseReservation(of: run.id) {
+        let reserved = apps[id].scheduling.releaseReservation(of: run.id)
+        if let reserved {
             judgement.giveBack(
-                reserved, usedEnergy: backgroundJoules(of: id) - reserved.energyBefore,
+                reserved, usedEnergy: energy.backgroundJoules(of: id) - reserved.energyBefore,
                 usedBytes: Double(apps[id].totalUsage.cellularBytes - reserved.bytesBefore),
                 refresh: run.request.kind == .appRefresh, at: now, policy: policy.judgement)
-            scheduler.noteBudgetsRefilled()
         }
+        noteTaskEnded(refillingBudgets: reserved != nil)
         if success && run.request.kind == .appRefresh { apps[id].judgementHistory.noteRefreshed(at: now) }
         guard run.request.isDiscretionary, let outcome else { return }
         let score = apps[id].judgementHistory.noteOutcome(outcome, policy.judgement)

@@ -8,9 +8,7 @@ extension BackgroundSystem {
         case .namedApp: break
         case .noApp: break
         }
-        if event.reviewScope != .noApp, let app = event.app, apps.contains(app) {
-            scheduler.mark(apps.position(of: app))
-        }
+        if event.reviewScope != .noApp, let app = event.app, apps.contains(app) { reviewAgain(app) }
         let (appBefore, wasCharging) = (foregroundApp, device.isCharging)
         defer { noteUsageSignals(of: event, appBefore: appBefore, wasCharging: wasCharging) }
         switch event {

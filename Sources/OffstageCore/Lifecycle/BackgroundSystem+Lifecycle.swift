@@ -147,7 +147,7 @@ extension BackgroundSystem {
         apps[id].judgementHistory.noteLeft(at: now)
         for run in running { finishRun(id, run, ending: reason) }
         apps[id].clearProcess()
-        monitors.forgetCPUWork(at: apps.position(of: id))
+        forgetReportedWork(of: id)
         if foregroundApp == id { foregroundApp = nil }
         if appUnderLock == id { appUnderLock = nil }
         if case .exited = reason {} else { emit(.terminate(id, reason)) }
@@ -155,17 +155,13 @@ extension BackgroundSystem {
             record(id, .crashed, reason: "\(reason)")
         }
         record(id, .terminated, .terminated(from: before, reason: reason))
-        // Queued continued-processing work belongs to the user's action in this process: it ends with it.
-        for request in scheduler.removeQueuedContinued(of: id, where: { _ in true }) {
-            record(id, .cancelled, task: request.identifier, reason: "the app's process ended")
-        }
-        if hadContinued { startQueuedContinuedTasks() }
+        dropQueuedContinuedTasks(of: id, hadRunning: hadContinued)
         discardHeldPush(id, because: "the app was terminated (\(reason))")
     }
 
     /// Suspends the app if it is in the background with no outstanding work: iOS's default off screen.
     mutating func suspendIfIdle(_ id: BundleID) {
-        guard apps.contains(id), apps[id].state == .background, apps[id].hasNoBackgroundWork else { return }
+        guard apps[id].state == .background, apps[id].hasNoBackgroundWork else { return }
         apps[id].lifecycle.suspend()
         reviewAgain(id)
         emit(.suspend(id))

@@ -74,8 +74,10 @@ extension BackgroundSystem {
             terminate(id, .resourceLimit("memory resource limit exceeded"))
         }
     }
-
-    private func percent(_ fraction: Double) -> Int { Int((fraction * 100).rounded()) }
-
-    private func megabytes(_ bytes: Int) -> String { oneDecimal(Double(bytes) / 1_000_000) }
 }
+
+/// A share as whole percent, as the CPU limit's kill message writes it ("80% cpu").
+private func percent(_ fraction: Double) -> Int { Int((fraction * 100).rounded()) }
+
+/// Bytes as megabytes with one decimal, as the memory limit's record writes them.
+private func megabytes(_ bytes: Int) -> String { oneDecimal(Double(bytes) / 1_000_000) }

@@ -186,6 +186,22 @@ struct ProgressWatch: Sendable {
     var cancelledByUser = false
     var question: Question = .notAsked
 
+    /// When a stall expires the task: its progress has stood still since `movedAt` for the policy's timeout.
+    func stallDue(_ policy: Policy) -> Instant? {
+        guard run.expiredAt == nil, let moved = movedAt else { return nil }
+        return moved + policy.continuedProcessingStallTimeout
+    }
+
+    /// When the estimated completion, extrapolated from the progress rate since the start, passes the
+    /// slow limit: `start + elapsed / fraction > start + limit` once `elapsed > limit × fraction`.
+    func slowDue(_ policy: Policy) -> Instant? {
+        let fraction = ContinuedProcessingUI(run).fraction
+        guard run.expiredAt == nil, run.delivered, question == .notAsked, fraction > 0, fraction < 1 else {
+            return nil
+        }
+        return run.startedAt + policy.continuedProcessingSlowLimit * fraction
+    }
+
     /// Where the system's "continue?" question stands.
     enum Question: Sendable, Equatable {
         case notAsked

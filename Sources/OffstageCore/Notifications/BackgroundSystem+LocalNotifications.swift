@@ -3,14 +3,23 @@
 /// system shows it, and a tap opens (or launches) the app with `didReceive`. `notification APP` steps and usage
 /// traces' notification rows are deliveries too.
 extension BackgroundSystem {
-    /// `add(_:)`: the request is kept for its first valid time, or refused (and logged) when it has none.
-    mutating func scheduleNotification(_ id: BundleID, _ schedule: LocalNotificationSchedule) -> AppCallResult {
-        guard let fact = localNotifications.add(schedule, of: id, at: now, on: wallClock) else {
-            record(
-                id, .log, reason: "notification \"\(schedule.identifier)\" has no valid delivery time: not scheduled")
-            return .ok
+    /// Answers the app's `UNUserNotificationCenter` calls: `add(_:)` keeps the request for its first valid time, or
+    /// refuses (and logs) it when it has none; `removePendingNotificationRequests` drops the ones named, or all.
+    mutating func answerNotifications(_ call: AppCall, from id: BundleID) -> AppCallResult {
+        switch call {
+        case .scheduleNotification(let schedule):
+            guard let fact = localNotifications.add(schedule, of: id, at: now, on: wallClock) else {
+                record(
+                    id, .log,
+                    reason: "notification \"\(schedule.identifier)\" has no valid delivery time: not scheduled")
+                return .ok
+            }
+            record(id, .notification, task: schedule.identifier, .notification(fact))
+        case .removePendingNotifications(let identifiers):
+            let removed = localNotifications.removePending(identifiers, of: id)
+            record(id, .notification, .notification(removed))
+        default: preconditionFailure("not a notification call: \(call)")
         }
-        record(id, .notification, task: schedule.identifier, .notification(fact))
         return .ok
     }
 
@@ -37,7 +46,7 @@ extension BackgroundSystem {
         localNotifications.noteShown(shown, of: id)
         // Showing it wakes the sleeping device (ours): for the maintenance window work starts as if the device
         // were awake anyway, without a wake of its own.
-        if !isDeviceAwake { scheduler.noteDeviceWoke(at: now) }
+        if !isDeviceAwake { noteDeviceWokeForUser() }
     }
 
     /// The user tapped a notification of the app in Notification Center (the one named, or the newest): the app

@@ -59,9 +59,9 @@ extension BackgroundSystem {
         }
         nextToken = max(nextToken, snapshot.nextToken)
         nextTaskID = max(nextTaskID, snapshot.nextTaskID)
-        judgement.restore(snapshot, policy: policy.judgement)
-        energyMeter = EnergyMeter(restoring: snapshot.energy, from: max(now, snapshot.takenAt))
-        scheduler.restore(wakeUps: snapshot.wakeUps)
+        restoreJudgement(snapshot)
+        restoreEnergy(snapshot)
+        restoreWakeUps(snapshot)
         reviewEveryApp()
     }
 }

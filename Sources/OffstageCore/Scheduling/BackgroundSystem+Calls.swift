@@ -19,13 +19,8 @@ extension BackgroundSystem {
             return .pending(pendingRequests(of: schedulingApp(of: id)))
         case .beginBackgroundTask(let name): return beginBackgroundTask(id, name: name)
         case .beginExpiringActivity(let reason): return beginBackgroundTask(id, name: reason, asExpiringActivity: true)
-        case .workBegan(let number, let cpuSeconds, let seconds):
-            monitors.noteWorkBegan(
-                number, cpuSeconds: cpuSeconds, seconds: seconds, at: apps.position(of: id), now: now)
-            return .ok
-        case .workEnded(let number):
-            monitors.noteWorkEnded(number, at: apps.position(of: id))
-            return .ok
+        case .workBegan, .workEnded:
+            return answerWorkReport(call, from: id)
         case .endBackgroundTask(let number):
             endBackgroundTask(id, number)
             return .ok
@@ -61,18 +56,10 @@ extension BackgroundSystem {
             return answerBackgroundWork(call, from: id)
         case .launchOptions:
             return .launchOptions(launchOptions(of: id))
-        case .startBackgroundTransfer(let request):
-            record(backgroundTransfers.accept(request, from: id, inForeground: foregroundApp == id))
-            return .ok
-        case .cancelBackgroundTransfer(let session, let task):
-            if let cancelled = backgroundTransfers.cancel(session: session, task: task, of: id) { record(cancelled) }
-            return .ok
-        case .scheduleNotification(let schedule):
-            return scheduleNotification(id, schedule)
-        case .removePendingNotifications(let identifiers):
-            let removed = localNotifications.removePending(identifiers, of: id)
-            record(id, .notification, .notification(removed))
-            return .ok
+        case .startBackgroundTransfer, .cancelBackgroundTransfer:
+            return answerBackgroundTransfer(call, from: id)
+        case .scheduleNotification, .removePendingNotifications:
+            return answerNotifications(call, from: id)
         }
     }
 

@@ -50,7 +50,8 @@ extension BackgroundSystem {
     mutating func reviewAppsSharedChangesConcern() { scheduler.markAppsSharedChangesConcern() }
 
     /// One app's decisions: deadlines, interrupted tasks, requests to start, callbacks, tasks, pushes,
-    /// fetches and location events, suspension.
+    /// fetches and location events, suspension. `id` is installed (its position came from the table), so the
+    /// passes below, run only from here, read its record without asking first.
     mutating func review(_ id: BundleID) {
         fireTimers(id)
         interruptRunningTasks(id)

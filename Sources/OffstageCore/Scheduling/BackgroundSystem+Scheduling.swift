@@ -4,7 +4,7 @@ extension BackgroundSystem {
     /// Fires the app's deadlines at or before `now`: the process's (callback watchdogs, background time),
     /// then its tasks' runtimes and grace periods.
     mutating func fireTimers(_ id: BundleID) {
-        guard apps.contains(id), apps[id].state.hasProcess, apps[id].hasTimers, !fireProcessDeadlines(id) else {
+        guard apps[id].state.hasProcess, apps[id].hasTimers, !fireProcessDeadlines(id) else {
             return
         }
         for run in apps[id].running where run.delivered {
@@ -22,7 +22,7 @@ extension BackgroundSystem {
 
     /// Expires the app's running discretionary tasks whose conditions stopped holding.
     mutating func interruptRunningTasks(_ id: BundleID) {
-        guard apps.contains(id), apps[id].hasRunningTasks else { return }
+        guard apps[id].hasRunningTasks else { return }
         for run in apps[id].running where run.delivered && run.expiredAt == nil && run.request.isDiscretionary {
             if let reason = constraints.interruption(for: run.request, in: context(for: id)) {
                 expire(id, run.id, .interrupted(words: reason))
@@ -33,19 +33,19 @@ extension BackgroundSystem {
     /// Starts the app's pending requests whose constraints are all satisfied; records why the others
     /// wait, and remembers when the soonest of them can become eligible by itself.
     mutating func schedulePendingRequests(_ id: BundleID) {
-        guard apps.contains(id), !apps[id].isTerminating else { return }
+        guard !apps[id].isTerminating else { return }
         let pending = apps[id].pending
         guard !pending.isEmpty else {
             apps[id].scheduling.keep(nil)
             return noteWaiting(id, until: nil, waits: [])
         }
-        if apps[id].judgementHoldsWhateverHappens(pending: pending, now: now, sight: appStateSight) { return }
+        if apps[id].judgementHoldsWhateverHappens(pending: pending, now: now, sight: constraintSet.sight) { return }
         refreshUsageTier(id)
         let judgement = judgementContext(for: id)
         let seen = PendingJudgement.Seen(
             device: device, appState: apps[id].projectedState, appForceQuit: apps[id].forceQuit,
             runningIdentifiers: apps[id].runningIdentifiers, judgement: judgement)
-        if apps[id].judgementHolds(pending: pending, now: now, seen: seen, sight: appStateSight) {
+        if apps[id].judgementHolds(pending: pending, now: now, seen: seen, sight: constraintSet.sight) {
             return
         }
         var context = context(for: id, judgement: judgement)
@@ -85,6 +85,23 @@ extension BackgroundSystem {
         apps[id].scheduling.keep(
             started ? nil : PendingJudgement(pending: pending, seen: seen, turnsAt: turnsAt, heldUntil: heldUntil))
     }
+
+    /// The sleeping device wakes for work of `id` (a task run, a push, a fetch): a maintenance wake, counted,
+    /// charged to the app and recorded; it stays open for the maintenance window, and work that waits for a
+    /// wake is reviewed, to ride along with it (counted once: the device is awake while the window is open).
+    mutating func noteMaintenanceWake(for id: BundleID, task label: String) {
+        let number = scheduler.noteMaintenanceWake(at: now)
+        apps[id].judgementHistory.noteWake()
+        chargeWakeUp(for: id)
+        record(id, .wake, task: label, reason: "maintenance wake #\(number): the device was asleep")
+    }
+
+    /// The sleeping device woke to show the user something (a notification), not for work: for the maintenance
+    /// window work starts as if the device were awake anyway, without a wake of its own.
+    mutating func noteDeviceWokeForUser() { scheduler.noteDeviceWoke(at: now) }
+
+    /// Puts back the count of maintenance wakes a snapshot remembers.
+    mutating func restoreWakeUps(_ saved: SystemSnapshot) { scheduler.restore(wakeUps: saved.wakeUps) }
 
     /// Remembers how the app's pending requests wait: when the soonest should be judged again by itself,
     /// and which system-wide changes (shared state, a wake, a budget refill) can lift one of them now, so a

@@ -13,12 +13,14 @@ extension BackgroundSystem {
         reviewAgain(id)
         wakeForBackgroundWork(id, why: "to run \(request.identifier)")
         record(id, .started, task: request.identifier, .started(kind: request.kind, cause: cause))
-        noteRunStarted(id, run, simulated: simulated)
+        let wasAwake = isDeviceAwake
+        scheduler.noteTaskStarted(apps.position(of: id), onCellular: device.network == .cellular)
+        noteRunStarted(id, run, simulated: simulated, deviceWasAwake: wasAwake)
     }
 
     /// Hands waiting tasks to the app once it has finished launching and no callback is in flight.
     mutating func deliverReadyTasks(_ id: BundleID) {
-        guard apps.contains(id), apps[id].hasUndeliveredTask, apps[id].isReadyForWork
+        guard apps[id].hasUndeliveredTask, apps[id].isReadyForWork
         else { return }
         // By index, each run read afresh: a loop over the runs kept the array shared, so delivering one copied it.
         for index in apps[id].running.indices {
@@ -58,6 +60,13 @@ extension BackgroundSystem {
         if run.request.kind == .continuedProcessing { continuedTaskCompleted(run, success: success) }
     }
 
+    /// A task ended: one fewer running; when it gave back to the budgets what it did not use, the apps waiting
+    /// for room in them are reviewed.
+    mutating func noteTaskEnded(refillingBudgets: Bool) {
+        scheduler.noteTaskEnded()
+        if refillingBudgets { scheduler.noteBudgetsRefilled() }
+    }
+
     /// Starts queued continued-processing requests while there is room.
     mutating func startQueuedContinuedTasks() {
         while !scheduler.continuedQueue.isEmpty,
@@ -67,6 +76,15 @@ extension BackgroundSystem {
         {
             start(next.app, next.request, .roomInQueue)
         }
+    }
+
+    /// The app's process ended: its queued continued-processing work belongs to the user's action in that process
+    /// and ends with it; if it had such a task running, queued ones of other apps may start in its place.
+    mutating func dropQueuedContinuedTasks(of id: BundleID, hadRunning: Bool) {
+        for request in scheduler.removeQueuedContinued(of: id, where: { _ in true }) {
+            record(id, .cancelled, task: request.identifier, reason: "the app's process ended")
+        }
+        if hadRunning { startQueuedContinuedTasks() }
     }
 
     func runIdentifier(_ id: BundleID, _ taskID: Int) -> String? {

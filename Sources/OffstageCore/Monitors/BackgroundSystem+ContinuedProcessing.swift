@@ -19,7 +19,7 @@ extension BackgroundSystem {
         guard !monitors.progress.isEmpty else { return due }  // no watched run: no need to list the running ones
         for run in continuedRuns {
             guard let watch = monitors.progress[run.id] else { continue }
-            due += [stallDue(watch), slowDue(watch)].compactMap { $0 }
+            due += [watch.stallDue(policy), watch.slowDue(policy)].compactMap { $0 }
         }
         return due
     }
@@ -73,10 +73,10 @@ extension BackgroundSystem {
     /// Expires the task if its progress stalled; else asks the user if it is too slow.
     mutating func judgeProgress(of run: TaskRun) {
         guard var watch = monitors.progress[run.id] else { return }
-        if let due = stallDue(watch), now >= due {
+        if let due = watch.stallDue(policy), now >= due {
             expire(run.app, run.id, .stalled(seconds: Int(policy.continuedProcessingStallTimeout)))
             watch.run.expiredAt = now
-        } else if let due = slowDue(watch), now >= due {
+        } else if let due = watch.slowDue(policy), now >= due {
             let fraction = ContinuedProcessingUI(run).fraction
             let minutes = Int(((now - run.startedAt) / fraction / 60).rounded())
             let question = "\(run.request.title) is taking longer than expected (about \(minutes) min). Continue?"
@@ -88,23 +88,6 @@ extension BackgroundSystem {
             emit(.askUser(run.app, taskID: run.id, question: question))
         }
         monitors.progress[run.id] = watch
-    }
-
-    /// When a stall expires the task: its progress has stood still since `movedAt` for the policy's timeout.
-    func stallDue(_ watch: ProgressWatch) -> Instant? {
-        guard watch.run.expiredAt == nil, let moved = watch.movedAt else { return nil }
-        return moved + policy.continuedProcessingStallTimeout
-    }
-
-    /// When the estimated completion, extrapolated from the progress rate since the start, passes the
-    /// slow limit: `start + elapsed / fraction > start + limit` once `elapsed > limit × fraction`.
-    func slowDue(_ watch: ProgressWatch) -> Instant? {
-        let run = watch.run
-        let fraction = ContinuedProcessingUI(run).fraction
-        guard run.expiredAt == nil, run.delivered, watch.question == .notAsked, fraction > 0, fraction < 1 else {
-            return nil
-        }
-        return run.startedAt + policy.continuedProcessingSlowLimit * fraction
     }
 
     // MARK: Outcomes
