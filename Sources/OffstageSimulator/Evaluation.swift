@@ -66,6 +66,10 @@ public struct UserOutcome: Hashable, Sendable, Codable {
     public var refreshRuns: Int { spending.reduce(0) { $0 + $1.refreshRuns } }
     /// Energy the apps used in the background, in joules, over every app.
     public var backgroundJoules: Double { spending.reduce(0) { $0 + $1.backgroundJoules } }
+    /// Of it, what they drew while the device was on the charger (no drain of the battery), in joules.
+    public var chargerJoules: Double { spending.reduce(0) { $0 + $1.chargerJoules } }
+    /// Background energy drawn from the battery, as a share of it per day: what the 1 % limit bounds.
+    public var batteryPerDay: Double { days > 0 ? (backgroundJoules - chargerJoules) / batteryJoules / days : 0 }
 }
 
 /// What one app cost in the background over a replay: the refresh tasks started for it and its background
@@ -73,7 +77,10 @@ public struct UserOutcome: Hashable, Sendable, Codable {
 public struct AppSpending: Hashable, Sendable, Codable {
     public var app: BundleID
     public var refreshRuns: Int
+    /// All its background energy, in joules.
     public var backgroundJoules: Double
+    /// Of it, the joules drawn while the device was on the charger: they do not drain the battery.
+    public var chargerJoules: Double
 }
 
 /// Which part of a trace's users an evaluation measured: shard `index` (from 1) of `count`, of a trace
@@ -186,7 +193,8 @@ public struct Evaluation: Hashable, Sendable, Codable {
             spending: apps.map { app in
                 AppSpending(
                     app: app, refreshRuns: summary.refreshRecords[app, default: 0],
-                    backgroundJoules: system.energy.backgroundJoules(of: app))
+                    backgroundJoules: system.energy.backgroundJoules(of: app),
+                    chargerJoules: simulation.chargerEnergy.background[app] ?? 0)
             },
             wakeUps: system.wakeUps,
             batteryJoules: system.device.battery.capacityJoules,
@@ -257,9 +265,12 @@ public struct Evaluation: Hashable, Sendable, Codable {
         public var launchesWhileOff: Int
         public var refreshRunsPerDay: Double
         public var wakeUpsPerDay: Double
-        /// Background energy per user-day, as a fraction of the battery: over every user, and the worst user's.
-        public var energyPerDay: Double
-        public var worstUserEnergyPerDay: Double
+        /// Background energy drawn from the battery per user-day, as a fraction of it: over every user, and the
+        /// worst user's. What the apps drew on the charger does not drain the battery: `chargerEnergyPerDay`.
+        public var batteryPerDay: Double
+        public var worstUserBatteryPerDay: Double
+        /// Background energy drawn while the device was on the charger, per user-day, as a fraction of the battery.
+        public var chargerEnergyPerDay: Double
         public var cellularBytesPerDay: Double
         /// Launches made fresh by background work per maintenance wake; nil with no wake.
         public var freshPerWakeUp: Double?
@@ -307,17 +318,18 @@ public struct Evaluation: Hashable, Sendable, Codable {
             for app in outcome.spending {
                 let bucket = buckets[app.app] ?? .rare
                 spending[bucket]!.refreshRunsPerDay += Double(app.refreshRuns) / days
-                spending[bucket]!.energyPerDay += app.backgroundJoules / outcome.batteryJoules / days
+                spending[bucket]!.batteryPerDay +=
+                    (app.backgroundJoules - app.chargerJoules) / outcome.batteryJoules / days
             }
         }
         return spending
     }
 
-    /// What a policy spent in the background on some apps, per user-day: refresh runs, and energy as a
-    /// fraction of the battery.
+    /// What a policy spent in the background on some apps, per user-day: refresh runs, and energy drawn from the
+    /// battery as a fraction of it.
     public struct Spending: Hashable, Sendable, Codable {
         public var refreshRunsPerDay: Double = 0
-        public var energyPerDay: Double = 0
+        public var batteryPerDay: Double = 0
     }
 
     /// The table's rows, in the order of `policies`. Per-day figures are per user-day.
@@ -346,9 +358,10 @@ public struct Evaluation: Hashable, Sendable, Codable {
                 launchesWhileOff: mine.reduce(0) { $0 + $1.launchesWhileOff },
                 refreshRunsPerDay: perDay(Double(mine.reduce(0) { $0 + $1.refreshRuns })),
                 wakeUpsPerDay: perDay(Double(wakes)),
-                energyPerDay: perDay(mine.reduce(0) { $0 + $1.backgroundJoules / $1.batteryJoules }),
-                worstUserEnergyPerDay: mine.map { $0.days > 0 ? $0.backgroundJoules / $0.batteryJoules / $0.days : 0 }
-                    .max() ?? 0,
+                batteryPerDay: perDay(
+                    mine.reduce(0) { $0 + ($1.backgroundJoules - $1.chargerJoules) / $1.batteryJoules }),
+                worstUserBatteryPerDay: mine.map(\.batteryPerDay).max() ?? 0,
+                chargerEnergyPerDay: perDay(mine.reduce(0) { $0 + $1.chargerJoules / $1.batteryJoules }),
                 cellularBytesPerDay: perDay(Double(mine.reduce(0) { $0 + $1.cellularBytes })),
                 freshPerWakeUp: wakes > 0 ? Double(fromBackground) / Double(wakes) : nil)
         }
@@ -372,9 +385,8 @@ public struct Evaluation: Hashable, Sendable, Codable {
         let classes: [LaunchClass] = [.reopened, .lowBattery, .first]
         let header =
             ["policy", "launches", "cold", "all launches"] + classes.map(\.heading) + [
-                "background only", "median age", "median cold", "refresh/day", "wake-ups/day", "energy/day",
-                "worst user",
-                "cellular/day", "fresh per wake-up",
+                "background only", "median age", "median cold", "refresh/day", "wake-ups/day", "battery/day",
+                "worst user", "charger/day", "cellular/day", "fresh per wake-up",
             ]
         let lines = rows.map { row in
             [
@@ -385,7 +397,8 @@ public struct Evaluation: Hashable, Sendable, Codable {
                     Self.percent(row.freshFromBackground, digits: 1), row.medianAge.map(RunReport.age) ?? "—",
                     row.byClass[.cold]?.medianAge.map(RunReport.age) ?? "—",
                     Self.fixed(row.refreshRunsPerDay, 1), Self.fixed(row.wakeUpsPerDay, 1),
-                    Self.percent(row.energyPerDay, digits: 2), Self.percent(row.worstUserEnergyPerDay, digits: 2),
+                    Self.percent(row.batteryPerDay, digits: 2), Self.percent(row.worstUserBatteryPerDay, digits: 2),
+                    Self.percent(row.chargerEnergyPerDay, digits: 2),
                     Self.fixed(row.cellularBytesPerDay / 1_000_000, 1) + " MB",
                     row.freshPerWakeUp.map { Self.fixed($0, 2) } ?? "—",
                 ]
@@ -395,12 +408,12 @@ public struct Evaluation: Hashable, Sendable, Codable {
             [row.policy]
                 + PopularityBucket.allCases.map { Self.percent(row.byPopularity[$0]?.freshAtLaunch ?? 0, digits: 1) }
         }
-        let spendingHeader = ["energy/day by popularity"] + PopularityBucket.allCases.map(\.rawValue)
+        let spendingHeader = ["battery/day by popularity"] + PopularityBucket.allCases.map(\.rawValue)
         let spendingLines = rows.map { row in
             [row.policy]
                 + PopularityBucket.allCases.map { bucket in
                     let spending = row.spendingByPopularity[bucket] ?? Spending()
-                    return Self.percent(spending.energyPerDay, digits: 2) + " ("
+                    return Self.percent(spending.batteryPerDay, digits: 2) + " ("
                         + Self.fixed(spending.refreshRunsPerDay, 0)
                         + " runs)"
                 }
@@ -409,7 +422,8 @@ public struct Evaluation: Hashable, Sendable, Codable {
             "Evaluation of \(trace): \(RunReport.count(users, "user", "users")), \(Self.fixed(days, 0)) user-day"
                 + (Self.fixed(days, 0) == "1" ? " " : "s ")
                 + "(fresh: what the user sees was refreshed within \(Int(Self.freshWithin / 60)) min before the launch, "
-                + "in the background or while the app was on screen; per day: per user-day)"
+                + "in the background or while the app was on screen; per day: per user-day; battery: background energy "
+                + "drawn from the battery, as a share of it; charger: drawn on the charger, which does not drain it)"
         ]
         if let first = rows.first {
             text.append(

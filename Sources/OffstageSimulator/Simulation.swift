@@ -35,6 +35,8 @@ public final class Simulation: @unchecked Sendable {
     }
     /// The battery's level and charger after each step, for the battery curve of reports.
     @exclusivity(unchecked) public private(set) var batteryHistory = BatteryHistory()
+    /// Each app's background energy drawn on the charger, for the evaluation's battery share.
+    public private(set) var chargerEnergy = ChargerEnergy()
     /// The device's conditions over the run (screen, lock, charger, network, modes, thermal, idle), for reports.
     public private(set) var deviceHistory = DeviceHistory()
     /// What each task run used (energy, CPU, bytes), for reports.
@@ -293,6 +295,7 @@ public final class Simulation: @unchecked Sendable {
         }
         sampleDevice()
         batteryHistory.finish()
+        chargerEnergy.finish(system.energy)
         finished.signal()
     }
 
@@ -405,6 +408,7 @@ public final class Simulation: @unchecked Sendable {
         batteryHistory.observe(
             BatteryHistory.Sample(
                 at: system.now, level: system.device.batteryLevel, isCharging: system.device.isCharging))
+        chargerEnergy.observe(isCharging: system.device.isCharging, ledger: system.energy)
     }
 
     /// Before the timeline sets the battery's level, notes the level it jumps from: a copy of the system (a

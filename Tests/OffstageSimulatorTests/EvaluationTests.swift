@@ -237,7 +237,7 @@ import Testing
         #expect(row.byPopularity[.daily1]?.launches == 1)
         #expect(row.byPopularity[.rare]?.launches == 0)
         #expect(evaluation.table().contains("by app popularity"))
-        #expect(row.worstUserEnergyPerDay >= row.energyPerDay)
+        #expect(row.worstUserBatteryPerDay >= row.batteryPerDay)
     }
 
     @Test func energyIsSplitByThePopularityOfTheAppsItWasSpentOn() async throws {
@@ -245,12 +245,33 @@ import Testing
         let row = evaluation.rows[0]
         let spending = row.spendingByPopularity
         // Every run and joule is in the bucket of the app it was spent on, and nowhere else.
-        #expect(spending[.daily10]!.refreshRunsPerDay > 0 && spending[.daily10]!.energyPerDay > 0)
-        #expect(spending[.rare]!.refreshRunsPerDay == 0 && spending[.rare]!.energyPerDay == 0)
+        #expect(spending[.daily10]!.refreshRunsPerDay > 0 && spending[.daily10]!.batteryPerDay > 0)
+        #expect(spending[.rare]!.refreshRunsPerDay == 0 && spending[.rare]!.batteryPerDay == 0)
         let runs = spending.values.reduce(0) { $0 + $1.refreshRunsPerDay }
-        let energy = spending.values.reduce(0) { $0 + $1.energyPerDay }
-        #expect(abs(runs - row.refreshRunsPerDay) < 1e-9 && abs(energy - row.energyPerDay) < 1e-12)
-        #expect(evaluation.table().contains("energy/day by popularity"))
+        let energy = spending.values.reduce(0) { $0 + $1.batteryPerDay }
+        #expect(abs(runs - row.refreshRunsPerDay) < 1e-9 && abs(energy - row.batteryPerDay) < 1e-12)
+        #expect(evaluation.table().contains("battery/day by popularity"))
+    }
+
+    /// Energy the apps draw on the charger does not drain the battery: it is shown apart, and the battery share a
+    /// day (what the 1 % limit bounds) leaves it out. Two users open the same app alike, one on the charger all day.
+    @Test func energyDrawnOnTheChargerIsNotCountedAgainstTheBattery() throws {
+        var rows = ["user,timestamp,app,event,screen,battery,charging"]
+        for (user, charging) in [("plugged", "true"), ("unplugged", "false")] {
+            rows.append("\(user),2026-11-23T08:00:00Z,com.example.news,opened,on,80,\(charging)")
+            rows.append("\(user),2026-11-23T08:01:00Z,com.example.news,closed,off,,")
+            rows.append("\(user),2026-11-23T20:00:00Z,com.example.news,opened,on,,")
+            rows.append("\(user),2026-11-23T20:01:00Z,com.example.news,closed,off,,")
+        }
+        let trace = try TraceLoader.parse(csv: rows.joined(separator: "\n"), source: "t.csv")
+        let timer = EvaluatedPolicy.standard[2]
+        let plugged = Evaluation.replay("plugged", of: trace, under: timer)
+        let unplugged = Evaluation.replay("unplugged", of: trace, under: timer)
+        #expect(plugged.backgroundJoules > 0 && plugged.chargerJoules > 0.99 * plugged.backgroundJoules)
+        #expect(unplugged.chargerJoules == 0 && unplugged.batteryPerDay > 0)
+        #expect(plugged.batteryPerDay < 0.01 * unplugged.batteryPerDay)
+        let evaluation = Evaluation(trace: "t.csv", policies: [timer], outcomes: [plugged, unplugged])
+        #expect(evaluation.rows[0].chargerEnergyPerDay > 0 && evaluation.table().contains("charger/day"))
     }
 
     @Test func theHourlyTimerInContractWaitsForTheEarliestBeginDate() throws {
@@ -403,11 +424,11 @@ import Testing
             .deletingLastPathComponent().appendingPathComponent("Examples/policies")
         let onePercent = try EvaluatedPolicy.load(contentsOf: folder.appendingPathComponent("one-percent.yaml").path)
         #expect(onePercent.name == "one-percent" && onePercent.strategy == .judgement)
-        #expect(onePercent.policy.judgement.awakeRunCost == 0.08 && onePercent.policy.judgement.cellularRunCost == 0.6)
+        #expect(onePercent.policy.judgement.awakeRunCost == 0.08 && onePercent.policy.judgement.cellularRunCost == 0.3)
         let evaluation = await Evaluation.run(Self.small, policies: [EvaluatedPolicy.standard[0], onePercent])
         let (offstage, dearer) = (row(evaluation, "Offstage"), row(evaluation, onePercent.name))
         #expect(dearer.refreshRunsPerDay <= offstage.refreshRunsPerDay)
-        #expect(dearer.energyPerDay <= offstage.energyPerDay)
+        #expect(dearer.batteryPerDay <= offstage.batteryPerDay)
     }
 
     @Test func mergeOnTheCommandLineRefusesAMissingShardAndLaunchesAreWritten() async throws {
