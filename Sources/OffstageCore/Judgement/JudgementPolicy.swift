@@ -64,14 +64,14 @@ public struct JudgementPolicy: Hashable, Sendable, Codable {
     public var likelihoodHalfLife: Double = 0
     /// What a refresh costs, in fresh launches it must be expected to bring, when the device is awake anyway
     /// (screen on, charger, another task running, a maintenance wake open, a notification just shown): little
-    /// more than its own energy. This cost is what keeps ≤ 1 % of the battery a day on the generated traces: 0.055
-    /// (was 0.05) pays for the runs a notification's wake now lets start (measured: the history of BENCHMARKS.md in git).
-    public var awakeRunCost: Double = 0.055
+    /// more than its own energy. Ours: with `cellularRunCost` it is the point of the judgement's frontier that keeps
+    /// every user within 1 % of the battery a day on the example and generated traces (BENCHMARKS.md).
+    public var awakeRunCost: Double = 0.08
     /// What it costs when it has to wake the sleeping device.
     public var wakeRunCost: Double = 0.3
     /// What running on cellular adds (the radio's tail, the user's data), unless another run has the radio up
     /// already: the tail (10 s at 1 W) costs several Wi-Fi runs' energy, so the first run of a batch pays it.
-    public var cellularRunCost: Double = 0.15
+    public var cellularRunCost: Double = 0.3
     /// Battery level (0–1) below which, off the charger, a run's cost is multiplied by `lowBatteryCostFactor`.
     public var lowBatteryLevel: Double = 0.3
     public var lowBatteryCostFactor: Double = 2

@@ -60,9 +60,10 @@ import Testing
         context.judgement.deviceAwake = true  // awake: only the cost, raised by how empty the budget is, holds it
         let value = context.judgement.likelihood.probability
         let budget = context.judgement.energyBudget
-        // So empty that a run costs half as much again as it is worth, until the budget refills.
+        // So empty that a run costs a fifth as much again as it is worth, until the budget refills (a little: it
+        // must be freed before the next hour, when the hour's rate would judge it again anyway).
         let awakeCost = h.system.policy.judgement.awakeRunCost
-        let share = awakeCost / value / 1.5
+        let share = awakeCost / value / 1.2
         context.judgement.energyBudget.withdraw(budget.balance(at: h.now) - share * budget.capacity, at: h.now)
         let prediction = LaunchPredictionConstraint()
         guard case .blocked(_, let until?) = prediction.evaluate(Fixture.refreshRequest(feed), in: context) else {
