@@ -282,7 +282,7 @@ func measureCodec() -> Never {
 enum WireCoderCandidate: String, CaseIterable {
     /// The hand-written coding of the frequent forms (`HandCoding*.swift`); nil where a form is not coded by hand.
     case hand
-    /// The generic `Codable` coder of the protocol (`WireEncoder`/`WireDecoder`).
+    /// The protocol's general `Codable` coder (`WireEncoder`/`WireDecoder`): written in place, read from one parse.
     case wire
     /// Foundation's `JSONEncoder`/`JSONDecoder` (keys unsorted, slashes unescaped).
     case foundation
@@ -334,9 +334,20 @@ func compareCoders<Payload: Codable & Equatable>(_ name: String, _ payload: Payl
 /// `--coders`: the candidates for the protocol's one JSON coder, on the messages the daemon and apps exchange.
 func measureCoders() -> Never {
     compareCoders(
+        "call submit",
+        ClientMessage(
+            id: 7,
+            body: .call(
+                call: .submit(
+                    TaskRequest(
+                        identifier: "com.example.app.refresh", kind: .appRefresh, earliestBeginDate: 1_795_000_000.5)),
+                bundle: nil)))
+    compareCoders("result ok", ServerMessage.result(id: 7, result: .ok))
+    compareCoders(
         "call beginBackgroundTask",
         ClientMessage(id: 7, body: .call(call: .beginBackgroundTask(name: "bench"), bundle: nil)))
     compareCoders("result backgroundTask", ServerMessage.result(id: 7, result: .backgroundTask(1)))
+    compareCoders("call endBackgroundTask", ClientMessage(id: 8, body: .call(call: .endBackgroundTask(1), bundle: nil)))
     compareCoders(
         "effect deliver", ServerMessage.effect(effect: .deliver(BundleID("com.example.app"), .willTerminate, token: 5)))
     compareCoders("reply ok", ServerMessage.reply(id: 3, reply: .ok(message: "installed com.example.app")))

@@ -68,7 +68,7 @@ public enum Frame {
         let start = out.count
         for _ in 0..<4 { out.append(0) }  // the length, filled in below
         if !HandCoding.append(payload, to: &out) {
-            do { out += try WireEncoder.encode(Envelope(version: version, payload: payload)) } catch {
+            do { try WireEncoder.append(Envelope(version: version, payload: payload), to: &out) } catch {
                 out.removeSubrange(start...)
                 throw .malformed("\(error)")
             }
@@ -108,14 +108,14 @@ public enum Frame {
         -> Payload
     {
         if let message = HandCoding.decode(type, from: bytes) { return message }
-        let tree: WireJSON
-        do { tree = try WireJSON.parse(bytes) } catch { throw .malformed("not JSON: \(error)") }
-        guard let header = try? WireDecoder.decode(VersionOnly.self, from: tree) else {
+        let document: WireDocument
+        do { document = WireDocument(try WireJSON.parse(bytes)) } catch { throw .malformed("not JSON: \(error)") }
+        guard let header = try? WireDecoder.decode(VersionOnly.self, from: document) else {
             throw .malformed("not a versioned JSON envelope")
         }
         guard header.version == version else { throw .wrongVersion(header.version) }
         do {
-            return try WireDecoder.decode(Envelope<Payload>.self, from: tree).payload
+            return try WireDecoder.decode(Envelope<Payload>.self, from: document).payload
         } catch {
             throw .malformed("\(error)")
         }

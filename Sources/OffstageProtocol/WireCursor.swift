@@ -165,7 +165,10 @@ extension WireJSON.Parser {
         guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
         var end = index + 1
         while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\") { end += 1 }
-        guard end < bytes.count, bytes[end] == UInt8(ascii: "\"") else { return try? string() }
+        guard end < bytes.count, bytes[end] == UInt8(ascii: "\"") else {
+            guard (try? string()) != nil else { return nil }
+            return json.string(json.values.count - 1)
+        }
         guard let text = String(validating: UnsafeBufferPointer(rebasing: bytes[index + 1..<end]), as: UTF8.self)
         else { return nil }
         index = end + 1

@@ -1,178 +1,268 @@
-/// Encodes `Encodable` values as the protocol's JSON (see `WireJSON`): the same shapes as Foundation's
-/// `JSONEncoder` (Swift's synthesized coding decides them), keys in encoding order, nil optionals left out.
-/// Coding paths are not kept (building them costs more than the rest): the one error, a number JSON cannot
-/// hold (infinity, NaN), names the value only.
+/// Encodes `Encodable` values as the protocol's JSON, written straight into the frame's bytes: the same shapes as
+/// Foundation's `JSONEncoder` (Swift's synthesized coding decides them), keys in encoding order, nil optionals left
+/// out. Coding paths are not kept: the one error of a value, a number JSON cannot hold (infinity, NaN), names the
+/// value only.
 package enum WireEncoder {
     package static func encode<Value: Encodable>(_ value: Value) throws -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(256)
-        try WireEncoding.tree(of: value, at: []).write(to: &out)
+        try append(value, to: &out)
         return out
+    }
+
+    /// Appends `value`'s JSON to `out`; on failure `out` is left as it was.
+    package static func append<Value: Encodable>(_ value: Value, to out: inout [UInt8]) throws {
+        let writer = WireWriter()
+        swap(&writer.out, &out)
+        defer { swap(&writer.out, &out) }
+        let start = writer.out.count
+        do {
+            try writer.write(value, at: 0)
+            if let misuse = writer.misuse {
+                throw EncodingError.invalidValue(value, EncodingError.Context(codingPath: [], debugDescription: misuse))
+            }
+        } catch {
+            writer.out.removeSubrange(start...)
+            throw error
+        }
     }
 }
 
-/// One value being encoded: the `Encoder` its `encode(to:)` receives; it holds the value once made.
-final class WireEncoding: Encoder {
-    let codingPath: [any CodingKey]
-    var userInfo: [CodingUserInfoKey: Any] { [:] }
-    var value: WireJSON?
+/// The bytes being written and the containers still open in them, innermost last. A container is closed when
+/// its parent writes its next member or item, or when the value that opened it is done, as Swift's coding
+/// nests them; a write to a container already closed is recorded as misuse (an error, never other JSON).
+final class WireWriter {
+    var out: [UInt8] = []
+    /// Why the containers were used out of order, if they were.
+    var misuse: String?
+    private var open: [Level] = []
+    private var serials = 0
 
-    init(codingPath: [any CodingKey]) { self.codingPath = codingPath }
-
-    /// The tree of `value`, encoded at `path`.
-    static func tree<Value: Encodable>(of value: Value, at path: [any CodingKey]) throws -> WireJSON {
-        let encoding = WireEncoding(codingPath: path)
-        try value.encode(to: encoding)
-        return encoding.value ?? .object(WireObject())
+    /// An open object or array.
+    private struct Level {
+        /// `}` or `]`.
+        let closer: UInt8
+        /// Where its opening bracket is in `out`.
+        let start: Int
+        /// Which container this is, so that a stale copy of one closed is recognised.
+        let serial: Int
+        var count = 0
     }
 
-    /// A number's JSON text; infinities and NaN have none.
-    static func number<Value: BinaryFloatingPoint & LosslessStringConvertible>(
-        _ value: Value, at path: [any CodingKey]
-    ) throws -> WireJSON {
-        guard value.isFinite else {
-            throw EncodingError.invalidValue(
-                value, EncodingError.Context(codingPath: path, debugDescription: "\(value) is not a JSON number"))
+    /// The two kinds of container.
+    enum Bracket {
+        case object, array
+
+        var opener: UInt8 { self == .object ? UInt8(ascii: "{") : UInt8(ascii: "[") }
+        var closer: UInt8 { self == .object ? UInt8(ascii: "}") : UInt8(ascii: "]") }
+    }
+
+    /// A container's place: the depth of its level and its serial.
+    struct Place {
+        let depth: Int
+        let serial: Int
+    }
+
+    /// Writes `value` in the slot at `depth` (how many containers hold it), then closes what it opened; a value
+    /// that wrote nothing is an empty object, as Foundation writes it.
+    func write<Value: Encodable>(_ value: Value, at depth: Int) throws {
+        let start = out.count
+        try value.encode(to: WireEncoding(writer: self, depth: depth, start: start))
+        closeContainers(from: depth)
+        if out.count == start { out.put("{}") }
+    }
+
+    /// Opens an object or array as the value of the slot at `depth` that starts at `start`: the one already open
+    /// there if the same value asks again.
+    func openContainer(_ bracket: Bracket, at depth: Int, start: Int) -> Place {
+        if open.count > depth, open[depth].start == start, open[depth].closer == bracket.closer {
+            closeContainers(from: depth + 1)
+            return Place(depth: depth, serial: open[depth].serial)
         }
-        return .number(value.description)
+        guard open.count == depth, out.count == start else {
+            misuse = "a value was given a second container, or one after its contents"
+            return Place(depth: depth, serial: -1)
+        }
+        serials += 1
+        open.append(Level(closer: bracket.closer, start: out.count, serial: serials))
+        out.append(bracket.opener)
+        return Place(depth: depth, serial: serials)
     }
+
+    /// Opens an object or array as the value of the member or item just started in the container at `place`.
+    func nested(_ bracket: Bracket, in place: Place) -> Place {
+        openContainer(bracket, at: place.depth + 1, start: out.count)
+    }
+
+    /// Super encoders are not supported (the protocol's types have no superclass): asking for one is misuse, and
+    /// what is written through it is refused.
+    func superEncoder(in place: Place) -> any Encoder {
+        misuse = "super encoders are not supported"
+        return WireEncoding(writer: self, depth: place.depth + 1, start: -1)
+    }
+
+    /// Starts the next member (with `key`) or item of the container at `place`: closes what is open inside it and
+    /// writes the separator. False (misuse recorded) if that container is already closed.
+    func next(in place: Place, key: String? = nil) -> Bool {
+        guard open.count > place.depth, open[place.depth].serial == place.serial else {
+            misuse = "a container was written to after it was closed"
+            return false
+        }
+        closeContainers(from: place.depth + 1)
+        if open[place.depth].count > 0 { out.append(UInt8(ascii: ",")) }
+        open[place.depth].count += 1
+        if let key {
+            WireJSON.write(string: key, to: &out)
+            out.append(UInt8(ascii: ":"))
+        }
+        return true
+    }
+
+    /// How many members or items the container at `place` has written.
+    func count(of place: Place) -> Int {
+        open.count > place.depth && open[place.depth].serial == place.serial ? open[place.depth].count : 0
+    }
+
+    /// Whether a scalar may be written in the slot at `depth` that starts at `start` (nothing written there yet).
+    func mayWriteScalar(at depth: Int, start: Int) -> Bool {
+        guard open.count == depth, out.count == start else {
+            misuse = "a single value was written twice, or beside a container"
+            return false
+        }
+        return true
+    }
+
+    /// Closes the containers at `depth` and deeper.
+    func closeContainers(from depth: Int) {
+        while open.count > depth { out.append(open.removeLast().closer) }
+    }
+
+    /// Appends a number; infinities and NaN, which JSON cannot hold, are an error.
+    func put<Value: BinaryFloatingPoint & LosslessStringConvertible>(_ value: Value) throws {
+        guard out.put(value) else {
+            throw EncodingError.invalidValue(
+                value, EncodingError.Context(codingPath: [], debugDescription: "\(value) is not a JSON number"))
+        }
+    }
+}
+
+/// The `Encoder` a value's `encode(to:)` receives: the slot it is written in.
+struct WireEncoding: Encoder {
+    let writer: WireWriter
+    /// How many containers hold the slot.
+    let depth: Int
+    /// Where the slot starts in the bytes.
+    let start: Int
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        let object: WireObject
-        if case .object(let existing) = value {
-            object = existing
-        } else {
-            object = WireObject()
-            value = .object(object)
-        }
-        return KeyedEncodingContainer(WireKeyedEncoder<Key>(object: object, codingPath: codingPath))
+        KeyedEncodingContainer(
+            WireKeyedEncoder<Key>(writer: writer, place: writer.openContainer(.object, at: depth, start: start)))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        let array: WireArray
-        if case .array(let existing) = value {
-            array = existing
-        } else {
-            array = WireArray()
-            value = .array(array)
-        }
-        return WireUnkeyedEncoder(array: array, codingPath: codingPath)
+        WireUnkeyedEncoder(writer: writer, place: writer.openContainer(.array, at: depth, start: start))
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer { WireSingleEncoder(encoding: self) }
 }
 
-/// The members of an object being encoded.
+/// The members of an object being written.
 struct WireKeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
-    let object: WireObject
-    let codingPath: [any CodingKey]
+    let writer: WireWriter
+    let place: WireWriter.Place
+    var codingPath: [any CodingKey] { [] }
 
-    private func put(_ value: WireJSON, _ key: Key) { object.pairs.append((key.stringValue, value)) }
+    /// Starts the member `key`; false if this object is closed (the misuse is recorded).
+    private func member(_ key: Key) -> Bool { writer.next(in: place, key: key.stringValue) }
 
-    mutating func encodeNil(forKey key: Key) throws { put(.null, key) }
-    mutating func encode(_ value: Bool, forKey key: Key) throws { put(.bool(value), key) }
-    mutating func encode(_ value: String, forKey key: Key) throws { put(.string(value), key) }
-    mutating func encode(_ value: Double, forKey key: Key) throws {
-        put(try WireEncoding.number(value, at: codingPath), key)
-    }
-    mutating func encode(_ value: Float, forKey key: Key) throws {
-        put(try WireEncoding.number(value, at: codingPath), key)
-    }
-    mutating func encode(_ value: Int, forKey key: Key) throws { put(.number(String(value)), key) }
-    mutating func encode(_ value: Int64, forKey key: Key) throws { put(.number(String(value)), key) }
-    mutating func encode(_ value: UInt32, forKey key: Key) throws { put(.number(String(value)), key) }
+    mutating func encodeNil(forKey key: Key) throws { if member(key) { writer.out.put("null") } }
+    mutating func encode(_ value: Bool, forKey key: Key) throws { if member(key) { writer.out.put(value) } }
+    mutating func encode(_ value: String, forKey key: Key) throws { if member(key) { writer.out.put(string: value) } }
+    mutating func encode(_ value: Double, forKey key: Key) throws { if member(key) { try writer.put(value) } }
+    mutating func encode(_ value: Float, forKey key: Key) throws { if member(key) { try writer.put(value) } }
+    mutating func encode(_ value: Int, forKey key: Key) throws { if member(key) { writer.out.put(value) } }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { if member(key) { writer.out.put(value) } }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { if member(key) { writer.out.put(value) } }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { if member(key) { writer.out.put(value) } }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        put(try WireEncoding.tree(of: value, at: codingPath), key)
+        if member(key) { try writer.write(value, at: place.depth + 1) }
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
         keyedBy keyType: NestedKey.Type, forKey key: Key
     ) -> KeyedEncodingContainer<NestedKey> {
-        let nested = WireObject()
-        put(.object(nested), key)
-        return KeyedEncodingContainer(WireKeyedEncoder<NestedKey>(object: nested, codingPath: codingPath))
+        _ = member(key)
+        return KeyedEncodingContainer(
+            WireKeyedEncoder<NestedKey>(writer: writer, place: writer.nested(.object, in: place)))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-        let nested = WireArray()
-        put(.array(nested), key)
-        return WireUnkeyedEncoder(array: nested, codingPath: codingPath)
+        _ = member(key)
+        return WireUnkeyedEncoder(writer: writer, place: writer.nested(.array, in: place))
     }
 
-    mutating func superEncoder() -> any Encoder { superEncoder(forKey: Key(stringValue: "super")!) }
-
-    mutating func superEncoder(forKey key: Key) -> any Encoder {
-        let encoding = WireEncoding(codingPath: codingPath)
-        put(.deferred(encoding), key)
-        return encoding
-    }
+    mutating func superEncoder() -> any Encoder { writer.superEncoder(in: place) }
+    mutating func superEncoder(forKey key: Key) -> any Encoder { writer.superEncoder(in: place) }
 }
 
-/// The items of an array being encoded.
+/// The items of an array being written.
 struct WireUnkeyedEncoder: UnkeyedEncodingContainer {
-    let array: WireArray
-    let codingPath: [any CodingKey]
-    var count: Int { array.items.count }
+    let writer: WireWriter
+    let place: WireWriter.Place
+    var codingPath: [any CodingKey] { [] }
+    var count: Int { writer.count(of: place) }
 
-    mutating func encodeNil() throws { array.items.append(.null) }
-    mutating func encode(_ value: Bool) throws { array.items.append(.bool(value)) }
-    mutating func encode(_ value: String) throws { array.items.append(.string(value)) }
-    mutating func encode(_ value: Double) throws { array.items.append(try WireEncoding.number(value, at: codingPath)) }
-    mutating func encode(_ value: Int) throws { array.items.append(.number(String(value))) }
-    mutating func encode<T: Encodable>(_ value: T) throws {
-        array.items.append(try WireEncoding.tree(of: value, at: codingPath))
-    }
+    /// Starts the next item; false if this array is closed (the misuse is recorded).
+    private func item() -> Bool { writer.next(in: place) }
+
+    mutating func encodeNil() throws { if item() { writer.out.put("null") } }
+    mutating func encode(_ value: Bool) throws { if item() { writer.out.put(value) } }
+    mutating func encode(_ value: String) throws { if item() { writer.out.put(string: value) } }
+    mutating func encode(_ value: Double) throws { if item() { try writer.put(value) } }
+    mutating func encode(_ value: Int) throws { if item() { writer.out.put(value) } }
+    mutating func encode<T: Encodable>(_ value: T) throws { if item() { try writer.write(value, at: place.depth + 1) } }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
         -> KeyedEncodingContainer<NestedKey>
     {
-        let nested = WireObject()
-        array.items.append(.object(nested))
-        return KeyedEncodingContainer(WireKeyedEncoder<NestedKey>(object: nested, codingPath: codingPath))
+        _ = item()
+        return KeyedEncodingContainer(
+            WireKeyedEncoder<NestedKey>(writer: writer, place: writer.nested(.object, in: place)))
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-        let nested = WireArray()
-        array.items.append(.array(nested))
-        return WireUnkeyedEncoder(array: nested, codingPath: codingPath)
+        _ = item()
+        return WireUnkeyedEncoder(writer: writer, place: writer.nested(.array, in: place))
     }
 
-    mutating func superEncoder() -> any Encoder {
-        let encoding = WireEncoding(codingPath: codingPath)
-        array.items.append(.deferred(encoding))
-        return encoding
-    }
+    mutating func superEncoder() -> any Encoder { writer.superEncoder(in: place) }
 }
 
-/// A single value being encoded.
+/// A single value being written in its slot.
 struct WireSingleEncoder: SingleValueEncodingContainer {
     let encoding: WireEncoding
-    var codingPath: [any CodingKey] { encoding.codingPath }
+    var codingPath: [any CodingKey] { [] }
+    private var writer: WireWriter { encoding.writer }
 
-    mutating func encodeNil() throws { encoding.value = .null }
-    mutating func encode(_ value: Bool) throws { encoding.value = .bool(value) }
-    mutating func encode(_ value: String) throws { encoding.value = .string(value) }
-    mutating func encode(_ value: Double) throws { encoding.value = try WireEncoding.number(value, at: codingPath) }
-    mutating func encode(_ value: Float) throws { encoding.value = try WireEncoding.number(value, at: codingPath) }
-    mutating func encode(_ value: Int) throws { encoding.value = .number(String(value)) }
-    mutating func encode(_ value: Int64) throws { encoding.value = .number(String(value)) }
-    mutating func encode(_ value: Int32) throws { encoding.value = .number(String(value)) }
-    mutating func encode(_ value: UInt32) throws { encoding.value = .number(String(value)) }
-    mutating func encode(_ value: Int8) throws { encoding.value = .number(String(value)) }
-    mutating func encode(_ value: Int16) throws { encoding.value = .number(String(value)) }
-    mutating func encode(_ value: UInt) throws { encoding.value = .number(String(value)) }
-    mutating func encode(_ value: UInt8) throws { encoding.value = .number(String(value)) }
-    mutating func encode(_ value: UInt16) throws { encoding.value = .number(String(value)) }
-    mutating func encode(_ value: UInt64) throws { encoding.value = .number(String(value)) }
-    mutating func encode<T: Encodable>(_ value: T) throws {
-        encoding.value = try WireEncoding.tree(of: value, at: codingPath)
-    }
-}
+    /// Whether the slot is still empty (otherwise the misuse is recorded).
+    private func slot() -> Bool { writer.mayWriteScalar(at: encoding.depth, start: encoding.start) }
 
-/// The coding key of an array item.
-struct WireIndexKey: CodingKey {
-    var stringValue: String { "Index \(intValue ?? 0)" }
-    var intValue: Int?
-    init(intValue: Int) { self.intValue = intValue }
-    init?(stringValue: String) { nil }
+    mutating func encodeNil() throws { if slot() { writer.out.put("null") } }
+    mutating func encode(_ value: Bool) throws { if slot() { writer.out.put(value) } }
+    mutating func encode(_ value: String) throws { if slot() { writer.out.put(string: value) } }
+    mutating func encode(_ value: Double) throws { if slot() { try writer.put(value) } }
+    mutating func encode(_ value: Float) throws { if slot() { try writer.put(value) } }
+    mutating func encode(_ value: Int) throws { if slot() { writer.out.put(value) } }
+    mutating func encode(_ value: Int8) throws { if slot() { writer.out.put(value) } }
+    mutating func encode(_ value: Int16) throws { if slot() { writer.out.put(value) } }
+    mutating func encode(_ value: Int32) throws { if slot() { writer.out.put(value) } }
+    mutating func encode(_ value: Int64) throws { if slot() { writer.out.put(value) } }
+    mutating func encode(_ value: UInt) throws { if slot() { writer.out.put(value) } }
+    mutating func encode(_ value: UInt8) throws { if slot() { writer.out.put(value) } }
+    mutating func encode(_ value: UInt16) throws { if slot() { writer.out.put(value) } }
+    mutating func encode(_ value: UInt32) throws { if slot() { writer.out.put(value) } }
+    mutating func encode(_ value: UInt64) throws { if slot() { writer.out.put(value) } }
+    mutating func encode<T: Encodable>(_ value: T) throws { try value.encode(to: encoding) }
 }

@@ -1,16 +1,18 @@
-/// JSON as the protocol writes and reads it: a small tree (`WireJSON`), a parser with a depth limit and a
-/// writer. Frames go through `WireEncoder`/`WireDecoder` instead of Foundation's `JSONEncoder`/`JSONDecoder`,
-/// which cost several microseconds per message on Linux: the wire format is the same JSON, only faster to make.
-enum WireJSON {
-    case null
-    case bool(Bool)
-    /// A number as written, converted when a type asks for it (so integers never pass through `Double`).
-    case number(String)
-    case string(String)
-    case array(WireArray)
-    case object(WireObject)
-    /// A value a super-encoder will write, resolved when the tree is written.
-    case deferred(WireEncoding)
+/// JSON as the protocol reads it: a frame's bytes parsed once, strictly (depth limit, UTF-8, duplicate keys,
+/// numbers a 64-bit float holds), into a flat list of its values in document order, which `WireDecoder` reads in
+/// place. No tree of objects, no string made before a type asks for it.
+struct WireJSON {
+    /// One value of the document. A container is followed by its contents (an object's members as key, value,
+    /// key, value…) and knows where they end, so a reader steps over it in one move.
+    struct Value {
+        enum Kind: UInt8 { case null, trueValue, falseValue, number, string, escapedString, array, object }
+        let kind: Kind
+        /// Where the value's text starts in the bytes (for a string: after its opening quote).
+        let start: Int
+        /// For a scalar: where its text ends (for a string: at its closing quote). For a string with escapes: its
+        /// index in `escaped`. For a container: the index of the value that follows its contents.
+        var end: Int
+    }
 
     /// Nested objects or arrays deeper than this are refused (a hostile frame must not exhaust the stack).
     static let maxDepth = 128
@@ -20,69 +22,137 @@ enum WireJSON {
         var description: String
     }
 
-    // MARK: Writing
+    let bytes: UnsafeBufferPointer<UInt8>
+    /// The document's values in order; the first is the root.
+    private(set) var values: [Value] = []
+    /// The text of the strings written with escapes, worked out once while parsing.
+    private(set) var escaped: [String] = []
 
-    /// The tree as compact UTF-8 JSON, keys in the order they were encoded.
-    func write(to out: inout [UInt8]) {
-        switch self {
-        case .null: out += Array("null".utf8)
-        case .bool(let value): out += Array((value ? "true" : "false").utf8)
-        case .number(let text): out += Array(text.utf8)
-        case .string(let text): Self.write(string: text, to: &out)
-        case .array(let array):
-            out.append(UInt8(ascii: "["))
-            for (index, item) in array.items.enumerated() {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
-                item.write(to: &out)
-            }
-            out.append(UInt8(ascii: "]"))
-        case .object(let object):
-            out.append(UInt8(ascii: "{"))
-            for (index, (key, value)) in object.pairs.enumerated() {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
-                Self.write(string: key, to: &out)
-                out.append(UInt8(ascii: ":"))
-                value.write(to: &out)
-            }
-            out.append(UInt8(ascii: "}"))
-        case .deferred(let encoding): (encoding.value ?? .object(WireObject())).write(to: &out)
-        }
-    }
-
-    /// A JSON string: quotes, backslashes and control characters escaped, the rest as UTF-8.
-    static func write(string: String, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        for byte in string.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): out += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
-            case UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
-            case UInt8(ascii: "\n"): out += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
-            case UInt8(ascii: "\r"): out += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
-            case UInt8(ascii: "\t"): out += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
-            case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                out += Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 15)]]
-            default: out.append(byte)
-            }
-        }
-        out.append(UInt8(ascii: "\""))
-    }
-
-    // MARK: Parsing
+    /// A document of `bytes` with no values read yet.
+    init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
     /// Parses one JSON value that must fill `bytes` (white space around it allowed).
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(SyntaxError) -> WireJSON {
         var parser = Parser(bytes: bytes)
-        let value = try parser.value(depth: 0)
+        parser.json.values.reserveCapacity(bytes.count / 6 + 4)
+        try parser.value(depth: 0)
         parser.skipSpace()
         guard parser.index == bytes.count else { throw parser.error("unexpected bytes after the value") }
-        return value
+        return parser.json
     }
 
-    /// A recursive-descent parser over the frame's bytes.
+    // MARK: Reading parsed values
+
+    /// The index of the value after the one at `index` and its contents.
+    func next(after index: Int) -> Int {
+        switch values[index].kind {
+        case .array, .object: values[index].end
+        default: index + 1
+        }
+    }
+
+    /// A string value's (or key's) bytes as written, without its quotes.
+    func rawBytes(_ index: Int) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: bytes[values[index].start..<values[index].end])
+    }
+
+    /// A number's text as written.
+    func text(_ index: Int) -> String { String(decoding: rawBytes(index), as: UTF8.self) }
+
+    /// The text of the string (or key) at `index`, escapes resolved; UTF-8 was checked while parsing.
+    func string(_ index: Int) -> String {
+        let value = values[index]
+        return value.kind == .escapedString ? escaped[value.end] : String(decoding: rawBytes(index), as: UTF8.self)
+    }
+
+    /// Whether the key at `index` is `name`: compared as bytes unless the key was written with escapes.
+    func key(_ index: Int, is name: String) -> Bool {
+        if values[index].kind == .escapedString { return escaped[values[index].end] == name }
+        var name = name
+        let raw = rawBytes(index)
+        return name.withUTF8 { $0.count == raw.count && $0.elementsEqual(raw) }
+    }
+
+    /// Whether two keys of one object are the same text.
+    func sameKey(_ first: Int, _ second: Int) -> Bool {
+        if values[first].kind == .string, values[second].kind == .string {
+            return rawBytes(first).elementsEqual(rawBytes(second))
+        }
+        return string(first) == string(second)
+    }
+
+    /// The value of the member `name` of the object at `object`, if it has one.
+    func member(_ name: String, of object: Int) -> Int? {
+        var key = object + 1
+        while key < values[object].end {
+            if self.key(key, is: name) { return key + 1 }
+            key = next(after: key + 1)
+        }
+        return nil
+    }
+
+    /// The indices of an array's items, or of an object's keys, in order (none for a scalar).
+    func children(of container: Int) -> [Int] {
+        let kind = values[container].kind
+        guard kind == .object || kind == .array else { return [] }
+        let step = kind == .object ? 1 : 0
+        var indices: [Int] = []
+        var child = container + 1
+        while child < values[container].end {
+            indices.append(child)
+            child = next(after: child + step)
+        }
+        return indices
+    }
+
+    /// The value at `index` in words, for an error that says what was found.
+    func found(_ index: Int) -> String {
+        switch values[index].kind {
+        case .null: "null"
+        case .trueValue, .falseValue: "a boolean"
+        case .number: "the number \(text(index))"
+        case .string, .escapedString: "a string"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+
+    // MARK: Writing
+
+    /// Appends `string` as a JSON string: quotes, backslashes and control characters escaped, the rest as UTF-8.
+    static func write(string: String, to out: inout [UInt8]) {
+        var string = string
+        string.withUTF8 { utf8 in
+            out.append(UInt8(ascii: "\""))
+            var plain = 0
+            for (index, byte) in utf8.enumerated()
+            where byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[plain..<index]))
+                plain = index + 1
+                switch byte {
+                case UInt8(ascii: "\n"): out += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+                case UInt8(ascii: "\r"): out += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
+                case UInt8(ascii: "\t"): out += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+                case 0..<0x20:
+                    let hex = Array("0123456789abcdef".utf8)
+                    out += Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+                default: out += [UInt8(ascii: "\\"), byte]
+                }
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[plain...]))
+            out.append(UInt8(ascii: "\""))
+        }
+    }
+
+    // MARK: Parsing
+
+    /// A recursive-descent parser over a frame's bytes that appends each value it reads to the document.
     struct Parser {
-        let bytes: UnsafeBufferPointer<UInt8>
+        var json: WireJSON
         var index = 0
+        var bytes: UnsafeBufferPointer<UInt8> { json.bytes }
+
+        init(bytes: UnsafeBufferPointer<UInt8>) { json = WireJSON(bytes: bytes) }
 
         func error(_ what: String) -> SyntaxError { SyntaxError(description: "\(what) at byte \(index)") }
 
@@ -94,85 +164,104 @@ enum WireJSON {
             }
         }
 
-        mutating func expect(_ literal: String) throws(SyntaxError) {
-            for byte in literal.utf8 {
+        mutating func expect(_ literal: StaticString) throws(SyntaxError) {
+            let text = UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
+            for byte in text {
                 guard index < bytes.count, bytes[index] == byte else { throw error("expected \(literal)") }
                 index += 1
             }
         }
 
-        mutating func value(depth: Int) throws(SyntaxError) -> WireJSON {
+        /// Appends a value that has no contents.
+        private mutating func scalar(_ kind: Value.Kind, from start: Int, to end: Int) {
+            json.values.append(Value(kind: kind, start: start, end: end))
+        }
+
+        /// Reads one value (and its contents) nested `depth` containers deep.
+        mutating func value(depth: Int) throws(SyntaxError) {
             guard depth < WireJSON.maxDepth else { throw error("nested deeper than \(WireJSON.maxDepth)") }
             skipSpace()
             guard index < bytes.count else { throw error("unexpected end") }
+            let start = index
             switch bytes[index] {
-            case UInt8(ascii: "{"):
-                index += 1
-                let object = WireObject()
-                skipSpace()
-                if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-                    index += 1
-                    return .object(object)
-                }
-                var keys = DistinctKeys()
-                while true {
-                    skipSpace()
-                    let keyStart = index
-                    let key = try string()
-                    guard keys.insert(key, of: object) else {
-                        index = keyStart
-                        throw error("the key \"\(key)\" appears twice in one object")
-                    }
-                    skipSpace()
-                    try expect(":")
-                    object.pairs.append((key, try value(depth: depth + 1)))
-                    skipSpace()
-                    guard index < bytes.count else { throw error("unterminated object") }
-                    index += 1
-                    if bytes[index - 1] == UInt8(ascii: "}") { return .object(object) }
-                    guard bytes[index - 1] == UInt8(ascii: ",") else { throw error("expected , or }") }
-                }
-            case UInt8(ascii: "["):
-                index += 1
-                let array = WireArray()
-                skipSpace()
-                if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
-                    index += 1
-                    return .array(array)
-                }
-                while true {
-                    array.items.append(try value(depth: depth + 1))
-                    skipSpace()
-                    guard index < bytes.count else { throw error("unterminated array") }
-                    index += 1
-                    if bytes[index - 1] == UInt8(ascii: "]") { return .array(array) }
-                    guard bytes[index - 1] == UInt8(ascii: ",") else { throw error("expected , or ]") }
-                }
-            case UInt8(ascii: "\""): return .string(try string())
+            case UInt8(ascii: "{"): try container(.object, depth: depth)
+            case UInt8(ascii: "["): try container(.array, depth: depth)
+            case UInt8(ascii: "\""): try string()
             case UInt8(ascii: "t"):
                 try expect("true")
-                return .bool(true)
+                scalar(.trueValue, from: start, to: index)
             case UInt8(ascii: "f"):
                 try expect("false")
-                return .bool(false)
+                scalar(.falseValue, from: start, to: index)
             case UInt8(ascii: "n"):
                 try expect("null")
-                return .null
-            default: return .number(try number())
+                scalar(.null, from: start, to: index)
+            default: try number()
             }
         }
 
-        mutating func number() throws(SyntaxError) -> String {
+        /// Reads an object or an array (`kind`) and its contents, each member's key checked against the others.
+        private mutating func container(_ kind: Value.Kind, depth: Int) throws(SyntaxError) {
+            let isObject = kind == .object
+            let closer = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
+            let container = json.values.count
+            json.values.append(Value(kind: kind, start: index, end: 0))
+            index += 1
+            defer { json.values[container].end = json.values.count }
+            skipSpace()
+            if index < bytes.count, bytes[index] == closer {
+                index += 1
+                return
+            }
+            var keys = DistinctKeys()
+            while true {
+                if isObject { try key(distinctFrom: &keys) }
+                try value(depth: depth + 1)
+                skipSpace()
+                guard index < bytes.count else { throw error(isObject ? "unterminated object" : "unterminated array") }
+                index += 1
+                if bytes[index - 1] == closer { return }
+                guard bytes[index - 1] == UInt8(ascii: ",") else {
+                    throw error(isObject ? "expected , or }" : "expected , or ]")
+                }
+            }
+        }
+
+        /// Reads a member's key and its colon; a key the object already has is refused.
+        private mutating func key(distinctFrom keys: inout DistinctKeys) throws(SyntaxError) {
+            skipSpace()
+            let keyStart = index
+            let key = json.values.count
+            try string()
+            guard keys.insert(key, in: json) else {
+                index = keyStart
+                throw error("the key \"\(json.string(key))\" appears twice in one object")
+            }
+            skipSpace()
+            try expect(":")
+        }
+
+        private mutating func number() throws(SyntaxError) {
             let start = index
             while index < bytes.count, Self.isNumberByte(bytes[index]) { index += 1 }
             guard index > start else { throw error("unexpected character") }
-            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-            guard let value = Double(text) else { throw error("malformed number \(text)") }
-            guard value.isFinite else {
-                index = start
-                throw error("the number \(text) is beyond what a 64-bit float holds")
+            // A whole number of up to 300 digits is always a finite Double; anything else is converted to be sure.
+            let written = UnsafeBufferPointer(rebasing: bytes[start..<index])
+            if !(Self.isPlainInteger(written) && written.count <= 300) {
+                let text = String(decoding: written, as: UTF8.self)
+                guard let value = Double(text) else { throw error("malformed number \(text)") }
+                guard value.isFinite else {
+                    index = start
+                    throw error("the number \(text) is beyond what a 64-bit float holds")
+                }
             }
-            return text
+            scalar(.number, from: start, to: index)
+        }
+
+        /// Whether a number is written as a minus sign or none, then digits only.
+        static func isPlainInteger(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+            let digits = text.first == UInt8(ascii: "-") ? UnsafeBufferPointer(rebasing: text.dropFirst()) : text
+            return !digits.isEmpty && digits.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
         }
 
         static func isNumberByte(_ byte: UInt8) -> Bool {
@@ -184,14 +273,36 @@ enum WireJSON {
             }
         }
 
-        mutating func string() throws(SyntaxError) -> String {
+        /// Reads a string (a value or a key): checked to be UTF-8, its escapes resolved if it has any.
+        mutating func string() throws(SyntaxError) {
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a string") }
             index += 1
             let start = index
+            var ascii = true
             while index < bytes.count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\") {
+                ascii = ascii && bytes[index] < 0x80
                 index += 1
             }
             guard index < bytes.count else { throw error("unterminated string") }
+            if bytes[index] == UInt8(ascii: "\"") {
+                guard
+                    ascii
+                        || String(validating: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self) != nil
+                else {
+                    index = start - 1
+                    throw error("the string is not valid UTF-8")
+                }
+                scalar(.string, from: start, to: index)
+                index += 1
+                return
+            }
+            let text = try escapedString(from: start)
+            json.values.append(Value(kind: .escapedString, start: start, end: json.escaped.count))
+            json.escaped.append(text)
+        }
+
+        /// The rest of a string that holds escapes, from its first backslash (at `index`) to its closing quote.
+        private mutating func escapedString(from start: Int) throws(SyntaxError) -> String {
             var utf8 = Array(UnsafeBufferPointer(rebasing: bytes[start..<index]))
             while bytes[index] == UInt8(ascii: "\\") {
                 index += 1
@@ -231,7 +342,7 @@ enum WireJSON {
             return text
         }
 
-        mutating func hex4() throws(SyntaxError) -> UInt32 {
+        private mutating func hex4() throws(SyntaxError) -> UInt32 {
             guard index + 4 <= bytes.count,
                 let value = UInt32(
                     String(decoding: UnsafeBufferPointer(rebasing: bytes[index..<index + 4]), as: UTF8.self),
@@ -246,27 +357,19 @@ enum WireJSON {
 /// The keys an object being parsed already has, to refuse one given twice: a linear search while the object is
 /// small (as the protocol's are), a set once it is large (a hostile frame must not make the check quadratic).
 struct DistinctKeys {
+    private var keys: [Int] = []
     private var large: Set<String>?
 
-    /// Adds `key` to those of `object` (whose members so far are the keys seen); false if it is already there.
-    mutating func insert(_ key: String, of object: WireObject) -> Bool {
+    /// Adds the key at `key` in `json`; false if the object already has it.
+    mutating func insert(_ key: Int, in json: WireJSON) -> Bool {
         if large == nil {
-            guard !object.pairs.contains(where: { $0.0 == key }) else { return false }
-            if object.pairs.count < 16 { return true }
-            large = Set(object.pairs.map(\.0))
+            guard !keys.contains(where: { json.sameKey($0, key) }) else { return false }
+            guard keys.count >= 16 else {
+                keys.append(key)
+                return true
+            }
+            large = Set(keys.map(json.string))
         }
-        return large!.insert(key).inserted
+        return large?.insert(json.string(key)).inserted ?? false
     }
-}
-
-/// An object's members in order (objects are small: a linear search finds a key quickly).
-final class WireObject {
-    var pairs: [(String, WireJSON)] = []
-
-    subscript(key: String) -> WireJSON? { pairs.first { $0.0 == key }?.1 }
-}
-
-/// An array's items.
-final class WireArray {
-    var items: [WireJSON] = []
 }

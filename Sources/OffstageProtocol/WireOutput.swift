@@ -1,5 +1,5 @@
-/// Writing the protocol's JSON straight into a frame's bytes, for the hand-written coding of the frequent
-/// messages (`HandCoding.swift`): the very text `WireEncoder` writes, without a tree in between.
+/// Writing the protocol's JSON straight into a frame's bytes, for both coders: the hand-written coding of the
+/// frequent messages (`HandCoding.swift`) and `WireEncoder`, so that they write the same text.
 extension [UInt8] {
     /// Appends JSON text written in the source (keys, punctuation, whole fragments).
     mutating func put(_ literal: StaticString) {
@@ -7,9 +7,9 @@ extension [UInt8] {
     }
 
     /// Appends a whole number in decimal.
-    mutating func put(_ value: Int) {
+    mutating func put<Value: FixedWidthInteger>(_ value: Value) {
         if value < 0 { append(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
+        var magnitude = UInt64(value.magnitude)
         let start = count
         repeat {
             append(UInt8(ascii: "0") + UInt8(magnitude % 10))
@@ -20,14 +20,14 @@ extension [UInt8] {
 
     mutating func put(_ value: Bool) { value ? put("true") : put("false") }
 
-    /// Appends a number as `WireEncoder` writes it; false (nothing written) for infinities and NaN, which JSON
-    /// cannot hold (the general encoder then reports the error).
-    mutating func put(_ value: Double) -> Bool {
+    /// Appends a number as Swift describes it; false (nothing written) for infinities and NaN, which JSON cannot
+    /// hold (the general encoder then reports the error).
+    mutating func put<Value: BinaryFloatingPoint & LosslessStringConvertible>(_ value: Value) -> Bool {
         guard value.isFinite else { return false }
         append(contentsOf: value.description.utf8)
         return true
     }
 
-    /// Appends a JSON string, escaped as `WireEncoder` escapes it.
+    /// Appends a JSON string, escaped (`WireJSON.write(string:to:)`).
     mutating func put(string: String) { WireJSON.write(string: string, to: &self) }
 }

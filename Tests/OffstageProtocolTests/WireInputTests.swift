@@ -8,7 +8,7 @@ import Testing
 /// wrong (truncated, wrong types, deep nesting, huge numbers, bad UTF-8, a key twice, any byte changed) is refused
 /// with an error that says what is wrong: never a trap, never a message made up from a repaired input.
 @Suite struct WireInputTests {
-    /// Every control command, and app calls not coded by hand.
+    /// Every control command, and the rarer app calls.
     static let clientMessages: [ClientMessage] =
         [
             ControlCommand.install(path: "/apps/A.app"), .event(event: .open("com.a")),
@@ -23,7 +23,7 @@ import Testing
                 id: 22, body: .call(call: .removePendingNotifications(identifiers: ["a", "b"]), bundle: nil)),
         ]
 
-    /// Every control reply, and effects not coded by hand.
+    /// Every control reply, and the rarer effects.
     static let serverMessages: [ServerMessage] = [
         .reply(id: 1, reply: .ok(message: "installed com.a")),
         .reply(
@@ -123,6 +123,15 @@ import Testing
             (
                 Self.envelope(String(repeating: #"{"a":"#, count: 200) + "1" + String(repeating: "}", count: 200)),
                 "nested deeper than 128"
+            ),
+            (
+                Self.envelope(
+                    #"{"id":1,"body":{"call":{"call":{"removePendingNotifications":{"identifiers":["a",1]}}}}}"#),
+                "Path: payload.body.call.call.removePendingNotifications.identifiers[1]."
+            ),
+            (
+                Self.envelope(#"{"id":1,"body":{"call":{"call":{"register":{"identif\u0069":"a"}}}}}"#),
+                "Key 'identifier' not found in keyed decoding container. Path: payload.body.call.call.register."
             ),
             (Self.envelope(#"{"id":1,"body":{"call":{"call":{"fly":{}}}}}"#), "Invalid number of keys found"),
             (Array(#"{"version":1,"payload":{"id":1,"body":{"call":{"call":{"cancelAll":"#.utf8), "unexpected end"),
