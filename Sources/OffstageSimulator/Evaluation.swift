@@ -68,8 +68,10 @@ public struct UserOutcome: Hashable, Sendable, Codable {
     public var backgroundJoules: Double { spending.reduce(0) { $0 + $1.backgroundJoules } }
     /// Of it, what they drew while the device was on the charger (no drain of the battery), in joules.
     public var chargerJoules: Double { spending.reduce(0) { $0 + $1.chargerJoules } }
+    /// Of it, what they drew from the battery, in joules.
+    public var drawnFromBattery: Double { backgroundJoules - chargerJoules }
     /// Background energy drawn from the battery, as a share of it per day: what the 1 % limit bounds.
-    public var batteryPerDay: Double { days > 0 ? (backgroundJoules - chargerJoules) / batteryJoules / days : 0 }
+    public var batteryPerDay: Double { days > 0 ? drawnFromBattery / batteryJoules / days : 0 }
 }
 
 /// What one app cost in the background over a replay: the refresh tasks started for it and its background
@@ -81,6 +83,9 @@ public struct AppSpending: Hashable, Sendable, Codable {
     public var backgroundJoules: Double
     /// Of it, the joules drawn while the device was on the charger: they do not drain the battery.
     public var chargerJoules: Double
+
+    /// Of it, the joules drawn from the battery.
+    public var drawnFromBattery: Double { backgroundJoules - chargerJoules }
 }
 
 /// Which part of a trace's users an evaluation measured: shard `index` (from 1) of `count`, of a trace
@@ -318,8 +323,7 @@ public struct Evaluation: Hashable, Sendable, Codable {
             for app in outcome.spending {
                 let bucket = buckets[app.app] ?? .rare
                 spending[bucket]!.refreshRunsPerDay += Double(app.refreshRuns) / days
-                spending[bucket]!.batteryPerDay +=
-                    (app.backgroundJoules - app.chargerJoules) / outcome.batteryJoules / days
+                spending[bucket]!.batteryPerDay += app.drawnFromBattery / outcome.batteryJoules / days
             }
         }
         return spending
@@ -358,8 +362,7 @@ public struct Evaluation: Hashable, Sendable, Codable {
                 launchesWhileOff: mine.reduce(0) { $0 + $1.launchesWhileOff },
                 refreshRunsPerDay: perDay(Double(mine.reduce(0) { $0 + $1.refreshRuns })),
                 wakeUpsPerDay: perDay(Double(wakes)),
-                batteryPerDay: perDay(
-                    mine.reduce(0) { $0 + ($1.backgroundJoules - $1.chargerJoules) / $1.batteryJoules }),
+                batteryPerDay: perDay(mine.reduce(0) { $0 + $1.drawnFromBattery / $1.batteryJoules }),
                 worstUserBatteryPerDay: mine.map(\.batteryPerDay).max() ?? 0,
                 chargerEnergyPerDay: perDay(mine.reduce(0) { $0 + $1.chargerJoules / $1.batteryJoules }),
                 cellularBytesPerDay: perDay(Double(mine.reduce(0) { $0 + $1.cellularBytes })),
