@@ -84,6 +84,17 @@ def top_level(body):
     return "".join(out)
 
 
+def computed(body, line):
+    """Whether the top-level declaration `line` in `body` is a computed property: a body of its own with no
+    `didSet` or `willSet` (an observed property is stored)."""
+    declaration = line.strip()
+    at = body.find(declaration)
+    if at < 0 or not body[at + len(declaration):].lstrip(" ").startswith("{"):
+        return False
+    start, end = next(blocks(body[at:], re.escape(declaration)))
+    return not re.search(r"\b(?:didSet|willSet)\b", body[at + start:at + end])
+
+
 SYSTEM = r"\b(?:public\s+)?(?:struct\s+BackgroundSystem\b|extension\s+BackgroundSystem\b)"
 FUNC = re.compile(r"\b(?:mutating\s+|static\s+|nonisolated\s+)*func\s+([A-Za-z_][A-Za-z0-9_]*)")
 functions, stored = [], []
@@ -97,7 +108,7 @@ for path, text in files.items():
             for line in level.split("\n"):
                 m = re.match(r"\s*(?:public\s+|private\s+|internal\s+|public internal\(set\)\s+|private\(set\)\s+|"
                              r"public private\(set\)\s+)*(?:var|let)\s+([A-Za-z_][A-Za-z0-9_]*)", line)
-                if m and "static" not in line:
+                if m and "static" not in line and not computed(body, line):
                     stored.append(m.group(1))
 
 # Subsystems: the types declared in each folder other than the root, with their mutating methods.

@@ -127,7 +127,7 @@ public struct BackgroundSystem: Sendable {
         consider(criticalBatteryDueTime)
         consider(emptyBatteryDueTime)
         consider(lowPowerModeOffDueTime)
-        for time in continuedProcessingDueTimes { consider(time) }
+        for time in monitors.progress.dueTimes(running: { continuedRuns }, policy: policy) { consider(time) }
         for time in backgroundTransfers.dueTimes { consider(time) }
         consider(localNotifications.nextDueTime)
         return next
@@ -170,6 +170,17 @@ public struct BackgroundSystem: Sendable {
     public var runningTasks: [TaskRun] {
         var runs: [TaskRun] = []
         for position in scheduler.appsWithTasks { runs += apps[apps.id(at: position)].running }
+        return runs
+    }
+
+    /// Continued-processing tasks running now, on every app.
+    var continuedRuns: [TaskRun] {
+        var runs: [TaskRun] = []  // a loop: listing every running task first built an array per settle
+        for position in scheduler.appsWithTasks {
+            let id = apps.id(at: position)
+            guard apps[id].continuedRunCount > 0 else { continue }  // its runs are not read: most run refreshes
+            runs += apps[id].running.filter { $0.request.kind == .continuedProcessing }
+        }
         return runs
     }
 

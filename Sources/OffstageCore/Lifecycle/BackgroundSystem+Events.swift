@@ -122,10 +122,8 @@ extension BackgroundSystem {
         case .tick:
             break
         // Continued processing: the user in the system's progress UI.
-        case .cancelContinuedProcessingTask(let id, let identifier):
-            userCancelled(id, identifier: identifier)
-        case .answerContinuedProcessingQuestion(let id, let identifier, let answer):
-            userAnswered(id, identifier: identifier, answer)
+        case .cancelContinuedProcessingTask, .answerContinuedProcessingQuestion:
+            userActedInProgressUI(event)
         case .setCharging(let charging):
             setCharging(charging)
         case .backgroundPush(let id, let payload):

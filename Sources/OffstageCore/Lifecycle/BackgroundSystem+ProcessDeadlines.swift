@@ -40,7 +40,7 @@ extension BackgroundSystem {
     /// time's warning or end.
     func noteProcessDeadlines(of app: AppRecord, in next: inout EarliestAfter) {
         next.note(app.inFlight?.deadline)
-        next.note(cpuLimitDue(of: app.id))
+        next.note(monitors.cpuLimitDue(of: app, onScreen: foregroundApp, now: now, policy: policy))
         if let since = app.backgroundSince, !app.assertions.isEmpty, !app.backgroundTimeCoveredByTask,
             !app.backgroundTimeCoveredByMode
         {

@@ -1,97 +1,142 @@
-/// What the system's monitors remember between entry points: the progress of continued-processing tasks
-/// and their UI, the CPU priorities last sent to hosts (`CPUPriorities`), and recent CPU reports of
-/// background apps (`CPUMonitor`). The CPU monitor and the priorities are private: their transitions take `now`
-/// and what they read of the app (its installation position, whether the monitor watches it) and return the
-/// verdict or the priority to send, which `BackgroundSystem` applies.
+/// What a monitor's transition asks the system to carry out, in order: a fact to record, a task to expire, a
+/// question for the user, an app to kill. The monitors never see the system: `BackgroundSystem.carryOut` does each.
+enum MonitorAction: Sendable, Equatable {
+    /// Record this fact about the app (or the system), in these words.
+    case note(BundleID?, RecordKind, task: String?, reason: String)
+    /// Expire the app's running task for this cause: its expiration handler runs, with the usual grace.
+    case expire(BundleID, taskID: Int, RecordDetail.Expiration)
+    /// Ask the user this question about the app's task (`Effect.askUser`).
+    case askUser(BundleID, taskID: Int, question: String)
+    /// Kill the app over a resource limit: record the limit's words, then end the process for `reason`.
+    case kill(BundleID, words: String, TerminationReason)
+}
+
+/// The system's monitors (SPEC §5 "Resources", §6): the continued-processing progress monitor, the CPU monitor,
+/// the background memory limit and the CPU priorities sent to hosts. Their state is private; each transition takes
+/// `now`, the policy and what it reads of an app (its record, the app on screen) and returns what to carry out.
 struct Monitors: Sendable {
-    /// Running continued-processing tasks whose UI is shown, by task ID.
-    var progress: [Int: ProgressWatch] = [:]
-    /// Progress UIs showing an outcome until they dismiss themselves, oldest first.
-    var finishedUI: [ContinuedProcessingUI] = []
+    /// The continued-processing tasks' progress and UI (its own state, changed only by its transitions).
+    var progress = ProgressMonitor()
     private var cpuPriorities = CPUPriorities()
     private var cpu = CPUMonitor()
-
-    /// The CPU monitor's verdict on an app over the limit: the CPU seconds its reports and its work in progress
-    /// put in the window, and their average share of a core.
-    struct CPULimitExceeded: Equatable, Sendable {
-        var cpuSeconds: Double
-        var average: Double
-    }
 
     // MARK: CPU priorities
 
     /// The CPU priority last sent for the app at `position`; nil while it uses no CPU.
     func cpuPriority(at position: Int) -> CPUPriority? { cpuPriorities.priority(at: position) }
 
-    /// Keeps `priority` (nil: the app uses no CPU) as the app's; the priority to send hosts when it changed to one.
-    mutating func updateCPUPriority(at position: Int, to priority: CPUPriority?) -> CPUPriority? {
-        cpuPriorities.update(at: position, to: priority) ? priority : nil
+    /// Foreground first (SPEC §5): keeps the priority the rule gives `app` now, with `onScreen` the app on screen
+    /// (or none); the priority to send hosts when it changed. The app on screen is `foreground` (`boosted` while it
+    /// runs a continued-processing task); any other is `background` while an app is on screen, `normal` while none
+    /// is. A suspended or terminated app uses no CPU: it is forgotten, and gets a priority again when it runs.
+    mutating func updateCPUPriority(of app: AppRecord, onScreen: BundleID?) -> CPUPriority? {
+        var priority: CPUPriority?
+        if app.state.hasProcess, app.state != .suspended {
+            if app.id == onScreen {
+                priority = app.running.contains { $0.request.kind == .continuedProcessing } ? .boosted : .foreground
+            } else {
+                priority = onScreen == nil ? .normal : .background
+            }
+        }
+        return cpuPriorities.update(at: app.installIndex, to: priority) ? priority : nil
     }
 
     // MARK: CPU monitor
 
-    /// Adds a host's report to the sliding window of the app at `position` when the monitor `watches` it (else
-    /// forgets its window); the verdict when its average over a full window is over the policy's limit. The
-    /// monitor judges a full window only: it must have watched the app for `backgroundCPUWindow`.
+    /// Whether the CPU monitor judges `app` now: it runs off screen (`onScreen` is the app on screen), and no
+    /// processing task that requires external power (which turns the monitor off, as on iOS) is running.
+    static func watches(_ app: AppRecord, onScreen: BundleID?) -> Bool {
+        let state = app.state
+        return state.hasProcess && !state.isForeground && app.id != onScreen && !app.isTerminating
+            && !app.running.contains { $0.request.kind == .processing && $0.request.requiresExternalPower }
+    }
+
+    /// Adds a host's report of what `app` used to its sliding window when the monitor watches it (else forgets its
+    /// window); the kill when its average over a full window is over the policy's limit. The monitor judges a full
+    /// window only: it must have watched the app for `backgroundCPUWindow`.
     mutating func noteCPUReport(
-        _ usage: ResourceUsage, at position: Int, watches: Bool, now: Instant, policy: Policy
-    ) -> CPULimitExceeded? {
-        guard watches else {
+        _ usage: ResourceUsage, of app: AppRecord, onScreen: BundleID?, now: Instant, policy: Policy
+    ) -> MonitorAction? {
+        let position = app.installIndex
+        guard Self.watches(app, onScreen: onScreen) else {
             cpu.forget(at: position)
             return nil
         }
         guard let used = cpu.add(usage, at: position, now: now, window: policy.backgroundCPUWindow) else { return nil }
         let start = now + (-policy.backgroundCPUWindow)
-        return verdict(at: position, used: used + cpuOfWorkInProgress(at: position, after: start, now: now), policy)
+        let total = used + cpuOfWorkInProgress(at: position, after: start, now: now)
+        return verdict(on: app.id, at: position, used: total, policy)
     }
 
-    /// Judges the work in progress of the app at `position` with its reports over the window ending `now`; the
-    /// verdict when it is over the limit.
-    mutating func judgeCPUWork(at position: Int, now: Instant, policy: Policy) -> CPULimitExceeded? {
+    /// When the monitor next judges `app`'s work in progress: every sixth of a window after its first judgement
+    /// while it lasts (ours: iOS measures continuously). Nil when no work faster than the limit runs off screen.
+    func cpuLimitDue(of app: AppRecord, onScreen: BundleID?, now: Instant, policy: Policy) -> Instant? {
+        guard let first = firstCPUJudgement(of: app, onScreen: onScreen, now: now, policy: policy) else { return nil }
+        return first > now ? first : now + policy.backgroundCPUWindow / 6
+    }
+
+    /// Judges `app`'s work in progress with its reports over the window ending `now`, once its judgement is due;
+    /// the kill when it is over the limit.
+    mutating func judgeCPUWork(of app: AppRecord, onScreen: BundleID?, now: Instant, policy: Policy) -> MonitorAction? {
+        guard let first = firstCPUJudgement(of: app, onScreen: onScreen, now: now, policy: policy), first <= now
+        else { return nil }
+        let position = app.installIndex
         let start = now + (-policy.backgroundCPUWindow)
         let reported = cpu.reported(at: position, after: start).cpuSeconds
-        return verdict(at: position, used: reported + cpuOfWorkInProgress(at: position, after: start, now: now), policy)
+        let total = reported + cpuOfWorkInProgress(at: position, after: start, now: now)
+        return verdict(on: app.id, at: position, used: total, policy)
     }
 
-    /// The first time the monitor judges the work in progress of the app at `position`, in the background since
-    /// `since`: once it has watched it for a whole window, as soon as its work faster than the limit could have
-    /// crossed the limit. Nil when no such work runs.
-    func firstCPUJudgement(at position: Int, backgroundSince since: Instant, now: Instant, policy: Policy) -> Instant? {
+    /// Forgets `app`'s window when the monitor no longer judges it (`onScreen` is the app on screen), so it
+    /// starts afresh when it does again.
+    mutating func forgetWindowIfIdle(of app: AppRecord, onScreen: BundleID?) {
+        if cpu.watches(at: app.installIndex) && !Self.watches(app, onScreen: onScreen) {
+            cpu.forget(at: app.installIndex)
+        }
+    }
+
+    /// The app's code reported its work (`OffstageWork.begin`/`end`, the calls `workBegan`/`workEnded`): the
+    /// monitor counts work while it runs (and forgets the app's work whose time is up); work that uses no time
+    /// or no CPU is not kept, and an ended work's use comes in the report that follows.
+    mutating func noteWorkReport(_ report: AppCall, at position: Int, now: Instant) {
+        switch report {
+        case .workBegan(let number, let cpuSeconds, let seconds):
+            guard seconds > 0, cpuSeconds > 0 else { return }
+            let work = CPUMonitor.WorkInProgress(start: now, end: now + seconds, rate: cpuSeconds / seconds)
+            cpu.beginWork(number, work, at: position, now: now)
+        case .workEnded(let number):
+            cpu.endWork(number, at: position)
+        default: preconditionFailure("not a work report: \(report)")
+        }
+    }
+
+    /// Forgets every piece of work of the app at `position`: its process ended.
+    mutating func forgetCPUWork(at position: Int) { cpu.forgetWork(at: position) }
+
+    /// The first time the monitor judges `app`'s work in progress, while it watches the app in the background:
+    /// once it has watched it for a whole window, as soon as its work faster than the limit could have crossed
+    /// the limit. Nil when no such work runs.
+    private func firstCPUJudgement(of app: AppRecord, onScreen: BundleID?, now: Instant, policy: Policy) -> Instant? {
+        guard let since = app.backgroundSince, Self.watches(app, onScreen: onScreen) else { return nil }
         let window = policy.backgroundCPUWindow
-        let crossings = cpu.workInProgress(at: position)
+        let crossings = cpu.workInProgress(at: app.installIndex)
             .filter { $0.rate > policy.backgroundCPULimit && $0.end > now }
             .map { $0.start + window * policy.backgroundCPULimit / $0.rate }
         return crossings.min().map { max(since + window, $0) }
     }
 
-    /// `OffstageWork.begin` of the app at `position`: the monitor counts the work while it runs (and forgets the
-    /// app's work whose time is up). Work that uses no time or no CPU is not kept.
-    mutating func noteWorkBegan(_ number: Int, cpuSeconds: Double, seconds: Double, at position: Int, now: Instant) {
-        guard seconds > 0, cpuSeconds > 0 else { return }
-        let work = CPUMonitor.WorkInProgress(start: now, end: now + seconds, rate: cpuSeconds / seconds)
-        cpu.beginWork(number, work, at: position, now: now)
-    }
-
-    /// The work ended: its use comes in the report that follows.
-    mutating func noteWorkEnded(_ number: Int, at position: Int) { cpu.endWork(number, at: position) }
-
-    /// Forgets every piece of work of the app at `position`: its process ended.
-    mutating func forgetCPUWork(at position: Int) { cpu.forgetWork(at: position) }
-
-    /// Whether the monitor keeps a window for the app at `position`.
-    func keepsCPUWindow(at position: Int) -> Bool { cpu.watches(at: position) }
-
-    /// Forgets the window of the app at `position`, which the monitor no longer watches: it starts afresh when
-    /// it does again.
-    mutating func forgetCPUWindow(at position: Int) { cpu.forget(at: position) }
-
-    /// The verdict on `used` CPU seconds over the window: over the limit, the app's window is forgotten (the app
-    /// is killed) and the verdict returned.
-    private mutating func verdict(at position: Int, used: Double, _ policy: Policy) -> CPULimitExceeded? {
+    /// The verdict on `used` CPU seconds over the window: over the limit, the app's window is forgotten and the
+    /// kill returned, with the monitor's words for it.
+    private mutating func verdict(on id: BundleID, at position: Int, used: Double, _ policy: Policy) -> MonitorAction? {
         let average = used / policy.backgroundCPUWindow
         guard average > policy.backgroundCPULimit else { return nil }
         cpu.forget(at: position)
-        return CPULimitExceeded(cpuSeconds: used, average: average)
+        let seconds = Int(policy.backgroundCPUWindow)
+        let words =
+            "cpu usage: \(oneDecimal(used)) seconds cpu time over \(seconds) seconds "
+            + "(\(percent(average))% cpu average), exceeding limit of \(percent(policy.backgroundCPULimit))% cpu "
+            + "over \(seconds) seconds"
+        return .kill(id, words: words, .resourceLimit("cpu resource limit exceeded"))
     }
 
     /// The CPU seconds the app's work still in progress used after `start`, up to `now` (work whose time is up is
@@ -99,7 +144,28 @@ struct Monitors: Sendable {
     private func cpuOfWorkInProgress(at position: Int, after start: Instant, now: Instant) -> Double {
         cpu.workInProgress(at: position).filter { $0.end > now }.reduce(0) { $0 + $1.cpuSeconds(from: start, to: now) }
     }
+
+    // MARK: Memory limit
+
+    /// The background memory limit's kill of `app` when it is kept running in the background by its work with a
+    /// footprint over the limit. Suspended apps are left to jetsam, and an app between two life-cycle callbacks
+    /// (leaving the screen, launching) is not judged until they are delivered.
+    static func memoryLimitKill(of app: AppRecord, onScreen: BundleID?, policy: Policy) -> MonitorAction? {
+        guard app.state == .background, app.id != onScreen, app.terminating == nil, app.inFlight == nil,
+            app.queuedCallbacks.isEmpty, app.memoryFootprint > policy.backgroundMemoryLimit
+        else { return nil }
+        let words =
+            "memory: \(megabytes(app.memoryFootprint)) MB in the background, "
+            + "exceeding limit of \(megabytes(policy.backgroundMemoryLimit)) MB"
+        return .kill(app.id, words: words, .resourceLimit("memory resource limit exceeded"))
+    }
 }
+
+/// A share as whole percent, as the CPU limit's kill message writes it ("80% cpu").
+private func percent(_ fraction: Double) -> Int { Int((fraction * 100).rounded()) }
+
+/// Bytes as megabytes with one decimal, as the memory limit's record writes them.
+private func megabytes(_ bytes: Int) -> String { oneDecimal(Double(bytes) / 1_000_000) }
 
 /// The CPU priority last sent to hosts for each app whose process may use the CPU (foreground first, §5), by
 /// the app's installation position.
@@ -173,42 +239,6 @@ struct CPUMonitor: Sendable {
         let report = CPUWindow.Report(end: now, interval: interval, cpuSeconds: max(0, usage.cpuSeconds))
         // Changed where it lies in the table: a copy taken out and put back copied its reports at every report.
         return windows[position, default: CPUWindow(since: now + (-interval))].add(report, windowStart: now + (-length))
-    }
-}
-
-/// One running continued-processing task as the progress monitor follows it.
-struct ProgressWatch: Sendable {
-    /// The task as the monitor last saw it (kept to show its outcome if it dies with its app).
-    var run: TaskRun
-    /// When the progress last moved, or the task was handed to the app; nil until it is handed over.
-    var movedAt: Instant?
-    /// The user tapped cancel in the UI.
-    var cancelledByUser = false
-    var question: Question = .notAsked
-
-    /// When a stall expires the task: its progress has stood still since `movedAt` for the policy's timeout.
-    func stallDue(_ policy: Policy) -> Instant? {
-        guard run.expiredAt == nil, let moved = movedAt else { return nil }
-        return moved + policy.continuedProcessingStallTimeout
-    }
-
-    /// When the estimated completion, extrapolated from the progress rate since the start, passes the
-    /// slow limit: `start + elapsed / fraction > start + limit` once `elapsed > limit × fraction`.
-    func slowDue(_ policy: Policy) -> Instant? {
-        let fraction = ContinuedProcessingUI(run).fraction
-        guard run.expiredAt == nil, run.delivered, question == .notAsked, fraction > 0, fraction < 1 else {
-            return nil
-        }
-        return run.startedAt + policy.continuedProcessingSlowLimit * fraction
-    }
-
-    /// Where the system's "continue?" question stands.
-    enum Question: Sendable, Equatable {
-        case notAsked
-        /// Asked with this text; waiting for the user.
-        case asked(String)
-        /// The user answered: never asked again.
-        case answered
     }
 }
 

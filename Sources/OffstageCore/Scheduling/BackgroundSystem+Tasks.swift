@@ -57,7 +57,10 @@ extension BackgroundSystem {
         let seconds = now - run.startedAt
         record(id, .completed, task: run.request.identifier, .completed(success: success, seconds: seconds))
         finishRun(id, run, success: success)
-        if run.request.kind == .continuedProcessing { continuedTaskCompleted(run, success: success) }
+        if run.request.kind == .continuedProcessing {
+            continuedTaskCompleted(run, success: success)
+            startQueuedContinuedTasks()
+        }
     }
 
     /// A task ended: one fewer running; when it gave back to the budgets what it did not use, the apps waiting

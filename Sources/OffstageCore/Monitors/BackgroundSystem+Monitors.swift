@@ -1,0 +1,105 @@
+/// The routing to the monitors (`Monitors`): the supervision pass at the end of `settle()`, the hosts' resource
+/// reports, the app's work reports, the user in the progress UI and the CPU monitor's deadline; each hands the
+/// monitors what they read and carries out the actions they return.
+extension BackgroundSystem {
+    /// The CPU priority last sent for the app; nil while it is suspended or not running.
+    public func cpuPriority(of app: BundleID) -> CPUPriority? {
+        apps.contains(app) ? monitors.cpuPriority(at: apps.position(of: app)) : nil
+    }
+
+    /// Everything the app has been reported to use since it was installed.
+    public func totalUsage(of app: BundleID) -> ResourceUsage { apps.lookUp(app)?.totalUsage ?? ResourceUsage() }
+
+    /// The progress UI of every running continued-processing task and of finished ones still showing their
+    /// outcome, in the order the tasks started. `updateTitle(_:subtitle:)` and reported progress show at once.
+    public var progressUI: [ContinuedProcessingUI] { monitors.progress.ui(running: continuedRuns) }
+
+    /// Runs the monitors over the reviewed `ids`, the last pass of `settle()`: the progress monitor, then each
+    /// app's idle CPU window, the memory limit, and the CPU priorities, which follow the final state. When the
+    /// memory limit ends a process, the ending marks the app for review, so `settle` reviews and supervises again.
+    mutating func superviseRunningWork(_ ids: AppSet) {
+        carryOut(monitors.progress.watch(continuedRuns, now: now, policy: policy))
+        for position in ids { monitors.forgetWindowIfIdle(of: apps[apps.id(at: position)], onScreen: foregroundApp) }
+        for position in ids {
+            if let kill = Monitors.memoryLimitKill(
+                of: apps[apps.id(at: position)], onScreen: foregroundApp, policy: policy)
+            {
+                carryOut([kill])
+            }
+        }
+        for position in ids {
+            let id = apps.id(at: position)
+            if let changed = monitors.updateCPUPriority(of: apps[id], onScreen: foregroundApp) {
+                emit(.setCPUPriority(id, changed))
+            }
+        }
+    }
+
+    /// Carries out the monitors' actions in their order: records, expirations, questions, kills.
+    mutating func carryOut(_ actions: [MonitorAction]) {
+        for action in actions {
+            switch action {
+            case .note(let id, let kind, let task, let words):
+                record(id, kind, task: task, reason: words)
+            case .expire(let id, let taskID, let cause):
+                expire(id, taskID, cause)
+            case .askUser(let id, let taskID, let question):
+                emit(.askUser(id, taskID: taskID, question: question))
+            case .kill(let id, let words, let reason):
+                record(id, .resourceLimit, reason: words)
+                terminate(id, reason)
+            }
+        }
+    }
+
+    /// Takes a host's report that `id` used `usage` in the interval ending now: the app's total, the CPU
+    /// monitor's window and the energy ledger. A report for an app not installed is the host's mistake: recorded.
+    mutating func noteResourceUsage(_ id: BundleID, _ usage: ResourceUsage) {
+        guard apps.contains(id) else {
+            return record(nil, .log, reason: "resource usage for \(id), not installed: ignored")
+        }
+        apps[id].resources.noteUsage(usage)
+        if let kill = monitors.noteCPUReport(usage, of: apps[id], onScreen: foregroundApp, now: now, policy: policy) {
+            carryOut([kill])
+        }
+        chargeEnergy(of: usage, to: id)
+    }
+
+    /// Answers the app's reports of the work its code does (`beginWork`/`end`): the CPU monitor's busy units.
+    mutating func answerWorkReport(_ call: AppCall, from id: BundleID) -> AppCallResult {
+        monitors.noteWorkReport(call, at: apps.position(of: id), now: now)
+        return .ok
+    }
+
+    /// The app's process ended: the work it reported ends with it.
+    mutating func forgetReportedWork(of id: BundleID) { monitors.forgetCPUWork(at: apps.position(of: id)) }
+
+    /// `setTaskCompleted` on a continued-processing task: the UI shows the outcome.
+    mutating func continuedTaskCompleted(_ run: TaskRun, success: Bool) {
+        carryOut([monitors.progress.taskCompleted(run, success: success, now: now, policy: policy)])
+    }
+
+    /// The user in the system's progress UI: cancel, or the answer to the system's question. The task is named
+    /// by the host, so an unknown one is recorded, never trapped.
+    mutating func userActedInProgressUI(_ event: SystemEvent) {
+        switch event {
+        case .cancelContinuedProcessingTask(let id, let identifier):
+            let running = apps.lookUp(id)?.running ?? []
+            carryOut(monitors.progress.userCancelled(identifier, of: id, running: running))
+        case .answerContinuedProcessingQuestion(let id, let identifier, let answer):
+            let running = apps.lookUp(id)?.running ?? []
+            carryOut(monitors.progress.userAnswered(answer, identifier, of: id, running: running))
+        default: preconditionFailure("not the user in the progress UI: \(event)")
+        }
+    }
+
+    /// Judges the app's work in progress once the CPU monitor's judgement is due: over the limit, the app is
+    /// killed; whether it was.
+    mutating func fireCPULimit(_ id: BundleID) -> Bool {
+        guard let kill = monitors.judgeCPUWork(of: apps[id], onScreen: foregroundApp, now: now, policy: policy) else {
+            return false
+        }
+        carryOut([kill])
+        return true
+    }
+}
