@@ -200,7 +200,7 @@ public struct BackgroundSystem: Sendable {
         outbox = []
         outbox.reserveCapacity(8)
         if time > now { now = time }
-        advanceEnergy(to: now)
+        meterEnergy(.timePassed)
         shutDownIfBatteryEmpty()
     }
 

@@ -95,7 +95,7 @@ struct CoreHarness {
     }
 
     /// Charges a wake-up of the device as the scheduler does when it wakes it (not an entry point: no effects).
-    mutating func chargeWakeUp(for app: BundleID?) { system.chargeWakeUp(for: app) }
+    mutating func chargeWakeUp(for app: BundleID?) { system.meterEnergy(.wakeUp(for: app)) }
 
     /// The app returns from the callback it was holding.
     @discardableResult

@@ -1,6 +1,7 @@
 /// Energy (§8 Battery, §9): as time passes the system charges the baseline to itself, the screen to the app on
 /// it and the cellular tail to the app whose byte woke the radio; hosts' resource reports and wake-ups are
-/// charged at once. With a simulated battery every joule drains it, and the charger fills it along its curve.
+/// charged at once. `EnergyMeter` keeps the account; with a simulated battery every joule drains it, and the
+/// charger fills it along its curve (`Battery`). This routes the charges to them.
 extension BackgroundSystem {
     /// Puts back the energy ledger a snapshot remembers; energy is charged again from now (or the snapshot's
     /// time, if later): the time the host was down is not charged to anyone.
@@ -11,30 +12,41 @@ extension BackgroundSystem {
     /// Every joule spent so far, by consumer, foreground or background, hour by hour.
     public var energy: EnergyLedger { energyMeter.ledger }
 
-    /// Charges the steady draws of the time since the last integration, as the device was during it.
-    /// `begin(at:)` calls it first thing, before the event changes anything.
-    mutating func advanceEnergy(to time: Instant) {
-        let screen = device.isScreenOn ? foregroundApp.map(EnergyConsumer.app) ?? .system : nil
-        // A device shut down by an empty battery draws nothing (it starts up as soon as it charges).
-        guard
-            let drawn = energyMeter.integrate(
-                to: time, power: policy.power, screen: screen, drawing: !device.isShutDown)
-        else { return }
-        updateBattery(drained: drawn.joules, charging: drawn.seconds)
-    }
-
-    /// Charges what an app's process used (a host's report) to the app, as foreground or background work by
-    /// its state now; cellular bytes (re)start the radio's tail, charged to this app from now on.
-    mutating func chargeEnergy(of usage: ResourceUsage, to id: BundleID) {
-        let background = !apps[id].state.isForeground  // the report's app is installed: its caller checked
-        let joules = energyMeter.charge(usage, of: id, background: background, at: now, power: policy.power)
-        updateBattery(drained: joules, charging: 0)
-    }
-
-    /// Charges one wake-up of the device from sleep to the app it was woken for (as background work), or to
-    /// the system for its own maintenance. The scheduler calls it each time it wakes the device.
-    mutating func chargeWakeUp(for app: BundleID?) {
-        updateBattery(drained: energyMeter.chargeWakeUp(for: app, at: now, power: policy.power), charging: 0)
+    /// Charges `use` to the meter, with what it reads of the system now (the screen and the app on it, the app's
+    /// state), and drains a simulated battery by what it drew (after the charger's seconds, for passing time).
+    /// Falling below the critical level off the charger is recorded, and the apps shared changes concern
+    /// reviewed, since discretionary work stops there.
+    mutating func meterEnergy(_ use: EnergyUse) {
+        let drawn: (joules: Double, seconds: Double)
+        switch use {
+        case .timePassed:
+            let screen = device.isScreenOn ? foregroundApp.map(EnergyConsumer.app) ?? .system : nil
+            // A device shut down by an empty battery draws nothing (it starts up as soon as it charges).
+            guard
+                let integrated = energyMeter.integrate(
+                    to: now, power: policy.power, screen: screen, drawing: !device.isShutDown)
+            else { return }
+            drawn = integrated
+        case .usage(let usage, let id):
+            let background = !apps[id].state.isForeground  // the report's app is installed: its caller checked
+            drawn = (energyMeter.charge(usage, of: id, background: background, at: now, power: policy.power), 0)
+        case .wakeUp(let app):
+            drawn = (energyMeter.chargeWakeUp(for: app, at: now, power: policy.power), 0)
+        }
+        guard device.simulatesBattery else { return }
+        let before = device.batteryLevel
+        device.batteryLevel = device.battery.level(
+            afterCharging: drawn.seconds, charging: device.isCharging, thenDraining: drawn.joules, from: before)
+        turnOffLowPowerModeIfCharged()
+        let critical = policy.criticalBatteryLevel
+        if !device.isCharging, before >= critical, device.batteryLevel < critical {
+            reviewAppsSharedChangesConcern()
+            let level = device.batteryLevel
+            record(
+                nil, .device,
+                reason: "battery \(batteryPercent(level)) (below \(batteryPercent(critical))): "
+                    + "only essential work runs off the charger")
+        }
     }
 
     /// When a simulated battery off the charger falls below the critical level at the present draw (the
@@ -51,30 +63,19 @@ extension BackgroundSystem {
 
     /// The device's steady draw now: the baseline, the screen if it is on, the cellular radio's tail if it runs.
     var steadyWatts: Double { energyMeter.steadyWatts(at: now, power: policy.power, screenOn: device.isScreenOn) }
+}
 
-    /// The charger was plugged in or out: the battery keeps its level (a simulated one goes on from it).
-    mutating func setCharging(_ charging: Bool) {
-        apply(.setBattery(level: device.batteryLevel, charging: charging))
-    }
-
-    /// With a simulated battery: `seconds` on the charger if it is plugged in, then `joules` drawn.
-    /// Falling below the critical level is recorded, and every app reviewed, since discretionary work stops there.
-    private mutating func updateBattery(drained joules: Double, charging seconds: Double) {
-        guard device.simulatesBattery else { return }
-        let before = device.batteryLevel
-        let charged = device.isCharging ? device.battery.level(afterCharging: seconds, from: before) : before
-        device.batteryLevel = device.battery.level(afterDraining: joules, from: charged)
-        turnOffLowPowerModeIfCharged()
-        let critical = policy.criticalBatteryLevel
-        if !device.isCharging, before >= critical, device.batteryLevel < critical {
-            reviewAppsSharedChangesConcern()
-            let level = device.batteryLevel
-            record(
-                nil, .device,
-                reason: "battery \(batteryPercent(level)) (below \(batteryPercent(critical))): "
-                    + "only essential work runs off the charger")
-        }
-    }
+/// What the system asks the energy meter to charge (`BackgroundSystem.meterEnergy`).
+enum EnergyUse: Sendable {
+    /// The steady draws of the time since the meter last charged them, as the device was during it: `begin(at:)`
+    /// charges them first thing, before the event changes anything.
+    case timePassed
+    /// What an installed app's process used (a host's report), as foreground or background work by its state now;
+    /// cellular bytes (re)start the radio's tail, charged to this app from now on.
+    case usage(ResourceUsage, of: BundleID)
+    /// One wake-up of the device from sleep, for the app (as background work) or for the system's own maintenance
+    /// (nil): the scheduler charges it each time it wakes the device.
+    case wakeUp(for: BundleID?)
 }
 
 /// A battery level as iOS shows it: whole percent, rounded down ("19%").

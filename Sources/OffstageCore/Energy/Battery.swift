@@ -53,6 +53,14 @@ public struct Battery: Hashable, Sendable, Codable {
         return linear + log((1 - max(level, taperLevel)) / (1 - target)) / rate
     }
 
+    /// The level after `seconds` on the charger from `level` (when it is `charging`), then `joules` drawn: what a
+    /// simulated battery holds after a charge of the energy meter.
+    func level(afterCharging seconds: Double, charging: Bool, thenDraining joules: Double, from level: Double)
+        -> Double
+    {
+        self.level(afterDraining: joules, from: charging ? self.level(afterCharging: seconds, from: level) : level)
+    }
+
     /// The level after `joules` are drawn from `level`; an empty battery stays at 0.
     public func level(afterDraining joules: Double, from level: Double) -> Double {
         max(0, level - fraction(ofJoules: joules))

@@ -124,8 +124,8 @@ extension BackgroundSystem {
         // Continued processing: the user in the system's progress UI.
         case .cancelContinuedProcessingTask, .answerContinuedProcessingQuestion:
             userActedInProgressUI(event)
-        case .setCharging(let charging):
-            setCharging(charging)
+        case .setCharging(let charging):  // the battery keeps its level (a simulated one goes on from it)
+            apply(.setBattery(level: device.batteryLevel, charging: charging))
         case .backgroundPush(let id, let payload):
             receivePush(id, payload: payload)
         case .locationEvent(let id, let event):

@@ -62,7 +62,7 @@ extension BackgroundSystem {
         if let kill = monitors.noteCPUReport(usage, of: apps[id], onScreen: foregroundApp, now: now, policy: policy) {
             carryOut([kill])
         }
-        chargeEnergy(of: usage, to: id)
+        meterEnergy(.usage(usage, of: id))
     }
 
     /// Answers the app's reports of the work its code does (`beginWork`/`end`): the CPU monitor's busy units.

@@ -92,7 +92,7 @@ extension BackgroundSystem {
     mutating func noteMaintenanceWake(for id: BundleID, task label: String) {
         let number = scheduler.noteMaintenanceWake(at: now)
         apps[id].judgementHistory.noteWake()
-        chargeWakeUp(for: id)
+        meterEnergy(.wakeUp(for: id))
         record(id, .wake, task: label, reason: "maintenance wake #\(number): the device was asleep")
     }
 

@@ -122,8 +122,8 @@ import Testing
         var h = Fixture.harness(policy: Self.only { $0.wakeUpJoules = 1.5 }, device: Self.pocket)
         h.launchAndSuspend(feed)
         var system = h.system
-        system.chargeWakeUp(for: feed)
-        system.chargeWakeUp(for: nil)
+        system.meterEnergy(.wakeUp(for: feed))
+        system.meterEnergy(.wakeUp(for: nil))
         #expect(system.energy.totals[.app(feed)] == EnergySplit(background: 1.5))
         #expect(system.energy.totals[.system] == EnergySplit(background: 1.5))
     }
