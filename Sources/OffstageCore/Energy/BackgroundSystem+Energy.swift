@@ -1,5 +1,5 @@
 /// Energy (§8 Battery, §9): as time passes the system charges the baseline to itself, the screen to the app on
-/// it and the cellular tail to the app whose byte woke the radio; hosts' resource reports and wake-ups are
+/// it and each stretch of the cellular tail to the app whose bytes added it; hosts' resource reports and wake-ups are
 /// charged at once. With a simulated battery every joule drains it, and the charger fills it along its curve.
 extension BackgroundSystem {
     /// Puts back the energy ledger a snapshot remembers; energy is charged again from now (or the snapshot's
@@ -24,12 +24,17 @@ extension BackgroundSystem {
     }
 
     /// Charges what an app's process used (a host's report) to the app, as foreground or background work by
-    /// its state now; cellular bytes (re)start the radio's tail, charged to this app from now on.
+    /// its state now; its cellular bytes keep the radio up, and it pays for the part of the tail they add.
     mutating func chargeEnergy(of usage: ResourceUsage, to id: BundleID) {
         let background = !apps[id].state.isForeground  // the report's app is installed: its caller checked
+        let radioWasUp = radioTailEnds != nil
         let joules = energyMeter.charge(usage, of: id, background: background, at: now, power: policy.power)
         updateBattery(drained: joules, charging: 0)
+        if !radioWasUp && radioTailEnds != nil { scheduler.noteRadioCameUp() }
     }
+
+    /// When the cellular radio's high-power tail ends, while it runs now: a download before then extends it.
+    var radioTailEnds: Instant? { energyMeter.radioTailEnds(after: now) }
 
     /// Charges one wake-up of the device from sleep to the app it was woken for (as background work), or to
     /// the system for its own maintenance. The scheduler calls it each time it wakes the device.
