@@ -1,6 +1,7 @@
 import Foundation
 import OffstageCore
 import OffstageProtocol
+import Synchronization
 import Testing
 
 /// The daemon tried as an attacker and as a crash would try it (issue 18): numbers at every edge from apps and
@@ -485,37 +486,42 @@ import Testing
 
 /// Toggles Low Data Mode from a control client until the daemon goes away: the last value acknowledged, and the
 /// one sent without an answer.
-final class SettingsToggler: @unchecked Sendable {
-    private let lock = NSLock()
+final class SettingsToggler: Sendable {
     private let socket: String
-    private var value: Bool
-    private var acknowledgedValue: Bool?
-    private var inFlightValue: Bool?
-    private var done = false
+    /// The next value to send, the last acknowledged, the one in flight, and whether the client has stopped:
+    /// written by the toggling thread, read by the test's.
+    private struct Toggling {
+        var value: Bool
+        var acknowledged: Bool?
+        var inFlight: Bool?
+        var done = false
+    }
+
+    private let toggling: Mutex<Toggling>
 
     init(socket: String, first: Bool) {
         self.socket = socket
-        value = first
+        toggling = Mutex(Toggling(value: first))
     }
 
     func run() {
-        defer { lock.withLock { done = true } }
+        defer { toggling.withLock { $0.done = true } }
         guard let client = try? ControlClient(path: socket, timeout: 5) else { return }
         while true {
-            let next = lock.withLock {
-                inFlightValue = value
-                return value
+            let next = toggling.withLock {
+                $0.inFlight = $0.value
+                return $0.value
             }
             guard (try? client.send(.event(event: .setLowDataMode(next)))) != nil else { return }
-            lock.withLock {
-                acknowledgedValue = next
-                inFlightValue = nil
-                value.toggle()
+            toggling.withLock {
+                $0.acknowledged = next
+                $0.inFlight = nil
+                $0.value.toggle()
             }
         }
     }
 
-    var finished: Bool { lock.withLock { done } }
-    var acknowledged: Bool? { lock.withLock { acknowledgedValue } }
-    var inFlight: Bool? { lock.withLock { inFlightValue } }
+    var finished: Bool { toggling.withLock { $0.done } }
+    var acknowledged: Bool? { toggling.withLock { $0.acknowledged } }
+    var inFlight: Bool? { toggling.withLock { $0.inFlight } }
 }

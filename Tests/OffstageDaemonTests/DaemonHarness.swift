@@ -5,7 +5,8 @@ import Testing
 
 /// A real `offstage daemon` process for one test: its own temporary state folder, socket and control
 /// group, apps made from the test app (or any executable), and polling helpers (tests never sleep blindly).
-final class DaemonHarness: @unchecked Sendable {
+/// Not `Sendable`: the test's thread owns it; threads a test starts take the values they need (the socket path).
+final class DaemonHarness {
     let folder: String
     let freezer: String
     let policy: [String]

@@ -2,18 +2,21 @@ import Foundation
 import OffstageCore
 import OffstageKit
 import OffstageSimulator
+import Synchronization
 import Testing
 
 /// A completion handler carried into `OffstageClock.after` work (app code runs one piece at a time).
+/// Unchecked because UIKit's handler type is not `Sendable` (`(UIBackgroundFetchResult) -> Void`, as in Apple's
+/// SDK) and a parameter cannot be sent: the box stands for what an iOS app does when it answers later.
 final class FetchCompletion: @unchecked Sendable {
     let call: (UIBackgroundFetchResult) -> Void
     init(_ call: @escaping (UIBackgroundFetchResult) -> Void) { self.call = call }
 }
 
 /// An app written as for iOS 12: background pushes, legacy fetch and significant-location monitoring.
-nonisolated final class LegacyNewsApp: UIApplicationDelegate, CLLocationManagerDelegate, @unchecked Sendable {
+nonisolated final class LegacyNewsApp: UIApplicationDelegate, CLLocationManagerDelegate, Sendable {
     let seen: Observations
-    var locationManager: CLLocationManager?
+    let locationManager = Shared<CLLocationManager?>(nil)
 
     init(seen: Observations) { self.seen = seen }
 
@@ -27,7 +30,7 @@ nonisolated final class LegacyNewsApp: UIApplicationDelegate, CLLocationManagerD
         let manager = CLLocationManager()
         manager.delegate = self
         manager.startMonitoringSignificantLocationChanges()
-        locationManager = manager
+        locationManager.value = manager
         return true
     }
 
@@ -88,7 +91,7 @@ nonisolated final class LegacyNewsApp: UIApplicationDelegate, CLLocationManagerD
     }
 
     @Test func backgroundAudioAndLocationUpdatesKeepTheAppRunningUntilTheyStop() throws {
-        let manager = LocationManagerHolder()
+        let manager = Shared<CLLocationManager?>(nil)
         let app = TestApp(
             launch: { _ in
                 OffstageBackgroundActivity.audio.begin()
@@ -116,10 +119,4 @@ nonisolated final class LegacyNewsApp: UIApplicationDelegate, CLLocationManagerD
             ])
         #expect(records.of(.suspended, bundle).map(\.at.seconds) == [3661])
     }
-}
-
-/// The location manager a test app keeps between its closures.
-final class LocationManagerHolder: @unchecked Sendable {
-    var value: CLLocationManager?
-    init() {}
 }

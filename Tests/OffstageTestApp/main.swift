@@ -2,6 +2,7 @@
 // behaviours it shows (`OffstageTestBehaviours`); it writes what happens to $OFFSTAGE_TEST_DIR/<bundle>.events.
 import Foundation
 import OffstageKit
+import Synchronization
 
 /// The behaviours, from the bundle's Info.plist next to the executable.
 let behaviours: Set<String> = {
@@ -25,7 +26,7 @@ func note(_ line: String) {
 }
 
 /// The test app's delegate: registers its tasks, submits them when it leaves the screen.
-final class TestDelegate: UIResponder, UIApplicationDelegate, @unchecked Sendable {
+final class TestDelegate: UIResponder, UIApplicationDelegate {
     func application(
         _ application: UIApplication,
         didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?
@@ -118,21 +119,26 @@ final class TestDelegate: UIResponder, UIApplicationDelegate, @unchecked Sendabl
     }
 }
 
-/// What the hammer saw, from many threads: the assertion identifiers it got and the answers that were wrong.
-final class Tally: @unchecked Sendable {
-    private let lock = NSLock()
-    private var identifiers: [Int] = []
-    private var wrong: [String] = []
+/// What the hammer saw, from many threads: the assertion identifiers it got and the answers that were wrong
+/// (behind a `Mutex`: every hammering thread adds to it).
+final class Tally: Sendable {
+    /// The identifiers and wrong answers so far.
+    private struct Seen {
+        var identifiers: [Int] = []
+        var wrong: [String] = []
+    }
+
+    private let seen = Mutex(Seen())
 
     func add(_ identifier: Int, problems: [String]) {
-        lock.withLock {
-            identifiers.append(identifier)
-            wrong += problems
+        seen.withLock {
+            $0.identifiers.append(identifier)
+            $0.wrong += problems
         }
     }
 
     var summary: (calls: Int, distinct: Int, wrong: [String]) {
-        lock.withLock { (identifiers.count, Set(identifiers).count, wrong) }
+        seen.withLock { ($0.identifiers.count, Set($0.identifiers).count, $0.wrong) }
     }
 }
 
