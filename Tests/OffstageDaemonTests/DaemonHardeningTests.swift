@@ -1,6 +1,7 @@
 import Foundation
 import OffstageCore
 import OffstageProtocol
+import OffstageTestSupport
 import Synchronization
 import Testing
 
@@ -211,7 +212,7 @@ import Testing
     @Test func aWallClockSetForwardOrBackIsFollowedByWaitingRequests() throws {
         let folder = NSTemporaryDirectory() + "offstage-shift-\(UUID().uuidString.prefix(8))"
         defer { unlink(folder) }
-        FileManager.default.createFile(atPath: folder, contents: Data("0".utf8))
+        try #require(FileManager.default.createFile(atPath: folder, contents: Data("0".utf8)))
         let daemon = try DaemonHarness(freezer: defaultFreezer, options: ["--wall-clock-shift-file", folder])
         try daemon.install("test.clock", behaviours: ["later"], permitted: ["test.clock.refresh"])
         _ = try daemon.openAndWait("test.clock")
@@ -280,14 +281,12 @@ import Testing
     @Test(.enabled(if: DaemonHarness.cgroupsAvailable, "needs root and cgroup v2"))
     func appsRunAsTheConfiguredUserAndCannotOpenTheDaemonsState() throws {
         let daemon = try DaemonHarness(freezer: "cgroup2", options: ["--app-user", "nobody"])
-        let script = daemon.folder + "/whoami.sh"
         let lines = [
             "#!/bin/sh", #"echo "uid $(id -u) gid $(id -g)""#,
             #"cat "$OFFSTAGE_TEST_DIR/state/offstage.sqlite" > /dev/null 2>&1 && echo "database: opened" || echo "database: refused""#,
             "exec sleep 30",
         ]
-        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: script))
-        chmod(script, 0o755)
+        let script = try ExecutableFile.write(lines.joined(separator: "\n") + "\n", to: daemon.folder + "/whoami.sh")
         try daemon.install("test.nobody", executable: script)
         try daemon.send(.open("test.nobody"))
         let log = daemon.stateDirectory + "/logs/test.nobody.log"
@@ -312,10 +311,7 @@ import Testing
     @Test(.enabled(if: DaemonHarness.cgroupsAvailable, "needs root and cgroup v2"))
     func eachAppRunsAsAUserOfItsOwnWithAppUIDs() throws {
         let daemon = try DaemonHarness(freezer: "cgroup2", options: ["--app-uids", "70000-70009"])
-        let script = daemon.folder + "/whoami.sh"
-        try Data("#!/bin/sh\necho \"uid $(id -u) gid $(id -g)\"\nexec sleep 30\n".utf8)
-            .write(to: URL(fileURLWithPath: script))
-        chmod(script, 0o755)
+        let script = try DaemonPrivilegeTests.whoAmIScript(in: daemon.folder)
         for (app, uid) in [("test.first", 70000), ("test.second", 70001)] {
             try daemon.install(app, executable: script)
             try daemon.send(.open(BundleID(app)))

@@ -90,6 +90,22 @@ nonisolated final class LegacyNewsApp: UIApplicationDelegate, CLLocationManagerD
         #expect(records.of(.crashed, bundle).isEmpty)
     }
 
+    /// A delegate with neither form of the push method answers through the defaults: the completion-handler form
+    /// calls the `async` form, whose default (running on its caller's actor) returns `.noData` at once.
+    @Test func aDelegateWithoutEitherPushMethodAnswersNoDataAtOnce() throws {
+        let manifest = AppManifest(bundleIdentifier: BundleID(bundle), backgroundModes: [.remoteNotification])
+        let records = try simulate(
+            [(manifest, TestApp())],
+            timeline: [
+                at(1, .open(BundleID(bundle))), at(2, .home), at(60, .backgroundPush(BundleID(bundle), payload: "p")),
+            ],
+            duration: 200)
+        let handled = records.of(.handled, bundle)
+        #expect(handled.map(\.reason) == ["completion handler called with .noData after 0.0 s"])
+        #expect(handled.map(\.at.seconds) == [60])
+        #expect(records.of(.killed, bundle).isEmpty && records.of(.crashed, bundle).isEmpty)
+    }
+
     @Test func backgroundAudioAndLocationUpdatesKeepTheAppRunningUntilTheyStop() throws {
         let manager = Shared<CLLocationManager?>(nil)
         let app = TestApp(

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import FoundationNetworking
 import OffstageCore
 
@@ -105,7 +105,6 @@ extension AppRuntime {
         if let urlSession = loads.compactMap(\.urlSession).first,
             let delegate = urlSession.delegate as? any URLSessionDelegate
         {
-            nonisolated(unsafe) let urlSession = urlSession
             urlSession.delegateQueue.addOperation {
                 delegate.urlSessionDidFinishEvents(forBackgroundURLSession: urlSession)
             }

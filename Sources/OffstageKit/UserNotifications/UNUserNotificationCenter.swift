@@ -1,5 +1,5 @@
 public import Foundation
-public import OffstageCore
+import OffstageCore
 
 /// `UNUserNotificationCenter`: the app's local notifications: authorization, the requests waiting for their
 /// trigger (the system holds their times and delivers them, virtual time in the simulator), and the delegate:
