@@ -326,8 +326,13 @@ let package = Package(
             dependencies: ["OffstageProtocol", "OffstageCore"],
             swiftSettings: strictSettings
         ),
+        // What the Linux layer's and the daemon's tests share: executables written so that no test's child keeps
+        // them busy (they all run in one process).
+        .target(name: "OffstageTestSupport", path: "Tests/OffstageTestSupport", swiftSettings: strictSettings),
         // The daemon's Linux layer alone, on this machine's /proc and real child processes.
-        .testTarget(name: "OffstageLinuxTests", dependencies: ["OffstageLinux"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "OffstageLinuxTests", dependencies: ["OffstageLinux", "OffstageTestSupport"],
+            swiftSettings: strictSettings),
         // A small app for the daemon's tests: real processes that behave as each test needs.
         .executableTarget(
             name: "OffstageTestApp",
@@ -348,7 +353,7 @@ let package = Package(
                 "offstage", "offstage-daemon", "OffstageTestApp", "SceneTestApp", "RealCodeTrial", "OffstageCore",
                 "OffstageProtocol",
                 "OffstageDaemon",
-                "OffstageLinux", "ColorFeedDaemonApp", .product(name: "GRDB", package: "GRDB.swift"),
+                "OffstageLinux", "ColorFeedDaemonApp", "OffstageTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strictSettings
         ),

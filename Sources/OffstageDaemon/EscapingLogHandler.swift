@@ -25,13 +25,13 @@ struct EscapingLogHandler: LogHandler {
         set { wrapped[metadataKey: key] = newValue }
     }
 
-    func log(
-        level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String,
-        function: String, line: UInt
-    ) {
-        wrapped.log(
-            level: level, message: "\(Self.escaped(message.description))",
-            metadata: metadata?.mapValues(Self.escaped), source: source, file: file, function: function, line: line)
+    /// Hands `event` to the wrapped handler with its message and metadata escaped; its level, error, source and
+    /// place are passed on as they are.
+    func log(event: LogEvent) {
+        var escapedEvent = event
+        escapedEvent.message = "\(Self.escaped(event.message.description))"
+        escapedEvent.metadata = event.metadata?.mapValues(Self.escaped)
+        wrapped.log(event: escapedEvent)
     }
 
     /// The metadata value with every string in it escaped (`escaped(_:)` of a `String`).

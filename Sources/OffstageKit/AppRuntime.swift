@@ -6,6 +6,8 @@ public import OffstageCore
 /// its delegate, handlers and live tasks. Hosts create one per launch and deliver the system's effects to it.
 /// In a real process app code calls it from any thread (a submit from a background queue while the main
 /// thread runs a callback): its mutable state is behind a lock, never held while app code or the system runs.
+/// Unchecked because of its `lazy` objects (application, scheduler…), which refer back to it and are made on
+/// first use, on the app's main thread before its code runs.
 public final class AppRuntime: @unchecked Sendable {
     public let bundleIdentifier: BundleID
     public let link: any SystemLink
@@ -65,6 +67,8 @@ public final class AppRuntime: @unchecked Sendable {
     /// Makes the app's delegate (or an extension's principal) on the main actor, as UIKit makes it on the main
     /// thread: the host delivers every callback on the app's main queue.
     private func madeDelegate() -> any UIApplicationDelegate {
+        // Unchecked: `assumeIsolated` returns only `Sendable` values, which a delegate is not; it is made and read
+        // on this thread.
         nonisolated(unsafe) var made: (any UIApplicationDelegate)?
         MainActor.assumeIsolated { made = makeDelegate() }
         return made!
@@ -263,6 +267,7 @@ public final class AppRuntime: @unchecked Sendable {
     /// Runs `work` on `queue`, or at once on the calling thread (the host's background queue) when nil.
     private static func run(on queue: DispatchQueue?, _ work: @escaping () -> Void) {
         guard let queue else { return work() }
+        // Unchecked: the system's work for the app (not `Sendable`: it holds the app's objects) runs on its queue.
         nonisolated(unsafe) let work = work
         queue.async { work() }
     }

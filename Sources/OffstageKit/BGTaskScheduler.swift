@@ -3,7 +3,7 @@ import OffstageCore
 
 /// `BGTaskScheduler`: registers launch handlers and submits requests to the system.
 /// Each app has its own `shared` scheduler, even when several run in one simulator.
-public final class BGTaskScheduler: @unchecked Sendable {
+public final class BGTaskScheduler: Sendable {
     unowned let runtime: AppRuntime
 
     init(runtime: AppRuntime) { self.runtime = runtime }

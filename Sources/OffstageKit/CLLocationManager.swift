@@ -132,7 +132,7 @@ open class CLLocationManager: NSObject, @unchecked Sendable {
 /// The `CLLocationManager`s of one app process (held weakly), and whether background updates are active.
 /// The system hears of one `location` activity per app: on when the first manager updates in the background.
 /// Managers may be made and started from any thread: the list and the last report are behind a lock.
-final class LocationRegistry: @unchecked Sendable {
+final class LocationRegistry: Sendable {
     private let state = LockedValue<(managers: [Weak], reportedActive: Bool)>(([], false))
 
     private struct Weak { weak var manager: CLLocationManager? }

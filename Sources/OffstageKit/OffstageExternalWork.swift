@@ -1,5 +1,6 @@
 public import Foundation
 import OffstageAppContext
+import Synchronization
 
 /// Work an app's code starts that goes on outside the app's own queues and tasks — on a thread of a framework
 /// (URLSession's, a `URLProtocol`'s) — and hands its result back to one of the app's queues. Not an Apple API:
@@ -10,12 +11,13 @@ import OffstageAppContext
 /// `finish(on:after:_:)`, from any thread, then queues the result on the app's queue `delay` virtual seconds
 /// later (results of pieces that end together are queued in the order the pieces began). The external work must
 /// not wait for the app's queues, which do not run meanwhile. In a real process it queues the result for real.
+/// Unchecked because of `host`, a C pointer to the simulator's host that is only handed back to the host's own
+/// functions (which lock); whether it finished is in a `Mutex`.
 public final class OffstageExternalWork: @unchecked Sendable {
     /// The host of the app that began the work (retained until it finishes), and the work's number there.
     private let host: UnsafeMutablePointer<offstage_host>?
     private let number: Int64
-    private let finished = NSLock()
-    private var isFinished = false
+    private let isFinished = Mutex(false)
 
     private init(host: UnsafeMutablePointer<offstage_host>?, number: Int64) {
         self.host = host
@@ -31,9 +33,9 @@ public final class OffstageExternalWork: @unchecked Sendable {
     /// Ends the work: runs `work` on `queue` (of the app that began it) after `delay` seconds of the system's
     /// time. Only the first call counts.
     public func finish(on queue: DispatchQueue, after delay: Double = 0, _ work: @escaping @Sendable () -> Void) {
-        let first = finished.withLock {
-            defer { isFinished = true }
-            return !isFinished
+        let first = isFinished.withLock { finished in
+            defer { finished = true }
+            return !finished
         }
         guard first else { return }
         guard let host else {

@@ -5,10 +5,10 @@ import OffstageCore
 /// is still charged; here the work's share done is reported when the code ends it, or when the process ends
 /// (killed, crashed, jetsam, the device shut down) with the work still going on. The system's CPU monitor is told
 /// of the work as it begins, so it sees CPU-bound work while it runs.
-public final class OffstageWorkInProgress: @unchecked Sendable {
+public final class OffstageWorkInProgress: Sendable {
     private let total: OffstageWork
     private let startedAt: Double
-    private weak var runtime: AppRuntime?
+    private weak let runtime: AppRuntime?
     private let ended = LockedValue(false)
     /// The order of this work among the process's, so that a dying process reports its work in a fixed order.
     let number: Int

@@ -7,7 +7,7 @@ import OffstageProtocol
 /// effects the system sends. When the connection breaks (the daemon crashed and restarts), it connects again
 /// to the same path for `reconnectWindow` seconds and sends again every call still waiting for its answer:
 /// the restarted daemon knows the process by its peer credentials, as before.
-final class SocketLink: SystemLink, @unchecked Sendable {
+final class SocketLink: SystemLink, Sendable {
     private let path: String
     private let bundle: BundleID
     private let reconnectWindow: Double

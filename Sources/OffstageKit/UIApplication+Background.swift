@@ -35,6 +35,7 @@ extension UIApplicationDelegate {
         _ application: UIApplication, didReceiveRemoteNotification userInfo: [AnyHashable: Any],
         fetchCompletionHandler completionHandler: @escaping (UIBackgroundFetchResult) -> Void
     ) {
+        // Unchecked: `userInfo` is not `Sendable` (UIKit's type); it goes to the main-actor task alone.
         nonisolated(unsafe) let userInfo = userInfo
         answerAsynchronously(completionHandler) {
             await self.application(application, didReceiveRemoteNotification: userInfo)

@@ -113,7 +113,10 @@ open class UIApplicationShortcutItem: NSObject, @unchecked Sendable {
 extension UIApplicationDelegate {
     /// Default: reports `.noData` at once. iOS would not deliver pushes to a delegate without either form of this
     /// method; a Swift default cannot be told apart from an implementation, so it answers instead of being killed.
-    public func application(
+    /// It runs on its caller's actor (`nonisolated(nonsending)`): the main actor, UIKit's, for a Swift 6 delegate,
+    /// and the caller's for a delegate compiled in Swift 5 mode, whose witness is nonisolated; either way `userInfo`
+    /// (not `Sendable`) stays where it is instead of being sent to the main actor.
+    nonisolated(nonsending) public func application(
         _ application: UIApplication, didReceiveRemoteNotification userInfo: [AnyHashable: Any]
     ) async -> UIBackgroundFetchResult { .noData }
 

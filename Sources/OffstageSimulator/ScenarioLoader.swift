@@ -239,6 +239,7 @@ public enum ScenarioLoader {
             ("awakeRunCost", .fraction(\.judgement.awakeRunCost)),
             ("wakeRunCost", .fraction(\.judgement.wakeRunCost)),
             ("cellularRunCost", .fraction(\.judgement.cellularRunCost)),
+            ("radioTailExtension", .fraction(\.judgement.radioTailExtension)),
             ("lowBatteryLevel", .fraction(\.judgement.lowBatteryLevel)),
             ("lowBatteryCostFactor", .factor(\.judgement.lowBatteryCostFactor)),
             ("likelihoodPriorWeight", .factor(\.judgement.likelihoodPriorWeight)),

@@ -53,16 +53,20 @@ public enum TraceReplay {
         return scenario
     }
 
+    /// The content a news-like app loads as it comes on screen, as its refresh does: what makes foreground use
+    /// count as a refresh, and on cellular what brings the radio up while the user is in the app.
+    public static let foregroundLoad = BehaviourAction.work(.fixed(2), load: refreshWork.load)
+
     /// A news-like app: it registers its refresh task, submits a `BGAppRefreshTaskRequest` (earliest begin
-    /// `refreshAfter` ahead) whenever it becomes active and at the end of each refresh run, which
-    /// downloads and updates its content.
+    /// `refreshAfter` ahead) and loads its content whenever it becomes active, and submits again at the end of
+    /// each refresh run, which downloads and updates its content.
     public static func newsApp(_ id: BundleID) -> ScenarioApp {
         let refresh = refreshIdentifier(of: id)
         let submit = BehaviourAction.submit(
             RequestTemplate(identifier: refresh, kind: .appRefresh, after: refreshAfter))
         var behaviour = AppBehaviour()
         behaviour.register = [refresh]
-        behaviour.onBecomeActive = [submit]
+        behaviour.onBecomeActive = [submit, foregroundLoad]
         var task = refreshWork
         task.then = [submit]
         behaviour.tasks = [refresh: task]

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import OffstageCore
 import OffstageProtocol
+import Synchronization
 import Testing
 
 /// A client flooding the daemon's socket: the daemon keeps its CPU and its log, and answers once it ends.
@@ -142,14 +143,18 @@ import Testing
 /// Threads that connect to a socket again and again until stopped, keeping the first `holding` connections open
 /// (so that the daemon runs out of descriptors) and closing the others at once. A `connect` that finds the
 /// backlog full gives up after 0.1 s, so that a daemon that never accepts cannot hold the flood (or the test).
-final class ConnectionFlood: @unchecked Sendable {
+final class ConnectionFlood: Sendable {
     let path: String
     let holding: Int
-    private let lock = NSLock()
-    private var held: [Int32] = []
-    private var stopAt = Date.distantFuture
+    /// What the flood's threads share: the connections held open, how many were tried, when to stop.
+    private struct Flood {
+        var held: [Int32] = []
+        var stopAt = Date.distantFuture
+        var attemptsMade = 0
+    }
+
+    private let flood = Mutex(Flood())
     private let running = DispatchGroup()
-    private var attemptsMade = 0
 
     init(path: String, holding: Int) {
         self.path = path
@@ -157,14 +162,14 @@ final class ConnectionFlood: @unchecked Sendable {
     }
 
     /// Connections tried so far.
-    var attempts: Int { lock.withLock { attemptsMade } }
+    var attempts: Int { flood.withLock { $0.attemptsMade } }
 
     /// Starts `threads` threads flooding until `stop`.
     func start(threads: Int) {
         for _ in 0..<threads {
             running.enter()
             Thread.detachNewThread {
-                while self.lock.withLock({ Date() < self.stopAt }) { self.connectOnce() }
+                while self.flood.withLock({ Date() < $0.stopAt }) { self.connectOnce() }
                 self.running.leave()
             }
         }
@@ -172,24 +177,24 @@ final class ConnectionFlood: @unchecked Sendable {
 
     /// Lets the flood go on for `seconds` more, then returns once every thread has stopped.
     func stop(after seconds: Double = 0) {
-        lock.withLock { stopAt = min(stopAt, Date(timeIntervalSinceNow: seconds)) }
+        flood.withLock { $0.stopAt = min($0.stopAt, Date(timeIntervalSinceNow: seconds)) }
         running.wait()
     }
 
     /// Closes the connections held open.
     func releaseHeld() {
-        lock.withLock {
-            for fd in held { close(fd) }
-            held = []
+        flood.withLock {
+            for fd in $0.held { close(fd) }
+            $0.held = []
         }
     }
 
     private func connectOnce() {
         let fd = DaemonLoadTests.connectRaw(path, timeout: 0.1)
-        lock.withLock {
-            attemptsMade += 1
+        flood.withLock {
+            $0.attemptsMade += 1
             guard fd >= 0 else { return }
-            if held.count < holding { held.append(fd) } else { close(fd) }
+            if $0.held.count < holding { $0.held.append(fd) } else { close(fd) }
         }
     }
 }

@@ -64,7 +64,7 @@ import Testing
     /// last one asked for.
     @Test func theSyncThreadReportsEveryGenerationAskedForInOrder() throws {
         let path = NSTemporaryDirectory() + "offstage-sync-\(UUID().uuidString.prefix(8))"
-        FileManager.default.createFile(atPath: path, contents: Data("log".utf8))
+        try #require(FileManager.default.createFile(atPath: path, contents: Data("log".utf8)))
         defer { try? FileManager.default.removeItem(atPath: path) }
         let reports = Reports()
         let syncer = StoreSyncer(walPath: path) { reports.add($0) }

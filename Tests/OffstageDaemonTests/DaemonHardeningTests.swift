@@ -1,6 +1,8 @@
 import Foundation
 import OffstageCore
 import OffstageProtocol
+import OffstageTestSupport
+import Synchronization
 import Testing
 
 /// The daemon tried as an attacker and as a crash would try it (issue 18): numbers at every edge from apps and
@@ -210,7 +212,7 @@ import Testing
     @Test func aWallClockSetForwardOrBackIsFollowedByWaitingRequests() throws {
         let folder = NSTemporaryDirectory() + "offstage-shift-\(UUID().uuidString.prefix(8))"
         defer { unlink(folder) }
-        FileManager.default.createFile(atPath: folder, contents: Data("0".utf8))
+        try #require(FileManager.default.createFile(atPath: folder, contents: Data("0".utf8)))
         let daemon = try DaemonHarness(freezer: defaultFreezer, options: ["--wall-clock-shift-file", folder])
         try daemon.install("test.clock", behaviours: ["later"], permitted: ["test.clock.refresh"])
         _ = try daemon.openAndWait("test.clock")
@@ -279,14 +281,12 @@ import Testing
     @Test(.enabled(if: DaemonHarness.cgroupsAvailable, "needs root and cgroup v2"))
     func appsRunAsTheConfiguredUserAndCannotOpenTheDaemonsState() throws {
         let daemon = try DaemonHarness(freezer: "cgroup2", options: ["--app-user", "nobody"])
-        let script = daemon.folder + "/whoami.sh"
         let lines = [
             "#!/bin/sh", #"echo "uid $(id -u) gid $(id -g)""#,
             #"cat "$OFFSTAGE_TEST_DIR/state/offstage.sqlite" > /dev/null 2>&1 && echo "database: opened" || echo "database: refused""#,
             "exec sleep 30",
         ]
-        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: script))
-        chmod(script, 0o755)
+        let script = try ExecutableFile.write(lines.joined(separator: "\n") + "\n", to: daemon.folder + "/whoami.sh")
         try daemon.install("test.nobody", executable: script)
         try daemon.send(.open("test.nobody"))
         let log = daemon.stateDirectory + "/logs/test.nobody.log"
@@ -311,10 +311,7 @@ import Testing
     @Test(.enabled(if: DaemonHarness.cgroupsAvailable, "needs root and cgroup v2"))
     func eachAppRunsAsAUserOfItsOwnWithAppUIDs() throws {
         let daemon = try DaemonHarness(freezer: "cgroup2", options: ["--app-uids", "70000-70009"])
-        let script = daemon.folder + "/whoami.sh"
-        try Data("#!/bin/sh\necho \"uid $(id -u) gid $(id -g)\"\nexec sleep 30\n".utf8)
-            .write(to: URL(fileURLWithPath: script))
-        chmod(script, 0o755)
+        let script = try DaemonPrivilegeTests.whoAmIScript(in: daemon.folder)
         for (app, uid) in [("test.first", 70000), ("test.second", 70001)] {
             try daemon.install(app, executable: script)
             try daemon.send(.open(BundleID(app)))
@@ -485,37 +482,42 @@ import Testing
 
 /// Toggles Low Data Mode from a control client until the daemon goes away: the last value acknowledged, and the
 /// one sent without an answer.
-final class SettingsToggler: @unchecked Sendable {
-    private let lock = NSLock()
+final class SettingsToggler: Sendable {
     private let socket: String
-    private var value: Bool
-    private var acknowledgedValue: Bool?
-    private var inFlightValue: Bool?
-    private var done = false
+    /// The next value to send, the last acknowledged, the one in flight, and whether the client has stopped:
+    /// written by the toggling thread, read by the test's.
+    private struct Toggling {
+        var value: Bool
+        var acknowledged: Bool?
+        var inFlight: Bool?
+        var done = false
+    }
+
+    private let toggling: Mutex<Toggling>
 
     init(socket: String, first: Bool) {
         self.socket = socket
-        value = first
+        toggling = Mutex(Toggling(value: first))
     }
 
     func run() {
-        defer { lock.withLock { done = true } }
+        defer { toggling.withLock { $0.done = true } }
         guard let client = try? ControlClient(path: socket, timeout: 5) else { return }
         while true {
-            let next = lock.withLock {
-                inFlightValue = value
-                return value
+            let next = toggling.withLock {
+                $0.inFlight = $0.value
+                return $0.value
             }
             guard (try? client.send(.event(event: .setLowDataMode(next)))) != nil else { return }
-            lock.withLock {
-                acknowledgedValue = next
-                inFlightValue = nil
-                value.toggle()
+            toggling.withLock {
+                $0.acknowledged = next
+                $0.inFlight = nil
+                $0.value.toggle()
             }
         }
     }
 
-    var finished: Bool { lock.withLock { done } }
-    var acknowledged: Bool? { lock.withLock { acknowledgedValue } }
-    var inFlight: Bool? { lock.withLock { inFlightValue } }
+    var finished: Bool { toggling.withLock { $0.done } }
+    var acknowledged: Bool? { toggling.withLock { $0.acknowledged } }
+    var inFlight: Bool? { toggling.withLock { $0.inFlight } }
 }

@@ -1,11 +1,13 @@
 import Foundation
 import OffstageCore
 import OffstageProtocol
+import OffstageTestSupport
 import Testing
 
 /// A real `offstage daemon` process for one test: its own temporary state folder, socket and control
 /// group, apps made from the test app (or any executable), and polling helpers (tests never sleep blindly).
-final class DaemonHarness: @unchecked Sendable {
+/// Not `Sendable`: the test's thread owns it; threads a test starts take the values they need (the socket path).
+final class DaemonHarness {
     let folder: String
     let freezer: String
     let policy: [String]
@@ -309,9 +311,7 @@ final class DaemonHarness: @unchecked Sendable {
     func openScript(
         _ bundle: String, _ lines: [String], until marker: String, environment: [String: String] = [:]
     ) throws -> String {
-        let script = "\(folder)/\(bundle).script"
-        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: script))
-        chmod(script, 0o755)
+        let script = try ExecutableFile.write(lines.joined(separator: "\n") + "\n", to: "\(folder)/\(bundle).script")
         try install(bundle, executable: script, environment: environment)
         try send(.open(BundleID(bundle)))
         let log = "\(stateDirectory)/logs/\(bundle).log"

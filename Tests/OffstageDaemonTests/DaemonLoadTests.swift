@@ -1,6 +1,7 @@
 import Foundation
 import OffstageCore
 import OffstageProtocol
+import Synchronization
 import Testing
 
 /// The daemon under floods and load (issue 18, items 6 and 7): connections that never finish a message are
@@ -95,6 +96,7 @@ import Testing
         let clients = 200
         let rounds = 10
         let latencies = LockedLatencies()
+        let socketPath = daemon.socketPath
         let ready = DispatchGroup()
         let go = DispatchSemaphore(value: 0)
         let done = DispatchGroup()
@@ -103,7 +105,7 @@ import Testing
             done.enter()
             Thread.detachNewThread {
                 defer { done.leave() }
-                let control = try? ControlClient(path: daemon.socketPath, timeout: 30)
+                let control = try? ControlClient(path: socketPath, timeout: 30)
                 ready.leave()
                 go.wait()
                 guard let control else { return latencies.fail("client \(client) could not connect") }
@@ -139,20 +141,25 @@ import Testing
     }
 }
 
-/// Latencies from many threads, when each client finished (seconds after `start`), and what went wrong.
-final class LockedLatencies: @unchecked Sendable {
-    private let lock = NSLock()
-    private var values: [Double] = []
-    private var finishes: [Double] = []
-    private var startedAt: UInt64 = 0
-    private var failures: [String] = []
+/// Latencies from many threads, when each client finished (seconds after `start`), and what went wrong: the
+/// clients' threads share it, so its state sits in a `Mutex` the compiler checks.
+final class LockedLatencies: Sendable {
+    /// What the clients reported so far.
+    private struct Reports {
+        var values: [Double] = []
+        var finishes: [Double] = []
+        var startedAt: UInt64 = 0
+        var failures: [String] = []
+    }
 
-    func start() { lock.withLock { startedAt = DispatchTime.now().uptimeNanoseconds } }
-    func add(_ value: Double) { lock.withLock { values.append(value) } }
+    private let reports = Mutex(Reports())
+
+    func start() { reports.withLock { $0.startedAt = DispatchTime.now().uptimeNanoseconds } }
+    func add(_ value: Double) { reports.withLock { $0.values.append(value) } }
     func finish() {
         let now = DispatchTime.now().uptimeNanoseconds
-        lock.withLock { finishes.append(Double(now - startedAt) / 1e9) }
+        reports.withLock { $0.finishes.append(Double(now - $0.startedAt) / 1e9) }
     }
-    func fail(_ why: String) { lock.withLock { failures.append(why) } }
-    var result: ([Double], [Double], [String]) { lock.withLock { (values, finishes, failures) } }
+    func fail(_ why: String) { reports.withLock { $0.failures.append(why) } }
+    var result: ([Double], [Double], [String]) { reports.withLock { ($0.values, $0.finishes, $0.failures) } }
 }

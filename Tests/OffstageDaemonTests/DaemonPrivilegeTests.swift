@@ -1,6 +1,7 @@
 import Foundation
 import OffstageCore
 import OffstageProtocol
+import OffstageTestSupport
 import Testing
 
 /// Who an app runs as when the daemon is root: never root unless `--allow-root-apps` says so; by default the
@@ -71,10 +72,7 @@ import Testing
 
     /// A script that says its uid and gid, then waits.
     static func whoAmIScript(in folder: String) throws -> String {
-        let script = folder + "/whoami.sh"
-        try Data("#!/bin/sh\necho \"uid $(id -u) gid $(id -g)\"\nexec sleep 30\n".utf8)
-            .write(to: URL(fileURLWithPath: script))
-        chmod(script, 0o755)
-        return script
+        try ExecutableFile.write(
+            "#!/bin/sh\necho \"uid $(id -u) gid $(id -g)\"\nexec sleep 30\n", to: folder + "/whoami.sh")
     }
 }

@@ -3,8 +3,9 @@ import OffstageLinux
 
 /// A double of the Linux layer: no process is started; it records what the daemon asked (launches, freezes,
 /// thaws, kills) and answers from its own table, so that the daemon's orchestration and store are tested in
-/// milliseconds. A test ends a "process" with `exit`, as the reaper would report it.
-final class FakeProcessHost: AppProcessHost, @unchecked Sendable {
+/// milliseconds. A test ends a "process" with `exit`, as the reaper would report it. Not `Sendable`: like the
+/// daemon that owns it, it lives on the test's thread, and the compiler keeps it there.
+final class FakeProcessHost: AppProcessHost {
     enum Action: Hashable {
         case launch(BundleID)
         case freeze(BundleID)

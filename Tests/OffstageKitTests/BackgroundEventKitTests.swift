@@ -2,18 +2,21 @@ import Foundation
 import OffstageCore
 import OffstageKit
 import OffstageSimulator
+import Synchronization
 import Testing
 
 /// A completion handler carried into `OffstageClock.after` work (app code runs one piece at a time).
+/// Unchecked because UIKit's handler type is not `Sendable` (`(UIBackgroundFetchResult) -> Void`, as in Apple's
+/// SDK) and a parameter cannot be sent: the box stands for what an iOS app does when it answers later.
 final class FetchCompletion: @unchecked Sendable {
     let call: (UIBackgroundFetchResult) -> Void
     init(_ call: @escaping (UIBackgroundFetchResult) -> Void) { self.call = call }
 }
 
 /// An app written as for iOS 12: background pushes, legacy fetch and significant-location monitoring.
-nonisolated final class LegacyNewsApp: UIApplicationDelegate, CLLocationManagerDelegate, @unchecked Sendable {
+nonisolated final class LegacyNewsApp: UIApplicationDelegate, CLLocationManagerDelegate, Sendable {
     let seen: Observations
-    var locationManager: CLLocationManager?
+    let locationManager = Shared<CLLocationManager?>(nil)
 
     init(seen: Observations) { self.seen = seen }
 
@@ -27,7 +30,7 @@ nonisolated final class LegacyNewsApp: UIApplicationDelegate, CLLocationManagerD
         let manager = CLLocationManager()
         manager.delegate = self
         manager.startMonitoringSignificantLocationChanges()
-        locationManager = manager
+        locationManager.value = manager
         return true
     }
 
@@ -87,8 +90,24 @@ nonisolated final class LegacyNewsApp: UIApplicationDelegate, CLLocationManagerD
         #expect(records.of(.crashed, bundle).isEmpty)
     }
 
+    /// A delegate with neither form of the push method answers through the defaults: the completion-handler form
+    /// calls the `async` form, whose default (running on its caller's actor) returns `.noData` at once.
+    @Test func aDelegateWithoutEitherPushMethodAnswersNoDataAtOnce() throws {
+        let manifest = AppManifest(bundleIdentifier: BundleID(bundle), backgroundModes: [.remoteNotification])
+        let records = try simulate(
+            [(manifest, TestApp())],
+            timeline: [
+                at(1, .open(BundleID(bundle))), at(2, .home), at(60, .backgroundPush(BundleID(bundle), payload: "p")),
+            ],
+            duration: 200)
+        let handled = records.of(.handled, bundle)
+        #expect(handled.map(\.reason) == ["completion handler called with .noData after 0.0 s"])
+        #expect(handled.map(\.at.seconds) == [60])
+        #expect(records.of(.killed, bundle).isEmpty && records.of(.crashed, bundle).isEmpty)
+    }
+
     @Test func backgroundAudioAndLocationUpdatesKeepTheAppRunningUntilTheyStop() throws {
-        let manager = LocationManagerHolder()
+        let manager = Shared<CLLocationManager?>(nil)
         let app = TestApp(
             launch: { _ in
                 OffstageBackgroundActivity.audio.begin()
@@ -116,10 +135,4 @@ nonisolated final class LegacyNewsApp: UIApplicationDelegate, CLLocationManagerD
             ])
         #expect(records.of(.suspended, bundle).map(\.at.seconds) == [3661])
     }
-}
-
-/// The location manager a test app keeps between its closures.
-final class LocationManagerHolder: @unchecked Sendable {
-    var value: CLLocationManager?
-    init() {}
 }

@@ -192,13 +192,11 @@ import Testing
     @Test func endingAnAssertionInItsExpirationHandlerAvoidsTheKill() throws {
         let app = TestApp(background: { application in
             let box = Observations()
-            var id = UIBackgroundTaskIdentifier.invalid
-            nonisolated(unsafe) var captured = id
-            id = application.beginBackgroundTask(withName: "upload") {
-                application.endBackgroundTask(captured)
+            let id = Shared(UIBackgroundTaskIdentifier.invalid)
+            id.value = application.beginBackgroundTask(withName: "upload") {
+                application.endBackgroundTask(id.value)
                 box.note("ended")
             }
-            captured = id
         })
         let records = try simulate(
             [(manifest("com.a", identifiers: []), app)], timeline: [at(1, .open("com.a")), at(2, .home)], duration: 60)

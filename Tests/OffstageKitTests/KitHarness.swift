@@ -1,9 +1,10 @@
 import OffstageCore
 import OffstageKit
 import OffstageSimulator
+import Synchronization
 
 /// A Swift app for tests: each callback runs the closure it was given, with the app's `UIApplication`.
-nonisolated final class TestApp: UIApplicationDelegate, OffstageUserActions, @unchecked Sendable {
+nonisolated final class TestApp: UIApplicationDelegate, OffstageUserActions, Sendable {
     /// A callback's work: main-actor code, as the app delegate's callbacks are on iOS.
     typealias Step = @MainActor @Sendable (UIApplication) -> Void
     let launch: Step
@@ -30,10 +31,23 @@ nonisolated final class TestApp: UIApplicationDelegate, OffstageUserActions, @un
     func performUserAction(_ action: String) { MainActor.assumeIsolated { tap(UIApplication.shared) } }
 }
 
-/// Things a test app observed, in order (its code runs one piece at a time).
-final class Observations: @unchecked Sendable {
-    var lines: [String] = []
-    func note(_ line: String) { lines.append(line) }
+/// Things a test app observed, in order: its code runs one piece at a time, but not always on one thread, so the
+/// lines sit in a `Mutex` the compiler checks.
+final class Observations: Sendable {
+    private let noted = Mutex<[String]>([])
+    var lines: [String] { noted.withLock { $0 } }
+    func note(_ line: String) { noted.withLock { $0.append(line) } }
+}
+
+/// A value a test app's closures share (its code runs one piece at a time, on any thread): behind a `Mutex`,
+/// so that the closures that capture it are checked `Sendable`.
+final class Shared<Value: Sendable>: Sendable {
+    private let stored: Mutex<Value>
+    init(_ value: Value) { stored = Mutex(value) }
+    var value: Value {
+        get { stored.withLock { $0 } }
+        set { stored.withLock { $0 = newValue } }
+    }
 }
 
 /// A manifest permitting `identifiers` with the modes a refresh and a processing task need.

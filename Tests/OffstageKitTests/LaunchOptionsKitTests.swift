@@ -5,9 +5,9 @@ import OffstageSimulator
 import Testing
 
 /// An app that notes the launch options of every launch, and monitors significant location changes.
-nonisolated final class LaunchOptionsApp: UIApplicationDelegate, CLLocationManagerDelegate, @unchecked Sendable {
+nonisolated final class LaunchOptionsApp: UIApplicationDelegate, CLLocationManagerDelegate, Sendable {
     let seen: Observations
-    var locationManager: CLLocationManager?
+    let locationManager = Shared<CLLocationManager?>(nil)
 
     init(seen: Observations) { self.seen = seen }
 
@@ -30,7 +30,7 @@ nonisolated final class LaunchOptionsApp: UIApplicationDelegate, CLLocationManag
         let manager = CLLocationManager()
         manager.delegate = self
         manager.startMonitoringSignificantLocationChanges()
-        locationManager = manager
+        locationManager.value = manager
         return true
     }
 

@@ -11,12 +11,11 @@ import Testing
 /// waiting; it gives up after its reconnect window. A fake daemon on a real Unix socket answers.
 @Suite(.serialized) struct SocketLinkTests {
     /// A daemon stand-in: a listening Unix socket at a temporary path, accepting one connection at a time.
-    final class FakeDaemon: @unchecked Sendable {
+    final class FakeDaemon: Sendable {
         let path = NSTemporaryDirectory() + "offstage-link-\(UUID().uuidString.prefix(8)).sock"
-        private var listener: Int32 = -1
+        private let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
 
         init() throws {
-            listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
             var address = try UnixSocket.makeAddress(path)
             let bound = withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {

@@ -2,6 +2,7 @@
 // behaviours it shows (`OffstageTestBehaviours`); it writes what happens to $OFFSTAGE_TEST_DIR/<bundle>.events.
 import Foundation
 import OffstageKit
+import Synchronization
 
 /// The behaviours, from the bundle's Info.plist next to the executable.
 let behaviours: Set<String> = {
@@ -25,7 +26,7 @@ func note(_ line: String) {
 }
 
 /// The test app's delegate: registers its tasks, submits them when it leaves the screen.
-final class TestDelegate: UIResponder, UIApplicationDelegate, @unchecked Sendable {
+final class TestDelegate: UIResponder, UIApplicationDelegate {
     func application(
         _ application: UIApplication,
         didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?
@@ -100,7 +101,7 @@ final class TestDelegate: UIResponder, UIApplicationDelegate, @unchecked Sendabl
 
     func applicationDidBecomeActive(_ application: UIApplication) {
         note("became active")
-        if behaviours.contains("hammer") { Thread.detachNewThread { hammer(threads: 8, rounds: 50) } }
+        if behaviours.contains("hammer") { Thread.detachNewThread { hammer(on: application, threads: 8, rounds: 50) } }
     }
 
     func applicationDidEnterBackground(_ application: UIApplication) {
@@ -118,56 +119,73 @@ final class TestDelegate: UIResponder, UIApplicationDelegate, @unchecked Sendabl
     }
 }
 
-/// What the hammer saw, from many threads: the assertion identifiers it got and the answers that were wrong.
-final class Tally: @unchecked Sendable {
-    private let lock = NSLock()
-    private var identifiers: [Int] = []
-    private var wrong: [String] = []
+/// What the hammer saw, from many threads: the assertion identifiers it got and the answers that were wrong
+/// (behind a `Mutex`: every hammering thread adds to it).
+final class Tally: Sendable {
+    /// The identifiers and wrong answers so far.
+    private struct Seen {
+        var identifiers: [Int] = []
+        var wrong: [String] = []
+    }
+
+    private let seen = Mutex(Seen())
 
     func add(_ identifier: Int, problems: [String]) {
-        lock.withLock {
-            identifiers.append(identifier)
-            wrong += problems
+        seen.withLock {
+            $0.identifiers.append(identifier)
+            $0.wrong += problems
         }
     }
 
     var summary: (calls: Int, distinct: Int, wrong: [String]) {
-        lock.withLock { (identifiers.count, Set(identifiers).count, wrong) }
+        seen.withLock { ($0.identifiers.count, Set($0.identifiers).count, $0.wrong) }
     }
 }
 
-/// One round of calls: begin an assertion, submit a request, read the state and the time left, end the
-/// assertion. A crossed answer shows as an invalid identifier, a wrong state or time, or a failed submit.
-func hammerRound(_ name: String, into tally: Tally) {
-    let app = UIApplication.shared
+/// One round of the calls UIKit lets any thread make: begin an assertion, submit a request, end the assertion.
+/// A crossed answer shows as an invalid identifier or a failed submit. Returns the problems seen.
+func hammerRound(_ name: String, on app: UIApplication) -> (identifier: Int, problems: [String]) {
     let identifier = app.beginBackgroundTask(withName: name) {}
     var problems: [String] = []
     if identifier == .invalid { problems.append("\(name): invalid identifier") }
     do {
         try BGTaskScheduler.shared.submit(BGAppRefreshTaskRequest(identifier: "\(bundle).refresh"))
     } catch { problems.append("\(name): submit failed: \(error)") }
+    app.endBackgroundTask(identifier)
+    return (identifier.rawValue, problems)
+}
+
+/// A round on the main actor, where UIKit's main-actor properties may be read too: the state and the time left,
+/// whose answers would be wrong if crossed with another thread's.
+@MainActor func mainHammerRound(_ name: String, on app: UIApplication) -> (identifier: Int, problems: [String]) {
+    var (identifier, problems) = hammerRound(name, on: app)
     if app.applicationState != .active { problems.append("\(name): state \(app.applicationState)") }
     if app.backgroundTimeRemaining < 1e300 { problems.append("\(name): time \(app.backgroundTimeRemaining)") }
-    app.endBackgroundTask(identifier)
-    tally.add(identifier.rawValue, problems: problems)
+    return (identifier, problems)
 }
 
 /// Calls the system from `threads` threads at once, and from the main queue, `rounds` times each; then
 /// notes how many calls were made, how many distinct identifiers came back and how many answers were wrong.
-func hammer(threads: Int, rounds: Int) {
+func hammer(on app: UIApplication, threads: Int, rounds: Int) {
     let tally = Tally()
     let done = DispatchGroup()
     for thread in 0..<threads {
         done.enter()
         Thread.detachNewThread {
-            for index in 0..<rounds { hammerRound("t\(thread)-\(index)", into: tally) }
+            for index in 0..<rounds {
+                let (identifier, problems) = hammerRound("t\(thread)-\(index)", on: app)
+                tally.add(identifier, problems: problems)
+            }
             done.leave()
         }
     }
     done.enter()
     DispatchQueue.global().async {
         for index in 0..<rounds {
-            DispatchQueue.main.sync { hammerRound("main-\(index)", into: tally) }
+            let (identifier, problems) = DispatchQueue.main.sync {
+                MainActor.assumeIsolated { mainHammerRound("main-\(index)", on: app) }
+            }
+            tally.add(identifier, problems: problems)
         }
         done.leave()
     }

@@ -98,8 +98,9 @@ public struct LaunchPredictionConstraint: Constraint {
         var cost: Double
         var wakesDevice: Bool
         var onCellular = false
-        /// On cellular with another run under way: the radio is up already, so nothing is added for it.
-        var sharesRadio = false
+        /// On cellular with the radio up already: the share of the tail's cost the run adds (`radioTailExtension`,
+        /// and what has passed of a tail an app's bytes left running), nil when it pays the whole tail.
+        var sharesRadio: Double?
         var onLowBattery = false
         /// How full the energy budget is (at least a tenth), when it is not full and the device not charging.
         var budgetShare: Double?
@@ -108,7 +109,9 @@ public struct LaunchPredictionConstraint: Constraint {
         var words: String {
             var words = wakesDevice ? "it would wake the device" : "the device is awake"
             if onCellular { words += ", on cellular" }
-            if sharesRadio { words += ", on cellular with the radio already up for another run" }
+            if let sharesRadio {
+                words += ", on cellular with the radio already up (\(percent(sharesRadio)) % of its tail's cost)"
+            }
             if onLowBattery { words += ", on a low battery" }
             if let budgetShare { words += ", the energy budget \(percent(budgetShare)) % full" }
             return words
@@ -130,10 +133,18 @@ public struct LaunchPredictionConstraint: Constraint {
         let awake = context.judgement.deviceAwake
         var cost = RunCost(cost: awake ? policy.awakeRunCost : policy.wakeRunCost, wakesDevice: !awake)
         // The radio's high-power tail after a download costs several runs' worth of energy; a run that starts
-        // while another one is under way shares it, so only the first of a batch pays for it.
+        // while the radio is up only extends it: by its own length (its bytes restart the tail as it ends), and
+        // in a tail an app's bytes left, by what has passed of it. Only the first of a batch pays for all of it.
         if context.device.network == .cellular {
+            let tailAdded = policy.radioTailExtension
             if context.judgement.otherRunInProgress {
-                cost.sharesRadio = true
+                cost.cost += policy.cellularRunCost * tailAdded
+                cost.sharesRadio = tailAdded
+            } else if let ends = context.judgement.radioTailEnds, ends > context.now {
+                let tail = context.policy.power.cellularTailSeconds
+                let share = max(0, min(1, tailAdded + 1 - (ends - context.now) / tail))
+                cost.cost += policy.cellularRunCost * share
+                cost.sharesRadio = share
             } else {
                 cost.cost += policy.cellularRunCost
                 cost.onCellular = true

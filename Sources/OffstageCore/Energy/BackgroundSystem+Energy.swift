@@ -1,6 +1,6 @@
 /// Energy (§8 Battery, §9): as time passes the system charges the baseline to itself, the screen to the app on
-/// it and the cellular tail to the app whose byte woke the radio; hosts' resource reports and wake-ups are
-/// charged at once. `EnergyMeter` keeps the account; with a simulated battery every joule drains it, and the
+/// it and each stretch of the cellular tail to the app whose bytes added it; hosts' resource reports and wake-ups
+/// are charged at once. `EnergyMeter` keeps the account; with a simulated battery every joule drains it, and the
 /// charger fills it along its curve (`Battery`). This routes the charges to them.
 extension BackgroundSystem {
     /// Puts back the energy ledger a snapshot remembers; energy is charged again from now (or the snapshot's
@@ -15,9 +15,11 @@ extension BackgroundSystem {
     /// Charges `use` to the meter, with what it reads of the system now (the screen and the app on it, the app's
     /// state), and drains a simulated battery by what it drew (after the charger's seconds, for passing time).
     /// Falling below the critical level off the charger is recorded, and the apps shared changes concern
-    /// reviewed, since discretionary work stops there.
+    /// reviewed, since discretionary work stops there. Bytes that bring the radio up review the refreshes
+    /// waiting for a wake, to ride on its tail.
     mutating func meterEnergy(_ use: EnergyUse) {
         let drawn: (joules: Double, seconds: Double)
+        var radioCameUp = false
         switch use {
         case .timePassed:
             let screen = device.isScreenOn ? foregroundApp.map(EnergyConsumer.app) ?? .system : nil
@@ -29,25 +31,32 @@ extension BackgroundSystem {
             drawn = integrated
         case .usage(let usage, let id):
             let background = !apps[id].state.isForeground  // the report's app is installed: its caller checked
+            let radioWasUp = radioTailEnds != nil
             drawn = (energyMeter.charge(usage, of: id, background: background, at: now, power: policy.power), 0)
+            radioCameUp = !radioWasUp && radioTailEnds != nil
         case .wakeUp(let app):
             drawn = (energyMeter.chargeWakeUp(for: app, at: now, power: policy.power), 0)
         }
-        guard device.simulatesBattery else { return }
-        let before = device.batteryLevel
-        device.batteryLevel = device.battery.level(
-            afterCharging: drawn.seconds, charging: device.isCharging, thenDraining: drawn.joules, from: before)
-        turnOffLowPowerModeIfCharged()
-        let critical = policy.criticalBatteryLevel
-        if !device.isCharging, before >= critical, device.batteryLevel < critical {
-            reviewAppsSharedChangesConcern()
-            let level = device.batteryLevel
-            record(
-                nil, .device,
-                reason: "battery \(batteryPercent(level)) (below \(batteryPercent(critical))): "
-                    + "only essential work runs off the charger")
+        if device.simulatesBattery {
+            let before = device.batteryLevel
+            device.batteryLevel = device.battery.level(
+                afterCharging: drawn.seconds, charging: device.isCharging, thenDraining: drawn.joules, from: before)
+            turnOffLowPowerModeIfCharged()
+            let critical = policy.criticalBatteryLevel
+            if !device.isCharging, before >= critical, device.batteryLevel < critical {
+                reviewAppsSharedChangesConcern()
+                let level = device.batteryLevel
+                record(
+                    nil, .device,
+                    reason: "battery \(batteryPercent(level)) (below \(batteryPercent(critical))): "
+                        + "only essential work runs off the charger")
+            }
         }
+        if radioCameUp { scheduler.noteRadioCameUp() }
     }
+
+    /// When the cellular radio's high-power tail ends, while it runs now: a download before then extends it.
+    var radioTailEnds: Instant? { energyMeter.radioTailEnds(after: now) }
 
     /// When a simulated battery off the charger falls below the critical level at the present draw (the
     /// earliest it can), so that hosts wake then and the crossing is recorded on time; nil otherwise.

@@ -1,12 +1,13 @@
 /// The system's running energy account (§9): the ledger, how far in time it has been integrated, and the
 /// cellular radio's tail still to charge. It alone changes them; the system asks it to charge and drains the battery by what it returns.
 struct EnergyMeter: Sendable {
-    /// The cellular radio lingering in its high-power state after the last byte, and whose byte it was.
-    private struct RadioTail: Sendable {
+    /// A stretch of the cellular radio's high-power tail, and whose bytes added it: each report of cellular bytes
+    /// keeps the radio up until `until`, and pays only for what it adds beyond the tail already running.
+    private struct TailShare: Sendable {
         var consumer: EnergyConsumer
-        /// Whether the app that sent the last byte was in the background then.
+        /// Whether the app that sent the bytes was in the background then.
         var background: Bool
-        /// When the radio drops back to idle.
+        /// When this stretch ends (the next one, if any, starts there).
         var until: Instant
     }
 
@@ -14,7 +15,8 @@ struct EnergyMeter: Sendable {
     private(set) var ledger = EnergyLedger()
     /// Energy is charged up to this instant.
     private var integratedUntil: Instant = .zero
-    private var radioTail: RadioTail?
+    /// The radio's tail still to charge, in time order: the first stretch starts where the meter stopped.
+    private var radioTail: [TailShare] = []
 
     init() {}
 
@@ -40,24 +42,32 @@ struct EnergyMeter: Sendable {
         if let screen {
             joules += ledger.charge(watts: power.screenWatts, from: start, to: time, to: screen, background: false)
         }
-        if let tail = radioTail {
+        var from = start
+        for share in radioTail where from < time {
+            let to = min(time, share.until)
             joules += ledger.charge(
-                watts: power.cellularTailWatts, from: start, to: min(time, tail.until), to: tail.consumer,
-                background: tail.background)
-            if tail.until <= time { radioTail = nil }
+                watts: power.cellularTailWatts, from: from, to: to, to: share.consumer, background: share.background)
+            from = to
         }
+        radioTail.removeAll { $0.until <= time }
         return (joules, time - start)
     }
 
-    /// Charges what an app's process used (a host's report) at `time`; cellular bytes (re)start the radio's
-    /// tail, charged to this app from then on. Returns the joules charged.
+    /// Charges what an app's process used (a host's report) at `time`; cellular bytes keep the radio up for its
+    /// tail after them, and the app pays for the part of the tail they add to one already running. Returns the joules.
     mutating func charge(
         _ usage: ResourceUsage, of app: BundleID, background: Bool, at time: Instant, power: PowerModel
     ) -> Double {
         let joules = power.joules(of: usage)
         ledger.charge(joules, to: .app(app), background: background, at: time)
-        if usage.cellularBytes > 0 {
-            radioTail = RadioTail(consumer: .app(app), background: background, until: time + power.cellularTailSeconds)
+        let until = time + power.cellularTailSeconds
+        if usage.cellularBytes > 0, until > radioTail.last?.until ?? time {
+            let consumer = EnergyConsumer.app(app)
+            if let last = radioTail.last, last.consumer == consumer, last.background == background {
+                radioTail[radioTail.count - 1].until = until
+            } else {
+                radioTail.append(TailShare(consumer: consumer, background: background, until: until))
+            }
         }
         return joules
     }
@@ -71,7 +81,10 @@ struct EnergyMeter: Sendable {
 
     /// The device's steady draw at `time`: the baseline, the screen if it is on, the radio's tail if it runs.
     func steadyWatts(at time: Instant, power: PowerModel, screenOn: Bool) -> Double {
-        let tail = (radioTail?.until ?? time) > time ? power.cellularTailWatts : 0
+        let tail = radioTailEnds(after: time) != nil ? power.cellularTailWatts : 0
         return power.baselineWatts + (screenOn ? power.screenWatts : 0) + tail
     }
+
+    /// When the cellular radio's high-power tail ends, if it runs at `time`: bytes sent before then extend it.
+    func radioTailEnds(after time: Instant) -> Instant? { radioTail.last.flatMap { $0.until > time ? $0.until : nil } }
 }

@@ -104,6 +104,7 @@ extension BackgroundSystem {
             quotaFreesAt: recent.first.map { $0 + window },
             energyBudget: energyBudget, refreshEnergyUse: refreshEnergyUse ?? .infinity, dataBudget: dataBudget,
             deviceAwake: isDeviceAwake, otherRunInProgress: scheduler.runningTaskCount > 0,
+            radioTailEnds: radioTailEnds,
             lastRunStarted: recent.last, processingStarts: app.processingStarts, launchesKnown: app.usage.launches.count
         )
     }

@@ -23,6 +23,9 @@ public struct JudgementContext: Hashable, Sendable {
     /// Another task is running now: on cellular its download has the radio up already, so a run that starts
     /// now shares the radio's high-power tail instead of paying for one of its own.
     public var otherRunInProgress: Bool = false
+    /// When the cellular radio's high-power tail after an app's last bytes ends, while it runs: a run that
+    /// starts before then pays only for what has passed of it. An instant, so a kept judgement holds.
+    public var radioTailEnds: Instant?
     /// When the app's latest discretionary run started, within the quota window (for a host's constraint:
     /// the evaluation's fixed-period and oracle baselines).
     public var lastRunStarted: Instant?

@@ -69,9 +69,12 @@ public struct JudgementPolicy: Hashable, Sendable, Codable {
     public var awakeRunCost: Double = 0.08
     /// What it costs when it has to wake the sleeping device.
     public var wakeRunCost: Double = 0.3
-    /// What running on cellular adds (the radio's tail, the user's data), unless another run has the radio up
-    /// already: the tail (10 s at 1 W) costs several Wi-Fi runs' energy, so the first run of a batch pays it.
-    public var cellularRunCost: Double = 0.3
+    /// What running on cellular adds (the radio's tail, the user's data) when the radio is idle: the tail (10 s at
+    /// 1 W) costs several Wi-Fi runs' energy, so the first run of a batch pays it (`radioTailExtension` the others).
+    public var cellularRunCost: Double = 0.6
+    /// What a run on cellular with the radio already up adds of `cellularRunCost`, beyond what has passed of an
+    /// app's tail: its own bytes restart the tail as it ends, 3 s on for a 3 s refresh in a 10 s tail (ours: 0.3).
+    public var radioTailExtension: Double = 0.3
     /// Battery level (0–1) below which, off the charger, a run's cost is multiplied by `lowBatteryCostFactor`.
     public var lowBatteryLevel: Double = 0.3
     public var lowBatteryCostFactor: Double = 2

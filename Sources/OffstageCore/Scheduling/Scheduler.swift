@@ -109,6 +109,10 @@ struct Scheduler: Sendable {
         if runningTaskCount == 1, onCellular { marked.formUnion(appsAwaitingWake) }
     }
 
+    /// An app's cellular bytes brought the radio up: the apps waiting for a wake (refreshes held only by the radio's
+    /// cost, `runCost`) are reviewed, to ride along on its tail.
+    mutating func noteRadioCameUp() { marked.formUnion(appsAwaitingWake) }
+
     /// A task ended (its app leaves `appsWithTasks` at its next review).
     mutating func noteTaskEnded() { runningTaskCount -= 1 }
 

@@ -3,7 +3,7 @@ import OffstageCore
 
 /// `AVAudioSession`: how the app means to use audio. Its category decides whether playing keeps the app running
 /// in the background: `.playback` (or `.playAndRecord`) with the session active and the `audio` background mode.
-public final class AVAudioSession: @unchecked Sendable {
+public final class AVAudioSession: Sendable {
     /// `AVAudioSession.Category`, with AVFoundation's raw values.
     public struct Category: RawRepresentable, Hashable, Sendable {
         public var rawValue: String
@@ -114,6 +114,8 @@ public final class AVAudioSession: @unchecked Sendable {
 
 /// `AVAudioPlayer`, reduced to playing and stopping: no audio is decoded, so a sound plays until it is stopped
 /// (as with `numberOfLoops = -1`); while it plays in an active `.playback` session, the app has background audio.
+/// Unchecked because of AVFoundation's settable properties (`numberOfLoops`, `volume`, `currentTime`), which the
+/// app sets from the thread that owns the player, as on iOS; what the system sees is in `playing`.
 public final class AVAudioPlayer: @unchecked Sendable {
     private let session: AVAudioSession
     private let playing = LockedValue(false)

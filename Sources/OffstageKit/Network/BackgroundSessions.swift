@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import FoundationNetworking
 import OffstageCore
 
@@ -96,7 +96,8 @@ extension AppRuntime {
     ) {
         let loads = takeBackgroundLoads(session: session, tasks: tasks)
         if wakesApp {
-            // The completion tells the system once, from whichever queue the app calls it.
+            // The completion tells the system once, from whichever queue the app calls it (unchecked: UIKit's
+            // completion handler type is not `Sendable`).
             nonisolated(unsafe) let completion = completion
             let application = application
             onMain { $0.application(application, handleEventsForBackgroundURLSession: session) { completion(.noData) } }
@@ -105,7 +106,6 @@ extension AppRuntime {
         if let urlSession = loads.compactMap(\.urlSession).first,
             let delegate = urlSession.delegate as? any URLSessionDelegate
         {
-            nonisolated(unsafe) let urlSession = urlSession
             urlSession.delegateQueue.addOperation {
                 delegate.urlSessionDidFinishEvents(forBackgroundURLSession: urlSession)
             }

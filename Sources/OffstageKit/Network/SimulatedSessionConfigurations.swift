@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 import FoundationNetworking
 
 // `URLSessionConfiguration.default` and `.ephemeral` as app code reaches them through OffstageKit (Apple's

@@ -4,7 +4,7 @@ import OffstageCore
 /// The scene life cycle of one app process: whether the app is scene-based (its Info.plist has a scene
 /// manifest), and the scene connected now. iOS sends a scene-based app's foreground and background callbacks to
 /// the scene's delegate instead of the app delegate's; the app delegate still hears of launch and termination.
-final class SceneStage: @unchecked Sendable {
+final class SceneStage: Sendable {
     private struct State {
         var manifest: OffstageSceneManifest?
         var scene: UIScene?

@@ -12,6 +12,7 @@ open class UIScene: UIResponder, @unchecked Sendable {
     }
 
     /// `UIScene.ConnectionOptions`: why the scene connects; empty here (no URLs, shortcuts or activities).
+    /// Unchecked because its members have UIKit's types, `AnyHashable` (not `Sendable`); they are constants, empty.
     public final class ConnectionOptions: @unchecked Sendable {
         public let urlContexts: Set<AnyHashable> = []
         public let userActivities: Set<AnyHashable> = []
@@ -55,6 +56,7 @@ open class UIWindow: UIResponder, @unchecked Sendable {
 }
 
 /// `UISceneSession`: what persists of a scene between connections: its role, configuration and identifier.
+/// Unchecked because of UIKit's settable `userInfo` and the weak `scene`, set and read on the main thread as on iOS.
 public final class UISceneSession: @unchecked Sendable {
     /// `UISceneSession.Role`.
     public struct Role: RawRepresentable, Hashable, Sendable {
@@ -79,6 +81,7 @@ public final class UISceneSession: @unchecked Sendable {
 
 /// `UISceneConfiguration`: which classes make a scene of a role, from the Info.plist's scene manifest or from
 /// the app delegate's `application(_:configurationForConnecting:options:)`.
+/// Unchecked because of UIKit's settable `sceneClass` and `delegateClass`, set on the main thread as on iOS.
 public final class UISceneConfiguration: @unchecked Sendable {
     public let name: String?
     public let role: UISceneSession.Role

@@ -1,10 +1,10 @@
 public import Foundation
-public import OffstageCore
+import OffstageCore
 
 /// `UNUserNotificationCenter`: the app's local notifications: authorization, the requests waiting for their
 /// trigger (the system holds their times and delivers them, virtual time in the simulator), and the delegate:
 /// `willPresent` for one that comes due in the foreground, `didReceive` when the user taps one.
-public final class UNUserNotificationCenter: @unchecked Sendable {
+public final class UNUserNotificationCenter: Sendable {
     /// A request waiting for its trigger: when it was added and when it is next delivered.
     private struct Entry {
         var request: UNNotificationRequest
@@ -271,6 +271,7 @@ public final class UNUserNotificationCenter: @unchecked Sendable {
                 return held
             })
         else { return }
+        // Unchecked: the delegate protocol is not `Sendable` (as Apple's); it is only called on the main queue.
         nonisolated(unsafe) let mainQueueDelegate = delegate
         DispatchQueue.main.async {
             MainActor.assumeIsolated { mainQueueDelegate.userNotificationCenter(self, didReceive: response) {} }

@@ -38,6 +38,26 @@ import Testing
         #expect(meter.steadyWatts(at: at(60), power: power, screenOn: true) == power.baselineWatts + power.screenWatts)
     }
 
+    @Test func eachAppPaysOnlyForThePartOfTheRadioTailItsBytesAdd() throws {
+        var meter = EnergyMeter()
+        let reader = BundleID("com.example.reader")
+        let bytes = ResourceUsage(cellularBytes: 300_000, interval: 1)
+        _ = meter.integrate(to: at(10), power: power, screen: nil, drawing: true)
+        _ = meter.charge(bytes, of: reader, background: false, at: at(10), power: power)  // on screen: up to 20 s
+        #expect(meter.radioTailEnds(after: at(12)) == at(10) + power.cellularTailSeconds)
+        _ = meter.integrate(to: at(13), power: power, screen: nil, drawing: true)
+        _ = meter.charge(bytes, of: app, background: true, at: at(13), power: power)  // extends it to 23 s
+        #expect(meter.radioTailEnds(after: at(13)) == at(13) + power.cellularTailSeconds)
+        _ = meter.integrate(to: at(60), power: power, screen: nil, drawing: true)
+        #expect(meter.radioTailEnds(after: at(60)) == nil)
+        let own = power.joules(of: bytes)
+        let readerTail = try #require(meter.ledger.totals[.app(reader)]?.foreground) - own
+        let feedTail = try #require(meter.ledger.totals[.app(app)]?.background) - own
+        #expect(
+            abs(readerTail - power.cellularTailSeconds * power.cellularTailWatts) < 1e-9, "the whole tail it started")
+        #expect(abs(feedTail - 3 * power.cellularTailWatts) < 1e-9, "only the 3 s its bytes added to the tail")
+    }
+
     @Test func aWakeUpIsChargedToItsAppOrToTheSystem() {
         var meter = EnergyMeter()
         #expect(meter.chargeWakeUp(for: app, at: at(1), power: power) == power.wakeUpJoules)

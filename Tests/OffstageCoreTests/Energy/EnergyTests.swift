@@ -70,7 +70,7 @@ import Testing
         #expect(energy(h, .app(feed)).background == 14)
     }
 
-    @Test func radioTailGoesToTheAppThatSentTheLastByte() {
+    @Test func eachAppPaysForThePartOfTheRadioTailItsBytesAdd() {
         var h = Fixture.harness([feed, mail], policy: Self.only { $0.cellularTailWatts = 1 }, device: Self.pocket)
         h.launchAndSuspend(feed)
         h.launchAndSuspend(mail)
@@ -78,8 +78,8 @@ import Testing
         h.advance(by: 3)
         h.handle(.resourceUsage(mail, ResourceUsage(cellularBytes: 1000)))
         h.advance(by: 60)
-        #expect(energy(h, .app(feed)).total == 3)
-        #expect(energy(h, .app(mail)).total == 10)
+        #expect(energy(h, .app(feed)).total == 10, "the tail its byte started")
+        #expect(energy(h, .app(mail)).total == 3, "the 3 s its byte added to it")
     }
 
     @Test func screenEnergyGoesToTheForegroundApp() {
