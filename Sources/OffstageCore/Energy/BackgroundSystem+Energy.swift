@@ -52,7 +52,7 @@ extension BackgroundSystem {
                         + "only essential work runs off the charger")
             }
         }
-        if radioCameUp { scheduler.noteRadioCameUp() }
+        if radioCameUp { noteRadioCameUp() }
     }
 
     /// When the cellular radio's high-power tail ends, while it runs now: a download before then extends it.

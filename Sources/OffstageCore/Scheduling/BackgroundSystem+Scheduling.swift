@@ -100,6 +100,10 @@ extension BackgroundSystem {
     /// window work starts as if the device were awake anyway, without a wake of its own.
     mutating func noteDeviceWokeForUser() { scheduler.noteDeviceWoke(at: now) }
 
+    /// An app's cellular bytes brought the radio up: the refreshes held only by the radio's cost are reviewed, to
+    /// ride on its tail.
+    mutating func noteRadioCameUp() { scheduler.noteRadioCameUp() }
+
     /// Puts back the count of maintenance wakes a snapshot remembers.
     mutating func restoreWakeUps(_ saved: SystemSnapshot) { scheduler.restore(wakeUps: saved.wakeUps) }
 
