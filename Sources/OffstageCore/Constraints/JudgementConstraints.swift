@@ -137,12 +137,14 @@ public struct LaunchPredictionConstraint: Constraint {
         // in a tail an app's bytes left, by what has passed of it. Only the first of a batch pays for all of it.
         if context.device.network == .cellular {
             let tailAdded = policy.radioTailExtension
+            var share: Double?
             if context.judgement.otherRunInProgress {
-                cost.cost += policy.cellularRunCost * tailAdded
-                cost.sharesRadio = tailAdded
+                share = tailAdded
             } else if let ends = context.judgement.radioTailEnds, ends > context.now {
                 let tail = context.policy.power.cellularTailSeconds
-                let share = max(0, min(1, tailAdded + 1 - (ends - context.now) / tail))
+                share = max(0, min(1, tailAdded + 1 - (ends - context.now) / tail))  // its length and what passed
+            }
+            if let share {
                 cost.cost += policy.cellularRunCost * share
                 cost.sharesRadio = share
             } else {

@@ -80,7 +80,7 @@ enum EnergyUse: Sendable {
     /// charges them first thing, before the event changes anything.
     case timePassed
     /// What an installed app's process used (a host's report), as foreground or background work by its state now;
-    /// cellular bytes (re)start the radio's tail, charged to this app from now on.
+    /// its cellular bytes keep the radio up, and it pays for the part of the tail they add.
     case usage(ResourceUsage, of: BundleID)
     /// One wake-up of the device from sleep, for the app (as background work) or for the system's own maintenance
     /// (nil): the scheduler charges it each time it wakes the device.
