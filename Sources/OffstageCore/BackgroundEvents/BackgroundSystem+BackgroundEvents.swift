@@ -1,19 +1,32 @@
-/// §7's deliveries, shared by background pushes, legacy fetch, location events and background sessions' events:
-/// the pass `settle()` runs for them, their deadlines, and the app calls that answer them. The state is each app's
-/// `AppBackgroundEvents`; this side connects it to the life cycle, the records and the effects.
+/// The routing to §7 (`AppBackgroundEvents`): background pushes, legacy fetch, location events and background
+/// sessions' events. Each entry hands the app's events what they read (its manifest, whether it is on screen or
+/// ending, the constraints' blockers) and carries out the actions they return: records, wakes, effects, kills.
 extension BackgroundSystem {
-    /// Brings §7 up to date after every entry point: deadlines that fell due, held pushes that may go,
-    /// fetches that are due, and events ready to hand to apps that have finished launching.
+    /// Brings §7 up to date after every entry point: deadlines that fell due, a held push that may go, a fetch
+    /// that is due, and events ready to hand to an app that has finished launching (after its callbacks).
     mutating func settleBackgroundWork(_ id: BundleID) {
         guard apps[id].hasBackgroundEventWork else {  // nothing of §7's: only callbacks may wait
             pumpCallbacks(id)
             return appsHandlingWakeEvents.remove(apps.position(of: id))
         }
-        fireDeliveryDeadlines(id)
-        deliverHeldPushIfAllowed(id)
-        startFetchIfDue(id)
+        if apps[id].state.hasProcess {
+            let onScreen = foregroundApp == id
+            carryOut(
+                apps[id].backgroundEvents.endOverdueDeliveries(at: now, onScreen: onScreen, policy: policy), for: id)
+        }
+        let pushBlockers = blockers(of: id, .heldPush)
+        let (onScreen, ending) = (foregroundApp == id, apps[id].isTerminating)
+        carryOut(
+            apps[id].backgroundEvents.releaseHeldPush(
+                blockedBy: pushBlockers, at: now, onScreen: onScreen, processEnding: ending, policy: policy),
+            for: id)
+        let (fetchBlockers, endingNow) = (blockers(of: id, .fetch), apps[id].isTerminating)
+        carryOut(
+            apps[id].backgroundEvents.startFetchIfDue(blockedBy: fetchBlockers, processEnding: endingNow), for: id)
         pumpCallbacks(id)
-        handOverDeliveries(id)
+        if apps[id].isReadyForWork {
+            carryOut(apps[id].backgroundEvents.handOverWaiting(at: now, policy: policy), for: id)
+        }
         if !apps[id].isHandlingWakeEvent { appsHandlingWakeEvents.remove(apps.position(of: id)) }
     }
 
@@ -22,8 +35,44 @@ extension BackgroundSystem {
     func noteBackgroundWorkDeadlines(of id: BundleID, in next: inout EarliestAfter) {
         guard apps[id].hasBackgroundEventWork else { return }
         apps[id].backgroundEvents.noteDeliveryDeadlines(in: &next)
-        next.note(pushBlockers(id).earliestEligibility)
-        next.note(fetchBlockers(id).earliestEligibility)
+        next.note(blockers(of: id, .heldPush).earliestEligibility)
+        next.note(blockers(of: id, .fetch).earliestEligibility)
+    }
+
+    /// Everything that holds the app's held push or next fetch back now: the events' own rules, and the
+    /// constraints, which judge a push or fetch as an app-refresh request with the identifier `<bundle>.<label>`.
+    func blockers(of id: BundleID, _ event: AppBackgroundEvents.WaitingEvent) -> [Blocker] {
+        let app = apps[id]
+        let constraintBlockers = {
+            let probe = TaskRequest(identifier: "\(id).\(event.label)", kind: .appRefresh)
+            return constraints.blockers(
+                for: probe, as: event == .heldPush ? .backgroundPush : .backgroundFetch, in: context(for: id))
+        }
+        switch event {
+        case .heldPush:
+            return app.backgroundEvents.pushBlockers(
+                at: now, onScreen: foregroundApp == id, policy: policy, constraintBlockers: constraintBlockers)
+        case .fetch:
+            return app.backgroundEvents.fetchBlockers(
+                at: now, manifest: app.manifest, policy: policy, constraintBlockers: constraintBlockers)
+        }
+    }
+
+    /// A background push or a location event from the host: one for an app not installed is the host's mistake
+    /// (recorded and dropped); else the app's events take it.
+    mutating func receiveBackgroundEvent(_ event: BackgroundEvent, for id: BundleID) {
+        guard let app = apps.lookUp(id) else {
+            let what = if case .location = event { "location event" } else { "background push" }
+            return record(nil, .log, reason: "\(what) for \(id), which is not installed: dropped")
+        }
+        let (manifest, forceQuit) = (app.manifest, app.forceQuit)
+        carryOut(apps[id].backgroundEvents.receive(event, at: now, manifest: manifest, forceQuit: forceQuit), for: id)
+    }
+
+    /// Answers the §7 app calls: completion handlers, the fetch interval, background modes, location monitoring.
+    mutating func answerBackgroundWork(_ call: AppCall, from id: BundleID) -> AppCallResult {
+        let manifest = apps[id].manifest
+        return carryOut(apps[id].backgroundEvents.answer(call, at: now, manifest: manifest, policy: policy), for: id)
     }
 
     /// Starts delivering `event` to `id`: the app is launched or resumed; the event follows once it is ready.
@@ -44,73 +93,44 @@ extension BackgroundSystem {
         if launchesForIt { apps[id].lifecycle.noteLaunchEvent(event) }
     }
 
-    /// Hands waiting events to the app once it has finished launching and no callback is in flight,
-    /// as tasks are handed over; each gets its deadline from the moment it reaches the app's code.
-    private mutating func handOverDeliveries(_ id: BundleID) {
-        guard apps[id].isReadyForWork else { return }
-        for delivery in apps[id].backgroundEvents.handOverWaiting(at: now, policy: policy) {
-            let limit = delivery.event.hasCompletionHandler ? "to call its completion handler" : "in the background"
-            let reason = "\(delivery.event.method): \(Int(policy.allowance(for: delivery.event))) s \(limit)"
-            record(id, .delivered, task: delivery.event.label, reason: reason)
-            emit(.deliverBackgroundEvent(id, delivery.event, token: delivery.token))
-        }
-    }
-
-    /// Ends deliveries whose time is up: a location window simply closes; a push or fetch whose completion
-    /// handler was not called gets the app killed (unless it is on screen, where it is only forgotten).
-    private mutating func fireDeliveryDeadlines(_ id: BundleID) {
-        guard apps[id].state.hasProcess else { return }
-        for delivery in apps[id].backgroundEvents.overdueDeliveries(at: now) {
-            let seconds = Int(policy.allowance(for: delivery.event))
-            if delivery.event == .fetch { noteFetchEnded(id, result: nil, took: Double(seconds)) }
-            guard delivery.event.killsWhenLate, foregroundApp != id else {
-                apps[id].backgroundEvents.endDelivery(token: delivery.token)
-                let why =
-                    !delivery.event.hasCompletionHandler
-                    ? "the \(seconds) s the location event gives the app are over"
-                    : delivery.event.killsWhenLate
-                        ? "completion handler not called within \(seconds) s; the app is on screen, so it is not killed"
-                        : "completion handler not called within \(seconds) s: the system goes on without it"
-                record(id, .handled, task: delivery.event.label, reason: why)
-                continue
+    /// Carries out the actions of the app's events in their order; the answer to the app's call is a crash when
+    /// one of them crashes the app, else `.ok`.
+    @discardableResult
+    mutating func carryOut(_ actions: [BackgroundEventAction], for id: BundleID) -> AppCallResult {
+        var result = AppCallResult.ok
+        for action in actions {
+            switch action {
+            case .note(let kind, let task, let words): record(id, kind, task: task, reason: words)
+            case .fact(let kind, let task, let detail): record(id, kind, task: task, detail)
+            case .countDiscretionaryLaunch: noteDiscretionaryStart(id)
+            case .deliver(let event, let why): beginDelivery(id, event, why: why)
+            case .handOver(let event, let token): emit(.deliverBackgroundEvent(id, event, token: token))
+            case .kill(let words): endProcess(id, .watchdog(words))
+            case .crash(let message): result = crash(id, message)
             }
-            endProcess(
-                id, .watchdog("\(delivery.event.method) did not call its completion handler within \(seconds) s"))
-            return
+        }
+        return result
+    }
+
+    /// Every held background push, with every reason it waits: the push counterpart of `explain()`.
+    public func heldPushes() -> [HeldPushStatus] {
+        installed.compactMap { id in
+            guard let held = apps[id].backgroundEvents.heldPush else { return nil }
+            return HeldPushStatus(
+                app: id, payload: held.payload, arrivedAt: held.arrivedAt, blockers: blockers(of: id, .heldPush))
         }
     }
 
-    /// Answers the §7 app calls: completion handlers, the fetch interval, background modes, location monitoring.
-    mutating func answerBackgroundWork(_ call: AppCall, from id: BundleID) -> AppCallResult {
-        switch call {
-        case .backgroundEventCompleted(let token, let result): completeDelivery(id, token: token, result: result)
-        case .setMinimumBackgroundFetchInterval(let interval): setFetchInterval(id, interval)
-        case .setBackgroundActivity(let mode, let active): setBackgroundActivity(id, mode, active: active)
-        case .setSignificantLocationMonitoring(let on): setSignificantLocationMonitoring(id, on)
-        case .setRegionMonitoring(let identifier, let on): setRegionMonitoring(id, identifier, on)
-        case .allowBackgroundLocationUpdates: return allowBackgroundLocationUpdates(id)
-        default: break
+    /// Every app that asked for background fetches, with its schedule and every reason the next fetch waits.
+    public func backgroundFetches() -> [BackgroundFetchStatus] {
+        installed.compactMap { id in
+            apps[id].backgroundEvents.fetchStatus(of: id, blockers: blockers(of: id, .fetch), policy: policy)
         }
-        return .ok
     }
 
-    /// The app called a push's or fetch's completion handler: the delivery ends, and a fetch is judged.
-    private mutating func completeDelivery(_ id: BundleID, token: Int, result: BackgroundFetchResult) {
-        guard let (event, deliveredAt) = apps[id].backgroundEvents.completeDelivery(token: token) else {
-            return record(id, .log, reason: "completion handler called again or for no current event: ignored")
-        }
-        let took = now - deliveredAt
-        record(id, .handled, task: event.label, .handlerCalled(result: result, seconds: took))
-        if event == .fetch { noteFetchEnded(id, result: result, took: took) }
-    }
-
-    /// Records a deferral of a §7 event when the names of its blockers change, so only changes are logged.
-    mutating func recordDeferral(
-        _ id: BundleID, _ event: AppBackgroundEvents.WaitingEvent, _ label: String, _ blockers: [Blocker]
-    ) {
-        guard apps[id].backgroundEvents.noteBlockers(blockers.map(\.constraint), of: event), !blockers.isEmpty
-        else { return }
-        record(id, .deferred, task: label, .deferred(blockers: blockers))
+    /// Continuous modes active for the app now (audio playing, location updates, a call…).
+    public func activeBackgroundModes(of app: BundleID) -> Set<BackgroundMode> {
+        apps.lookUp(app)?.backgroundEvents.activeModes ?? []
     }
 }
 

@@ -127,9 +127,9 @@ extension BackgroundSystem {
         case .setCharging(let charging):  // the battery keeps its level (a simulated one goes on from it)
             apply(.setBattery(level: device.batteryLevel, charging: charging))
         case .backgroundPush(let id, let payload):
-            receivePush(id, payload: payload)
+            receiveBackgroundEvent(.remoteNotification(payload: payload), for: id)
         case .locationEvent(let id, let event):
-            receiveLocationEvent(id, event)
+            receiveBackgroundEvent(.location(event), for: id)
         }
     }
 

@@ -156,7 +156,7 @@ extension BackgroundSystem {
         }
         record(id, .terminated, .terminated(from: before, reason: reason))
         dropQueuedContinuedTasks(of: id, hadRunning: hadContinued)
-        discardHeldPush(id, because: "the app was terminated (\(reason))")
+        carryOut(apps[id].backgroundEvents.discardHeldPush(because: "the app was terminated (\(reason))"), for: id)
     }
 
     /// Suspends the app if it is in the background with no outstanding work: iOS's default off screen.

@@ -149,7 +149,7 @@ import Testing
             h.advance(by: 60)
             h.handle(.home)
         }
-        let fetches = h.log.records(.delivered).filter { $0.task == BackgroundSystem.fetchLabel }.count
+        let fetches = h.log.records(.delivered).filter { $0.task == BackgroundEvent.fetch.label }.count
         let quota = UsageTier.active.quota(h.system.policy.judgement)
         #expect(fetches > 0)
         #expect(fetches <= 2 * quota + 1)
