@@ -99,6 +99,28 @@ struct AppRecord: Sendable {
     /// background time does not run out meanwhile, as iOS gives such an app unlimited `backgroundTimeRemaining`.
     var backgroundTimeCoveredByMode: Bool { !box.fields.backgroundEvents.activeModes.isEmpty }
 
+    /// `backgroundTimeRemaining` at `now`: unlimited on screen and while a background mode's work runs; while a task
+    /// handed to the app runs, its own time covers the app (SPEC §3; our model, Apple gives no rule): the time left to
+    /// the longest-running one (its grace once expired); else what is left of `allowance` since it left the screen.
+    func backgroundTimeRemaining(at now: Instant, allowance: Double, expirationGrace: Double) -> Double {
+        guard let since = box.fields.lifecycle.backgroundSince, !box.fields.lifecycle.state.isForeground,
+            !backgroundTimeCoveredByMode
+        else { return .greatestFiniteMagnitude }
+        guard backgroundTimeCoveredByTask else { return max(0, since + allowance - now) }
+        let ends = box.fields.scheduling.running.filter(\.delivered).map { run in
+            run.expiredAt.map { $0 + expirationGrace } ?? run.expiresAt ?? .init(seconds: .greatestFiniteMagnitude)
+        }
+        return max(0, (ends.max() ?? now) - now)
+    }
+
+    /// Notes the process's deadlines after the bound of `next` (`AppLifecycle.noteDeadlines`), asked where the life
+    /// cycle lies: its background time counts only while no task's or mode's work covers it.
+    func noteProcessDeadlines(in next: inout EarliestAfter, allowance: Double, policy: Policy) {
+        box.fields.lifecycle.noteDeadlines(
+            in: &next, allowance: allowance,
+            timeCovered: { backgroundTimeCoveredByTask || backgroundTimeCoveredByMode }, policy: policy)
+    }
+
     /// Whether a running task waits to be handed to the app's code.
     var hasUndeliveredTask: Bool { box.fields.scheduling.hasUndeliveredTask }
 

@@ -91,7 +91,7 @@ public struct BackgroundSystem: Sendable {
     /// Handles something the user, the device or a process did at `time`.
     public mutating func handle(_ event: SystemEvent, at time: Instant) -> [Effect] {
         begin(at: time)
-        if isIgnoredWhileShutDown(event) {
+        if device.isShutDown, event.needsDeviceOn {
             record(
                 event.app, .log,
                 reason: "ignored: the device is off (its battery is empty) until the charger is connected")

@@ -127,8 +127,21 @@ struct AppLifecycle: Sendable {
         return returned.callback
     }
 
-    /// Notes that the app's window scene is connected (a scene-based app came on screen).
-    mutating func noteSceneConnected() { sceneConnected = true }
+    /// Who hears `callback` in the process of an app with `manifest` (noting the scene it connects); nil for an app
+    /// extension's moves, which nothing hears: an extension has no app delegate, only its start (`beginRequest`).
+    mutating func receiver(of callback: LifecycleCallback, manifest: AppManifest) -> CallbackReceiver? {
+        if manifest.isExtension { return callback == .beginRequest ? .appExtension : nil }
+        guard manifest.usesScenes else { return .appDelegate }
+        switch callback {
+        case .willFinishLaunching, .didFinishLaunching, .beginRequest: return .appDelegate
+        case .willEnterForeground, .didBecomeActive:
+            let connecting = !sceneConnected
+            sceneConnected = true
+            return .sceneDelegate(connecting: connecting)
+        case .willResignActive, .didEnterBackground, .willTerminate:
+            return sceneConnected ? .sceneDelegate(connecting: false) : .noScene
+        }
+    }
 
     /// Begins ending the process politely for `reason`: only `willTerminate` is delivered from now on.
     mutating func beginTermination(_ reason: TerminationReason) {
@@ -147,17 +160,81 @@ struct AppLifecycle: Sendable {
         assertionsWarned = false
     }
 
-    /// Grants a `beginBackgroundTask` assertion named `name`; returns its number.
-    mutating func beginAssertion(named name: String?) -> Int {
+    /// `beginBackgroundTask(withName:expirationHandler:)` (or `performExpiringActivity`, `asExpiringActivity`): an
+    /// assertion numbered from 1 in each process, refused (0) once the background time is up (`timeRemaining`),
+    /// expired at once if the outstanding ones were already warned; more than the policy's limit crashes the app.
+    /// An app extension has no `beginBackgroundTask` (`NS_EXTENSION_UNAVAILABLE_IOS`): refused. Returns the number.
+    mutating func beginBackgroundTask(
+        named name: String?, asExpiringActivity: Bool, isExtension: Bool, timeRemaining: Double, policy: Policy
+    ) -> (number: Int, actions: [LifecycleAction]) {
+        if isExtension && !asExpiringActivity {
+            return (0, [.fact(.assertionBegan, .assertionUnavailableInExtension(name: name))])
+        }
+        if assertions.count >= policy.maxOutstandingAssertions {
+            return (0, [.crash("more than \(policy.maxOutstandingAssertions) background task assertions (0xbada5e47)")])
+        }
+        if backgroundSince != nil, timeRemaining <= 0 {
+            return (0, [.fact(.assertionBegan, .assertionRefused(name: name))])
+        }
         let number = nextAssertionID
         nextAssertionID += 1
         assertions[number] = name ?? ""
-        return number
+        let began = LifecycleAction.fact(.assertionBegan, .assertionBegan(number: number, name: name))
+        guard assertionsWarned else { return (number, [began]) }
+        return (
+            number, [began, .fact(.assertionExpired, .assertionBegunLate(number: number)), .expireAssertions([number])]
+        )
     }
 
-    /// Ends the assertion `number`; false if there is none.
-    mutating func endAssertion(_ number: Int) -> Bool { assertions.removeValue(forKey: number) != nil }
+    /// `endBackgroundTask(_:)`: the assertion `number` ends; an unknown number is only logged, with iOS's message.
+    mutating func endBackgroundTask(_ number: Int) -> [LifecycleAction] {
+        guard assertions.removeValue(forKey: number) != nil else {
+            let hex = String(number, radix: 16)
+            return [
+                .note(
+                    .log,
+                    "Can't end BackgroundTask: no background task exists with identifier \(number) (0x\(hex)), "
+                        + "or it may have already been ended. Break in UIApplicationEndBackgroundTaskError() to debug.")
+            ]
+        }
+        return [.fact(.assertionEnded, .assertionEnded(number: number))]
+    }
 
-    /// Notes that the outstanding assertions were told their background time is running out.
-    mutating func noteAssertionsWarned() { assertionsWarned = true }
+    // MARK: Deadlines
+
+    /// When the outstanding assertions' background time ends (`allowance` after the app entered the background);
+    /// nil without assertions or background time, or while a task's or a mode's work covers it (`timeCovered`).
+    private func backgroundTimeEnd(allowance: Double, timeCovered: () -> Bool) -> Instant? {
+        guard let backgroundSince, !assertions.isEmpty, !timeCovered() else { return nil }
+        return backgroundSince + allowance
+    }
+
+    /// Fires the callback watchdog and the background time's deadlines at or before `now`: a late callback or
+    /// used-up background time ends the process (an `.end`, the only action then); a near end warns the
+    /// outstanding assertions once. A `willTerminate` that runs out ends the termination under way.
+    mutating func fireDeadlines(at now: Instant, allowance: Double, timeCovered: () -> Bool, policy: Policy)
+        -> [LifecycleAction]
+    {
+        if let inFlight, let deadline = inFlight.deadline, deadline <= now {
+            if inFlight.callback == .willTerminate, let terminating { return [.end(terminating)] }
+            let limit = Int(policy.watchdogTimeout(for: inFlight.callback) ?? 0)
+            return [.end(.watchdog("\(inFlight.callback.rawValue) did not return within \(limit) s (0x8badf00d)"))]
+        }
+        guard let end = backgroundTimeEnd(allowance: allowance, timeCovered: timeCovered) else { return [] }
+        if now >= end { return [.end(.watchdog("background task assertion timeout"))] }
+        guard !assertionsWarned, now >= end + (-policy.assertionExpirationWarning) else { return [] }
+        assertionsWarned = true
+        let numbers = assertions.keys.sorted()
+        return [
+            .fact(.assertionExpired, .assertionsExpiring(numbers: numbers, secondsLeft: Int(end - now))),
+            .expireAssertions(numbers),
+        ]
+    }
+
+    /// Notes the process's deadlines in `next`: its callback's watchdog, and its background time's warning or end.
+    func noteDeadlines(in next: inout EarliestAfter, allowance: Double, timeCovered: () -> Bool, policy: Policy) {
+        next.note(inFlight?.deadline)
+        guard let end = backgroundTimeEnd(allowance: allowance, timeCovered: timeCovered) else { return }
+        next.note(assertionsWarned ? end : end + (-policy.assertionExpirationWarning))
+    }
 }

@@ -1,69 +1,47 @@
 /// `UIApplication`'s background time (§4): `beginBackgroundTask` assertions and the time they keep an app in the
 /// background running, with iOS's limit, its crash and its log message; a running task's own time covers the app.
+/// The rules are `AppLifecycle`'s; this routes the app's calls to them and carries out what they return.
 extension BackgroundSystem {
-    /// `backgroundTimeRemaining`: unlimited on screen and while a background mode's work runs; the task's time while one covers the app; else what is left.
-    func backgroundTimeRemaining(of id: BundleID) -> Double {
-        guard let app = apps.lookUp(id), let since = app.backgroundSince, !app.state.isForeground,
-            !app.backgroundTimeCoveredByMode
-        else {
-            return Double.greatestFiniteMagnitude
-        }
-        if app.backgroundTimeCoveredByTask { return taskTimeRemaining(of: app) }
-        return max(0, since + backgroundTimeAllowance - now)
-    }
-
     /// The app's background time for assertions: shorter while Low Power Mode is on (SPEC §5).
     var backgroundTimeAllowance: Double {
         settings.lowPowerMode ? policy.lowPowerModeBackgroundTimeAllowance : policy.backgroundTimeAllowance
     }
 
-    /// The time left to the app's longest-running delivered task (its grace once expired): while a task runs,
-    /// its own time covers the app, so `beginBackgroundTask` is granted (SPEC §3; our model, Apple gives no rule).
-    func taskTimeRemaining(of app: AppRecord) -> Double {
-        let ends = app.running.filter(\.delivered).map { run in
-            run.expiredAt.map { $0 + policy.expirationGrace } ?? run.expiresAt
-                ?? .init(seconds: .greatestFiniteMagnitude)
+    /// Answers the app's background-time calls: `beginBackgroundTask` (or `performExpiringActivity`),
+    /// `endBackgroundTask` and `backgroundTimeRemaining`.
+    mutating func answerBackgroundTime(_ call: AppCall, from id: BundleID) -> AppCallResult {
+        let timeRemaining = apps[id].backgroundTimeRemaining(
+            at: now, allowance: backgroundTimeAllowance, expirationGrace: policy.expirationGrace)
+        let (name, asExpiringActivity): (String?, Bool)
+        switch call {
+        case .backgroundTimeRemaining: return .timeRemaining(timeRemaining)
+        case .endBackgroundTask(let number): return carryOut(apps[id].lifecycle.endBackgroundTask(number), for: id)
+        case .beginBackgroundTask(let taskName): (name, asExpiringActivity) = (taskName, false)
+        case .beginExpiringActivity(let reason): (name, asExpiringActivity) = (reason, true)
+        default: preconditionFailure("not a background-time call: \(call)")
         }
-        return max(0, (ends.max() ?? now) - now)
+        let isExtension = apps[id].manifest.isExtension
+        let (number, actions) = apps[id].lifecycle.beginBackgroundTask(
+            named: name, asExpiringActivity: asExpiringActivity, isExtension: isExtension,
+            timeRemaining: timeRemaining, policy: policy)
+        let answer = carryOut(actions, for: id)
+        return answer == .ok ? .backgroundTask(number) : answer
     }
 
-    /// `beginBackgroundTask(withName:expirationHandler:)` (or `performExpiringActivity`): an assertion, refused (0)
-    /// once the background time is up, expired at once if its time is already running out; more than iOS's limit
-    /// crashes the app. An app extension has no `beginBackgroundTask` (`NS_EXTENSION_UNAVAILABLE_IOS`): refused.
-    mutating func beginBackgroundTask(_ id: BundleID, name: String?, asExpiringActivity: Bool = false)
-        -> AppCallResult
-    {
-        let app = apps[id]
-        if app.manifest.isExtension && !asExpiringActivity {
-            record(id, .assertionBegan, .assertionUnavailableInExtension(name: name))
-            return .backgroundTask(0)
+    /// Carries out the life cycle's actions in their order; the answer to the app's call is a crash when one of
+    /// them crashes the app, else `.ok`.
+    @discardableResult
+    mutating func carryOut(_ actions: [LifecycleAction], for id: BundleID) -> AppCallResult {
+        var answer = AppCallResult.ok
+        for action in actions {
+            switch action {
+            case .fact(let kind, let detail): record(id, kind, detail)
+            case .note(let kind, let words): record(id, kind, reason: words)
+            case .expireAssertions(let numbers): emit(.expireBackgroundTasks(id, ids: numbers))
+            case .end(let reason): endProcess(id, reason)
+            case .crash(let message): answer = crash(id, message)
+            }
         }
-        if app.assertions.count >= policy.maxOutstandingAssertions {
-            return crash(id, "more than \(policy.maxOutstandingAssertions) background task assertions (0xbada5e47)")
-        }
-        if app.backgroundSince != nil, backgroundTimeRemaining(of: id) <= 0 {
-            record(id, .assertionBegan, .assertionRefused(name: name))
-            return .backgroundTask(0)
-        }
-        let number = apps[id].lifecycle.beginAssertion(named: name)
-        record(id, .assertionBegan, .assertionBegan(number: number, name: name))
-        if app.assertionsWarned {
-            record(id, .assertionExpired, .assertionBegunLate(number: number))
-            emit(.expireBackgroundTasks(id, ids: [number]))
-        }
-        return .backgroundTask(number)
-    }
-
-    /// `endBackgroundTask(_:)`: the assertion ends; an unknown number is only logged, with iOS's message.
-    mutating func endBackgroundTask(_ id: BundleID, _ number: Int) {
-        guard apps[id].lifecycle.endAssertion(number) else {
-            let hex = String(number, radix: 16)
-            record(
-                id, .log,
-                reason: "Can't end BackgroundTask: no background task exists with identifier \(number) (0x\(hex)), "
-                    + "or it may have already been ended. Break in UIApplicationEndBackgroundTaskError() to debug.")
-            return
-        }
-        record(id, .assertionEnded, .assertionEnded(number: number))
+        return answer
     }
 }

@@ -84,30 +84,14 @@ extension BackgroundSystem {
                 reviewAgain(id)
                 record(id, .state, .stateChanged(from: before, to: after))
             }
-            guard let receiver = receiver(of: callback, in: id) else {
+            let manifest = apps[id].manifest
+            guard let receiver = apps[id].lifecycle.receiver(of: callback, manifest: manifest) else {
                 callbackReturned(id, token: token)
                 continue
             }
             record(id, .callback, .callback(callback, receiver: receiver))
             emit(.deliver(id, callback, token: token))
             return
-        }
-    }
-
-    /// Who hears `callback` in the app's process (noting the scene it connects); nil for an app extension's
-    /// moves, which nothing hears: an extension has no app delegate, only its start (`beginRequest`).
-    private mutating func receiver(of callback: LifecycleCallback, in id: BundleID) -> CallbackReceiver? {
-        let manifest = apps[id].manifest
-        if manifest.isExtension { return callback == .beginRequest ? .appExtension : nil }
-        guard manifest.usesScenes else { return .appDelegate }
-        switch callback {
-        case .willFinishLaunching, .didFinishLaunching, .beginRequest: return .appDelegate
-        case .willEnterForeground, .didBecomeActive:
-            let connecting = !apps[id].sceneConnected
-            apps[id].lifecycle.noteSceneConnected()
-            return .sceneDelegate(connecting: connecting)
-        case .willResignActive, .didEnterBackground, .willTerminate:
-            return apps[id].sceneConnected ? .sceneDelegate(connecting: false) : .noScene
         }
     }
 

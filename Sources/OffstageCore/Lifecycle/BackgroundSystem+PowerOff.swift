@@ -24,20 +24,6 @@ extension BackgroundSystem {
         reviewEveryApp()
     }
 
-    /// Whether the event needs the device on: the user's moves, location events and the debugger's calls are
-    /// ignored (recorded) while it is off; settings, the charger, pushes (held) and process reports are not.
-    func isIgnoredWhileShutDown(_ event: SystemEvent) -> Bool {
-        guard device.isShutDown else { return false }
-        switch event {
-        case .open, .home, .lock, .unlock, .openSwitcher, .swipeAway, .interruptionBegan, .interruptionEnded,
-            .locationEvent, .simulateLaunch, .simulateExpiration, .cancelContinuedProcessingTask,
-            .answerContinuedProcessingQuestion, .notificationTapped:
-            return true
-        default:
-            return false
-        }
-    }
-
     /// When a simulated battery off the charger runs empty at the present draw, so that hosts wake then and
     /// the device shuts down on time; nil otherwise.
     var emptyBatteryDueTime: Instant? {
@@ -47,5 +33,20 @@ extension BackgroundSystem {
         let watts = steadyWatts
         guard watts > 0 else { return nil }
         return now + max(0.001, device.batteryLevel * device.battery.capacityJoules / watts)
+    }
+}
+
+extension SystemEvent {
+    /// Whether the event needs the device on: the user's moves, location events and the debugger's calls are
+    /// ignored (recorded) while it is off; settings, the charger, pushes (held) and process reports are not.
+    var needsDeviceOn: Bool {
+        switch self {
+        case .open, .home, .lock, .unlock, .openSwitcher, .swipeAway, .interruptionBegan, .interruptionEnded,
+            .locationEvent, .simulateLaunch, .simulateExpiration, .cancelContinuedProcessingTask,
+            .answerContinuedProcessingQuestion, .notificationTapped:
+            true
+        default:
+            false
+        }
     }
 }

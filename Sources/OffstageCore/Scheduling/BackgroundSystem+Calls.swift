@@ -17,15 +17,10 @@ extension BackgroundSystem {
             return .ok
         case .pendingRequests:
             return .pending(pendingRequests(of: schedulingApp(of: id)))
-        case .beginBackgroundTask(let name): return beginBackgroundTask(id, name: name)
-        case .beginExpiringActivity(let reason): return beginBackgroundTask(id, name: reason, asExpiringActivity: true)
+        case .beginBackgroundTask, .beginExpiringActivity, .endBackgroundTask, .backgroundTimeRemaining:
+            return answerBackgroundTime(call, from: id)
         case .workBegan, .workEnded:
             return answerWorkReport(call, from: id)
-        case .endBackgroundTask(let number):
-            endBackgroundTask(id, number)
-            return .ok
-        case .backgroundTimeRemaining:
-            return .timeRemaining(backgroundTimeRemaining(of: id))
         case .applicationState:
             return .state(apps[id].state)
         case .backgroundRefreshStatus:
@@ -55,7 +50,7 @@ extension BackgroundSystem {
             .setSignificantLocationMonitoring, .setRegionMonitoring, .allowBackgroundLocationUpdates:
             return answerBackgroundWork(call, from: id)
         case .launchOptions:
-            return .launchOptions(launchOptions(of: id))
+            return .launchOptions(apps[id].launchOptions)
         case .startBackgroundTransfer, .cancelBackgroundTransfer:
             return answerBackgroundTransfer(call, from: id)
         case .scheduleNotification, .removePendingNotifications:

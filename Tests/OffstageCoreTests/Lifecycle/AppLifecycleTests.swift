@@ -50,7 +50,12 @@ import Testing
         var lifecycle = AppLifecycle()
         lifecycle.launch(.backgroundTask)
         _ = deliverAll(&lifecycle, at: at(0))
-        lifecycle.noteAssertionsWarned()
+        _ = begin(&lifecycle)
+        let allowance = policy.backgroundTimeAllowance
+        let nearTheEnd = at(allowance - policy.assertionExpirationWarning)
+        let warned = lifecycle.fireDeadlines(
+            at: nearTheEnd, allowance: allowance, timeCovered: { false }, policy: policy)
+        #expect(warned.last == .expireAssertions([1]) && lifecycle.assertionsWarned)
         lifecycle.queue([.willEnterForeground, .didBecomeActive])
         _ = deliverAll(&lifecycle, at: at(10))
         #expect(lifecycle.state == .active && lifecycle.backgroundSince == nil && !lifecycle.assertionsWarned)
@@ -63,18 +68,88 @@ import Testing
         #expect(lifecycle.state == .background && lifecycle.backgroundSince == at(30) && lifecycle.hasCallbackToDeliver)
     }
 
+    /// Begins a `beginBackgroundTask` assertion in an app (not an extension) with time left; its number.
+    func begin(_ lifecycle: inout AppLifecycle, named name: String? = nil) -> Int {
+        lifecycle.beginBackgroundTask(
+            named: name, asExpiringActivity: false, isExtension: false, timeRemaining: 30, policy: policy
+        ).number
+    }
+
     @Test func assertionsAreNumberedFromOneInEachProcess() {
         var lifecycle = AppLifecycle()
-        let first = lifecycle.beginAssertion(named: "upload")
-        let second = lifecycle.beginAssertion(named: nil)
+        let first = begin(&lifecycle, named: "upload")
+        let second = begin(&lifecycle)
         #expect((first, second) == (1, 2) && lifecycle.assertions == [1: "upload", 2: ""])
         #expect(lifecycle.keepsProcessRunning)
-        let ended = lifecycle.endAssertion(1)
-        let endedAgain = lifecycle.endAssertion(1)
-        #expect(ended && !endedAgain)
+        let ended = lifecycle.endBackgroundTask(1)
+        let endedAgain = lifecycle.endBackgroundTask(1)
+        #expect(ended == [.fact(.assertionEnded, .assertionEnded(number: 1))])
+        #expect(endedAgain.count == 1 && endedAgain.first != ended.first)  // iOS's log message, nothing ends
         lifecycle.clearProcess()
-        let inTheNextProcess = lifecycle.beginAssertion(named: nil)
-        #expect(inTheNextProcess == 1)
+        #expect(begin(&lifecycle) == 1)
+    }
+
+    @Test func anAssertionIsRefusedWhenTheTimeIsUpOrInAnExtensionAndTooManyCrashTheApp() {
+        var lifecycle = AppLifecycle()
+        lifecycle.launch(.backgroundTask)
+        _ = deliverAll(&lifecycle, at: at(0))
+        let late = lifecycle.beginBackgroundTask(
+            named: "late", asExpiringActivity: false, isExtension: false, timeRemaining: 0, policy: policy)
+        #expect(late.number == 0 && late.actions == [.fact(.assertionBegan, .assertionRefused(name: "late"))])
+        let inExtension = lifecycle.beginBackgroundTask(
+            named: nil, asExpiringActivity: false, isExtension: true, timeRemaining: 30, policy: policy)
+        #expect(inExtension.number == 0 && lifecycle.assertions.isEmpty)
+        for _ in 0..<policy.maxOutstandingAssertions { _ = begin(&lifecycle) }
+        let tooMany = lifecycle.beginBackgroundTask(
+            named: nil, asExpiringActivity: false, isExtension: false, timeRemaining: 30, policy: policy)
+        #expect(tooMany.number == 0 && tooMany.actions.count == 1)
+        #expect(tooMany.actions.first.map { if case .crash = $0 { true } else { false } } == true)
+    }
+
+    @Test func backgroundTimeEndsTheProcessUnlessATaskOrModeCoversItAndALateCallbackIsKilled() {
+        var lifecycle = AppLifecycle()
+        lifecycle.launch(.backgroundTask)
+        _ = deliverAll(&lifecycle, at: at(0))
+        _ = begin(&lifecycle)
+        let allowance = policy.backgroundTimeAllowance
+        let covered = lifecycle.fireDeadlines(
+            at: at(allowance), allowance: allowance, timeCovered: { true }, policy: policy)
+        #expect(covered.isEmpty)
+        var next = EarliestAfter(at(0))
+        lifecycle.noteDeadlines(in: &next, allowance: allowance, timeCovered: { false }, policy: policy)
+        #expect(next.earliest == at(allowance - policy.assertionExpirationWarning))
+        let ended = lifecycle.fireDeadlines(
+            at: at(allowance), allowance: allowance, timeCovered: { false }, policy: policy)
+        #expect(ended == [.end(.watchdog("background task assertion timeout"))])
+        var launching = AppLifecycle()
+        launching.launch(.user)
+        let callback = launching.deliverNextCallback(token: 1, at: at(0), policy: policy)
+        let watchdog = policy.watchdogTimeout(for: callback) ?? 0
+        let late = launching.fireDeadlines(
+            at: at(watchdog), allowance: allowance, timeCovered: { false }, policy: policy)
+        #expect(late == [.end(.watchdog("\(callback.rawValue) did not return within \(Int(watchdog)) s (0x8badf00d)"))])
+    }
+
+    @Test func aSceneBasedAppConnectsItsSceneWhenItFirstComesOnScreen() {
+        var lifecycle = AppLifecycle()
+        let scenes = AppManifest(bundleIdentifier: "com.example.scenes", usesScenes: true)
+        #expect(lifecycle.receiver(of: .didEnterBackground, manifest: scenes) == .noScene)
+        #expect(lifecycle.receiver(of: .willEnterForeground, manifest: scenes) == .sceneDelegate(connecting: true))
+        #expect(lifecycle.receiver(of: .didBecomeActive, manifest: scenes) == .sceneDelegate(connecting: false))
+        #expect(lifecycle.receiver(of: .didFinishLaunching, manifest: scenes) == .appDelegate)
+        let widget = AppManifest(
+            bundleIdentifier: "com.example.widget", extensionPoint: "com.apple.widgetkit-extension")
+        #expect(lifecycle.receiver(of: .beginRequest, manifest: widget) == .appExtension)
+        #expect(lifecycle.receiver(of: .didEnterBackground, manifest: widget) == nil)
+    }
+
+    @Test func theLaunchOptionsNameTheEventTheProcessWasLaunchedFor() {
+        var lifecycle = AppLifecycle()
+        #expect(lifecycle.launchOptions.isEmpty)
+        lifecycle.noteLaunchEvent(.remoteNotification(payload: "p"))
+        #expect(lifecycle.launchOptions == LaunchOptions(remoteNotification: "p"))
+        lifecycle.noteLaunchEvent(.location(.significantChange))
+        #expect(lifecycle.launchOptions == LaunchOptions(location: true))
     }
 
     @Test func aPoliteTerminationDeliversOnlyWillTerminate() {

@@ -1,0 +1,14 @@
+/// What one of the life cycle's transitions (`AppLifecycle`) asks the system to do for the app, in order: the
+/// life cycle decides, `BackgroundSystem` carries out (records, effects, the end of the process).
+enum LifecycleAction: Hashable, Sendable {
+    /// Keep a typed fact of `kind` about the app.
+    case fact(RecordKind, RecordDetail)
+    /// Keep a fact of `kind` about the app in words (iOS's own log message).
+    case note(RecordKind, String)
+    /// Tell the app's code that the assertions numbered so are expiring (their expiration handlers run).
+    case expireAssertions([Int])
+    /// End the app's process now, for this reason (a watchdog, a termination whose `willTerminate` ran out).
+    case end(TerminationReason)
+    /// Crash the app with iOS's message: it broke a rule of the API.
+    case crash(String)
+}
