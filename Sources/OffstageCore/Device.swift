@@ -40,6 +40,20 @@ public struct DeviceState: Hashable, Sendable, Codable {
     public var isShutDown = false
 
     public init() {}
+
+    /// The user is using the device: screen on, unlocked, not idle.
+    mutating func wake() {
+        isLocked = false
+        isScreenOn = true
+        idleSince = nil
+    }
+
+    /// The screen of a locked device goes dark again after a glance at `now`: the device is idle from then.
+    mutating func dimWhileLocked(at now: Instant) {
+        guard isScreenOn else { return }
+        isScreenOn = false
+        idleSince = now
+    }
 }
 
 /// What a suspended app hears when the system resumes it in the background for a task or an event: Apple's

@@ -66,6 +66,40 @@ struct AppLifecycle: Sendable {
     /// Keeps the §7 event the process is being launched for: its launch options say so.
     mutating func noteLaunchEvent(_ event: BackgroundEvent) { launchEvent = event }
 
+    /// The user opens the app at `now`: launched (an extension starts with `beginRequest`) or resumed, else brought
+    /// from the background (`willEnterForeground`) or from inactive to active, with the callbacks in iOS's order.
+    mutating func open(asExtension: Bool, at now: Instant) -> [LifecycleAction] {
+        switch projectedState {
+        case .notRunning:
+            launch(.user, asExtension: asExtension)
+            return [.launched(.user, purpose: "the user opened the app")]
+        case .suspended:
+            resume(at: now, then: [.willEnterForeground, .didBecomeActive])
+            return [.resumed("the user opened the app")]
+        case .background: queuedCallbacks += [.willEnterForeground, .didBecomeActive]
+        case .inactive: queuedCallbacks += [.didBecomeActive]
+        case .active: break
+        }
+        return []
+    }
+
+    /// The system needs the app's code in the background at `now` (for a task or an event, `purpose`): launched in
+    /// the background, or resumed, with `didEnterBackground` first unless the device resumes with no callback
+    /// (`resumeCallback`; "About the background execution sequence"); a running process is left as it is.
+    mutating func wake(
+        for purpose: @autoclosure () -> String, resumeCallback: ResumeCallback, asExtension: Bool, at now: Instant
+    ) -> [LifecycleAction] {
+        switch projectedState {
+        case .notRunning:
+            launch(.backgroundTask, asExtension: asExtension)
+            return [.launched(.backgroundTask, purpose: purpose())]
+        case .suspended:
+            resume(at: now, then: resumeCallback == .didEnterBackground ? [.didEnterBackground] : [])
+            return [.resumed(purpose())]
+        default: return []
+        }
+    }
+
     /// Queues `callbacks` after those already queued (a move on or off screen).
     mutating func queue(_ callbacks: [LifecycleCallback]) { queuedCallbacks += callbacks }
 
@@ -119,12 +153,14 @@ struct AppLifecycle: Sendable {
         return callback
     }
 
-    /// The callback with `token` returned: the one that was in flight, or nil (and nothing changes) if another is.
-    mutating func callbackReturned(token: Int) -> LifecycleCallback? {
-        guard let returned = inFlight, returned.token == token else { return nil }
+    /// The callback with `token` returned (nothing changes if another is in flight): a returning `willTerminate`
+    /// ends the termination under way.
+    mutating func callbackReturned(token: Int) -> [LifecycleAction] {
+        guard let returned = inFlight, returned.token == token else { return [] }
         inFlight = nil
         if returned.callback == .didFinishLaunching || returned.callback == .beginRequest { launchCompleted = true }
-        return returned.callback
+        guard returned.callback == .willTerminate, let terminating else { return [] }
+        return [.end(terminating)]
     }
 
     /// Who hears `callback` in the process of an app with `manifest` (noting the scene it connects); nil for an app

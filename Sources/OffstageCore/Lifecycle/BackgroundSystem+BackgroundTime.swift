@@ -38,6 +38,14 @@ extension BackgroundSystem {
             case .fact(let kind, let detail): record(id, kind, detail)
             case .note(let kind, let words): record(id, kind, reason: words)
             case .expireAssertions(let numbers): emit(.expireBackgroundTasks(id, ids: numbers))
+            case .launched(let reason, let purpose):
+                reviewAgain(id)
+                emit(.launch(id, reason))
+                record(id, .launched, .launched(reason: reason, purpose: purpose))
+            case .resumed(let why):
+                reviewAgain(id)
+                emit(.resume(id))
+                record(id, .resumed, reason: why)
             case .end(let reason): endProcess(id, reason)
             case .crash(let message): answer = crash(id, message)
             }

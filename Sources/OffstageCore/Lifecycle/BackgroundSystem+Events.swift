@@ -22,19 +22,16 @@ extension BackgroundSystem {
             if let current = foregroundApp { sendToBackground(current) }
         case .lock:
             record(nil, .user, reason: "lock")
-            guard !device.isLocked else { return screenOffWhileLocked() }
+            guard !device.isLocked else { return device.dimWhileLocked(at: now) }
             appUnderLock = foregroundApp
             if let current = foregroundApp { sendToBackground(current) }
             device.isLocked = true
             device.isScreenOn = false
             device.idleSince = now
         case .unlock:
-            record(nil, .user, reason: "unlock")
-            wakeDevice()
-            if let previous = appUnderLock {
-                appUnderLock = nil
-                bringToForeground(previous)
-            }
+            let previous = appUnderLock
+            unlockToOpen()
+            if let previous { bringToForeground(previous) }
         case .screenOn:
             record(nil, .user, reason: "screen on")
             guard device.isLocked, !device.isScreenOn else { return }
@@ -50,18 +47,21 @@ extension BackgroundSystem {
         case .notificationTapped(let id, let identifier):
             guard apps.contains(id) else { return record(nil, .log, reason: "tap: \(id) is not installed") }
             tapNotification(id, identifier: identifier)
-        case .openSwitcher:
-            record(nil, .user, reason: "open the app switcher")
-            if let current = foregroundApp { resignActive(current) }
+        case .openSwitcher, .interruptionBegan:
+            record(
+                nil, .user, reason: event == .openSwitcher ? "open the app switcher" : "interruption (call or alert)")
+            guard let current = foregroundApp, apps[current].projectedState == .active else { return }
+            apps[current].lifecycle.queue([.willResignActive])
+            reviewAgain(current)
         case .swipeAway(let id):
             guard switcher.contains(id) else {
                 return record(id, .log, reason: "swipe: the app is not in the app switcher")
             }
             record(id, .user, reason: "swipe away in the app switcher")
-            swipeAway(id)
-        case .interruptionBegan:
-            record(nil, .user, reason: "interruption (call or alert)")
-            if let current = foregroundApp { resignActive(current) }
+            // Force-quit: the process ends (with `willTerminate` if it was running); its queued and running
+            // continued-processing tasks end with it, without any callback (see `endProcess`).
+            apps[id].forceQuit = true
+            terminate(id, .userForceQuit)
         case .interruptionEnded(let accepted):
             record(nil, .user, reason: accepted ? "interruption taken" : "interruption dismissed")
             guard let current = foregroundApp else { return }
@@ -112,6 +112,7 @@ extension BackgroundSystem {
             wallClock = clock
             record(nil, .device, reason: "wall clock set")
         case .processExited(let id, let reason):
+            guard apps.contains(id) else { return record(nil, .log, reason: "process exited: \(id) is not installed") }
             endProcess(id, .exited(reason))
         case .resourceUsage(let id, let usage):
             noteResourceUsage(id, usage)
@@ -133,35 +134,15 @@ extension BackgroundSystem {
         }
     }
 
-    /// The user is using the device: screen on, unlocked, not idle. A screen lit from dark is a signal to the
-    /// launch model before the app the user opens, so that app's launch follows it.
-    mutating func wakeDevice() {
-        if !device.isScreenOn { learn(.screenCameOn) }
-        device.isLocked = false
-        device.isScreenOn = true
-        device.idleSince = nil
-    }
-
-    /// The screen of a locked device goes dark again after a glance: the device is idle from now.
-    mutating func screenOffWhileLocked() {
-        guard device.isScreenOn else { return }
-        device.isScreenOn = false
-        device.idleSince = now
-    }
-
     /// Opening an app needs an unlocked device: the user unlocks on the way, and the app that was
     /// on screen before the lock stays in the background.
     mutating func unlockToOpen() {
         record(nil, .user, reason: "unlock")
-        wakeDevice()
+        // The user is using the device: screen on, unlocked, not idle. A screen lit from dark is a signal to the
+        // launch model before the app the user opens, so that app's launch follows it.
+        if !device.isScreenOn { learn(.screenCameOn) }
+        device.wake()
         appUnderLock = nil
-    }
-
-    /// Swipe away: force-quit. The process ends (with `willTerminate` if it was running); its queued and
-    /// running continued-processing tasks end with it, without any callback (see `endProcess`).
-    mutating func swipeAway(_ id: BundleID) {
-        if apps.contains(id) { apps[id].forceQuit = true }
-        terminate(id, .userForceQuit)
     }
 }
 

@@ -3,26 +3,19 @@
 extension BackgroundSystem {
     /// Puts `id` on screen, sending the current foreground app away first.
     mutating func bringToForeground(_ id: BundleID) {
-        guard apps.contains(id) else { return }
-        let projectedState = apps[id].projectedState
+        precondition(apps.contains(id), "\(id) brought to the foreground is not installed")
+        let isExtension = apps[id].manifest.isExtension
         if let current = foregroundApp, current != id { sendToBackground(current) }
         apps[id].forceQuit = false
         if foregroundApp != id { noteLaunchByUser(id) }
         reviewAgain(id)
-        switch projectedState {
-        case .notRunning: launchProcess(id, .user, purpose: "the user opened the app")
-        case .suspended:
-            resumeProcess(id, then: [.willEnterForeground, .didBecomeActive], why: "the user opened the app")
-        case .background: apps[id].lifecycle.queue([.willEnterForeground, .didBecomeActive])
-        case .inactive: apps[id].lifecycle.queue([.didBecomeActive])
-        case .active: break
-        }
+        carryOut(apps[id].lifecycle.open(asExtension: isExtension, at: now), for: id)
         foregroundApp = id
     }
 
     /// Moves the foreground app off screen: `willResignActive` (if active) then `didEnterBackground`.
     mutating func sendToBackground(_ id: BundleID) {
-        guard apps.contains(id) else { return }
+        precondition(apps.contains(id), "\(id) sent to the background is not installed")
         reviewAgain(id)
         switch apps[id].projectedState {
         case .active: apps[id].lifecycle.queue([.willResignActive, .didEnterBackground])
@@ -33,48 +26,19 @@ extension BackgroundSystem {
         if foregroundApp == id { foregroundApp = nil }
     }
 
-    /// Moves the foreground app from active to inactive (an interruption or the app switcher).
-    mutating func resignActive(_ id: BundleID) {
-        guard apps.contains(id), apps[id].projectedState == .active else { return }
-        apps[id].lifecycle.queue([.willResignActive])
-        reviewAgain(id)
-    }
-
-    /// Launches the app in the background (for a task) or resumes it if suspended.
+    /// Launches the app in the background (for a task or an event, `why`) or resumes it if suspended.
     mutating func wakeForBackgroundWork(_ id: BundleID, why: @autoclosure () -> String) {
-        switch apps.lookUp(id)?.projectedState {
-        case .notRunning: launchProcess(id, .backgroundTask, purpose: why())
-        // Resumed for an event: `didEnterBackground` first, then the event ("About the background execution
-        // sequence"), unless the device is set to resume with no callback (`DeviceState.resumeCallback`).
-        case .suspended:
-            resumeProcess(
-                id, then: device.resumeCallback == .didEnterBackground ? [.didEnterBackground] : [], why: why())
-        default: break
-        }
-    }
-
-    /// Starts the process: the launch callbacks, then active (user) or background (background task).
-    mutating func launchProcess(_ id: BundleID, _ reason: LaunchReason, purpose: @autoclosure () -> String) {
-        apps[id].lifecycle.launch(reason, asExtension: apps[id].manifest.isExtension)
-        reviewAgain(id)
-        emit(.launch(id, reason))
-        record(id, .launched, .launched(reason: reason, purpose: purpose()))
-    }
-
-    /// Thaws a suspended process, which then receives `callbacks`; its background time starts anew.
-    mutating func resumeProcess(
-        _ id: BundleID, then callbacks: [LifecycleCallback], why: @autoclosure () -> String
-    ) {
-        apps[id].lifecycle.resume(at: now, then: callbacks)
-        reviewAgain(id)
-        emit(.resume(id))
-        record(id, .resumed, reason: why())
+        let (resumeCallback, isExtension) = (device.resumeCallback, apps[id].manifest.isExtension)
+        carryOut(
+            apps[id].lifecycle.wake(for: why(), resumeCallback: resumeCallback, asExtension: isExtension, at: now),
+            for: id)
     }
 
     /// Delivers the next queued callback if none is in flight; an app extension's moves, which no code hears,
     /// change its state and pass at once.
     mutating func pumpCallbacks(_ id: BundleID) {
-        while apps.contains(id), apps[id].hasCallbackToDeliver {
+        precondition(apps.contains(id), "callbacks of \(id), which is not installed")
+        while apps[id].hasCallbackToDeliver {
             let before = apps[id].state
             let token = nextToken
             nextToken += 1
@@ -86,7 +50,7 @@ extension BackgroundSystem {
             }
             let manifest = apps[id].manifest
             guard let receiver = apps[id].lifecycle.receiver(of: callback, manifest: manifest) else {
-                callbackReturned(id, token: token)
+                carryOut(apps[id].lifecycle.callbackReturned(token: token), for: id)
                 continue
             }
             record(id, .callback, .callback(callback, receiver: receiver))
@@ -95,17 +59,10 @@ extension BackgroundSystem {
         }
     }
 
-    /// The app's delegate returned from the callback with `token`.
-    mutating func callbackReturned(_ id: BundleID, token: Int) {
-        guard apps.contains(id), let callback = apps[id].lifecycle.callbackReturned(token: token) else { return }
-        if callback == .willTerminate, let reason = apps[id].terminating {
-            endProcess(id, reason)
-        }
-    }
-
     /// Ends the app: running apps asked by the user or by jetsam get `willTerminate`; others end at once.
     mutating func terminate(_ id: BundleID, _ reason: TerminationReason) {
-        guard apps.contains(id), apps[id].state.hasProcess, !apps[id].isTerminating else { return }
+        precondition(apps.contains(id), "\(id) to terminate is not installed")
+        guard apps[id].state.hasProcess, !apps[id].isTerminating else { return }
         let politeEnd = reason == .userForceQuit || reason == .memoryPressure
         reviewAgain(id)
         if politeEnd && apps[id].state != .suspended {
@@ -120,7 +77,8 @@ extension BackgroundSystem {
 
     /// Removes the process now: no callback; its running tasks and queued continued requests die with it.
     mutating func endProcess(_ id: BundleID, _ reason: TerminationReason) {
-        guard apps.contains(id), apps[id].state.hasProcess else { return }
+        precondition(apps.contains(id), "the process of \(id), which is not installed")
+        guard apps[id].state.hasProcess else { return }
         reviewAgain(id)
         let running = apps[id].running
         for run in running {

@@ -7,6 +7,10 @@ enum LifecycleAction: Hashable, Sendable {
     case note(RecordKind, String)
     /// Tell the app's code that the assertions numbered so are expiring (their expiration handlers run).
     case expireAssertions([Int])
+    /// The process was launched for `reason` (to do `purpose`): the host starts it.
+    case launched(LaunchReason, purpose: String)
+    /// The suspended process was thawed (`why`): the host resumes it.
+    case resumed(String)
     /// End the app's process now, for this reason (a watchdog, a termination whose `willTerminate` ran out).
     case end(TerminationReason)
     /// Crash the app with iOS's message: it broke a rule of the API.

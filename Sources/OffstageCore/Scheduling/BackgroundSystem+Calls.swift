@@ -38,7 +38,7 @@ extension BackgroundSystem {
             apps[id].scheduling.noteProgress(taskID, completed: completed, total: total)
             return .ok
         case .returned(let token):
-            callbackReturned(id, token: token)
+            carryOut(apps[id].lifecycle.callbackReturned(token: token), for: id)
             return .ok
         case .simulateLaunch(let identifier):
             simulateLaunch(id, identifier: identifier)

@@ -42,8 +42,9 @@ import Testing
         #expect(lifecycle.inFlight?.deadline == policy.watchdogTimeout(for: .willFinishLaunching).map { at(0) + $0 })
         #expect(!lifecycle.hasCallbackToDeliver)
         let wrong = lifecycle.callbackReturned(token: 8)
+        #expect(wrong.isEmpty && lifecycle.inFlight?.token == 7)
         let right = lifecycle.callbackReturned(token: 7)
-        #expect(wrong == nil && right == .willFinishLaunching && lifecycle.inFlight == nil)
+        #expect(right.isEmpty && lifecycle.inFlight == nil)
     }
 
     @Test func comingToTheForegroundStopsTheBackgroundTimeAndSuspensionFreezesTheProcess() {
@@ -158,6 +159,30 @@ import Testing
         lifecycle.beginTermination(.userForceQuit)
         #expect(lifecycle.queuedCallbacks == [.willTerminate] && lifecycle.terminating == .userForceQuit)
         #expect(!lifecycle.isReadyForWork && lifecycle.keepsProcessRunning)
+        let callback = lifecycle.deliverNextCallback(token: 3, at: at(0), policy: policy)
+        #expect(callback == .willTerminate)
+        #expect(lifecycle.callbackReturned(token: 3) == [.end(.userForceQuit)])
+    }
+
+    @Test func openingLaunchesOrResumesAndABackgroundWakeLeavesARunningProcessAlone() {
+        var lifecycle = AppLifecycle()
+        #expect(lifecycle.open(asExtension: false, at: at(0)) == [.launched(.user, purpose: "the user opened the app")])
+        #expect(deliverAll(&lifecycle, at: at(0)) == [.willFinishLaunching, .didFinishLaunching, .didBecomeActive])
+        #expect(lifecycle.open(asExtension: false, at: at(1)).isEmpty && lifecycle.state == .active)
+        #expect(
+            lifecycle.wake(for: "refresh", resumeCallback: .didEnterBackground, asExtension: false, at: at(2)).isEmpty)
+        lifecycle.queue([.willResignActive, .didEnterBackground])
+        _ = deliverAll(&lifecycle, at: at(3))
+        lifecycle.suspend()
+        let silent = lifecycle.wake(for: "refresh", resumeCallback: .none, asExtension: false, at: at(4))
+        #expect(silent == [.resumed("refresh")] && !lifecycle.hasCallbackToDeliver)
+        lifecycle.suspend()
+        let resumed = lifecycle.open(asExtension: false, at: at(5))
+        #expect(resumed == [.resumed("the user opened the app")])
+        #expect(lifecycle.queuedCallbacks == [.willEnterForeground, .didBecomeActive])
+        var fresh = AppLifecycle()
+        let launched = fresh.wake(for: "refresh", resumeCallback: .didEnterBackground, asExtension: false, at: at(6))
+        #expect(launched == [.launched(.backgroundTask, purpose: "refresh")] && fresh.projectedState == .background)
     }
 
     @Test func anAdoptedBackgroundProcessGetsItsBackgroundTimeAnew() {
