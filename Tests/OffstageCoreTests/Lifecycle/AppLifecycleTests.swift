@@ -47,11 +47,17 @@ import Testing
         #expect(right.isEmpty && lifecycle.inFlight == nil)
     }
 
-    @Test func comingToTheForegroundStopsTheBackgroundTimeAndSuspensionFreezesTheProcess() {
+    /// An app launched in the background at 0 with one `beginBackgroundTask` assertion.
+    func backgroundAppWithAnAssertion() -> AppLifecycle {
         var lifecycle = AppLifecycle()
         lifecycle.launch(.backgroundTask)
         _ = deliverAll(&lifecycle, at: at(0))
         _ = begin(&lifecycle)
+        return lifecycle
+    }
+
+    @Test func comingToTheForegroundStopsTheBackgroundTimeAndSuspensionFreezesTheProcess() {
+        var lifecycle = backgroundAppWithAnAssertion()
         let allowance = policy.backgroundTimeAllowance
         let nearTheEnd = at(allowance - policy.assertionExpirationWarning)
         let warned = lifecycle.fireDeadlines(
@@ -108,10 +114,7 @@ import Testing
     }
 
     @Test func backgroundTimeEndsTheProcessUnlessATaskOrModeCoversItAndALateCallbackIsKilled() {
-        var lifecycle = AppLifecycle()
-        lifecycle.launch(.backgroundTask)
-        _ = deliverAll(&lifecycle, at: at(0))
-        _ = begin(&lifecycle)
+        var lifecycle = backgroundAppWithAnAssertion()
         let allowance = policy.backgroundTimeAllowance
         let covered = lifecycle.fireDeadlines(
             at: at(allowance), allowance: allowance, timeCovered: { true }, policy: policy)
