@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import OffstageCore
 import OffstageProtocol
 import OffstageTestSupport
@@ -359,18 +360,26 @@ final class DaemonHarness {
         Self.waitForExit(process.processIdentifier, timeout: 10)
     }
 
-    /// The rows of one query on the daemon's store (with Python's sqlite3; the daemon must be stopped), each
-    /// column as text ("" for NULL).
+    /// The rows of one query on the daemon's store (the daemon must be stopped), each column as text ("" for
+    /// NULL). Read in this process and read-only: the store stays as the daemon left it (its write-ahead log too,
+    /// which a writer's close would fold in), and a test between a kill and a restart waits no process start.
     func query(_ statement: String) throws -> [[String]] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "python3", "-c",
-            "import sqlite3, sys, json; c = sqlite3.connect(sys.argv[1]); "
-                + "print(json.dumps([['' if v is None else str(v) for v in row] for row in c.execute(sys.argv[2])]))",
-            stateDirectory + "/offstage.sqlite", statement,
-        ]
-        return try JSONDecoder().decode([[String]].self, from: try run(process))
+        var configuration = Configuration()
+        configuration.readonly = true
+        let store = try DatabaseQueue(path: stateDirectory + "/offstage.sqlite", configuration: configuration)
+        return try store.read { db in
+            try Row.fetchAll(db, sql: statement).map { row in
+                row.databaseValues.map { value in
+                    switch value.storage {
+                    case .null: ""
+                    case .int64(let number): String(number)
+                    case .double(let number): String(number)
+                    case .string(let text): text
+                    case .blob(let bytes): String(decoding: bytes, as: UTF8.self)
+                    }
+                }
+            }
+        }
     }
 
     /// Bytes sent to process `pid` that wait unread in its sockets (`ss`'s Recv-Q of each socket it holds).
