@@ -22,16 +22,15 @@ import Testing
         let commands =
             FuzzCommand.everyFile(files)
             + (0..<Self.randomCases).map { _ in FuzzCommand.make(files: files, random: &random) }
-        // Four at a time: each run is independent (its own output, its own files but the shared outputs, which
-        // any run may overwrite), so the order of finishing does not matter.
-        let outcomes = await withTaskGroup(of: (Int, CLI.Outcome).self) { group in
-            var results: [(Int, CLI.Outcome)] = []
-            for (index, arguments) in commands.enumerated() {
-                if index >= 4, let done = await group.next() { results.append(done) }
-                group.addTask { (index, await CLI.run(arguments)) }
-            }
-            for await done in group { results.append(done) }
-            return results
+        // One at a time on a thread of its own (the evaluations' task groups too, which inherit it): on the shared
+        // cooperative pool each case waited behind the whole suite's queued tests, so in a full run this test
+        // ended with the suite, past its time limit on a loaded machine.
+        let executor = ThreadTaskExecutor(name: "offstage-cli-fuzz")
+        defer { executor.finish() }
+        let outcomes = await withTaskExecutorPreference(executor) {
+            var outcomes: [(Int, CLI.Outcome)] = []
+            for (index, arguments) in commands.enumerated() { outcomes.append((index, await CLI.run(arguments))) }
+            return outcomes
         }
         var succeeded = 0
         var refused = 0
