@@ -105,7 +105,7 @@ public struct BackgroundSystem: Sendable {
     /// Answers a call from `app`'s code at `time`, with the effects it causes.
     public mutating func call(_ call: AppCall, from app: BundleID, at time: Instant) -> (AppCallResult, [Effect]) {
         begin(at: time)
-        if apps.contains(app) { reviewAgain(app) }
+        if apps.contains(app), !call.onlyReads { reviewAgain(app) }
         let result: AppCallResult
         if apps.contains(app), apps[app].state.hasProcess {  // no copy of the record alive while `answer` changes it
             result = answer(call, from: app)

@@ -118,7 +118,7 @@ public enum AppCall: Hashable, Sendable, Codable {
     /// runs its whole time needs no such call.
     case workEnded(number: Int)
 
-    // MARK: Gaps closed (stop 10): background location misuse and launch options
+    // MARK: Background location misuse and launch options
     /// `CLLocationManager.allowsBackgroundLocationUpdates` was set to `true`: without `location` in
     /// `UIBackgroundModes` the app crashes, as on iOS.
     case allowBackgroundLocationUpdates
@@ -126,7 +126,7 @@ public enum AppCall: Hashable, Sendable, Codable {
     /// receive: why this launch happened (answered with `AppCallResult.launchOptions`).
     case launchOptions
 
-    // MARK: Background URLSession (issue 16, item 8)
+    // MARK: Background URLSession
     /// A task of a background session was resumed: the system takes its transfer over.
     case startBackgroundTransfer(BackgroundTransferRequest)
     /// A task of a background session was cancelled.
@@ -137,6 +137,17 @@ public enum AppCall: Hashable, Sendable, Codable {
     case scheduleNotification(LocalNotificationSchedule)
     /// `removePendingNotificationRequests(withIdentifiers:)`; nil: `removeAllPendingNotificationRequests()`.
     case removePendingNotifications(identifiers: [String]?)
+
+    /// Whether the call only reads the system (the app's state, its time left, its pending requests, its launch
+    /// options…): it changes nothing a review reads, so the app is not reviewed for it.
+    var onlyReads: Bool {
+        switch self {
+        case .pendingRequests, .backgroundTimeRemaining, .applicationState, .backgroundRefreshStatus,
+            .supportedResources, .launchOptions:
+            true
+        default: false
+        }
+    }
 }
 
 /// The system's answer to an `AppCall`.
@@ -155,7 +166,7 @@ public enum AppCallResult: Hashable, Sendable, Codable {
     /// The caller has no live process (it was killed while its code ran); the call is ignored.
     case notRunning
 
-    // MARK: Gaps closed (stop 10): launch options
+    // MARK: Launch options
     /// Why the app was launched, for its `launchOptions`.
     case launchOptions(LaunchOptions)
 }

@@ -121,6 +121,9 @@ public enum BehaviourAction: Hashable, Sendable {
     case backgroundTask(name: String, work: WorkDuration, leak: Bool, load: WorkLoad = WorkLoad())
     /// Block the callback for this long (a slow `didEnterBackground`, say).
     case work(WorkDuration, load: WorkLoad = WorkLoad())
+    /// Work that goes on after the callback returns, for this long (content an app downloads as it comes on
+    /// screen): the load is the process's, the callback is not held.
+    case load(WorkDuration, load: WorkLoad = WorkLoad())
     /// Register a launch handler now (continued-processing identifiers are registered this way).
     case register(String)
     case cancel(String)

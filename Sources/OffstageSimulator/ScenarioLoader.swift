@@ -710,7 +710,7 @@ extension ScenarioReader {
     }
 
     private static let actionKeys = [
-        "submit", "backgroundTask", "work", "register", "cancel", "cancelAll", "fetchInterval", "startMode",
+        "submit", "backgroundTask", "work", "load", "register", "cancel", "cancelAll", "fetchInterval", "startMode",
         "stopMode", "monitorSignificantChanges", "monitorRegion", "backgroundDownload",
     ]
 
@@ -718,6 +718,16 @@ extension ScenarioReader {
         var actions: [BehaviourAction] = []
         for item in try field.list(expecting: "a list of actions") { actions.append(try action(item)) }
         return actions
+    }
+
+    /// A `work:` or `load:` action's value: a duration, or a mapping of the duration and its load.
+    private func timedWork(_ value: Field) throws(ScenarioError) -> (WorkDuration, WorkLoad) {
+        guard case .mapping = value.node else {
+            return (try value.quantity(Quantities.work, Quantities.workHint), WorkLoad())
+        }
+        let work = try value.table(
+            ["duration", "cpu", "gpu", "bytes"], expecting: "a mapping (duration:, cpu:, gpu:, bytes:)")
+        return (try work.required("duration").quantity(Quantities.work, Quantities.workHint), try load(work))
     }
 
     private func action(_ field: Field) throws(ScenarioError) -> BehaviourAction {
@@ -739,13 +749,11 @@ extension ScenarioReader {
         switch entry.key {
         case "submit": return .submit(try request(value))
         case "work":
-            guard case .mapping = value.node else {
-                return .work(try value.quantity(Quantities.work, Quantities.workHint))
-            }
-            let work = try value.table(
-                ["duration", "cpu", "gpu", "bytes"], expecting: "a mapping (duration:, cpu:, gpu:, bytes:)")
-            let duration = try work.required("duration").quantity(Quantities.work, Quantities.workHint)
-            return .work(duration, load: try load(work))
+            let (duration, load) = try timedWork(value)
+            return .work(duration, load: load)
+        case "load":
+            let (duration, load) = try timedWork(value)
+            return .load(duration, load: load)
         case "register": return .register(try value.string())
         case "cancel": return .cancel(try value.string())
         case "cancelAll":

@@ -115,6 +115,10 @@ nonisolated final class ScriptedApp: UIApplicationDelegate, NSExtensionRequestHa
                 let progress = begin(load, over: work)
                 OffstageClock.sleep(seconds: work)
                 progress.end()
+            case .load(let duration, let load):
+                let work = seconds(duration)
+                let progress = begin(load, over: work)
+                OffstageClock.after(seconds: work) { progress.end() }
             case .register(let identifier):
                 register(identifier)
             case .cancel(let identifier):

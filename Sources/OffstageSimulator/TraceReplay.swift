@@ -55,7 +55,7 @@ public enum TraceReplay {
 
     /// The content a news-like app loads as it comes on screen, as its refresh does: what makes foreground use
     /// count as a refresh, and on cellular what brings the radio up while the user is in the app.
-    public static let foregroundLoad = BehaviourAction.work(.fixed(2), load: refreshWork.load)
+    public static let foregroundLoad = BehaviourAction.load(.fixed(2), load: refreshWork.load)
 
     /// A news-like app: it registers its refresh task, submits a `BGAppRefreshTaskRequest` (earliest begin
     /// `refreshAfter` ahead) and loads its content whenever it becomes active, and submits again at the end of

@@ -65,6 +65,24 @@ import Testing
         #expect(abs((Self.backgroundJoules(simulation)) - expected) < 1e-9)
     }
 
+    /// A `load:` goes on after the callback returns, where `work:` holds the callback: six seconds of work in
+    /// `didEnterBackground` get the app killed (over the 5 s iOS allows), six seconds of load do not.
+    @Test func aLoadGoesOnAfterTheCallbackReturnsWhereWorkHoldsIt() throws {
+        func killedByWatchdog(_ action: String) throws -> Bool {
+            let simulation = try Self.run(
+                Self.scenario(
+                    behaviour: """
+                              onEnterBackground:
+                                - \(action): { duration: 6s, cpu: 1 }
+                        """))
+            return simulation.records.contains {
+                if case .terminated(_, .watchdog) = $0.detail { $0.app == "com.example.app" } else { false }
+            }
+        }
+        #expect(try killedByWatchdog("work"))
+        #expect(try !killedByWatchdog("load"))
+    }
+
     @Test func summaryShowsEachAppsBackgroundEnergy() throws {
         let scenario = try Self.scenario(
             behaviour: """

@@ -50,6 +50,7 @@ import Testing
                 - backgroundTask: { name: save, work: 3s }
                 - backgroundTask: { work: 0.5s, leak: true }
                 - work: 1s
+                - load: { duration: 2s, bytes: 300KB }
                 - cancel: com.example.news.old
                 - cancelAll: true
               onTap:
@@ -130,6 +131,7 @@ import Testing
                 .backgroundTask(name: "save", work: .fixed(3), leak: false),
                 .backgroundTask(name: "", work: .fixed(0.5), leak: true),
                 .work(.fixed(1)),
+                .load(.fixed(2), load: WorkLoad(bytes: 300_000)),
                 .cancel("com.example.news.old"),
                 .cancelAll,
             ])
@@ -156,9 +158,9 @@ import Testing
 
         #expect(
             scenario.timeline == [
-                TimelineEntry(at: 7 * 3600, action: .system(.open("com.colorfeed.wwdc25")), line: 59),
-                TimelineEntry(at: 7 * 3600 + 300, action: .system(.home), line: 61),
-                TimelineEntry(at: 86_400, action: .tap("com.example.news", action: "export"), line: 62),
+                TimelineEntry(at: 7 * 3600, action: .system(.open("com.colorfeed.wwdc25")), line: 60),
+                TimelineEntry(at: 7 * 3600 + 300, action: .system(.home), line: 62),
+                TimelineEntry(at: 86_400, action: .tap("com.example.news", action: "export"), line: 63),
             ])
     }
 
@@ -547,12 +549,12 @@ import Testing
         #expect(
             Self.behaviourError("      onLaunch:\n        - sleep: 1s\n")
                 == "demo.yaml:6: field 'apps[0].behaviour.onLaunch[0].sleep': unknown key 'sleep'; expected one of: "
-                + "submit, backgroundTask, work, register, cancel, cancelAll, fetchInterval, startMode, stopMode, "
+                + "submit, backgroundTask, work, load, register, cancel, cancelAll, fetchInterval, startMode, stopMode, "
                 + "monitorSignificantChanges, monitorRegion, backgroundDownload")
         #expect(
             Self.behaviourError("      onLaunch:\n        - 42\n")
                 == "demo.yaml:6: field 'apps[0].behaviour.onLaunch[0]': expected an action: one of submit:, "
-                + "backgroundTask:, work:, register:, cancel:, cancelAll:, fetchInterval:, startMode:, stopMode:, "
+                + "backgroundTask:, work:, load:, register:, cancel:, cancelAll:, fetchInterval:, startMode:, stopMode:, "
                 + "monitorSignificantChanges:, monitorRegion:, backgroundDownload:, got \"42\"")
     }
 

@@ -146,12 +146,27 @@ import Testing
     @Test func aChangeOfSettingsForgetsEveryKeptJudgementSoTheNextReviewSeesIt() {
         var system = twoAppsKeepingJudgements()
         system.settings.backgroundAppRefresh = false  // no event: nothing but the kept judgement's loss reviews it
-        let (_, effects) = system.call(.pendingRequests, from: feed, at: Instant(seconds: 100))
+        // A call that may change the app's requests reviews it (one that only reads, such as `pendingRequests`, does
+        // not); cancelling an identifier it never submitted changes nothing else.
+        let (_, effects) = system.call(.cancel(identifier: "never.submitted"), from: feed, at: Instant(seconds: 100))
         let wait = effects.records.last { $0.kind == .deferred && $0.app == feed }
         guard case .deferred(let blockers) = wait?.detail else {
             Issue.record("the refresh's wait was not recorded again")
             return
         }
         #expect(blockers.map(\.constraint).contains("backgroundAppRefresh"))
+    }
+
+    /// A call that only reads the system (the app's state, its pending requests, its launch options…) changes
+    /// nothing a review reads, so it reviews nothing: the wait is not recorded again until a change reviews it.
+    @Test func aCallThatOnlyReadsDoesNotReviewTheApp() {
+        var system = twoAppsKeepingJudgements()
+        system.settings.backgroundAppRefresh = false
+        for (second, read) in [AppCall.pendingRequests, .applicationState, .backgroundTimeRemaining, .launchOptions]
+            .enumerated()
+        {
+            let (_, effects) = system.call(read, from: feed, at: Instant(seconds: 100 + Double(second)))
+            #expect(!effects.records.contains { $0.kind == .deferred }, "\(read)")
+        }
     }
 }
