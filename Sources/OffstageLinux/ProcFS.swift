@@ -79,6 +79,9 @@ package enum ProcFS {
         return result
     }
 
+    /// The descriptors this process has open now (its `/proc/self/fd`, the listing's own among them).
+    package static func openDescriptors() -> [Int32] { numberedEntries(of: "/proc/self/fd") }
+
     /// The thread ids of a process.
     package static func threads(of pid: Int32) -> [Int32] { numberedEntries(of: "/proc/\(pid)/task") }
 

@@ -24,10 +24,10 @@ final class AppTimers {
         simulation.now + max(0, date.timeIntervalSince(simulation.wallClockNow))
     }
 
-    /// Queues `body` as the app's work on `queue` at `at`.
-    private func queue(at at: Instant, on queue: UnsafeMutableRawPointer, _ body: @escaping () -> Void) {
+    /// Queues `body` as the app's work on `queue` at `instant`.
+    private func queue(at instant: Instant, on queue: UnsafeMutableRawPointer, _ body: @escaping () -> Void) {
         simulation.enqueue(
-            QueuedWork(queue: queue, body), after: at - simulation.now, app: host.app,
+            QueuedWork(queue: queue, body), after: instant - simulation.now, app: host.app,
             generation: host.generation)
     }
 

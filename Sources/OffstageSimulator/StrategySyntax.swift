@@ -1,4 +1,4 @@
-public import OffstageCore
+import OffstageCore
 
 extension SchedulingStrategy {
     /// What `init(text:)` accepts, for error messages.

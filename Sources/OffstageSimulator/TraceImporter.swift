@@ -1,5 +1,5 @@
 import Foundation
-public import OffstageCore
+import OffstageCore
 
 /// Reads public datasets' layouts into a usage trace (`offstage trace import`), with errors that name the
 /// file, the line and the field: LSApp's TSV (`user_id, session_id, timestamp, app_name, event_type`) and a

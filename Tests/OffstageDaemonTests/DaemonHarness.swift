@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import OffstageCore
 import OffstageProtocol
 import OffstageTestSupport
@@ -127,14 +128,22 @@ final class DaemonHarness {
         environment[Self.daemonOnlyVariable] = "the daemon's alone"
         environment.merge(self.environment) { _, given in given }
         process.environment = environment
-        FileManager.default.createFile(atPath: folder + "/daemon.log", contents: nil)
-        let log = FileHandle(forWritingAtPath: folder + "/daemon.log")!
+        guard FileManager.default.createFile(atPath: folder + "/daemon.log", contents: nil),
+            let log = FileHandle(forWritingAtPath: folder + "/daemon.log")
+        else { throw HarnessError("cannot create \(folder)/daemon.log") }
         log.seekToEndOfFile()
         process.standardOutput = log
         process.standardError = log
         try process.run()
         daemon = process
-        try waitUntil("the daemon answers") { (try? self.control(.status)) != nil }
+        // Waits for the answer, not for a time: a debug daemon's start on a loaded machine (the whole suite at load
+        // 8) has taken over 10 s; one that ended fails the wait at once.
+        try waitUntil("the daemon answers", timeout: 60) {
+            guard ProcessProbe.isAlive(process.processIdentifier) else {
+                throw HarnessError("the daemon ended before it answered\n--- daemon log ---\n\(self.log.suffix(3000))")
+            }
+            return (try? self.control(.status)) != nil
+        }
     }
 
     /// Ends the daemon with SIGKILL: no chance to clean up or write anything.
@@ -289,7 +298,9 @@ final class DaemonHarness {
     /// other tests' spawns in this process (a read of a closed descriptor trapped the whole test run).
     static func start(_ process: Process, outputIn folder: String, errors: Bool = false) throws -> URL {
         let output = URL(fileURLWithPath: folder + "/output-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: output.path, contents: nil)
+        guard FileManager.default.createFile(atPath: output.path, contents: nil) else {
+            throw HarnessError("cannot create \(output.path)")
+        }
         let file = try FileHandle(forWritingTo: output)
         defer { try? file.close() }
         process.standardOutput = file
@@ -359,18 +370,27 @@ final class DaemonHarness {
         Self.waitForExit(process.processIdentifier, timeout: 10)
     }
 
-    /// The rows of one query on the daemon's store (with Python's sqlite3; the daemon must be stopped), each
-    /// column as text ("" for NULL).
+    /// The rows of one query on the daemon's store (the daemon must be stopped), each column as text ("" for
+    /// NULL). Read in this process and read-only: the store stays as the daemon left it (its write-ahead log too,
+    /// which a writer's close would fold in), and a test between a kill and a restart waits no process start.
     func query(_ statement: String) throws -> [[String]] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "python3", "-c",
-            "import sqlite3, sys, json; c = sqlite3.connect(sys.argv[1]); "
-                + "print(json.dumps([['' if v is None else str(v) for v in row] for row in c.execute(sys.argv[2])]))",
-            stateDirectory + "/offstage.sqlite", statement,
-        ]
-        return try JSONDecoder().decode([[String]].self, from: try run(process))
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(5)  // a daemon that is stopping may still hold its lock a moment
+        let store = try DatabaseQueue(path: stateDirectory + "/offstage.sqlite", configuration: configuration)
+        return try store.read { db in
+            try Row.fetchAll(db, sql: statement).map { row in
+                row.databaseValues.map { value in
+                    switch value.storage {
+                    case .null: ""
+                    case .int64(let number): String(number)
+                    case .double(let number): String(number)
+                    case .string(let text): text
+                    case .blob(let bytes): String(decoding: bytes, as: UTF8.self)
+                    }
+                }
+            }
+        }
     }
 
     /// Bytes sent to process `pid` that wait unread in its sockets (`ss`'s Recv-Q of each socket it holds).
@@ -413,14 +433,17 @@ struct HarnessError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// What /proc says of a process: its state letter and CPU ticks (nil once it is gone or a zombie).
+/// What /proc says of a process: its state letter and CPU ticks (nil once it is gone or a zombie). A process
+/// whose first thread is a zombie but which has other threads lives on: `offstage` execs the daemon from another
+/// thread, and until the exec is done /proc shows it so.
 struct ProcessProbe {
     static func stat(_ pid: Int32) -> (state: Character, cpuTicks: Int)? {
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
             let close = text.lastIndex(of: ")")
         else { return nil }
         let fields = text[text.index(after: close)...].split(separator: " ")
-        guard let state = fields.first?.first, state != "Z", let user = Int(fields[11]), let system = Int(fields[12])
+        guard let state = fields.first?.first, state != "Z" || Int(fields[17]) ?? 1 > 1,
+            let user = Int(fields[11]), let system = Int(fields[12])
         else { return nil }
         return (state, user + system)
     }

@@ -59,4 +59,15 @@ import Testing
             executable: folder + "/absent", environment: [:], joining: [], logPath: folder + "/absent.log")
         #expect(waitFor(pid) == "exited with status 127")
     }
+
+    /// Where glibc cannot close the daemon's descriptors in the child (before 2.34), the spawner marks them all
+    /// close-on-exec instead, so that none reaches an app.
+    @Test func withoutClosingInTheChildEveryDescriptorIsMarkedCloseOnExec() throws {
+        let fd = open("/dev/null", O_RDONLY)
+        try #require(fd >= 0)
+        defer { close(fd) }
+        #expect(fcntl(fd, F_GETFD) & FD_CLOEXEC == 0)
+        ProcessSpawner.markCloseOnExec(from: fd)
+        #expect(fcntl(fd, F_GETFD) & FD_CLOEXEC != 0)
+    }
 }

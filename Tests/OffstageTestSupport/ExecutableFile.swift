@@ -6,9 +6,9 @@ import Glibc
 ///
 /// Linux refuses to `execve` a file while any process holds it open for writing (`ETXTBSY`; the daemon's
 /// trampoline shell exits 126). All the package's tests run in one process, so a descriptor that process opens is
-/// copied into every child another test spawns meanwhile: a `posix_spawn` child without a list of descriptors to
-/// close (the daemon's spawner, run by the Linux layer's tests) keeps it for its whole life unless it is
-/// close-on-exec, and even then until its `exec`; Foundation's `Process` child keeps it until it has closed every
+/// copied into every child another test spawns meanwhile: a `posix_spawn` child keeps it until its file actions
+/// close it (the daemon's spawner closes every descriptor above stderr) or, if it is close-on-exec, until its
+/// `exec`; Foundation's `Process` child keeps it until it has closed every
 /// descriptor one by one up to the limit (20 000 here). Closing or renaming afterwards does not help: the copy
 /// refers to the same file. So the test process never opens an executable for writing: a `/bin/cp` child, which
 /// spawns nothing, writes it under a temporary name; the file is then made executable and renamed into place, a new

@@ -13,6 +13,8 @@ import os
 /// `async` callback, sets its quick actions and logs with `Logger`. Its delegate has `override init()`, as UIKit
 /// apps write it.
 final class RemindersAppDelegate: UIResponder, UIApplicationDelegate, UNUserNotificationCenterDelegate {
+    /// What the app saw, in order. `nonisolated(unsafe)`: the app's code writes it one piece at a time (the
+    /// simulator's threads), and the test reads it only before and after the run.
     nonisolated(unsafe) static var sightings: [String] = []
     static let logger = Logger(subsystem: "com.example.reminders", category: "launch")
     let startedAt: Date
@@ -22,7 +24,10 @@ final class RemindersAppDelegate: UIResponder, UIApplicationDelegate, UNUserNoti
         super.init()
     }
 
-    func note(_ line: String) {
+    /// Notes a sighting with the seconds since launch. `nonisolated`: the notification center calls its completion
+    /// handlers on a queue of its own, as on iOS; the simulator runs an app's work one piece at a time, so the
+    /// `nonisolated(unsafe)` list is never written from two threads at once.
+    nonisolated func note(_ line: String) {
         Self.sightings.append("\(Int(Date().timeIntervalSince(startedAt).rounded())) s: \(line)")
     }
 

@@ -252,7 +252,10 @@ final class CategoriesApp: NotificationTestApp {
             sightings.note("missing file refused: \((error as? UNError)?.code == .attachmentInvalidURL)")
         }
         let icon = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("offstage-icon.png")
-        FileManager.default.createFile(atPath: icon.path, contents: Data([1, 2, 3]))
+        guard FileManager.default.createFile(atPath: icon.path, contents: Data([1, 2, 3])) else {
+            sightings.note("cannot write \(icon.path)")
+            return
+        }
         let content = UNMutableNotificationContent()
         content.title = "New article"
         content.categoryIdentifier = "NEW_ARTICLE"

@@ -50,13 +50,16 @@ public final class ExampleDisk: @unchecked Sendable {
 ///
 /// Each classic bug is a subclass that overrides one step (BuggyApps.swift); the explorer finds each one.
 open class SyncApp: UIApplicationDelegate, OffstageUserActions, @unchecked Sendable {
-    public static let refresh = "com.example.sync.refresh"
+    /// The refresh's identifier; `nonisolated`, a constant that invariants read off the main actor.
+    public nonisolated static let refresh = "com.example.sync.refresh"
     public static let feed = URL(string: "https://api.example.com/items")!
     public let disk: ExampleDisk
     /// The refresh's work in progress.
     public var refreshWork: Task<Void, Never>?
     /// Items added since the last save.
     public var unsaved: [String] = []
+    /// The save's background task while it runs (`.invalid` otherwise), which its expiration handler ends.
+    private var saveAssertion = UIBackgroundTaskIdentifier.invalid
     private var addedCount = 0
 
     public init(disk: ExampleDisk) { self.disk = disk }
@@ -69,10 +72,11 @@ open class SyncApp: UIApplicationDelegate, OffstageUserActions, @unchecked Senda
         return true
     }
 
-    /// Registers the refresh's launch handler (before launch finishes, as iOS requires).
+    /// Registers the refresh's launch handler (before launch finishes, as iOS requires), on the main queue: the
+    /// handler then runs on the main actor, where the app's state lives.
     public func registerRefresh() {
-        BGTaskScheduler.shared.register(forTaskWithIdentifier: Self.refresh, using: nil) { task in
-            self.handleRefresh(task as! BGAppRefreshTask)
+        BGTaskScheduler.shared.register(forTaskWithIdentifier: Self.refresh, using: .main) { task in
+            MainActor.assumeIsolated { self.handleRefresh(task as! BGAppRefreshTask) }
         }
     }
 
@@ -90,13 +94,19 @@ open class SyncApp: UIApplicationDelegate, OffstageUserActions, @unchecked Senda
 
     /// Saves the items added since the last save, inside a background task it ends on every path.
     open func saveItems(_ application: UIApplication) {
-        var assertion = UIBackgroundTaskIdentifier.invalid
-        assertion = application.beginBackgroundTask(withName: "save items") {
-            application.endBackgroundTask(assertion)
+        saveAssertion = application.beginBackgroundTask(withName: "save items") {
+            self.endSaveAssertion(application)
         }
         disk.save(unsaved)
         unsaved = []
-        application.endBackgroundTask(assertion)
+        endSaveAssertion(application)
+    }
+
+    /// Ends the save's background task, once: from the save or from its expiration handler, whichever comes first.
+    private func endSaveAssertion(_ application: UIApplication) {
+        guard saveAssertion != .invalid else { return }
+        application.endBackgroundTask(saveAssertion)
+        saveAssertion = .invalid
     }
 
     /// The user adds an item ("add").
