@@ -42,8 +42,9 @@ public final class UnixSocket: @unchecked Sendable {
         return UnixSocket(fd: fd)
     }
 
+    /// A stream socket closed on `exec`: a process the app starts must not hold its connection to the daemon.
     #if os(Linux)
-        static let streamType = Int32(SOCK_STREAM.rawValue)
+        static let streamType = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
     #else
         static let streamType = SOCK_STREAM
     #endif

@@ -61,6 +61,16 @@ import Testing
         return parts[0] * 1000 + parts[1]
     }
 
+    /// An app's connection to the daemon is closed on `exec`: a process the app starts (a helper tool, a shell)
+    /// does not inherit it and cannot speak for the app.
+    @Test func anAppsConnectionToTheDaemonIsNotInheritedByWhatItExecutes() throws {
+        let daemon = try FakeDaemon()
+        defer { daemon.stop() }
+        let socket = try UnixSocket.connecting(to: daemon.path)
+        defer { socket.disconnect() }
+        #expect(fcntl(socket.fd, F_GETFD) & FD_CLOEXEC != 0)
+    }
+
     @Test func callsFromManyThreadsEachGetTheirOwnAnswer() throws {
         let daemon = try FakeDaemon()
         let (link, server, _) = try connect(to: daemon)
