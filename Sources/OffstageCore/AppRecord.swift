@@ -99,6 +99,9 @@ struct AppRecord: Sendable {
     /// background time does not run out meanwhile, as iOS gives such an app unlimited `backgroundTimeRemaining`.
     var backgroundTimeCoveredByMode: Bool { !box.fields.backgroundEvents.activeModes.isEmpty }
 
+    /// Whether a task's or a mode's work keeps the app running, so its background time does not run out.
+    var backgroundTimeCovered: Bool { backgroundTimeCoveredByTask || backgroundTimeCoveredByMode }
+
     /// `backgroundTimeRemaining` at `now`: unlimited on screen and while a background mode's work runs; while a task
     /// handed to the app runs, its own time covers the app (SPEC §3; our model, Apple gives no rule): the time left to
     /// the longest-running one (its grace once expired); else what is left of `allowance` since it left the screen.
@@ -118,7 +121,7 @@ struct AppRecord: Sendable {
     func noteProcessDeadlines(in next: inout EarliestAfter, allowance: Double, policy: Policy) {
         box.fields.lifecycle.noteDeadlines(
             in: &next, allowance: allowance,
-            timeCovered: { backgroundTimeCoveredByTask || backgroundTimeCoveredByMode }, policy: policy)
+            timeCovered: backgroundTimeCovered, policy: policy)
     }
 
     /// Whether a running task waits to be handed to the app's code.

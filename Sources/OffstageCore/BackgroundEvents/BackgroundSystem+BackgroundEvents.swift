@@ -9,13 +9,12 @@ extension BackgroundSystem {
             pumpCallbacks(id)
             return appsHandlingWakeEvents.remove(apps.position(of: id))
         }
+        let onScreen = foregroundApp == id  // a late handler is killed only off screen, so this holds throughout
         if apps[id].state.hasProcess {
-            let onScreen = foregroundApp == id
             carryOut(
                 apps[id].backgroundEvents.endOverdueDeliveries(at: now, onScreen: onScreen, policy: policy), for: id)
         }
-        let pushBlockers = blockers(of: id, .heldPush)
-        let (onScreen, ending) = (foregroundApp == id, apps[id].isTerminating)
+        let (pushBlockers, ending) = (blockers(of: id, .heldPush), apps[id].isTerminating)
         carryOut(
             apps[id].backgroundEvents.releaseHeldPush(
                 blockedBy: pushBlockers, at: now, onScreen: onScreen, processEnding: ending, policy: policy),

@@ -240,15 +240,15 @@ struct AppLifecycle: Sendable {
 
     /// When the outstanding assertions' background time ends (`allowance` after the app entered the background);
     /// nil without assertions or background time, or while a task's or a mode's work covers it (`timeCovered`).
-    private func backgroundTimeEnd(allowance: Double, timeCovered: () -> Bool) -> Instant? {
-        guard let backgroundSince, !assertions.isEmpty, !timeCovered() else { return nil }
+    private func backgroundTimeEnd(allowance: Double, timeCovered: Bool) -> Instant? {
+        guard let backgroundSince, !assertions.isEmpty, !timeCovered else { return nil }
         return backgroundSince + allowance
     }
 
     /// Fires the callback watchdog and the background time's deadlines at or before `now`: a late callback or
     /// used-up background time ends the process (an `.end`, the only action then); a near end warns the
     /// outstanding assertions once. A `willTerminate` that runs out ends the termination under way.
-    mutating func fireDeadlines(at now: Instant, allowance: Double, timeCovered: () -> Bool, policy: Policy)
+    mutating func fireDeadlines(at now: Instant, allowance: Double, timeCovered: Bool, policy: Policy)
         -> [LifecycleAction]
     {
         if let inFlight, let deadline = inFlight.deadline, deadline <= now {
@@ -268,7 +268,7 @@ struct AppLifecycle: Sendable {
     }
 
     /// Notes the process's deadlines in `next`: its callback's watchdog, and its background time's warning or end.
-    func noteDeadlines(in next: inout EarliestAfter, allowance: Double, timeCovered: () -> Bool, policy: Policy) {
+    func noteDeadlines(in next: inout EarliestAfter, allowance: Double, timeCovered: Bool, policy: Policy) {
         next.note(inFlight?.deadline)
         guard let end = backgroundTimeEnd(allowance: allowance, timeCovered: timeCovered) else { return }
         next.note(assertionsWarned ? end : end + (-policy.assertionExpirationWarning))

@@ -7,9 +7,9 @@ extension BackgroundSystem {
     /// monitor judges the process's work in progress here too.
     mutating func fireProcessDeadlines(_ id: BundleID) -> Bool {
         if fireCPULimit(id) { return true }
-        let covered = apps[id].backgroundTimeCoveredByTask || apps[id].backgroundTimeCoveredByMode
+        let covered = apps[id].backgroundTimeCovered
         let actions = apps[id].lifecycle.fireDeadlines(
-            at: now, allowance: backgroundTimeAllowance, timeCovered: { covered }, policy: policy)
+            at: now, allowance: backgroundTimeAllowance, timeCovered: covered, policy: policy)
         carryOut(actions, for: id)
         return actions.contains { if case .end = $0 { true } else { false } }
     }

@@ -61,7 +61,7 @@ import Testing
         let allowance = policy.backgroundTimeAllowance
         let nearTheEnd = at(allowance - policy.assertionExpirationWarning)
         let warned = lifecycle.fireDeadlines(
-            at: nearTheEnd, allowance: allowance, timeCovered: { false }, policy: policy)
+            at: nearTheEnd, allowance: allowance, timeCovered: false, policy: policy)
         #expect(warned.last == .expireAssertions([1]) && lifecycle.assertionsWarned)
         lifecycle.queue([.willEnterForeground, .didBecomeActive])
         _ = deliverAll(&lifecycle, at: at(10))
@@ -117,20 +117,20 @@ import Testing
         var lifecycle = backgroundAppWithAnAssertion()
         let allowance = policy.backgroundTimeAllowance
         let covered = lifecycle.fireDeadlines(
-            at: at(allowance), allowance: allowance, timeCovered: { true }, policy: policy)
+            at: at(allowance), allowance: allowance, timeCovered: true, policy: policy)
         #expect(covered.isEmpty)
         var next = EarliestAfter(at(0))
-        lifecycle.noteDeadlines(in: &next, allowance: allowance, timeCovered: { false }, policy: policy)
+        lifecycle.noteDeadlines(in: &next, allowance: allowance, timeCovered: false, policy: policy)
         #expect(next.earliest == at(allowance - policy.assertionExpirationWarning))
         let ended = lifecycle.fireDeadlines(
-            at: at(allowance), allowance: allowance, timeCovered: { false }, policy: policy)
+            at: at(allowance), allowance: allowance, timeCovered: false, policy: policy)
         #expect(ended == [.end(.watchdog("background task assertion timeout"))])
         var launching = AppLifecycle()
         launching.launch(.user)
         let callback = launching.deliverNextCallback(token: 1, at: at(0), policy: policy)
         let watchdog = policy.watchdogTimeout(for: callback) ?? 0
         let late = launching.fireDeadlines(
-            at: at(watchdog), allowance: allowance, timeCovered: { false }, policy: policy)
+            at: at(watchdog), allowance: allowance, timeCovered: false, policy: policy)
         #expect(late == [.end(.watchdog("\(callback.rawValue) did not return within \(Int(watchdog)) s (0x8badf00d)"))])
     }
 
