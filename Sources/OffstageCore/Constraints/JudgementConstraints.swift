@@ -79,9 +79,13 @@ public struct LaunchPredictionConstraint: Constraint {
     }
     /// A run worth less than its cost at its cheapest (the device awake anyway, on Wi-Fi, a full budget) is held
     /// whatever the device does: only the time and the app's likelihood lift it, so no wake or change reviews it.
+    /// Otherwise the device's state and a wake can lift it, and a budget refilled by what a run gave back when a
+    /// fuller budget would make the run worth its cost.
     public func lifts(_ request: TaskRequest, in context: ConstraintContext) -> BlockerLifts {
         let value = context.judgement.likelihood.probability * freshnessGained(in: context)
-        return value < context.policy.judgement.awakeRunCost ? [] : [.sharedChange, .wake]
+        guard value >= context.policy.judgement.awakeRunCost else { return [] }
+        let refillLifts = runCost(in: context).budgetRefill(lowering: value, in: context) != nil
+        return refillLifts ? [.sharedChange, .wake, .budgetRefill] : [.sharedChange, .wake]
     }
 
     /// The share of the window a refresh now makes fresh that is not fresh already: 1 for content older
@@ -123,7 +127,11 @@ public struct LaunchPredictionConstraint: Constraint {
             let share = cost * budgetShare / value  // the cost with the budget full, over the value
             guard share <= 1 else { return nil }
             let budget = context.judgement.energyBudget
-            return budget.time(toReach: share * max(1, budget.capacity), from: context.now)
+            // Reached already by the balance yet still dearer by a rounding: judged again a second later (without
+            // it, such a refresh waited for an unrelated event: the week scenario has some).
+            return budget.time(toReach: share * max(1, budget.capacity), from: context.now).map {
+                max($0, context.now + 1)
+            }
         }
     }
 

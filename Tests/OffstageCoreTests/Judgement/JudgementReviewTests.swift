@@ -55,22 +55,19 @@ import Testing
     }
 
     @Test func aRefreshHeldByAnEmptyingBudgetIsFreedWhenTheBudgetHasRefilledEnough() throws {
-        let h = waitingFeed(at: 0.1)
-        var context = h.system.context(for: feed)
-        context.judgement.deviceAwake = true  // awake: only the cost, raised by how empty the budget is, holds it
+        // Awake: only the cost, raised by how empty the budget is, holds it until the budget refills (a little: it
+        // must be freed before the next hour, when the hour's rate would judge it again anyway).
+        let context = feedHeldByTheBudget()
         let value = context.judgement.likelihood.probability
         let budget = context.judgement.energyBudget
-        // So empty that a run costs a fifth as much again as it is worth, until the budget refills (a little: it
-        // must be freed before the next hour, when the hour's rate would judge it again anyway).
-        let awakeCost = h.system.policy.judgement.awakeRunCost
-        let share = awakeCost / value / 1.2
-        context.judgement.energyBudget.withdraw(budget.balance(at: h.now) - share * budget.capacity, at: h.now)
+        let awakeCost = context.policy.judgement.awakeRunCost
         let prediction = LaunchPredictionConstraint()
         guard case .blocked(_, let until?) = prediction.evaluate(Fixture.refreshRequest(feed), in: context) else {
             Issue.record("a run from so empty a budget should cost more than it is worth")
             return
         }
-        let refilled = context.judgement.energyBudget.time(toReach: awakeCost / value * budget.capacity, from: h.now)
+        let refilled = context.judgement.energyBudget.time(
+            toReach: awakeCost / value * budget.capacity, from: context.now)
         #expect(abs(until - (refilled ?? .zero)) < 0.001)
         #expect(until < Instant(seconds: 3600), "sooner than the next hour, when it would be judged anyway")
         var later = context
@@ -78,6 +75,40 @@ import Testing
         #expect(prediction.evaluate(Fixture.refreshRequest(feed), in: later) != .satisfied)
         later.now = until + 1
         #expect(prediction.evaluate(Fixture.refreshRequest(feed), in: later) == .satisfied)
+    }
+
+    /// Feed's refresh as `waitingFeed(at: 0.1)` leaves it, judged on an awake device whose energy budget is so
+    /// empty that a run costs a fifth as much again as it is worth.
+    func feedHeldByTheBudget() -> ConstraintContext {
+        let h = waitingFeed(at: 0.1)
+        var context = h.system.context(for: feed)
+        context.judgement.deviceAwake = true
+        let value = context.judgement.likelihood.probability
+        let budget = context.judgement.energyBudget
+        let share = h.system.policy.judgement.awakeRunCost / value / 1.2
+        context.judgement.energyBudget.withdraw(budget.balance(at: h.now) - share * budget.capacity, at: h.now)
+        return context
+    }
+
+    @Test func aRefreshHeldByAnEmptyingBudgetIsJudgedAgainWhenAnotherRunGivesBackItsReservation() {
+        var context = feedHeldByTheBudget()
+        let prediction = LaunchPredictionConstraint()
+        let request = Fixture.refreshRequest(feed)
+        #expect(prediction.evaluate(request, in: context) != .satisfied)
+        #expect(prediction.lifts(request, in: context).contains(.budgetRefill), "a refill can make it worth its cost")
+        context.judgement.deviceAwake = false  // a wake costs more than a run is worth even from a full budget
+        #expect(prediction.lifts(request, in: context) == [.sharedChange, .wake])
+    }
+
+    @Test func aReadingThatChangesNothingConcernsNoApp() {
+        var h = CoreHarness(policy: Fixture.judging, apps: [Fixture.manifest(feed)])
+        h.open(feed)  // on screen: every change of the device concerns it
+        var system = h.system
+        system.apply(.setNetwork(system.device.network))
+        system.apply(.setBattery(level: system.device.batteryLevel, charging: system.device.isCharging))
+        #expect(!system.scheduler.hasMarkedApps, "the host reported the network and the battery as they were")
+        system.apply(.setNetwork(system.device.network == .wifi ? .cellular : .wifi))
+        #expect(system.scheduler.hasMarkedApps, "another network concerns the app on screen")
     }
 
     @Test func aRequestIsJudgedAgainOnceItsOwnBlockersLiftThenOnTheChangesThatLiftTheRest() {
