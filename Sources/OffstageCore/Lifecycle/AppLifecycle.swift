@@ -100,8 +100,23 @@ struct AppLifecycle: Sendable {
         }
     }
 
-    /// Queues `callbacks` after those already queued (a move on or off screen).
-    mutating func queue(_ callbacks: [LifecycleCallback]) { queuedCallbacks += callbacks }
+    /// The app leaves the screen: `willResignActive` (if it will be active) then `didEnterBackground`, after the
+    /// callbacks already queued; an app already off screen stays as it is.
+    mutating func leaveScreen() {
+        switch projectedState {
+        case .active: queuedCallbacks += [.willResignActive, .didEnterBackground]
+        case .inactive: queuedCallbacks += [.didEnterBackground]
+        default: break
+        }
+    }
+
+    /// An interruption or the app switcher covers the app on screen: it resigns active (`willResignActive`) if it
+    /// will be active. Returns whether it does.
+    mutating func resignActive() -> Bool {
+        guard projectedState == .active else { return false }
+        queuedCallbacks += [.willResignActive]
+        return true
+    }
 
     /// Thaws a suspended process at `now`, which then receives `callbacks`; its background time starts anew.
     mutating func resume(at now: Instant, then callbacks: [LifecycleCallback]) {
@@ -110,10 +125,14 @@ struct AppLifecycle: Sendable {
         queuedCallbacks += callbacks
     }
 
-    /// Freezes the process in the background: its background time stops.
-    mutating func suspend() {
+    /// Freezes the process if it is in the background and nothing keeps it running (its own callbacks, assertions
+    /// or termination, nor `otherWork`: tasks, §7's deliveries and modes): iOS's default off screen. Its background
+    /// time stops. Returns `.suspended` when it freezes.
+    mutating func suspendIfIdle(otherWork: Bool) -> [LifecycleAction] {
+        guard state == .background, !keepsProcessRunning, !otherWork else { return [] }
         state = .suspended
         backgroundSince = nil
+        return [.suspended]
     }
 
     /// Takes over a live process a previous run of the host started, as `memory` remembers it, at `now`.
@@ -129,6 +148,29 @@ struct AppLifecycle: Sendable {
     mutating func clearProcess() { self = AppLifecycle() }
 
     // MARK: Callbacks
+
+    /// Delivers the queued callbacks at `now`, one at a time, to the process of an app with `manifest`: each may
+    /// change the state (`.stateChanged`) and goes to its receiver (`.deliver`, answered by the next of `tokens`),
+    /// after which delivery waits for it to return. An app extension's moves, which no code hears, pass at once.
+    mutating func deliverCallbacks(tokens: inout Int, manifest: AppManifest, at now: Instant, policy: Policy)
+        -> [LifecycleAction]
+    {
+        var actions: [LifecycleAction] = []
+        while hasCallbackToDeliver {
+            let (before, token) = (state, tokens)
+            tokens += 1
+            let callback = deliverNextCallback(token: token, at: now, policy: policy)
+            if before != state { actions.append(.stateChanged(from: before, to: state)) }
+            guard let receiver = receiver(of: callback, manifest: manifest) else {
+                let ended = callbackReturned(token: token)
+                if !ended.isEmpty { return actions + ended }  // its `willTerminate` passed: the process ends
+                continue
+            }
+            actions.append(.deliver(callback, receiver, token: token))
+            return actions
+        }
+        return actions
+    }
 
     /// Hands the next queued callback to the app at `now`, answered by `token`, to return within the policy's
     /// watchdog: the state becomes the one the callback is delivered in. Call only when `hasCallbackToDeliver`.
@@ -179,10 +221,15 @@ struct AppLifecycle: Sendable {
         }
     }
 
-    /// Begins ending the process politely for `reason`: only `willTerminate` is delivered from now on.
-    mutating func beginTermination(_ reason: TerminationReason) {
+    /// Ends the process for `reason`: a process not frozen that the user swipes away or jetsam picks is ended
+    /// politely (`.terminationBegan`: only `willTerminate` is delivered from now on), any other at once (`.end`).
+    /// Nothing happens without a process or while a termination is under way.
+    mutating func terminate(_ reason: TerminationReason) -> [LifecycleAction] {
+        guard state.hasProcess, terminating == nil else { return [] }
+        guard reason == .userForceQuit || reason == .memoryPressure, state != .suspended else { return [.end(reason)] }
         terminating = reason
         queuedCallbacks = [.willTerminate]
+        return [.terminationBegan]
     }
 
     // MARK: Registration, assertions and background time
