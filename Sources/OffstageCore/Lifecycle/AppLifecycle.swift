@@ -234,8 +234,34 @@ struct AppLifecycle: Sendable {
 
     // MARK: Registration, assertions and background time
 
-    /// Registers a launch handler for `identifier`.
-    mutating func register(_ identifier: String) { registered.insert(identifier) }
+    /// `BGTaskScheduler.register(forTaskWithIdentifier:using:launchHandler:)` in the process of an app with
+    /// `manifest`: refused (false) in an app extension, where only the host app may register (ours: on iOS it does
+    /// not compile), and for an identifier the Info.plist does not permit; registering one twice, or an exact one
+    /// after the launch finished, crashes the app. Returns whether the handler is registered.
+    mutating func registerLaunchHandler(_ identifier: String, manifest: AppManifest)
+        -> (registered: Bool, actions: [LifecycleAction])
+    {
+        if manifest.isExtension {
+            let words = "returns false: only the host application may register launch handlers (an app extension)"
+            return (false, [.note(.register, task: identifier, words)])
+        }
+        let permission = manifest.permission(for: identifier)
+        if permission == .notPermitted {
+            return (
+                false, [.note(.register, task: identifier, "not in BGTaskSchedulerPermittedIdentifiers: returns false")]
+            )
+        }
+        if registered.contains(identifier) {
+            return (
+                false, [.crash("Launch handler for task with identifier \(identifier) has already been registered")]
+            )
+        }
+        if launchCompleted, permission == .exact, !AppManifest.isWildcard(identifier) {
+            return (false, [.crash("All launch handlers must be registered before application finishes launching")])
+        }
+        registered.insert(identifier)
+        return (true, [.note(.register, task: identifier, "launch handler registered")])
+    }
 
     /// Starts the app's background time (for `beginBackgroundTask` assertions) at `time`.
     mutating func startBackgroundTime(at time: Instant) {
@@ -275,7 +301,7 @@ struct AppLifecycle: Sendable {
             let hex = String(number, radix: 16)
             return [
                 .note(
-                    .log,
+                    .log, task: nil,
                     "Can't end BackgroundTask: no background task exists with identifier \(number) (0x\(hex)), "
                         + "or it may have already been ended. Break in UIApplicationEndBackgroundTaskError() to debug.")
             ]

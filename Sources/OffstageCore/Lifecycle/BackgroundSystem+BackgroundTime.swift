@@ -36,7 +36,7 @@ extension BackgroundSystem {
         for action in actions {
             switch action {
             case .fact(let kind, let detail): record(id, kind, detail)
-            case .note(let kind, let words): record(id, kind, reason: words)
+            case .note(let kind, let task, let words): record(id, kind, task: task, reason: words)
             case .expireAssertions(let numbers): emit(.expireBackgroundTasks(id, ids: numbers))
             case .launched(let reason, let purpose):
                 reviewAgain(id)

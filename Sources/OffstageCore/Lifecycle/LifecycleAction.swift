@@ -3,8 +3,8 @@
 enum LifecycleAction: Hashable, Sendable {
     /// Keep a typed fact of `kind` about the app.
     case fact(RecordKind, RecordDetail)
-    /// Keep a fact of `kind` about the app in words (iOS's own log message).
-    case note(RecordKind, String)
+    /// Keep a fact of `kind` about the app (and its task `task`, if any) in words (iOS's own log message).
+    case note(RecordKind, task: String?, String)
     /// Tell the app's code that the assertions numbered so are expiring (their expiration handlers run).
     case expireAssertions([Int])
     /// The process was launched for `reason` (to do `purpose`): the host starts it.

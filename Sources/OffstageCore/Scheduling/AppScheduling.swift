@@ -96,11 +96,13 @@ struct AppScheduling: Sendable {
         running[index].expiredAt = now
     }
 
-    /// Shows `title` and `subtitle` for the run `taskID` (continued processing).
-    mutating func retitle(_ taskID: Int, title: String, subtitle: String) {
-        guard let index = running.firstIndex(where: { $0.id == taskID }) else { return }
+    /// Shows `title` and `subtitle` for the run `taskID` (continued processing); returns its request's identifier,
+    /// nil if it is not running.
+    mutating func retitle(_ taskID: Int, title: String, subtitle: String) -> String? {
+        guard let index = running.firstIndex(where: { $0.id == taskID }) else { return nil }
         running[index].request.title = title
         running[index].request.subtitle = subtitle
+        return running[index].request.identifier
     }
 
     /// Notes the progress the run `taskID` reported: `completed` units of `total`.

@@ -90,10 +90,6 @@ extension BackgroundSystem {
         if hadRunning { startQueuedContinuedTasks() }
     }
 
-    func runIdentifier(_ id: BundleID, _ taskID: Int) -> String? {
-        apps.lookUp(id)?.running.first { $0.id == taskID }?.request.identifier
-    }
-
     // MARK: Debugging
 
     /// Apple's `_simulateLaunchForTaskWithIdentifier:`: starts a pending request now, whatever blocks it.

@@ -150,6 +150,31 @@ import Testing
         #expect(lifecycle.receiver(of: .didEnterBackground, manifest: widget) == nil)
     }
 
+    @Test func launchHandlersRegisterOnceBeforeTheLaunchFinishesAndNotInAnExtension() {
+        var lifecycle = AppLifecycle()
+        let app = AppManifest(
+            bundleIdentifier: "com.example.app",
+            permittedIdentifiers: ["com.example.app.refresh", "com.example.app.job.*"])
+        let widget = AppManifest(
+            bundleIdentifier: "com.example.widget", extensionPoint: "com.apple.widgetkit-extension")
+        let fromWidget = lifecycle.registerLaunchHandler("com.example.app.refresh", manifest: widget)
+        #expect(!fromWidget.registered && fromWidget.actions.count == 1 && lifecycle.registered.isEmpty)
+        let unlisted = lifecycle.registerLaunchHandler("com.example.app.other", manifest: app)
+        let refusal = "not in BGTaskSchedulerPermittedIdentifiers: returns false"
+        #expect(!unlisted.registered && unlisted.actions == [.note(.register, task: "com.example.app.other", refusal)])
+        let first = lifecycle.registerLaunchHandler("com.example.app.refresh", manifest: app)
+        #expect(first.registered && lifecycle.registered == ["com.example.app.refresh"])
+        let twice = lifecycle.registerLaunchHandler("com.example.app.refresh", manifest: app)
+        let message = "Launch handler for task with identifier com.example.app.refresh has already been registered"
+        #expect(!twice.registered && twice.actions == [.crash(message)])
+        lifecycle.adopt(ProcessMemory(state: .active), at: at(1))  // a process whose launch finished, none registered
+        let late = lifecycle.registerLaunchHandler("com.example.app.refresh", manifest: app)
+        #expect(
+            late.actions == [.crash("All launch handlers must be registered before application finishes launching")])
+        let wildcard = lifecycle.registerLaunchHandler("com.example.app.job.*", manifest: app)
+        #expect(wildcard.registered && lifecycle.registered == ["com.example.app.job.*"])
+    }
+
     @Test func theLaunchOptionsNameTheEventTheProcessWasLaunchedFor() {
         var lifecycle = AppLifecycle()
         #expect(lifecycle.launchOptions.isEmpty)

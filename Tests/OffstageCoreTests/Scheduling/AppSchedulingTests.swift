@@ -14,6 +14,16 @@ import Testing
         TaskRun(id: id, app: feed, request: request, startedAt: at(0), expiresAt: nil, expiredAt: nil, delivered: false)
     }
 
+    @Test func aRetitledRunNamesItsRequestAndAnUnknownRunIsLeftAlone() {
+        var scheduling = AppScheduling()
+        let refresh = Fixture.refreshRequest(feed)
+        scheduling.start(run(refresh, id: 4))
+        let retitled = scheduling.retitle(4, title: "Export", subtitle: "1 of 3")
+        #expect(retitled == refresh.identifier && scheduling.running.first?.request.title == "Export")
+        let unknown = scheduling.retitle(5, title: "Other", subtitle: "")
+        #expect(unknown == nil && scheduling.running.first?.request.subtitle == "1 of 3")
+    }
+
     @Test func aStartMovesTheRequestFromPendingToRunningAndForgetsItsBlockers() {
         var scheduling = AppScheduling()
         let refresh = Fixture.refreshRequest(feed)
