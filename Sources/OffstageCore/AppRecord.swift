@@ -124,6 +124,11 @@ struct AppRecord: Sendable {
             timeCovered: backgroundTimeCovered, policy: policy)
     }
 
+    /// The delivered runs' deadlines at or before `now` (`AppScheduling.deadlinesDue`), asked where the runs lie.
+    func runDeadlinesDue(at now: Instant, policy: Policy) -> [SchedulingAction] {
+        box.fields.scheduling.deadlinesDue(at: now, policy: policy)
+    }
+
     /// Whether a running task waits to be handed to the app's code.
     var hasUndeliveredTask: Bool { box.fields.scheduling.hasUndeliveredTask }
 

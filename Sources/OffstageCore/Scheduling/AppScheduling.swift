@@ -90,10 +90,50 @@ struct AppScheduling: Sendable {
         running[index].expiresAt = expiresAt
     }
 
-    /// Marks the run `taskID` expired at `now`: the grace period to complete it starts.
-    mutating func expire(_ taskID: Int, at now: Instant) {
-        guard let index = running.firstIndex(where: { $0.id == taskID }) else { return }
+    /// Hands the runs waiting for the app's code to it at `now`, in their order, each with its runtime under
+    /// `policy` (`.startTask`), while the app has `registered` their launch handlers; a run with none crashes the
+    /// app (`.end`, the last action then).
+    mutating func deliverWaitingRuns(registered: Set<String>, at now: Instant, policy: Policy) -> [SchedulingAction] {
+        var actions: [SchedulingAction] = []
+        for index in running.indices where !running[index].delivered {
+            let request = running[index].request
+            guard registered.contains(request.identifier) else {
+                let message = "No launch handler registered for task with identifier \(request.identifier)"
+                return actions + [.end(.crash(message))]
+            }
+            deliver(running[index].id, at: now, expiresAt: policy.runtime(for: request.kind).map { now + $0 })
+            actions.append(.startTask(running[index]))
+        }
+        return actions
+    }
+
+    /// The delivered runs' deadlines at or before `now`, in their order: a run whose runtime is used up expires
+    /// (`.expire`); one expired and not completed within `policy`'s grace period ends the process (`.end`, the last
+    /// action then).
+    func deadlinesDue(at now: Instant, policy: Policy) -> [SchedulingAction] {
+        var actions: [SchedulingAction] = []
+        for run in running where run.delivered {
+            if let expired = run.expiredAt, now >= expired + policy.expirationGrace {
+                let grace = Int(policy.expirationGrace)
+                let words = "task \(run.request.identifier) not completed within \(grace) s of expiration"
+                return actions + [.end(.watchdog(words))]
+            }
+            if run.expiredAt == nil, let end = run.expiresAt, now >= end {
+                let runtime = Int(policy.runtime(for: run.request.kind) ?? 0)
+                actions.append(.expire(taskID: run.id, .runtimeUsedUp(seconds: runtime)))
+            }
+        }
+        return actions
+    }
+
+    /// Marks the run `taskID` expired at `now`, which starts its grace period to complete, and returns it; nil if
+    /// it is not running or already expired.
+    mutating func expire(_ taskID: Int, at now: Instant) -> TaskRun? {
+        guard let index = running.firstIndex(where: { $0.id == taskID }), running[index].expiredAt == nil else {
+            return nil
+        }
         running[index].expiredAt = now
+        return running[index]
     }
 
     /// Shows `title` and `subtitle` for the run `taskID` (continued processing); returns its request's identifier,

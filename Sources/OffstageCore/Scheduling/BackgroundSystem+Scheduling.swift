@@ -2,22 +2,12 @@
 /// whose conditions broke, and pending requests whose constraints are all satisfied.
 extension BackgroundSystem {
     /// Fires the app's deadlines at or before `now`: the process's (callback watchdogs, background time),
-    /// then its tasks' runtimes and grace periods.
+    /// then its tasks' runtimes and grace periods (`AppScheduling.deadlinesDue`).
     mutating func fireTimers(_ id: BundleID) {
         guard apps[id].state.hasProcess, apps[id].hasTimers, !fireProcessDeadlines(id) else {
             return
         }
-        for run in apps[id].running where run.delivered {
-            if let expired = run.expiredAt, now >= expired + policy.expirationGrace {
-                let grace = Int(policy.expirationGrace)
-                return endProcess(
-                    id, .watchdog("task \(run.request.identifier) not completed within \(grace) s of expiration"))
-            }
-            if run.expiredAt == nil, let end = run.expiresAt, now >= end {
-                let runtime = Int(policy.runtime(for: run.request.kind) ?? 0)
-                expire(id, run.id, .runtimeUsedUp(seconds: runtime))
-            }
-        }
+        carryOut(apps[id].runDeadlinesDue(at: now, policy: policy), for: id)
     }
 
     /// Expires the app's running discretionary tasks whose conditions stopped holding.
