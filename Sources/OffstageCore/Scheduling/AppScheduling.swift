@@ -42,8 +42,28 @@ struct AppScheduling: Sendable {
 
     // MARK: Requests
 
-    /// Queues `request` after those pending.
+    /// Queues `request` after those pending, as a snapshot remembers it: no limit is checked.
     mutating func submit(_ request: TaskRequest) { pending.append(request) }
+
+    /// `BGTaskScheduler.submit(_:)` of a refresh or processing request (§4): it replaces the pending request with its
+    /// identifier, else joins the pending ones unless `policy`'s limit of pending requests of its kind is reached.
+    mutating func submitWithinLimit(_ request: TaskRequest, policy: Policy) -> Submission {
+        if replace(request) { return .replacing }
+        let limit = request.kind == .appRefresh ? policy.maxPendingRefreshRequests : policy.maxPendingProcessingRequests
+        if pending.lazy.filter({ $0.kind == request.kind }).count >= limit { return .tooMany(limit: limit) }
+        pending.append(request)
+        return .pending
+    }
+
+    /// What became of a submitted request (`submitWithinLimit`).
+    enum Submission: Equatable {
+        /// It took the place of the pending request with its identifier.
+        case replacing
+        /// It joined the pending requests.
+        case pending
+        /// Refused: `limit` requests of its kind are already pending.
+        case tooMany(limit: Int)
+    }
 
     /// Puts `request` in the place of the pending request with its identifier, whose wait is then recorded
     /// anew; false if none is pending.
@@ -179,11 +199,16 @@ struct AppScheduling: Sendable {
     /// Forgets the kept judgement: something every judgement reads (policy, settings, clock, constraints) changed.
     mutating func forgetJudgement() { judgement = nil }
 
-    /// Remembers when the soonest of the pending requests' blockers lifts by itself (nil: none does).
-    mutating func noteBlockersLift(_ lift: Instant?) { blockersLift = lift }
-
-    /// Remembers which system-wide changes can lift one of the pending requests.
-    mutating func noteSharedWaits(_ waits: BlockerLifts) { sharedWaits = waits }
+    /// Remembers how the pending requests wait: when the soonest is to be judged again by itself (`lift`, nil:
+    /// none is) and which system-wide changes (shared state, a wake, a budget refill) can lift one of them now
+    /// (`waits`). Returns whether those changes differ from the ones last noted: the scheduler's index of who
+    /// waits for what then learns them, so a change in wakefulness or in a budget reviews just the apps it can start.
+    mutating func noteWaiting(until lift: Instant?, waits: BlockerLifts) -> Bool {
+        blockersLift = lift
+        guard sharedWaits != waits else { return false }
+        sharedWaits = waits
+        return true
+    }
 
     /// Remembers the time of the app's queued review (nil: none is queued, or the queued one came).
     mutating func noteReview(at time: Instant?) { scheduledReview = time }

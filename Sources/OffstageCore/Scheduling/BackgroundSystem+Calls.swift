@@ -90,19 +90,17 @@ extension BackgroundSystem {
             }
         }
         if request.kind == .continuedProcessing { return submitContinued(id, request) }
-        if apps[id].scheduling.replace(request) {
+        switch apps[id].scheduling.submitWithinLimit(request, policy: policy) {
+        case .replacing:
             record(id, .replaced, task: name, .submitted(kind: request.kind, outcome: .replacing))
-            return .ok
-        }
-        let limit = request.kind == .appRefresh ? policy.maxPendingRefreshRequests : policy.maxPendingProcessingRequests
-        if apps[id].pending.lazy.filter({ $0.kind == request.kind }).count >= limit {
+        case .pending:
+            record(id, .submitted, task: name, .submitted(kind: request.kind, outcome: .pending))
+        case .tooMany(let limit):
             record(
                 id, .rejected, task: name,
                 reason: "tooManyPendingTaskRequests: \(limit) \(request.kind.rawValue) pending")
             return .failed(.tooManyPendingTaskRequests)
         }
-        apps[id].scheduling.submit(request)
-        record(id, .submitted, task: name, .submitted(kind: request.kind, outcome: .pending))
         return .ok
     }
 

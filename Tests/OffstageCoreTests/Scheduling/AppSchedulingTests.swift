@@ -104,6 +104,28 @@ import Testing
         #expect(late == [.end(.watchdog("task \(refresh.identifier) not completed within \(grace) s of expiration"))])
     }
 
+    @Test func aSubmissionReplacesItsNamesakeOrJoinsWithinItsKindsLimit() {
+        var scheduling = AppScheduling()
+        let policy = Policy.iOS  // one pending refresh
+        let (first, second) = (Fixture.refreshRequest(feed, 1), Fixture.refreshRequest(feed, 2))
+        #expect(scheduling.submitWithinLimit(first, policy: policy) == .pending)
+        let later = Fixture.refreshRequest(feed, 1, earliestBeginDate: 60)
+        #expect(scheduling.submitWithinLimit(later, policy: policy) == .replacing)
+        #expect(
+            scheduling.submitWithinLimit(second, policy: policy) == .tooMany(limit: policy.maxPendingRefreshRequests))
+        #expect(scheduling.submitWithinLimit(Fixture.processingRequest(feed), policy: policy) == .pending)
+        #expect(scheduling.pending == [later, Fixture.processingRequest(feed)])
+    }
+
+    @Test func waitingIsNotedAndOnlyAChangeOfWhatCanLiftItIsSaid() {
+        var scheduling = AppScheduling()
+        let changed = scheduling.noteWaiting(until: at(30), waits: [.wake])
+        let again = scheduling.noteWaiting(until: at(40), waits: [.wake])
+        #expect(changed && !again && scheduling.blockersLift == at(40) && scheduling.sharedWaits == [.wake])
+        let cleared = scheduling.noteWaiting(until: nil, waits: [])
+        #expect(cleared && scheduling.blockersLift == nil && scheduling.sharedWaits.isEmpty)
+    }
+
     @Test func theProcessEndTakesTheRunsButNotThePendingRequests() {
         var scheduling = AppScheduling()
         scheduling.submit(Fixture.processingRequest(feed))
