@@ -124,6 +124,11 @@ struct AppRecord: Sendable {
             timeCovered: backgroundTimeCovered, policy: policy)
     }
 
+    /// The delivered runs' deadlines at or before `now` (`AppScheduling.deadlinesDue`), asked where the runs lie.
+    func runDeadlinesDue(at now: Instant, policy: Policy) -> [SchedulingAction] {
+        box.fields.scheduling.deadlinesDue(at: now, policy: policy)
+    }
+
     /// Whether a running task waits to be handed to the app's code.
     var hasUndeliveredTask: Bool { box.fields.scheduling.hasUndeliveredTask }
 
@@ -133,12 +138,14 @@ struct AppRecord: Sendable {
     /// Whether callbacks wait to be delivered and none is in flight: `pumpCallbacks` has one to deliver.
     var hasCallbackToDeliver: Bool { box.fields.lifecycle.hasCallbackToDeliver }
 
+    /// Whether work beyond the app's life cycle keeps its process running: a task, a §7 delivery or a mode.
+    var hasWorkBeyondLifecycle: Bool {
+        box.fields.scheduling.hasRunningTasks || box.fields.backgroundEvents.keepsProcessRunning
+    }
+
     /// Nothing is keeping the app running in the background: no callback, assertion, task or termination
     /// in flight, no §7 delivery and no active background mode.
-    var hasNoBackgroundWork: Bool {
-        !box.fields.lifecycle.keepsProcessRunning && !box.fields.scheduling.hasRunningTasks
-            && !box.fields.backgroundEvents.keepsProcessRunning
-    }
+    var hasNoBackgroundWork: Bool { !box.fields.lifecycle.keepsProcessRunning && !hasWorkBeyondLifecycle }
 
     /// Whether a change of the device, the settings or the screen can matter to the app: it has a live
     /// process that is not suspended, work in flight, §7 work the system schedules, or such a request.

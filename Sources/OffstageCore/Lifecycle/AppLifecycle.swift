@@ -100,8 +100,23 @@ struct AppLifecycle: Sendable {
         }
     }
 
-    /// Queues `callbacks` after those already queued (a move on or off screen).
-    mutating func queue(_ callbacks: [LifecycleCallback]) { queuedCallbacks += callbacks }
+    /// The app leaves the screen: `willResignActive` (if it will be active) then `didEnterBackground`, after the
+    /// callbacks already queued; an app already off screen stays as it is.
+    mutating func leaveScreen() {
+        switch projectedState {
+        case .active: queuedCallbacks += [.willResignActive, .didEnterBackground]
+        case .inactive: queuedCallbacks += [.didEnterBackground]
+        default: break
+        }
+    }
+
+    /// An interruption or the app switcher covers the app on screen: it resigns active (`willResignActive`) if it
+    /// will be active. Returns whether it does.
+    mutating func resignActive() -> Bool {
+        guard projectedState == .active else { return false }
+        queuedCallbacks += [.willResignActive]
+        return true
+    }
 
     /// Thaws a suspended process at `now`, which then receives `callbacks`; its background time starts anew.
     mutating func resume(at now: Instant, then callbacks: [LifecycleCallback]) {
@@ -110,10 +125,14 @@ struct AppLifecycle: Sendable {
         queuedCallbacks += callbacks
     }
 
-    /// Freezes the process in the background: its background time stops.
-    mutating func suspend() {
+    /// Freezes the process if it is in the background and nothing keeps it running (its own callbacks, assertions
+    /// or termination, nor `otherWork`: tasks, §7's deliveries and modes): iOS's default off screen. Its background
+    /// time stops. Returns `.suspended` when it freezes.
+    mutating func suspendIfIdle(otherWork: Bool) -> [LifecycleAction] {
+        guard state == .background, !keepsProcessRunning, !otherWork else { return [] }
         state = .suspended
         backgroundSince = nil
+        return [.suspended]
     }
 
     /// Takes over a live process a previous run of the host started, as `memory` remembers it, at `now`.
@@ -129,6 +148,29 @@ struct AppLifecycle: Sendable {
     mutating func clearProcess() { self = AppLifecycle() }
 
     // MARK: Callbacks
+
+    /// Delivers the queued callbacks at `now`, one at a time, to the process of an app with `manifest`: each may
+    /// change the state (`.stateChanged`) and goes to its receiver (`.deliver`, answered by the next of `tokens`),
+    /// after which delivery waits for it to return. An app extension's moves, which no code hears, pass at once.
+    mutating func deliverCallbacks(tokens: inout Int, manifest: AppManifest, at now: Instant, policy: Policy)
+        -> [LifecycleAction]
+    {
+        var actions: [LifecycleAction] = []
+        while hasCallbackToDeliver {
+            let (before, token) = (state, tokens)
+            tokens += 1
+            let callback = deliverNextCallback(token: token, at: now, policy: policy)
+            if before != state { actions.append(.stateChanged(from: before, to: state)) }
+            guard let receiver = receiver(of: callback, manifest: manifest) else {
+                let ended = callbackReturned(token: token)
+                if !ended.isEmpty { return actions + ended }  // its `willTerminate` passed: the process ends
+                continue
+            }
+            actions.append(.deliver(callback, receiver, token: token))
+            return actions
+        }
+        return actions
+    }
 
     /// Hands the next queued callback to the app at `now`, answered by `token`, to return within the policy's
     /// watchdog: the state becomes the one the callback is delivered in. Call only when `hasCallbackToDeliver`.
@@ -179,16 +221,47 @@ struct AppLifecycle: Sendable {
         }
     }
 
-    /// Begins ending the process politely for `reason`: only `willTerminate` is delivered from now on.
-    mutating func beginTermination(_ reason: TerminationReason) {
+    /// Ends the process for `reason`: a process not frozen that the user swipes away or jetsam picks is ended
+    /// politely (`.terminationBegan`: only `willTerminate` is delivered from now on), any other at once (`.end`).
+    /// Nothing happens without a process or while a termination is under way.
+    mutating func terminate(_ reason: TerminationReason) -> [LifecycleAction] {
+        guard state.hasProcess, terminating == nil else { return [] }
+        guard reason == .userForceQuit || reason == .memoryPressure, state != .suspended else { return [.end(reason)] }
         terminating = reason
         queuedCallbacks = [.willTerminate]
+        return [.terminationBegan]
     }
 
     // MARK: Registration, assertions and background time
 
-    /// Registers a launch handler for `identifier`.
-    mutating func register(_ identifier: String) { registered.insert(identifier) }
+    /// `BGTaskScheduler.register(forTaskWithIdentifier:using:launchHandler:)` in the process of an app with
+    /// `manifest`: refused (false) in an app extension, where only the host app may register (ours: on iOS it does
+    /// not compile), and for an identifier the Info.plist does not permit; registering one twice, or an exact one
+    /// after the launch finished, crashes the app. Returns whether the handler is registered.
+    mutating func registerLaunchHandler(_ identifier: String, manifest: AppManifest)
+        -> (registered: Bool, actions: [LifecycleAction])
+    {
+        if manifest.isExtension {
+            let words = "returns false: only the host application may register launch handlers (an app extension)"
+            return (false, [.note(.register, task: identifier, words)])
+        }
+        let permission = manifest.permission(for: identifier)
+        if permission == .notPermitted {
+            return (
+                false, [.note(.register, task: identifier, "not in BGTaskSchedulerPermittedIdentifiers: returns false")]
+            )
+        }
+        if registered.contains(identifier) {
+            return (
+                false, [.crash("Launch handler for task with identifier \(identifier) has already been registered")]
+            )
+        }
+        if launchCompleted, permission == .exact, !AppManifest.isWildcard(identifier) {
+            return (false, [.crash("All launch handlers must be registered before application finishes launching")])
+        }
+        registered.insert(identifier)
+        return (true, [.note(.register, task: identifier, "launch handler registered")])
+    }
 
     /// Starts the app's background time (for `beginBackgroundTask` assertions) at `time`.
     mutating func startBackgroundTime(at time: Instant) {
@@ -228,7 +301,7 @@ struct AppLifecycle: Sendable {
             let hex = String(number, radix: 16)
             return [
                 .note(
-                    .log,
+                    .log, task: nil,
                     "Can't end BackgroundTask: no background task exists with identifier \(number) (0x\(hex)), "
                         + "or it may have already been ended. Break in UIApplicationEndBackgroundTaskError() to debug.")
             ]

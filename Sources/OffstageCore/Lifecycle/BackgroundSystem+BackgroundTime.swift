@@ -36,7 +36,7 @@ extension BackgroundSystem {
         for action in actions {
             switch action {
             case .fact(let kind, let detail): record(id, kind, detail)
-            case .note(let kind, let words): record(id, kind, reason: words)
+            case .note(let kind, let task, let words): record(id, kind, task: task, reason: words)
             case .expireAssertions(let numbers): emit(.expireBackgroundTasks(id, ids: numbers))
             case .launched(let reason, let purpose):
                 reviewAgain(id)
@@ -46,6 +46,21 @@ extension BackgroundSystem {
                 reviewAgain(id)
                 emit(.resume(id))
                 record(id, .resumed, reason: why)
+            case .stateChanged(let before, let after):
+                reviewAgain(id)
+                record(id, .state, .stateChanged(from: before, to: after))
+            case .deliver(let callback, let receiver, let token):
+                record(id, .callback, .callback(callback, receiver: receiver))
+                emit(.deliver(id, callback, token: token))
+            case .suspended:
+                reviewAgain(id)
+                emit(.suspend(id))
+                record(id, .suspended, .suspendedWithoutWork)
+            case .terminationBegan:
+                reviewAgain(id)
+                apps[id].judgementHistory.noteLeft(at: now)
+                if foregroundApp == id { foregroundApp = nil }
+                pumpCallbacks(id)
             case .end(let reason): endProcess(id, reason)
             case .crash(let message): answer = crash(id, message)
             }

@@ -49,8 +49,7 @@ extension BackgroundSystem {
         case .openSwitcher, .interruptionBegan:
             record(
                 nil, .user, reason: event == .openSwitcher ? "open the app switcher" : "interruption (call or alert)")
-            guard let current = foregroundApp, apps[current].projectedState == .active else { return }
-            apps[current].lifecycle.queue([.willResignActive])
+            guard let current = foregroundApp, apps[current].lifecycle.resignActive() else { return }
             reviewAgain(current)
         case .swipeAway(let id):
             guard switcher.contains(id) else {
@@ -60,7 +59,7 @@ extension BackgroundSystem {
             // Force-quit: the process ends (with `willTerminate` if it was running); its queued and running
             // continued-processing tasks end with it, without any callback (see `endProcess`).
             apps[id].forceQuit = true
-            terminate(id, .userForceQuit)
+            carryOut(apps[id].lifecycle.terminate(.userForceQuit), for: id)
         case .interruptionEnded(let accepted):
             record(nil, .user, reason: accepted ? "interruption taken" : "interruption dismissed")
             guard let current = foregroundApp else { return }
@@ -104,7 +103,18 @@ extension BackgroundSystem {
                 nil, .device, reason: "resumed apps hear: \(callback == .none ? "no callback" : "didEnterBackground")")
         case .memoryPressure(let bytes):
             record(nil, .device, reason: "memory pressure: \(bytes) bytes needed")
-            relieveMemoryPressure(bytes: bytes)
+            let candidates = installed.map { id in
+                let app = apps[id]
+                return Jetsam.Candidate(
+                    id: id, state: app.state, lastUsed: app.lastUsed, memoryFootprint: app.memoryFootprint)
+            }
+            let (victims, freed) = Jetsam.victims(toFree: bytes, among: candidates, onScreen: foregroundApp)
+            for id in victims { carryOut(apps[id].lifecycle.terminate(.memoryPressure), for: id) }
+            if freed < bytes {
+                record(
+                    nil, .log,
+                    reason: "memory pressure: freed \(freed) of \(bytes) bytes; the foreground app is never killed")
+            }
         case .setMemoryFootprint(let id, let bytes):
             if apps.contains(id) { apps[id].resources.noteFootprint(bytes) }
         case .setWallClock(let clock):

@@ -1,5 +1,5 @@
-/// The life cycle of §2: launches, the foreground/background moves, callbacks in iOS's order,
-/// their deadlines, suspension, termination and jetsam.
+/// The life cycle of §2 as the system routes it: the foreground/background moves, wakes for background work,
+/// callback delivery and the end of a process. The rules are `AppLifecycle`'s; its actions are carried out here.
 extension BackgroundSystem {
     /// Puts `id` on screen, sending the current foreground app away first.
     mutating func bringToForeground(_ id: BundleID) {
@@ -13,15 +13,11 @@ extension BackgroundSystem {
         foregroundApp = id
     }
 
-    /// Moves the foreground app off screen: `willResignActive` (if active) then `didEnterBackground`.
+    /// Moves the foreground app off screen (`AppLifecycle.leaveScreen`).
     mutating func sendToBackground(_ id: BundleID) {
         precondition(apps.contains(id), "\(id) sent to the background is not installed")
         reviewAgain(id)
-        switch apps[id].projectedState {
-        case .active: apps[id].lifecycle.queue([.willResignActive, .didEnterBackground])
-        case .inactive: apps[id].lifecycle.queue([.didEnterBackground])
-        default: break
-        }
+        apps[id].lifecycle.leaveScreen()
         apps[id].judgementHistory.noteLeft(at: now)
         if foregroundApp == id { foregroundApp = nil }
     }
@@ -34,45 +30,15 @@ extension BackgroundSystem {
             for: id)
     }
 
-    /// Delivers the next queued callback if none is in flight; an app extension's moves, which no code hears,
-    /// change its state and pass at once.
+    /// Delivers the app's queued callbacks (`AppLifecycle.deliverCallbacks`), each answered by a token of its own.
     mutating func pumpCallbacks(_ id: BundleID) {
         precondition(apps.contains(id), "callbacks of \(id), which is not installed")
-        while apps[id].hasCallbackToDeliver {
-            let before = apps[id].state
-            let token = nextToken
-            nextToken += 1
-            let callback = apps[id].lifecycle.deliverNextCallback(token: token, at: now, policy: policy)
-            let after = apps[id].state
-            if before != after {
-                reviewAgain(id)
-                record(id, .state, .stateChanged(from: before, to: after))
-            }
-            let manifest = apps[id].manifest
-            guard let receiver = apps[id].lifecycle.receiver(of: callback, manifest: manifest) else {
-                carryOut(apps[id].lifecycle.callbackReturned(token: token), for: id)
-                continue
-            }
-            record(id, .callback, .callback(callback, receiver: receiver))
-            emit(.deliver(id, callback, token: token))
-            return
-        }
-    }
-
-    /// Ends the app: running apps asked by the user or by jetsam get `willTerminate`; others end at once.
-    mutating func terminate(_ id: BundleID, _ reason: TerminationReason) {
-        precondition(apps.contains(id), "\(id) to terminate is not installed")
-        guard apps[id].state.hasProcess, !apps[id].isTerminating else { return }
-        let politeEnd = reason == .userForceQuit || reason == .memoryPressure
-        reviewAgain(id)
-        if politeEnd && apps[id].state != .suspended {
-            apps[id].lifecycle.beginTermination(reason)
-            apps[id].judgementHistory.noteLeft(at: now)
-            if foregroundApp == id { foregroundApp = nil }
-            pumpCallbacks(id)
-        } else {
-            endProcess(id, reason)
-        }
+        guard apps[id].hasCallbackToDeliver else { return }
+        var tokens = nextToken
+        let manifest = apps[id].manifest
+        let actions = apps[id].lifecycle.deliverCallbacks(tokens: &tokens, manifest: manifest, at: now, policy: policy)
+        nextToken = tokens
+        carryOut(actions, for: id)
     }
 
     /// Removes the process now: no callback; its running tasks and queued continued requests die with it.
@@ -99,45 +65,5 @@ extension BackgroundSystem {
         record(id, .terminated, .terminated(from: before, reason: reason))
         dropQueuedContinuedTasks(of: id, hadRunning: hadContinued)
         carryOut(apps[id].backgroundEvents.discardHeldPush(because: "the app was terminated (\(reason))"), for: id)
-    }
-
-    /// Suspends the app if it is in the background with no outstanding work: iOS's default off screen.
-    mutating func suspendIfIdle(_ id: BundleID) {
-        guard apps[id].state == .background, apps[id].hasNoBackgroundWork else { return }
-        apps[id].lifecycle.suspend()
-        reviewAgain(id)
-        emit(.suspend(id))
-        record(id, .suspended, .suspendedWithoutWork)
-    }
-
-    /// Jetsam: kills suspended apps, then background apps, never the foreground app, until `bytes` are freed.
-    /// Within each group the least recently used goes first (the largest on a tie), except that when one app's
-    /// footprint alone frees what is still needed, the least recently used such app goes instead, and no other:
-    /// a 20 MB app is not killed beside the 300 MB one that frees enough alone (ours: Apple documents no rule
-    /// beyond "suspended apps first").
-    mutating func relieveMemoryPressure(bytes: Int) {
-        func order(_ state: (AppState) -> Bool) -> [BundleID] {
-            installed.filter { id in id != foregroundApp && state(apps[id].state) }
-                .sorted { a, b in
-                    let (x, y) = (apps[a], apps[b])
-                    if x.lastUsed != y.lastUsed { return x.lastUsed < y.lastUsed }
-                    return x.memoryFootprint > y.memoryFootprint
-                }
-        }
-        var freed = 0
-        for var group in [order { $0 == .suspended }, order { $0 == .background || $0 == .inactive }] {
-            while freed < bytes, !group.isEmpty {
-                let needed = bytes - freed
-                let index = group.firstIndex { apps[$0].memoryFootprint >= needed } ?? 0
-                let victim = group.remove(at: index)
-                freed += apps[victim].memoryFootprint
-                terminate(victim, .memoryPressure)
-            }
-        }
-        if freed < bytes {
-            record(
-                nil, .log,
-                reason: "memory pressure: freed \(freed) of \(bytes) bytes; the foreground app is never killed")
-        }
     }
 }

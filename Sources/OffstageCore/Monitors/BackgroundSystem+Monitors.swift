@@ -47,7 +47,7 @@ extension BackgroundSystem {
                 emit(.askUser(id, taskID: taskID, question: question))
             case .kill(let id, let words, let reason):
                 record(id, .resourceLimit, reason: words)
-                terminate(id, reason)
+                carryOut(apps[id].lifecycle.terminate(reason), for: id)
             }
         }
     }

@@ -42,8 +42,28 @@ struct AppScheduling: Sendable {
 
     // MARK: Requests
 
-    /// Queues `request` after those pending.
+    /// Queues `request` after those pending, as a snapshot remembers it: no limit is checked.
     mutating func submit(_ request: TaskRequest) { pending.append(request) }
+
+    /// `BGTaskScheduler.submit(_:)` of a refresh or processing request (§4): it replaces the pending request with its
+    /// identifier, else joins the pending ones unless `policy`'s limit of pending requests of its kind is reached.
+    mutating func submitWithinLimit(_ request: TaskRequest, policy: Policy) -> Submission {
+        if replace(request) { return .replacing }
+        let limit = request.kind == .appRefresh ? policy.maxPendingRefreshRequests : policy.maxPendingProcessingRequests
+        if pending.lazy.filter({ $0.kind == request.kind }).count >= limit { return .tooMany(limit: limit) }
+        pending.append(request)
+        return .pending
+    }
+
+    /// What became of a submitted request (`submitWithinLimit`).
+    enum Submission: Equatable {
+        /// It took the place of the pending request with its identifier.
+        case replacing
+        /// It joined the pending requests.
+        case pending
+        /// Refused: `limit` requests of its kind are already pending.
+        case tooMany(limit: Int)
+    }
 
     /// Puts `request` in the place of the pending request with its identifier, whose wait is then recorded
     /// anew; false if none is pending.
@@ -90,17 +110,59 @@ struct AppScheduling: Sendable {
         running[index].expiresAt = expiresAt
     }
 
-    /// Marks the run `taskID` expired at `now`: the grace period to complete it starts.
-    mutating func expire(_ taskID: Int, at now: Instant) {
-        guard let index = running.firstIndex(where: { $0.id == taskID }) else { return }
-        running[index].expiredAt = now
+    /// Hands the runs waiting for the app's code to it at `now`, in their order, each with its runtime under
+    /// `policy` (`.startTask`), while the app has `registered` their launch handlers; a run with none crashes the
+    /// app (`.end`, the last action then).
+    mutating func deliverWaitingRuns(registered: Set<String>, at now: Instant, policy: Policy) -> [SchedulingAction] {
+        var actions: [SchedulingAction] = []
+        for index in running.indices where !running[index].delivered {
+            let request = running[index].request
+            guard registered.contains(request.identifier) else {
+                let message = "No launch handler registered for task with identifier \(request.identifier)"
+                return actions + [.end(.crash(message))]
+            }
+            deliver(running[index].id, at: now, expiresAt: policy.runtime(for: request.kind).map { now + $0 })
+            actions.append(.startTask(running[index]))
+        }
+        return actions
     }
 
-    /// Shows `title` and `subtitle` for the run `taskID` (continued processing).
-    mutating func retitle(_ taskID: Int, title: String, subtitle: String) {
-        guard let index = running.firstIndex(where: { $0.id == taskID }) else { return }
+    /// The delivered runs' deadlines at or before `now`, in their order: a run whose runtime is used up expires
+    /// (`.expire`); one expired and not completed within `policy`'s grace period ends the process (`.end`, the last
+    /// action then).
+    func deadlinesDue(at now: Instant, policy: Policy) -> [SchedulingAction] {
+        var actions: [SchedulingAction] = []
+        for run in running where run.delivered {
+            if let expired = run.expiredAt, now >= expired + policy.expirationGrace {
+                let grace = Int(policy.expirationGrace)
+                let words = "task \(run.request.identifier) not completed within \(grace) s of expiration"
+                return actions + [.end(.watchdog(words))]
+            }
+            if run.expiredAt == nil, let end = run.expiresAt, now >= end {
+                let runtime = Int(policy.runtime(for: run.request.kind) ?? 0)
+                actions.append(.expire(taskID: run.id, .runtimeUsedUp(seconds: runtime)))
+            }
+        }
+        return actions
+    }
+
+    /// Marks the run `taskID` expired at `now`, which starts its grace period to complete, and returns it; nil if
+    /// it is not running or already expired.
+    mutating func expire(_ taskID: Int, at now: Instant) -> TaskRun? {
+        guard let index = running.firstIndex(where: { $0.id == taskID }), running[index].expiredAt == nil else {
+            return nil
+        }
+        running[index].expiredAt = now
+        return running[index]
+    }
+
+    /// Shows `title` and `subtitle` for the run `taskID` (continued processing); returns its request's identifier,
+    /// nil if it is not running.
+    mutating func retitle(_ taskID: Int, title: String, subtitle: String) -> String? {
+        guard let index = running.firstIndex(where: { $0.id == taskID }) else { return nil }
         running[index].request.title = title
         running[index].request.subtitle = subtitle
+        return running[index].request.identifier
     }
 
     /// Notes the progress the run `taskID` reported: `completed` units of `total`.
@@ -137,11 +199,16 @@ struct AppScheduling: Sendable {
     /// Forgets the kept judgement: something every judgement reads (policy, settings, clock, constraints) changed.
     mutating func forgetJudgement() { judgement = nil }
 
-    /// Remembers when the soonest of the pending requests' blockers lifts by itself (nil: none does).
-    mutating func noteBlockersLift(_ lift: Instant?) { blockersLift = lift }
-
-    /// Remembers which system-wide changes can lift one of the pending requests.
-    mutating func noteSharedWaits(_ waits: BlockerLifts) { sharedWaits = waits }
+    /// Remembers how the pending requests wait: when the soonest is to be judged again by itself (`lift`, nil:
+    /// none is) and which system-wide changes (shared state, a wake, a budget refill) can lift one of them now
+    /// (`waits`). Returns whether those changes differ from the ones last noted: the scheduler's index of who
+    /// waits for what then learns them, so a change in wakefulness or in a budget reviews just the apps it can start.
+    mutating func noteWaiting(until lift: Instant?, waits: BlockerLifts) -> Bool {
+        blockersLift = lift
+        guard sharedWaits != waits else { return false }
+        sharedWaits = waits
+        return true
+    }
 
     /// Remembers the time of the app's queued review (nil: none is queued, or the queued one came).
     mutating func noteReview(at time: Instant?) { scheduledReview = time }

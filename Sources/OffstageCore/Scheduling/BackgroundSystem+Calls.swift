@@ -4,8 +4,10 @@ extension BackgroundSystem {
     mutating func answer(_ call: AppCall, from id: BundleID) -> AppCallResult {
         switch call {
         case .register(let identifier):
-            if apps[id].manifest.extensionPoint != nil { return refuseRegistration(fromExtension: id, identifier) }
-            return register(id, identifier)
+            let manifest = apps[id].manifest
+            let (registered, actions) = apps[id].lifecycle.registerLaunchHandler(identifier, manifest: manifest)
+            let answer = carryOut(actions, for: id)
+            return answer == .ok ? .registered(registered) : answer
         case .submit(let request):
             if let host = apps[id].manifest.hostApp { return submit(fromExtension: id, for: host, request) }
             return submit(id, request)
@@ -31,8 +33,8 @@ extension BackgroundSystem {
             completeTask(id, taskID: taskID, success: success)
             return .ok
         case .updateTitle(let taskID, let title, let subtitle):
-            apps[id].scheduling.retitle(taskID, title: title, subtitle: subtitle)
-            record(id, .log, task: runIdentifier(id, taskID), reason: "title: \(title) — \(subtitle)")
+            let identifier = apps[id].scheduling.retitle(taskID, title: title, subtitle: subtitle)
+            record(id, .log, task: identifier, reason: "title: \(title) — \(subtitle)")
             return .ok
         case .reportProgress(let taskID, let completed, let total):
             apps[id].scheduling.noteProgress(taskID, completed: completed, total: total)
@@ -64,68 +66,18 @@ extension BackgroundSystem {
         return .crash(message)
     }
 
-    // MARK: BGTaskScheduler
-
-    mutating func register(_ id: BundleID, _ identifier: String) -> AppCallResult {
-        let app = apps[id]
-        let permission = app.manifest.permission(for: identifier)
-        if permission == .notPermitted {
-            record(id, .register, task: identifier, reason: "not in BGTaskSchedulerPermittedIdentifiers: returns false")
-            return .registered(false)
-        }
-        if app.registered.contains(identifier) {
-            return crash(id, "Launch handler for task with identifier \(identifier) has already been registered")
-        }
-        if app.launchCompleted, permission == .exact, !AppManifest.isWildcard(identifier) {
-            return crash(id, "All launch handlers must be registered before application finishes launching")
-        }
-        apps[id].lifecycle.register(identifier)
-        record(id, .register, task: identifier, reason: "launch handler registered")
-        return .registered(true)
-    }
-
-    /// Why the request is not permitted (`notPermitted`), or nil.
-    func permissionProblem(_ app: AppRecord, _ request: TaskRequest) -> String? {
-        let manifest = app.manifest
-        switch request.kind {
-        case .appRefresh where !manifest.backgroundModes.contains(.fetch):
-            return "UIBackgroundModes lacks 'fetch'"
-        case .processing where !manifest.backgroundModes.contains(.processing):
-            return "UIBackgroundModes lacks 'processing'"
-        default: break
-        }
-        if request.protectionTypeOfRequiredData != nil, !manifest.entitlements.contains(Entitlement.healthResearch) {
-            return "a health research task requires the entitlement \(Entitlement.healthResearch)"
-        }
-        switch manifest.permission(for: request.identifier) {
-        case .notPermitted:
-            return "identifier not in BGTaskSchedulerPermittedIdentifiers"
-        case .wildcard where request.kind != .continuedProcessing:
-            return "wildcard identifiers are for continued-processing tasks only"
-        default: break
-        }
-        guard request.kind == .continuedProcessing else { return nil }
-        if settings.continuedProcessingOff.contains(app.id) {
-            return "the user turned continued processing off for this app"
-        }
-        if request.requiresGPU {
-            if !manifest.entitlements.contains(Entitlement.continuedProcessingGPU) {
-                return "requires the GPU without the entitlement \(Entitlement.continuedProcessingGPU)"
-            }
-            if !device.hasBackgroundGPU {
-                return "requires the GPU, which this device does not support in the background"
-            }
-        }
-        return nil
-    }
-
     /// A submission from the app itself, or (`fromExtension`) from one of its extensions, whose process never
     /// registers the app's launch handlers.
     mutating func submit(_ id: BundleID, _ request: TaskRequest, fromExtension: Bool = false) -> AppCallResult {
         let name = request.identifier
         do {  // the record read in a scope of its own: a copy alive when the requests change is copied whole
             let app = apps[id]
-            if let problem = permissionProblem(app, request) {
+            let (continuedProcessingOff, backgroundGPU) = (
+                settings.continuedProcessingOff.contains(id), device.hasBackgroundGPU
+            )
+            if let problem = request.permissionProblem(
+                in: app.manifest, continuedProcessingOff: continuedProcessingOff, backgroundGPU: backgroundGPU)
+            {
                 record(id, .rejected, task: name, reason: "notPermitted: \(problem)")
                 return .failed(.notPermitted)
             }
@@ -138,19 +90,17 @@ extension BackgroundSystem {
             }
         }
         if request.kind == .continuedProcessing { return submitContinued(id, request) }
-        if apps[id].scheduling.replace(request) {
+        switch apps[id].scheduling.submitWithinLimit(request, policy: policy) {
+        case .replacing:
             record(id, .replaced, task: name, .submitted(kind: request.kind, outcome: .replacing))
-            return .ok
-        }
-        let limit = request.kind == .appRefresh ? policy.maxPendingRefreshRequests : policy.maxPendingProcessingRequests
-        if apps[id].pending.lazy.filter({ $0.kind == request.kind }).count >= limit {
+        case .pending:
+            record(id, .submitted, task: name, .submitted(kind: request.kind, outcome: .pending))
+        case .tooMany(let limit):
             record(
                 id, .rejected, task: name,
                 reason: "tooManyPendingTaskRequests: \(limit) \(request.kind.rawValue) pending")
             return .failed(.tooManyPendingTaskRequests)
         }
-        apps[id].scheduling.submit(request)
-        record(id, .submitted, task: name, .submitted(kind: request.kind, outcome: .pending))
         return .ok
     }
 

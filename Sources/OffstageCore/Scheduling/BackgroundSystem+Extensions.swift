@@ -1,15 +1,8 @@
 /// App extensions (issue 16 item 9): an extension may submit task requests, and they run in its host app, which
 /// the system launches for them; only the host registers launch handlers (`NS_EXTENSION_UNAVAILABLE("Only the
-/// host application may register launch handlers")`), so an extension's `register` returns false.
+/// host application may register launch handlers")`), so an extension's `register` returns false
+/// (`AppLifecycle.registerLaunchHandler`).
 extension BackgroundSystem {
-    /// An extension's `register`: on iOS it does not compile; here it is refused, and says why.
-    mutating func refuseRegistration(fromExtension id: BundleID, _ identifier: String) -> AppCallResult {
-        record(
-            id, .register, task: identifier,
-            reason: "returns false: only the host application may register launch handlers (an app extension)")
-        return .registered(false)
-    }
-
     /// An extension's `submit`: judged as the host app's own (its Info.plist, its pending requests, its Background
     /// App Refresh), except that the extension's process registers no handlers; the host's launch does.
     mutating func submit(fromExtension id: BundleID, for host: BundleID, _ request: TaskRequest) -> AppCallResult {

@@ -59,7 +59,8 @@ extension BackgroundSystem {
         pumpCallbacks(id)
         deliverReadyTasks(id)
         settleBackgroundWork(id)
-        suspendIfIdle(id)
+        let otherWork = apps[id].hasWorkBeyondLifecycle
+        carryOut(apps[id].lifecycle.suspendIfIdle(otherWork: otherWork), for: id)
         let app = apps[id]
         scheduler.noteReviewed(
             apps.position(of: id), hasRunningTasks: app.hasRunningTasks,
@@ -87,19 +88,5 @@ extension BackgroundSystem {
         next.note(app.blockersLift)
         noteBackgroundWorkDeadlines(of: id, in: &next)
         return next.earliest
-    }
-}
-
-/// The earliest of the times noted that are after a given instant: a deadline search without arrays.
-struct EarliestAfter {
-    let after: Instant
-    private(set) var earliest: Instant?
-
-    init(_ after: Instant) { self.after = after }
-
-    /// Keeps `time` if it is after the bound and earlier than any kept so far.
-    mutating func note(_ time: Instant?) {
-        guard let time, time > after, earliest.map({ time < $0 }) ?? true else { return }
-        earliest = time
     }
 }

@@ -2,22 +2,12 @@
 /// whose conditions broke, and pending requests whose constraints are all satisfied.
 extension BackgroundSystem {
     /// Fires the app's deadlines at or before `now`: the process's (callback watchdogs, background time),
-    /// then its tasks' runtimes and grace periods.
+    /// then its tasks' runtimes and grace periods (`AppScheduling.deadlinesDue`).
     mutating func fireTimers(_ id: BundleID) {
         guard apps[id].state.hasProcess, apps[id].hasTimers, !fireProcessDeadlines(id) else {
             return
         }
-        for run in apps[id].running where run.delivered {
-            if let expired = run.expiredAt, now >= expired + policy.expirationGrace {
-                let grace = Int(policy.expirationGrace)
-                return endProcess(
-                    id, .watchdog("task \(run.request.identifier) not completed within \(grace) s of expiration"))
-            }
-            if run.expiredAt == nil, let end = run.expiresAt, now >= end {
-                let runtime = Int(policy.runtime(for: run.request.kind) ?? 0)
-                expire(id, run.id, .runtimeUsedUp(seconds: runtime))
-            }
-        }
+        carryOut(apps[id].runDeadlinesDue(at: now, policy: policy), for: id)
     }
 
     /// Expires the app's running discretionary tasks whose conditions stopped holding.
@@ -37,7 +27,8 @@ extension BackgroundSystem {
         let pending = apps[id].pending
         guard !pending.isEmpty else {
             apps[id].scheduling.keep(nil)
-            return noteWaiting(id, until: nil, waits: [])
+            if apps[id].scheduling.noteWaiting(until: nil, waits: []) { scheduler.noteWaits(apps.position(of: id), []) }
+            return
         }
         if apps[id].judgementHoldsWhateverHappens(pending: pending, now: now, sight: constraintSet.sight) { return }
         refreshUsageTier(id)
@@ -81,7 +72,9 @@ extension BackgroundSystem {
                 record(id, .deferred, task: request.identifier, .deferred(blockers: blockers.map(\.withWordsWritten)))
             }
         }
-        noteWaiting(id, until: lift, waits: waits)
+        if apps[id].scheduling.noteWaiting(until: lift, waits: waits) {
+            scheduler.noteWaits(apps.position(of: id), waits)
+        }
         apps[id].scheduling.keep(
             started ? nil : PendingJudgement(pending: pending, seen: seen, turnsAt: turnsAt, heldUntil: heldUntil))
     }
@@ -106,16 +99,6 @@ extension BackgroundSystem {
 
     /// Puts back the count of maintenance wakes a snapshot remembers.
     mutating func restoreWakeUps(_ saved: SystemSnapshot) { scheduler.restore(wakeUps: saved.wakeUps) }
-
-    /// Remembers how the app's pending requests wait: when the soonest should be judged again by itself,
-    /// and which system-wide changes (shared state, a wake, a budget refill) can lift one of them now, so a
-    /// change in wakefulness or in a budget reviews just the apps it can start.
-    private mutating func noteWaiting(_ id: BundleID, until lift: Instant?, waits: BlockerLifts) {
-        apps[id].scheduling.noteBlockersLift(lift)
-        guard apps[id].sharedWaits != waits else { return }
-        apps[id].scheduling.noteSharedWaits(waits)
-        scheduler.noteWaits(apps.position(of: id), waits)
-    }
 
     /// For every request not yet finished: where it stands and, if it waits, every constraint that blocks it.
     public func explain() -> [RequestStatus] {

@@ -18,29 +18,28 @@ extension BackgroundSystem {
         noteRunStarted(id, run, simulated: simulated, deviceWasAwake: wasAwake)
     }
 
-    /// Hands waiting tasks to the app once it has finished launching and no callback is in flight.
+    /// Hands waiting tasks to the app once it has finished launching and no callback is in flight
+    /// (`AppScheduling.deliverWaitingRuns`).
     mutating func deliverReadyTasks(_ id: BundleID) {
-        guard apps[id].hasUndeliveredTask, apps[id].isReadyForWork
-        else { return }
-        // By index, each run read afresh: a loop over the runs kept the array shared, so delivering one copied it.
-        for index in apps[id].running.indices {
-            let run = apps[id].running[index]
-            guard !run.delivered else { continue }
-            let name = run.request.identifier
-            guard apps[id].registered.contains(name) else {
-                _ = crash(id, "No launch handler registered for task with identifier \(name)")
-                return
+        guard apps[id].hasUndeliveredTask, apps[id].isReadyForWork else { return }
+        let registered = apps[id].registered
+        carryOut(apps[id].scheduling.deliverWaitingRuns(registered: registered, at: now, policy: policy), for: id)
+    }
+
+    /// Carries out the actions of the app's task runs in their order.
+    mutating func carryOut(_ actions: [SchedulingAction], for id: BundleID) {
+        for action in actions {
+            switch action {
+            case .startTask(let run): emit(.startTask(id, run))
+            case .expire(let taskID, let cause): expire(id, taskID, cause)
+            case .end(let reason): endProcess(id, reason)
             }
-            apps[id].scheduling.deliver(
-                run.id, at: now, expiresAt: policy.runtime(for: run.request.kind).map { now + $0 })
-            emit(.startTask(id, apps[id].running[index]))
         }
     }
 
     /// Calls the task's expiration handler; the app then has the grace period to complete it.
     mutating func expire(_ id: BundleID, _ taskID: Int, _ why: RecordDetail.Expiration) {
-        guard let run = apps.lookUp(id)?.running.first(where: { $0.id == taskID }), run.expiredAt == nil else { return }
-        apps[id].scheduling.expire(taskID, at: now)
+        guard apps.contains(id), let run = apps[id].scheduling.expire(taskID, at: now) else { return }
         reviewAgain(id)
         record(id, .expired, task: run.request.identifier, .expired(cause: why))
         emit(.expireTask(id, taskID: taskID))
@@ -88,10 +87,6 @@ extension BackgroundSystem {
             record(id, .cancelled, task: request.identifier, reason: "the app's process ended")
         }
         if hadRunning { startQueuedContinuedTasks() }
-    }
-
-    func runIdentifier(_ id: BundleID, _ taskID: Int) -> String? {
-        apps.lookUp(id)?.running.first { $0.id == taskID }?.request.identifier
     }
 
     // MARK: Debugging

@@ -63,13 +63,16 @@ import Testing
         let warned = lifecycle.fireDeadlines(
             at: nearTheEnd, allowance: allowance, timeCovered: false, policy: policy)
         #expect(warned.last == .expireAssertions([1]) && lifecycle.assertionsWarned)
-        lifecycle.queue([.willEnterForeground, .didBecomeActive])
-        _ = deliverAll(&lifecycle, at: at(10))
+        #expect(lifecycle.open(asExtension: false, at: at(10)).isEmpty)
+        #expect(deliverAll(&lifecycle, at: at(10)) == [.willEnterForeground, .didBecomeActive])
         #expect(lifecycle.state == .active && lifecycle.backgroundSince == nil && !lifecycle.assertionsWarned)
-        lifecycle.queue([.willResignActive, .didEnterBackground])
-        _ = deliverAll(&lifecycle, at: at(20))
+        lifecycle.leaveScreen()
+        #expect(deliverAll(&lifecycle, at: at(20)) == [.willResignActive, .didEnterBackground])
         #expect(lifecycle.backgroundSince == at(20))
-        lifecycle.suspend()
+        #expect(lifecycle.suspendIfIdle(otherWork: false).isEmpty)  // its assertion keeps it running
+        _ = lifecycle.endBackgroundTask(1)
+        #expect(lifecycle.suspendIfIdle(otherWork: true).isEmpty)  // a task or §7's work keeps it running
+        #expect(lifecycle.suspendIfIdle(otherWork: false) == [.suspended])
         #expect(lifecycle.state == .suspended && lifecycle.backgroundSince == nil)
         lifecycle.resume(at: at(30), then: [.didEnterBackground])
         #expect(lifecycle.state == .background && lifecycle.backgroundSince == at(30) && lifecycle.hasCallbackToDeliver)
@@ -147,6 +150,31 @@ import Testing
         #expect(lifecycle.receiver(of: .didEnterBackground, manifest: widget) == nil)
     }
 
+    @Test func launchHandlersRegisterOnceBeforeTheLaunchFinishesAndNotInAnExtension() {
+        var lifecycle = AppLifecycle()
+        let app = AppManifest(
+            bundleIdentifier: "com.example.app",
+            permittedIdentifiers: ["com.example.app.refresh", "com.example.app.job.*"])
+        let widget = AppManifest(
+            bundleIdentifier: "com.example.widget", extensionPoint: "com.apple.widgetkit-extension")
+        let fromWidget = lifecycle.registerLaunchHandler("com.example.app.refresh", manifest: widget)
+        #expect(!fromWidget.registered && fromWidget.actions.count == 1 && lifecycle.registered.isEmpty)
+        let unlisted = lifecycle.registerLaunchHandler("com.example.app.other", manifest: app)
+        let refusal = "not in BGTaskSchedulerPermittedIdentifiers: returns false"
+        #expect(!unlisted.registered && unlisted.actions == [.note(.register, task: "com.example.app.other", refusal)])
+        let first = lifecycle.registerLaunchHandler("com.example.app.refresh", manifest: app)
+        #expect(first.registered && lifecycle.registered == ["com.example.app.refresh"])
+        let twice = lifecycle.registerLaunchHandler("com.example.app.refresh", manifest: app)
+        let message = "Launch handler for task with identifier com.example.app.refresh has already been registered"
+        #expect(!twice.registered && twice.actions == [.crash(message)])
+        lifecycle.adopt(ProcessMemory(state: .active), at: at(1))  // a process whose launch finished, none registered
+        let late = lifecycle.registerLaunchHandler("com.example.app.refresh", manifest: app)
+        #expect(
+            late.actions == [.crash("All launch handlers must be registered before application finishes launching")])
+        let wildcard = lifecycle.registerLaunchHandler("com.example.app.job.*", manifest: app)
+        #expect(wildcard.registered && lifecycle.registered == ["com.example.app.job.*"])
+    }
+
     @Test func theLaunchOptionsNameTheEventTheProcessWasLaunchedFor() {
         var lifecycle = AppLifecycle()
         #expect(lifecycle.launchOptions.isEmpty)
@@ -158,13 +186,79 @@ import Testing
 
     @Test func aPoliteTerminationDeliversOnlyWillTerminate() {
         var lifecycle = AppLifecycle()
+        #expect(lifecycle.terminate(.userForceQuit).isEmpty)  // no process
         lifecycle.launch(.user)
-        lifecycle.beginTermination(.userForceQuit)
+        _ = deliverAll(&lifecycle, at: at(0))
+        lifecycle.leaveScreen()
+        #expect(lifecycle.terminate(.userForceQuit) == [.terminationBegan])
         #expect(lifecycle.queuedCallbacks == [.willTerminate] && lifecycle.terminating == .userForceQuit)
         #expect(!lifecycle.isReadyForWork && lifecycle.keepsProcessRunning)
+        #expect(lifecycle.terminate(.memoryPressure).isEmpty)  // one termination at a time
         let callback = lifecycle.deliverNextCallback(token: 3, at: at(0), policy: policy)
         #expect(callback == .willTerminate)
         #expect(lifecycle.callbackReturned(token: 3) == [.end(.userForceQuit)])
+    }
+
+    @Test func aFrozenProcessOrAnotherReasonEndsAtOnce() {
+        var lifecycle = AppLifecycle()
+        lifecycle.launch(.backgroundTask)
+        _ = deliverAll(&lifecycle, at: at(0))
+        #expect(lifecycle.terminate(.deviceShutdown) == [.end(.deviceShutdown)] && lifecycle.terminating == nil)
+        #expect(lifecycle.suspendIfIdle(otherWork: false) == [.suspended])
+        #expect(lifecycle.terminate(.memoryPressure) == [.end(.memoryPressure)])
+        #expect(lifecycle.queuedCallbacks.isEmpty && lifecycle.terminating == nil)
+    }
+
+    @Test func callbacksAreDeliveredOneAtATimeWithTheirTokensAndStateChanges() {
+        var lifecycle = AppLifecycle()
+        let app = AppManifest(bundleIdentifier: "com.example.app")
+        lifecycle.launch(.user)
+        var tokens = 5
+        let first = lifecycle.deliverCallbacks(tokens: &tokens, manifest: app, at: at(0), policy: policy)
+        #expect(
+            first == [
+                .stateChanged(from: .notRunning, to: .inactive), .deliver(.willFinishLaunching, .appDelegate, token: 5),
+            ])
+        #expect(tokens == 6)
+        #expect(lifecycle.deliverCallbacks(tokens: &tokens, manifest: app, at: at(0), policy: policy).isEmpty)
+        #expect(tokens == 6)  // one in flight: the next waits for it to return
+        _ = lifecycle.callbackReturned(token: 5)
+        let second = lifecycle.deliverCallbacks(tokens: &tokens, manifest: app, at: at(1), policy: policy)
+        #expect(second == [.deliver(.didFinishLaunching, .appDelegate, token: 6)] && tokens == 7)
+    }
+
+    @Test func anExtensionsMovesPassAtOnceAndItsEndFollowsWillTerminate() {
+        var lifecycle = AppLifecycle()
+        let widget = AppManifest(
+            bundleIdentifier: "com.example.widget", extensionPoint: "com.apple.widgetkit-extension")
+        lifecycle.launch(.user, asExtension: true)
+        var tokens = 1
+        let started = lifecycle.deliverCallbacks(tokens: &tokens, manifest: widget, at: at(0), policy: policy)
+        #expect(
+            started == [
+                .stateChanged(from: .notRunning, to: .inactive), .deliver(.beginRequest, .appExtension, token: 1),
+            ])
+        _ = lifecycle.callbackReturned(token: 1)
+        let active = lifecycle.deliverCallbacks(tokens: &tokens, manifest: widget, at: at(1), policy: policy)
+        #expect(active == [.stateChanged(from: .inactive, to: .active)] && tokens == 3 && lifecycle.inFlight == nil)
+        #expect(lifecycle.terminate(.userForceQuit) == [.terminationBegan])
+        let ended = lifecycle.deliverCallbacks(tokens: &tokens, manifest: widget, at: at(2), policy: policy)
+        #expect(ended == [.end(.userForceQuit)])
+    }
+
+    @Test func onlyAnAppThatWillBeActiveResignsAndLeavingTheScreenFollowsTheQueuedMoves() {
+        var lifecycle = AppLifecycle()
+        let notRunning = lifecycle.resignActive()
+        lifecycle.launch(.user)
+        let launching = lifecycle.resignActive()
+        #expect(!notRunning && launching && lifecycle.projectedState == .inactive)
+        let again = lifecycle.resignActive()
+        #expect(!again)
+        lifecycle.leaveScreen()
+        #expect(lifecycle.queuedCallbacks.suffix(2) == [.willResignActive, .didEnterBackground])
+        let queued = lifecycle.queuedCallbacks
+        lifecycle.leaveScreen()  // already going to the background
+        #expect(lifecycle.projectedState == .background && lifecycle.queuedCallbacks == queued)
     }
 
     @Test func openingLaunchesOrResumesAndABackgroundWakeLeavesARunningProcessAlone() {
@@ -174,12 +268,12 @@ import Testing
         #expect(lifecycle.open(asExtension: false, at: at(1)).isEmpty && lifecycle.state == .active)
         #expect(
             lifecycle.wake(for: "refresh", resumeCallback: .didEnterBackground, asExtension: false, at: at(2)).isEmpty)
-        lifecycle.queue([.willResignActive, .didEnterBackground])
+        lifecycle.leaveScreen()
         _ = deliverAll(&lifecycle, at: at(3))
-        lifecycle.suspend()
+        #expect(lifecycle.suspendIfIdle(otherWork: false) == [.suspended])
         let silent = lifecycle.wake(for: "refresh", resumeCallback: .none, asExtension: false, at: at(4))
         #expect(silent == [.resumed("refresh")] && !lifecycle.hasCallbackToDeliver)
-        lifecycle.suspend()
+        #expect(lifecycle.suspendIfIdle(otherWork: false) == [.suspended])
         let resumed = lifecycle.open(asExtension: false, at: at(5))
         #expect(resumed == [.resumed("the user opened the app")])
         #expect(lifecycle.queuedCallbacks == [.willEnterForeground, .didBecomeActive])
