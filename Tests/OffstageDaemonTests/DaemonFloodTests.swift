@@ -100,7 +100,9 @@ import Testing
                 sent += n
             }
         }
-        let reply = try ControlClient(path: daemon.socketPath, timeout: 10).send(.status)
+        // Answered after the thousands of `status` requests queued before it (1.8 s for a debug daemon at load 4,
+        // over 10 s with the whole suite running): the timeout only guards against a daemon that never answers.
+        let reply = try ControlClient(path: daemon.socketPath, timeout: 60).send(.status)
         guard case .status = reply else {
             Issue.record("status answered \(reply)")
             return
