@@ -280,7 +280,9 @@ func measureCodec() -> Never {
 
 /// One of the JSON coders that could write and read the protocol's envelopes.
 enum WireCoderCandidate: String, CaseIterable {
-    /// The protocol's `Codable` coder (`WireEncoder`/`WireDecoder`): written in place, read from one parse.
+    /// The hand-written coding of the frequent forms (`HandCoding*.swift`); nil where a form is not coded by hand.
+    case hand
+    /// The protocol's general `Codable` coder (`WireEncoder`/`WireDecoder`): written in place, read from one parse.
     case wire
     /// Foundation's `JSONEncoder`/`JSONDecoder` (keys unsorted, slashes unescaped).
     case foundation
@@ -288,6 +290,9 @@ enum WireCoderCandidate: String, CaseIterable {
     /// The envelope of `payload` as this coder writes it; nil when it does not write this form.
     func encode<Payload: Codable>(_ payload: Payload) -> [UInt8]? {
         switch self {
+        case .hand:
+            var out: [UInt8] = []
+            return HandCoding.append(payload, to: &out) ? out : nil
         case .wire: return try? WireEncoder.encode(Frame.Envelope(version: Frame.version, payload: payload))
         case .foundation:
             let encoder = JSONEncoder()
@@ -299,6 +304,7 @@ enum WireCoderCandidate: String, CaseIterable {
     /// Reads an envelope's payload back; nil when this coder cannot.
     func decode<Payload: Codable>(_ type: Payload.Type, from bytes: [UInt8]) -> Payload? {
         switch self {
+        case .hand: bytes.withUnsafeBufferPointer { HandCoding.decode(type, from: $0) }
         case .wire:
             bytes.withUnsafeBufferPointer { try? WireDecoder.decode(Frame.Envelope<Payload>.self, from: $0).payload }
         case .foundation: try? JSONDecoder().decode(Frame.Envelope<Payload>.self, from: Data(bytes)).payload
@@ -325,7 +331,7 @@ func compareCoders<Payload: Codable & Equatable>(_ name: String, _ payload: Payl
     print(line)
 }
 
-/// `--coders`: the protocol's JSON coder against Foundation's, on the messages the daemon and apps exchange.
+/// `--coders`: the candidates for the protocol's one JSON coder, on the messages the daemon and apps exchange.
 func measureCoders() -> Never {
     compareCoders(
         "call submit",

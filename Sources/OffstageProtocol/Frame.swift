@@ -2,7 +2,8 @@ public import Foundation
 
 /// The wire format between apps or the CLI and the daemon: one JSON message per frame,
 /// a 4-byte big-endian length first, tagged with the protocol version. Size-limited both ways.
-/// Every message is written by `WireEncoder` and read by `WireDecoder`, the protocol's one JSON coder.
+/// The JSON of an app's calls, their answers and callbacks is written and read by hand (`HandCoding.swift`,
+/// the hot path of every call); everything else by `WireEncoder`/`WireDecoder`.
 public enum Frame {
     /// The protocol version this build speaks.
     public static let version = 1
@@ -47,7 +48,8 @@ public enum Frame {
         return Data(frame)
     }
 
-    /// Appends the frame of `payload` to `out`, written by `WireEncoder`. On failure nothing is appended.
+    /// Appends the frame of `payload` to `out`: the hot messages coded by hand (`HandCoding.swift`), the rest
+    /// by `WireEncoder`; the same JSON either way. On failure nothing is appended.
     public static func append<Payload: Codable>(_ payload: Payload, to out: inout [UInt8]) throws(Failure) {
         try appendFrame(payload, to: &out)
     }
@@ -65,9 +67,11 @@ public enum Frame {
     private static func appendFrame<Payload: Codable>(_ payload: Payload, to out: inout [UInt8]) throws(Failure) {
         let start = out.count
         for _ in 0..<4 { out.append(0) }  // the length, filled in below
-        do { try WireEncoder.append(Envelope(version: version, payload: payload), to: &out) } catch {
-            out.removeSubrange(start...)
-            throw .malformed("\(error)")
+        if !HandCoding.append(payload, to: &out) {
+            do { try WireEncoder.append(Envelope(version: version, payload: payload), to: &out) } catch {
+                out.removeSubrange(start...)
+                throw .malformed("\(error)")
+            }
         }
         let length = out.count - start - 4
         guard length <= maxMessageBytes else {
@@ -98,11 +102,12 @@ public enum Frame {
         return (try decoded.get(), 4 + length)
     }
 
-    /// Decodes a frame's body (its JSON) by `WireDecoder`, from one parse that names what is wrong: the JSON, the
-    /// version or a field.
+    /// Decodes a frame's body (its JSON): the hot messages by hand, the rest (and anything not plain) by
+    /// `WireDecoder`, from one parse that names what is wrong: the JSON, the version or a field.
     static func decode<Payload: Codable>(_ type: Payload.Type, body bytes: UnsafeBufferPointer<UInt8>) throws(Failure)
         -> Payload
     {
+        if let message = HandCoding.decode(type, from: bytes) { return message }
         let document: WireDocument
         do { document = WireDocument(try WireJSON.parse(bytes)) } catch { throw .malformed("not JSON: \(error)") }
         guard let header = try? WireDecoder.decode(VersionOnly.self, from: document) else {

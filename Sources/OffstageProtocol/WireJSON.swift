@@ -164,7 +164,7 @@ struct WireJSON {
             }
         }
 
-        private mutating func expect(_ literal: StaticString) throws(SyntaxError) {
+        mutating func expect(_ literal: StaticString) throws(SyntaxError) {
             let text = UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
             for byte in text {
                 guard index < bytes.count, bytes[index] == byte else { throw error("expected \(literal)") }
@@ -264,7 +264,7 @@ struct WireJSON {
             return !digits.isEmpty && digits.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
         }
 
-        private static func isNumberByte(_ byte: UInt8) -> Bool {
+        static func isNumberByte(_ byte: UInt8) -> Bool {
             switch byte {
             case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
                 UInt8(ascii: "e"), UInt8(ascii: "E"):
@@ -274,7 +274,7 @@ struct WireJSON {
         }
 
         /// Reads a string (a value or a key): checked to be UTF-8, its escapes resolved if it has any.
-        private mutating func string() throws(SyntaxError) {
+        mutating func string() throws(SyntaxError) {
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a string") }
             index += 1
             let start = index

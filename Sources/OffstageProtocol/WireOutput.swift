@@ -1,5 +1,5 @@
-/// Writing the protocol's JSON straight into a frame's bytes, as `WireEncoder` hands over each value: keys,
-/// punctuation, numbers and escaped strings, with no intermediate text.
+/// Writing the protocol's JSON straight into a frame's bytes, for both coders: the hand-written coding of the
+/// frequent messages (`HandCoding.swift`) and `WireEncoder`, so that they write the same text.
 extension [UInt8] {
     /// Appends JSON text written in the source (keys, punctuation, whole fragments).
     mutating func put(_ literal: StaticString) {
@@ -21,7 +21,7 @@ extension [UInt8] {
     mutating func put(_ value: Bool) { value ? put("true") : put("false") }
 
     /// Appends a number as Swift describes it; false (nothing written) for infinities and NaN, which JSON cannot
-    /// hold (`WireEncoder` then reports the error).
+    /// hold (the general encoder then reports the error).
     mutating func put<Value: BinaryFloatingPoint & LosslessStringConvertible>(_ value: Value) -> Bool {
         guard value.isFinite else { return false }
         append(contentsOf: value.description.utf8)

@@ -1,8 +1,8 @@
-/// The protocol's JSON for the messages of the tests, byte for byte, as the protocol's earlier coders wrote it
-/// (recorded from them): the wire stays the same for every peer and the docs.
+/// The protocol's JSON for the messages of the tests, byte for byte, as the hand coder and the tree-based general
+/// coder before `WireEncoder` wrote it (recorded from them): the wire stays the same for every peer and the docs.
 enum WireBytes {
-    /// `AppMessageTests.clientMessages`: every app call and work report, with and without a bundle.
-    static let appClientMessages: [String] = [
+    /// `HandCodingTests.clientMessages`: every app call and work report, with and without a bundle.
+    static let hotClientMessages: [String] = [
         #"{"version":1,"payload":{"id":0,"body":{"call":{"call":{"register":{"identifier":"com.a.refresh"}}}}}}"#,
         #"{"version":1,"payload":{"id":0,"body":{"call":{"call":{"register":{"identifier":"com.a.refresh"}},"bundle":"com.a"}}}}"#,
         #"{"version":1,"payload":{"id":1,"body":{"call":{"call":{"cancel":{"identifier":"com.a.\"quoted\" é"}}}}}}"#,
@@ -45,8 +45,8 @@ enum WireBytes {
         #"{"version":1,"payload":{"id":-19,"body":{"call":{"call":{"submit":{"_0":{"identifier":"com.a.\"db\" é","kind":"continued processing","earliestBeginDate":1795000000.123456,"requiresNetworkConnectivity":true,"requiresExternalPower":true,"title":"Export \n 😀","subtitle":"1/3","strategy":"fail","requiresGPU":true,"protectionTypeOfRequiredData":"complete"}}},"bundle":"com.a"}}}}"#,
         #"{"version":1,"payload":{"id":99,"body":{"work":{"_0":{"cpuSeconds":0.5,"gpuSeconds":1e-09,"bytes":2000000,"seconds":3.0}}}}}"#,
     ]
-    /// `AppMessageTests.serverMessages`: every answer, effect, error and tap an app gets.
-    static let appServerMessages: [String] = [
+    /// `HandCodingTests.serverMessages`: every answer, effect, error and tap an app gets.
+    static let hotServerMessages: [String] = [
         #"{"version":1,"payload":{"result":{"id":0,"result":{"ok":{}}}}}"#,
         #"{"version":1,"payload":{"result":{"id":1,"result":{"registered":{"_0":true}}}}}"#,
         #"{"version":1,"payload":{"result":{"id":2,"result":{"failed":{"_0":3}}}}}"#,

@@ -4,14 +4,14 @@ import Testing
 
 @testable import OffstageProtocol
 
-/// The protocol's bytes for every message (`WireBytes`, recorded from the coders before this one): written by
-/// frames and by `WireEncoder` alone (the envelope without its length) alike, and read back by both; and the
-/// coder's own refusals.
+/// The protocol's bytes for every message (`WireBytes`, recorded from the coders before the tree-free general
+/// coder): written by frames (the hand coder for the hot forms) and by the general coder alike, and read back by
+/// both; and the general coder's own refusals.
 @Suite struct WireCoderTests {
     /// Each message with the JSON the protocol gives it.
     static let expectedBytes: [(message: any Codable & Equatable & Sendable, json: String)] =
-        zip(AppMessageTests.clientMessages, WireBytes.appClientMessages).map { ($0, $1) }
-        + zip(AppMessageTests.serverMessages, WireBytes.appServerMessages).map { ($0, $1) }
+        zip(HandCodingTests.clientMessages, WireBytes.hotClientMessages).map { ($0, $1) }
+        + zip(HandCodingTests.serverMessages, WireBytes.hotServerMessages).map { ($0, $1) }
         + zip(WireInputTests.clientMessages, WireBytes.otherClientMessages).map { ($0, $1) }
         + zip(WireInputTests.serverMessages, WireBytes.otherServerMessages).map { ($0, $1) }
         + zip(WireJSONTests.messages, WireBytes.foundationMessages).map { ($0, $1) }
@@ -38,8 +38,8 @@ import Testing
     }
 
     @Test func everyMessageIsWrittenAsTheProtocolsBytesByFramesAndByTheGeneralCoder() throws {
-        #expect(WireBytes.appClientMessages.count == AppMessageTests.clientMessages.count)
-        #expect(WireBytes.appServerMessages.count == AppMessageTests.serverMessages.count)
+        #expect(WireBytes.hotClientMessages.count == HandCodingTests.clientMessages.count)
+        #expect(WireBytes.hotServerMessages.count == HandCodingTests.serverMessages.count)
         #expect(WireBytes.otherClientMessages.count == WireInputTests.clientMessages.count)
         #expect(WireBytes.otherServerMessages.count == WireInputTests.serverMessages.count)
         #expect(WireBytes.foundationMessages.count == WireJSONTests.messages.count)

@@ -90,10 +90,10 @@ import Testing
     }
 
     @Test func everyMessageKindRoundTripsThroughAFrame() throws {
-        for message in Self.clientMessages + AppMessageTests.clientMessages {
+        for message in Self.clientMessages + HandCodingTests.clientMessages {
             #expect(try Frame.decode(ClientMessage.self, from: try Frame.encode(message)).0 == message)
         }
-        for message in Self.serverMessages + AppMessageTests.serverMessages {
+        for message in Self.serverMessages + HandCodingTests.serverMessages {
             #expect(try Frame.decode(ServerMessage.self, from: try Frame.encode(message)).0 == message)
         }
     }
@@ -164,7 +164,7 @@ import Testing
     /// matters to JSON (or one that is not UTF-8): each is read or refused, never a trap, and a prefix never reads.
     @Test func truncatedOrAlteredMessagesAreReadOrRefusedNeverATrap() throws {
         let replacements: [UInt8] = Array(#""{}[],:0-.e\n"#.utf8) + [0xFF, 0x00]
-        for message in AppMessageTests.clientMessages.prefix(12) + Self.clientMessages.prefix(6) {
+        for message in HandCodingTests.clientMessages.prefix(12) + Self.clientMessages.prefix(6) {
             let json = try Self.body(message)
             for length in 0..<json.count {
                 #expect(Self.failure(ClientMessage.self, Array(json[..<length])) != nil, "a prefix of \(message)")
@@ -177,7 +177,7 @@ import Testing
                 }
             }
         }
-        for message in AppMessageTests.serverMessages.prefix(12) + Self.serverMessages.prefix(3) {
+        for message in HandCodingTests.serverMessages.prefix(12) + Self.serverMessages.prefix(3) {
             let json = try Self.body(message)
             for length in 0..<json.count {
                 #expect(Self.failure(ServerMessage.self, Array(json[..<length])) != nil, "a prefix of \(message)")

@@ -4,11 +4,10 @@ import Testing
 
 @testable import OffstageProtocol
 
-/// The messages of every app call (its call, answer, callbacks and expirations) through the socket's entry points:
-/// each comes back as it was sent, in any member order, whole or split across reads; malformed ones are refused
-/// with an error that names what is wrong. Their bytes are checked in `WireCoderTests`.
-@Suite struct AppMessageTests {
-    /// The app calls (all but the background-mode calls, which are rare).
+/// The hand-written coding of the frequent messages (`HandCoding.swift`) is the protocol's JSON exactly: the bytes
+/// the general coder writes, read as the general coder reads them; anything else goes to the general coder.
+@Suite struct HandCodingTests {
+    /// Every app call coded by hand (all but the rare ones).
     static let calls: [AppCall] = [
         .register(identifier: "com.a.refresh"), .cancel(identifier: "com.a.\"quoted\" é"), .cancelAll,
         .pendingRequests, .beginBackgroundTask(name: "Export \\ \n 😀"), .beginBackgroundTask(name: nil),
@@ -26,7 +25,8 @@ import Testing
                 strategy: .fail, requiresGPU: true, protectionTypeOfRequiredData: "complete")),
     ]
 
-    /// The calls with and without a bundle, a work report, and each answer and effect an app gets.
+    /// Every form coded by hand: the calls with and without a bundle, a work report, and each answer and effect
+    /// an app gets.
     static let clientMessages: [ClientMessage] =
         calls.enumerated().flatMap { index, call in
             [
@@ -52,14 +52,49 @@ import Testing
             .userAction(action: "export"),
         ]
 
-    /// The message `json` (an envelope) reads as, through a frame; nil if it is refused.
-    static func read<Payload: Codable>(_ type: Payload.Type, _ json: String) -> Payload? {
-        let body = Data(json.utf8)
-        let frame = Data(withUnsafeBytes(of: UInt32(body.count).bigEndian) { Array($0) }) + body
-        return try? Frame.decode(type, from: frame).0
+    /// The envelope as the general coder writes it.
+    static func general<Payload: Codable>(_ message: Payload) throws -> [UInt8] {
+        try WireEncoder.encode(Frame.Envelope(version: Frame.version, payload: message))
     }
 
-    @Test func framesRoundTripThroughTheSocketEntryPoints() throws {
+    /// The envelope's bytes read by the general coder.
+    static func readGenerally<Payload: Codable>(_ type: Payload.Type, _ json: [UInt8]) throws -> Payload {
+        try json.withUnsafeBufferPointer { try WireDecoder.decode(Frame.Envelope<Payload>.self, from: $0).payload }
+    }
+
+    static func handDecoded<Payload: Codable>(_ type: Payload.Type, _ json: String) -> Payload? {
+        Array(json.utf8).withUnsafeBufferPointer { HandCoding.decode(type, from: $0) }
+    }
+
+    @Test func handCodingWritesTheBytesTheGeneralCoderWrites() throws {
+        for message in Self.clientMessages {
+            var hand: [UInt8] = []
+            #expect(message.appendHandCoded(to: &hand), "\(message) is coded by hand")
+            #expect(hand == (try Self.general(message)), "\(message)")
+        }
+        for message in Self.serverMessages {
+            var hand: [UInt8] = []
+            #expect(message.appendHandCoded(to: &hand), "\(message) is coded by hand")
+            #expect(hand == (try Self.general(message)), "\(message)")
+        }
+    }
+
+    @Test func handCodingReadsEveryHotMessageAsTheGeneralCoderDoes() throws {
+        for message in Self.clientMessages {
+            let json = try Self.general(message)
+            let hand = json.withUnsafeBufferPointer { HandCoding.decode(ClientMessage.self, from: $0) }
+            #expect(hand == message)
+            #expect(try Self.readGenerally(ClientMessage.self, json) == message)
+        }
+        for message in Self.serverMessages {
+            let json = try Self.general(message)
+            let hand = json.withUnsafeBufferPointer { HandCoding.decode(ServerMessage.self, from: $0) }
+            #expect(hand == message)
+            #expect(try Self.readGenerally(ServerMessage.self, json) == message)
+        }
+    }
+
+    @Test func framesOfHotMessagesRoundTripThroughTheSocketEntryPoints() throws {
         for message in Self.clientMessages {
             var frame: [UInt8] = []
             try Frame.append(message, to: &frame)
@@ -73,23 +108,22 @@ import Testing
         }
     }
 
-    @Test func membersAreReadInAnyOrderWithWhiteSpace() {
+    @Test func handDecodingTakesMembersInAnyOrderWithWhiteSpace() {
         let json = """
              { "payload" : { "body" : { "call" : { "bundle" : null , "call" : { "endBackgroundTask" : { "_0" : 3 } } } } ,
             "id" : 9 } , "version" : 1 }\t
             """
         #expect(
-            Self.read(ClientMessage.self, json)
+            Self.handDecoded(ClientMessage.self, json)
                 == ClientMessage(id: 9, body: .call(call: .endBackgroundTask(3), bundle: nil)))
         let deliver =
             #"{"payload":{"effect":{"effect":{"deliver":{"token":5,"_1":"applicationWillTerminate(_:)","_0":"b"}}}},"version":1}"#
         #expect(
-            Self.read(ServerMessage.self, deliver) == .effect(effect: .deliver("b", .willTerminate, token: 5)))
+            Self.handDecoded(ServerMessage.self, deliver) == .effect(effect: .deliver("b", .willTerminate, token: 5)))
     }
 
-    /// Forms other than the one written: a whole number written as `7.0`, a member the message does not have, an
-    /// escaped key; and a control command.
-    @Test func otherFormsOfAMessageReadTheSame() throws {
+    /// Forms the general coder accepts but the hand coder leaves to it: the frame still reads the same.
+    @Test func formsNotCodedByHandGoToTheGeneralCoder() throws {
         let cases: [(String, ClientMessage)] = [
             (
                 #"{"version":1,"payload":{"id":7.0,"body":{"call":{"call":{"cancelAll":{}}}}}}"#,
@@ -108,11 +142,19 @@ import Testing
                 ClientMessage(id: 7, body: .control(command: .status))
             ),
         ]
-        for (json, message) in cases { #expect(Self.read(ClientMessage.self, json) == message, "\(json)") }
+        for (json, message) in cases {
+            #expect(Self.handDecoded(ClientMessage.self, json) == nil, "\(json) is left to the general coder")
+            let body = Data(json.utf8)
+            let frame = Data(withUnsafeBytes(of: UInt32(body.count).bigEndian) { Array($0) }) + body
+            #expect(try Frame.decode(ClientMessage.self, from: frame).0 == message)
+        }
+        var out: [UInt8] = []
+        #expect(!ServerMessage.result(id: 1, result: .pending([])).appendHandCoded(to: &out))
+        #expect(out.isEmpty, "a form not coded by hand leaves nothing behind")
     }
 
-    /// A malformed message gets an error that names the problem, and a number JSON cannot hold is not written.
-    @Test func malformedMessagesGetAnErrorNamingTheProblem() throws {
+    /// Malformed hot messages get the general coder's error, which names the problem.
+    @Test func malformedHotMessagesGetTheGeneralCodersError() throws {
         func failure(_ json: String) -> Frame.Failure? {
             let body = Data(json.utf8)
             let frame = Data(withUnsafeBytes(of: UInt32(body.count).bigEndian) { Array($0) }) + body
