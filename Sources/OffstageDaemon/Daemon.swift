@@ -235,7 +235,7 @@ final class Daemon {
         }
     }
 
-    /// Ends every app (SIGKILL: the daemon goes away), writes what is unwritten, closes the socket.
+    /// Ends every app (SIGKILL: the daemon goes away), writes what is unwritten, closes the store and the socket.
     private func shutDown() {
         tellServiceManager("STOPPING=1")
         logger.info("offstage daemon stopping: ending apps")
@@ -249,6 +249,7 @@ final class Daemon {
         syncStore(all: true)
         saveMemory()
         syncNow()
+        do { try store.close() } catch { logger.error("the store could not be closed: \(error)") }
         for fd in connections.keys { close(fd) }
         close(listener)
         unlink(configuration.socketPath)

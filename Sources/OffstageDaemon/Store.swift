@@ -66,7 +66,7 @@ final class Store {
         encoder.outputFormatting = [.sortedKeys]
     }
 
-    deinit { if walFile >= 0 { close(walFile) } }
+    deinit { if walFile >= 0 { Glibc.close(walFile) } }
 
     /// Writes `updates` in the transaction of this turn of the daemon's loop, begun by the turn's first write and
     /// ended by `commit` at the end of the turn: a turn's changes (200 clients' at once) cost one commit, not one
@@ -96,6 +96,16 @@ final class Store {
         try commit()
         try Self.syncLog(walPath, file: &walFile)
         awaitsSync = false
+    }
+
+    /// Closes the store at a clean stop, after `sync`: SQLite copies the write-ahead log into the store's file and
+    /// deletes it, here and now, not in a deinit racing the process's exit (an exit mid-copy left a half-copied file).
+    func close() throws {
+        try database.close()
+        if walFile >= 0 {
+            Glibc.close(walFile)
+            walFile = -1
+        }
     }
 
     /// Commits the turn's transaction and says whether it holds acknowledged changes not yet handed to a sync

@@ -32,8 +32,9 @@ final class SocketLink: SystemLink, Sendable {
         var waiting: [Int: Waiting] = [:]
     }
 
-    /// Seconds an app goes on trying to reach a daemon that went away before it exits.
-    static let defaultReconnectWindow: Double = 10
+    /// Seconds an app goes on trying to reach a daemon that went away before it exits: a minute, since a restarted
+    /// daemon's start on a loaded machine has taken over 10 s, and an app that gives up first loses the adoption.
+    static let defaultReconnectWindow: Double = 60
 
     init(socket: UnixSocket, path: String, bundle: BundleID, reconnectWindow: Double = defaultReconnectWindow) {
         self.path = path

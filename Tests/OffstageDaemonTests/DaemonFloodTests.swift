@@ -100,7 +100,14 @@ import Testing
                 sent += n
             }
         }
-        let reply = try ControlClient(path: daemon.socketPath, timeout: 10).send(.status)
+        // The daemon has read every request (the kernel holds none of them) before the status is asked: it is
+        // answered after them all, so every drop is decided before the clients are read (a client read while the
+        // daemon still answered it kept little unread and was not dropped: 3 of 8 dropped at load 7). Its answers
+        // take seconds on a loaded machine (1.8 s for a debug daemon at load 4): the timeouts only guard a hang.
+        try daemon.waitUntil("the daemon has read every request", timeout: 60) {
+            sockets.allSatisfy { Self.bytesTheDaemonHasNotRead($0) == 0 }
+        }
+        let reply = try ControlClient(path: daemon.socketPath, timeout: 60).send(.status)
         guard case .status = reply else {
             Issue.record("status answered \(reply)")
             return
@@ -122,6 +129,12 @@ import Testing
         #expect((4...7).contains(closedByTheDaemon), "\(closedByTheDaemon) of 8 clients that never read were dropped")
         let log = (try? String(contentsOfFile: daemon.folder + "/daemon.log", encoding: .utf8)) ?? ""
         #expect(log.contains("dropping a client that does not read"))
+    }
+
+    /// The bytes sent on `socket` that the daemon has not read yet (`SIOCOUTQ`; -1 if the kernel does not say).
+    static func bytesTheDaemonHasNotRead(_ socket: UnixSocket) -> Int32 {
+        var queued: Int32 = 0
+        return withUnsafeMutablePointer(to: &queued) { ioctl(socket.fd, UInt(TIOCOUTQ), $0) } == 0 ? queued : -1
     }
 
     /// The bytes of one `status` answer's frame, read raw from the socket.
