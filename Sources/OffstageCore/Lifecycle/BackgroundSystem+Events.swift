@@ -4,7 +4,7 @@ extension BackgroundSystem {
     mutating func apply(_ event: SystemEvent) {
         switch event.reviewScope {
         case .everyApp: reviewEveryApp()
-        case .appsSharedChangesConcern where changesSharedState(event): reviewAppsSharedChangesConcern()
+        case .appsSharedChangesConcern where !event.repeatsReading(of: device): reviewAppsSharedChangesConcern()
         case .appsSharedChangesConcern, .namedApp, .noApp: break
         }
         if event.reviewScope != .noApp, let app = event.app, apps.contains(app) { reviewAgain(app) }
@@ -187,6 +187,19 @@ extension SystemEvent {
     }
 }
 
+extension SystemEvent {
+    /// Whether the event reads the network or the battery as `device` has them: a trace or a host reports them
+    /// with each reading, mostly as they were, and a reading that changes nothing concerns no app.
+    func repeatsReading(of device: DeviceState) -> Bool {
+        switch self {
+        case .setNetwork(let kind): kind == device.network
+        case .setBattery(let level, let charging):
+            min(max(level, 0), 1) == device.batteryLevel && charging == device.isCharging
+        default: false
+        }
+    }
+}
+
 /// The apps an event asks the scheduler to review (see `SystemEvent.reviewScope`).
 enum ReviewScope {
     case noApp
@@ -199,19 +212,6 @@ extension Set where Element == BundleID {
     /// Adds `app` to a set of apps whose switch is off, or removes it when it is turned on.
     mutating func turn(_ app: BundleID, off: Bool) {
         if off { insert(app) } else { remove(app) }
-    }
-}
-
-extension BackgroundSystem {
-    /// Whether the event changes the shared state it sets: a trace or a host reports the network and the battery
-    /// with each reading, mostly as they were, and a reading that changes nothing concerns no app.
-    func changesSharedState(_ event: SystemEvent) -> Bool {
-        switch event {
-        case .setNetwork(let kind): kind != device.network
-        case .setBattery(let level, let charging):
-            min(max(level, 0), 1) != device.batteryLevel || charging != device.isCharging
-        default: true
-        }
     }
 }
 
