@@ -416,8 +416,10 @@ final class DaemonHarness {
 
     // MARK: Waiting
 
-    /// Polls `condition` every 20 ms until it holds; fails after `timeout` seconds naming `what`.
-    func waitUntil(_ what: String, timeout: Double = 10, _ condition: () throws -> Bool) throws {
+    /// Polls `condition` every 20 ms until it holds; fails after `timeout` seconds naming `what`. A minute by
+    /// default, as for the daemon's answers: with the suite's daemons and apps side by side on two loaded cores, an
+    /// app has taken over 10 s to start its child.
+    func waitUntil(_ what: String, timeout: Double = 60, _ condition: () throws -> Bool) throws {
         let deadline = Date(timeIntervalSinceNow: timeout)
         while Date() < deadline {
             if try condition() { return }
