@@ -34,10 +34,9 @@ extension BackgroundSystem {
     mutating func pumpCallbacks(_ id: BundleID) {
         precondition(apps.contains(id), "callbacks of \(id), which is not installed")
         guard apps[id].hasCallbackToDeliver else { return }
-        var tokens = nextToken
         let manifest = apps[id].manifest
-        let actions = apps[id].lifecycle.deliverCallbacks(tokens: &tokens, manifest: manifest, at: now, policy: policy)
-        nextToken = tokens
+        let actions = apps[id].lifecycle.deliverCallbacks(
+            tokens: &nextToken, manifest: manifest, at: now, policy: policy)
         carryOut(actions, for: id)
     }
 
