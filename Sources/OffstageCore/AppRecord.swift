@@ -147,10 +147,10 @@ struct AppRecord: Sendable {
     /// in flight, no §7 delivery and no active background mode.
     var hasNoBackgroundWork: Bool { !box.fields.lifecycle.keepsProcessRunning && !hasWorkBeyondLifecycle }
 
-    /// Whether a change of the device, the settings or the screen can matter to the app: it has a live
-    /// process that is not suspended, work in flight, §7 work the system schedules, or such a request.
-    var concernedBySharedChanges: Bool {
-        box.fields.scheduling.sharedWaits.contains(.sharedChange) || !hasNoBackgroundWork
+    /// Whether every change of the device, the settings or the screen can matter to the app, whatever its pending
+    /// requests wait for: it has a live process that is not suspended, work in flight, or §7 work the system schedules.
+    var concernedByEverySharedChange: Bool {
+        !hasNoBackgroundWork
             || (box.fields.lifecycle.state != .suspended && box.fields.lifecycle.state != .notRunning)
             || box.fields.backgroundEvents.awaitsDelivery
     }

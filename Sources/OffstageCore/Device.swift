@@ -48,6 +48,26 @@ public struct DeviceState: Hashable, Sendable, Codable {
         idleSince = nil
     }
 
+    /// What differs from `before`, as the changes that lift blockers: the screen lit (or unlocked) or dark (or
+    /// locked), the network, the charger, the battery's level, and anything else as one change.
+    func changes(since before: DeviceState) -> BlockerLifts {
+        var changes: BlockerLifts = []
+        if (isScreenOn && !before.isScreenOn) || (!isLocked && before.isLocked) { changes.insert(.screenLit) }
+        if (!isScreenOn && before.isScreenOn) || (isLocked && !before.isLocked)
+            || (idleSince != nil && before.idleSince == nil)
+        {
+            changes.insert(.screenDark)
+        }
+        if network != before.network { changes.insert(.network) }
+        if isCharging != before.isCharging { changes.insert(.charger) }
+        if batteryLevel != before.batteryLevel { changes.insert(.batteryLevel) }
+        var rest = self
+        (rest.isScreenOn, rest.isLocked, rest.idleSince) = (before.isScreenOn, before.isLocked, before.idleSince)
+        (rest.network, rest.isCharging, rest.batteryLevel) = (before.network, before.isCharging, before.batteryLevel)
+        if rest != before { changes.insert(.otherDeviceState) }
+        return changes
+    }
+
     /// The screen of a locked device goes dark again after a glance at `now`: the device is idle from then.
     mutating func dimWhileLocked(at now: Instant) {
         guard isScreenOn else { return }

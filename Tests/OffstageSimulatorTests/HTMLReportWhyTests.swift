@@ -94,8 +94,14 @@ import Testing
         #expect(outcome.error == nil)
         let page = try String(contentsOfFile: path, encoding: .utf8)
         #expect(page.contains("<dt>from</dt><dd>2026-11-21 06:00:00Z</dd><dt>to</dt><dd>2026-11-21 10:00:00Z</dd>"))
-        // Nothing after the window: not the pushes of 19:00, nor the requests submitted then.
-        #expect(!page.contains("2026-11-21 19:00:00Z"))
+        // Nothing after the window: not the pushes of 19:00, nor the requests submitted then (a request submitted
+        // within it is shown whole, its later waits and outcome included).
+        #expect(page.contains("<title>2026-11-21 09:40:00Z background push arrived"))
+        #expect(!page.contains("<title>2026-11-21 19:00:00Z background push arrived"))
+        let submitted = page.ranges(of: "</code></td><td>").compactMap { code in
+            page[code.upperBound...].split(separator: "<td>", maxSplits: 2).dropFirst().first?.prefix(20)
+        }
+        #expect(!submitted.isEmpty && submitted.allSatisfy { $0 < "2026-11-21 10:00:00Z" })
         #expect(page.contains("(the whole run, not only the window)."))
         let lonely = await CLI.run(["demo", "--from", "6h"])
         #expect(lonely.error?.hasPrefix("Error: --from chooses the window of the HTML report: add --html FILE") == true)

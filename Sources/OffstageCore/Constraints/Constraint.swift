@@ -261,15 +261,34 @@ extension Array where Element == Blocker {
 /// What can lift a blocker before its `until`, besides the app's own events (which always review it): the
 /// system-wide changes after which the app it holds is judged again. Typed, so no blocker is known by its name.
 public struct BlockerLifts: OptionSet, Hashable, Sendable {
-    public let rawValue: UInt8
-    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    public let rawValue: UInt16
+    public init(rawValue: UInt16) { self.rawValue = rawValue }
 
-    /// A change of shared state: the device, the settings, the screen.
-    public static let sharedChange = BlockerLifts(rawValue: 1)
     /// The device waking: a maintenance wake, or another app's run keeping it awake.
-    public static let wake = BlockerLifts(rawValue: 2)
+    public static let wake = BlockerLifts(rawValue: 1 << 1)
     /// A budget refilling: a run giving back what it did not use of its reservation.
-    public static let budgetRefill = BlockerLifts(rawValue: 4)
+    public static let budgetRefill = BlockerLifts(rawValue: 1 << 2)
+    /// The screen lighting or the device unlocking: the user wakes the device.
+    public static let screenLit = BlockerLifts(rawValue: 1 << 3)
+    /// The screen going dark or the device locking: the device starts to be idle.
+    public static let screenDark = BlockerLifts(rawValue: 1 << 4)
+    /// Another app (or none) on screen.
+    public static let foregroundApp = BlockerLifts(rawValue: 1 << 5)
+    /// The network: Wi-Fi, cellular or none.
+    public static let network = BlockerLifts(rawValue: 1 << 6)
+    /// The charger plugged in or unplugged.
+    public static let charger = BlockerLifts(rawValue: 1 << 7)
+    /// The battery's level.
+    public static let batteryLevel = BlockerLifts(rawValue: 1 << 8)
+    /// The user's settings (Background App Refresh, Low Power Mode, Low Data Mode…).
+    public static let settings = BlockerLifts(rawValue: 1 << 9)
+    /// Anything else of the device (its heat, its power state…).
+    public static let otherDeviceState = BlockerLifts(rawValue: 1 << 10)
+    /// Any change of shared state (the device, the settings, the screen): what a constraint that does not say
+    /// more precisely reads.
+    public static let sharedChange: BlockerLifts = [
+        .screenLit, .screenDark, .foregroundApp, .network, .charger, .batteryLevel, .settings, .otherDeviceState,
+    ]
 }
 
 /// How one blocked request waits: until when nothing but its own events can start it (the latest `until` of

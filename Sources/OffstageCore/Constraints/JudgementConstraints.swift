@@ -39,6 +39,9 @@ public struct QuotaConstraint: Constraint {
             until: [usage.quotaFreesAt, habitRises].compactMap { $0 }.min())
     }
 
+    /// The device awake anyway (the screen, the charger) lets a predicted refresh through.
+    public func lifts(_ request: TaskRequest, in context: ConstraintContext) -> BlockerLifts { [.screenLit, .charger] }
+
     /// A refresh task (not a legacy fetch, which its own interval paces) judged by a learnt launch model while
     /// the device is awake anyway, or a refresh or fetch serving a habit worth a wake.
     private func servesPrediction(_ request: TaskRequest, in context: ConstraintContext) -> Bool {
@@ -67,6 +70,10 @@ public struct LaunchPredictionConstraint: Constraint {
         guard value < cost.cost else { return .satisfied }
         var until = nextChange(in: context, rising: true)
         if let refilled = cost.budgetRefill(lowering: value, in: context) { until = min(until, refilled) }
+        // Content fresher than the window gains more as it ages: judged again when a run would be worth the cheapest
+        // run's cost (from then, the device waking can start it: `lifts`), or this one's.
+        let awakeCost = context.policy.judgement.awakeRunCost
+        if let aged = agedToBeWorth(value < awakeCost ? awakeCost : cost.cost, in: context) { until = min(until, aged) }
         let reason = BlockerReason {  // rendered only if shown: most verdicts are not
             "\(likelihood.words); a run now is worth \(percent(value)) % of a fresh launch and costs "
                 + "\(percent(cost.cost)) % (\(cost.words))"
@@ -79,13 +86,31 @@ public struct LaunchPredictionConstraint: Constraint {
     }
     /// A run worth less than its cost at its cheapest (the device awake anyway, on Wi-Fi, a full budget) is held
     /// whatever the device does: only the time and the app's likelihood lift it, so no wake or change reviews it.
-    /// Otherwise the device's state and a wake can lift it, and a budget refilled by what a run gave back when a
-    /// fuller budget would make the run worth its cost.
+    /// Otherwise what makes it dearer can lift it: a wake or the screen for a run that would wake the device, the
+    /// charger, Wi-Fi for one on cellular, the battery's level on a low battery, and a budget refilled by what a run
+    /// gave back when a fuller budget would make the run worth its cost. What only makes it dearer (the screen
+    /// going dark, another app on screen) reviews nothing.
     public func lifts(_ request: TaskRequest, in context: ConstraintContext) -> BlockerLifts {
         let value = context.judgement.likelihood.probability * freshnessGained(in: context)
         guard value >= context.policy.judgement.awakeRunCost else { return [] }
-        let refillLifts = runCost(in: context).budgetRefill(lowering: value, in: context) != nil
-        return refillLifts ? [.sharedChange, .wake, .budgetRefill] : [.sharedChange, .wake]
+        let cost = runCost(in: context)
+        var lifts: BlockerLifts = [.wake]
+        if cost.wakesDevice { lifts.formUnion([.screenLit, .charger]) }
+        if cost.onCellular || cost.sharesRadio != nil { lifts.insert(.network) }
+        if cost.onLowBattery { lifts.formUnion([.batteryLevel, .charger]) }
+        if cost.budgetShare != nil { lifts.insert(.charger) }
+        if cost.budgetRefill(lowering: value, in: context) != nil { lifts.insert(.budgetRefill) }
+        return lifts
+    }
+
+    /// When the content will have aged enough for a run to be worth `cost` at the likelihood of now (which only falls
+    /// between events, so not sooner); nil when it is older than the window or no age makes the run worth it.
+    func agedToBeWorth(_ cost: Double, in context: ConstraintContext) -> Instant? {
+        let likelihood = context.judgement.likelihood
+        guard let updated = context.judgement.contentUpdatedAt, likelihood.probability > cost,
+            context.now < updated + likelihood.window
+        else { return nil }
+        return max(updated + likelihood.window * cost / likelihood.probability, context.now + 1)
     }
 
     /// The share of the window a refresh now makes fresh that is not fresh already: 1 for content older
@@ -294,7 +319,7 @@ public struct EnergyBudgetConstraint: Constraint {
     }
     /// A run giving back its reservation refills it, and the charger lifts it.
     public func lifts(_ request: TaskRequest, in context: ConstraintContext) -> BlockerLifts {
-        [.sharedChange, .budgetRefill]
+        [.charger, .budgetRefill]
     }
 }
 
@@ -318,7 +343,7 @@ public struct CellularDataBudgetConstraint: Constraint {
     }
     /// A run giving back its reservation refills it; Wi-Fi and the charger lift it.
     public func lifts(_ request: TaskRequest, in context: ConstraintContext) -> BlockerLifts {
-        [.sharedChange, .budgetRefill]
+        [.network, .charger, .budgetRefill]
     }
 }
 
@@ -340,7 +365,9 @@ public struct CoalescingConstraint: Constraint {
         lastMaintenanceWake(in: context).map { $0 + context.policy.judgement.maintenanceWindow }
     }
     /// The device waking (a wake, the screen, the charger, another run) lifts it.
-    public func lifts(_ request: TaskRequest, in context: ConstraintContext) -> BlockerLifts { [.sharedChange, .wake] }
+    public func lifts(_ request: TaskRequest, in context: ConstraintContext) -> BlockerLifts {
+        [.screenLit, .charger, .wake]
+    }
 
     /// The latest maintenance wake on the grid at or before now, when the device sleeps and the judgement
     /// coalesces; nil when coalescing does not hold work back.

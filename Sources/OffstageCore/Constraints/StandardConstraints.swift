@@ -18,6 +18,8 @@ public struct BackgroundAppRefreshConstraint: Constraint {
     public init() {}
     public var name: String { "backgroundAppRefresh" }
     public var factor: WorkFactor? { .backgroundAppRefreshSwitch }
+    /// It reads only the settings.
+    public func lifts(_ request: TaskRequest, in context: ConstraintContext) -> BlockerLifts { .settings }
     public func applies(to request: TaskRequest) -> Bool { request.isDiscretionary }
     public func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict {
         let settings = context.settings
@@ -39,6 +41,8 @@ public struct LowPowerModeConstraint: Constraint {
     public init() {}
     public var name: String { "lowPowerMode" }
     public var factor: WorkFactor? { .lowPowerMode }
+    /// It reads only the settings.
+    public func lifts(_ request: TaskRequest, in context: ConstraintContext) -> BlockerLifts { .settings }
     public func applies(to request: TaskRequest) -> Bool { request.isDiscretionary }
     public func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict {
         context.settings.lowPowerMode
@@ -52,6 +56,10 @@ public struct CriticalBatteryConstraint: Constraint {
     public init() {}
     public var name: String { "criticalBattery" }
     public var factor: WorkFactor? { .criticalBattery }
+    /// The charger, the battery's level, and the device starting up again lift it.
+    public func lifts(_ request: TaskRequest, in context: ConstraintContext) -> BlockerLifts {
+        [.charger, .batteryLevel, .otherDeviceState]
+    }
     public func applies(to request: TaskRequest) -> Bool { request.isDiscretionary }
     public func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict {
         let device = context.device
@@ -69,6 +77,8 @@ public struct CriticalBatteryConstraint: Constraint {
 public struct ThermalConstraint: Constraint {
     public init() {}
     public var name: String { "thermalState" }
+    /// The device cooling lifts it.
+    public func lifts(_ request: TaskRequest, in context: ConstraintContext) -> BlockerLifts { .otherDeviceState }
     public func applies(to work: WorkKind) -> Bool { work != .continuedProcessing }  // pushes wait for it too
     public func applies(to request: TaskRequest) -> Bool { request.isDiscretionary }
     public func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict {
@@ -84,6 +94,8 @@ public struct ThermalConstraint: Constraint {
 public struct NetworkConstraint: Constraint {
     public init() {}
     public var name: String { "network" }
+    /// A network, or Low Data Mode turned off, lifts it.
+    public func lifts(_ request: TaskRequest, in context: ConstraintContext) -> BlockerLifts { [.network, .settings] }
     public func applies(to request: TaskRequest) -> Bool {
         request.isDiscretionary && request.requiresNetworkConnectivity
     }
@@ -101,6 +113,8 @@ public struct NetworkConstraint: Constraint {
 public struct ExternalPowerConstraint: Constraint {
     public init() {}
     public var name: String { "externalPower" }
+    /// Plugging in lifts it.
+    public func lifts(_ request: TaskRequest, in context: ConstraintContext) -> BlockerLifts { .charger }
     public func applies(to request: TaskRequest) -> Bool {
         request.kind == .processing && request.requiresExternalPower
     }
@@ -117,6 +131,8 @@ public struct ExternalPowerConstraint: Constraint {
 public struct DeviceIdleConstraint: Constraint {
     public init() {}
     public var name: String { "deviceIdle" }
+    /// The screen going dark and the device locking lift it (then the idle delay, by time).
+    public func lifts(_ request: TaskRequest, in context: ConstraintContext) -> BlockerLifts { .screenDark }
     public func applies(to request: TaskRequest) -> Bool { request.kind == .processing }
     public func evaluate(_ request: TaskRequest, in context: ConstraintContext) -> Verdict {
         guard let since = context.device.idleSince else {

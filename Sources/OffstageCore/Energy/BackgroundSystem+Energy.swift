@@ -44,7 +44,7 @@ extension BackgroundSystem {
             turnOffLowPowerModeIfCharged()
             let critical = policy.criticalBatteryLevel
             if !device.isCharging, before >= critical, device.batteryLevel < critical {
-                reviewAppsSharedChangesConcern()
+                reviewAppsConcerned(by: .batteryLevel)
                 let level = device.batteryLevel
                 record(
                     nil, .device,

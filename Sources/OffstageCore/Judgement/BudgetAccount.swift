@@ -40,11 +40,13 @@ public struct BudgetAccount: Hashable, Sendable, Codable {
         updatedAt = max(updatedAt, time)
     }
 
-    /// When the balance will reach `amount` by refilling alone; nil if it never will.
+    /// When the balance will reach `amount` by refilling alone; nil if it never will. Rounding can leave the
+    /// balance a hair short at the computed time (a request judged then would wait for nothing): a second later then.
     public func time(toReach amount: Double, from time: Instant) -> Instant? {
         let missing = amount - balance(at: time)
         if missing <= 0 { return time }
         guard amount <= capacity, refillPerSecond > 0 else { return nil }
-        return time + missing / refillPerSecond
+        let reached = time + missing / refillPerSecond
+        return balance(at: reached) >= amount ? reached : reached + 1
     }
 }

@@ -2,14 +2,18 @@
 /// and state changes; the scheduler then reacts in `settle()`.
 extension BackgroundSystem {
     mutating func apply(_ event: SystemEvent) {
-        switch event.reviewScope {
-        case .everyApp: reviewEveryApp()
-        case .appsSharedChangesConcern where !event.repeatsReading(of: device): reviewAppsSharedChangesConcern()
-        case .appsSharedChangesConcern, .namedApp, .noApp: break
-        }
+        if event.reviewScope == .everyApp { reviewEveryApp() }
         if event.reviewScope != .noApp, let app = event.app, apps.contains(app) { reviewAgain(app) }
-        let (appBefore, wasCharging) = (foregroundApp, device.isCharging)
-        defer { noteUsageSignals(of: event, appBefore: appBefore, wasCharging: wasCharging) }
+        let (appBefore, deviceBefore, settingsBefore) = (foregroundApp, device, settings)
+        defer {
+            if event.reviewScope == .appsSharedChangesConcern {
+                var changes = device.changes(since: deviceBefore)
+                if settings != settingsBefore { changes.insert(.settings) }
+                if foregroundApp != appBefore { changes.insert(.foregroundApp) }
+                reviewAppsConcerned(by: changes)
+            }
+            noteUsageSignals(of: event, appBefore: appBefore, wasCharging: deviceBefore.isCharging)
+        }
         switch event {
         case .open(let id):
             guard apps.contains(id) else { return record(nil, .log, reason: "open: \(id) is not installed") }
@@ -187,19 +191,6 @@ extension SystemEvent {
     }
 }
 
-extension SystemEvent {
-    /// Whether the event reads the network or the battery as `device` has them: a trace or a host reports them
-    /// with each reading, mostly as they were, and a reading that changes nothing concerns no app.
-    func repeatsReading(of device: DeviceState) -> Bool {
-        switch self {
-        case .setNetwork(let kind): kind == device.network
-        case .setBattery(let level, let charging):
-            min(max(level, 0), 1) == device.batteryLevel && charging == device.isCharging
-        default: false
-        }
-    }
-}
-
 /// The apps an event asks the scheduler to review (see `SystemEvent.reviewScope`).
 enum ReviewScope {
     case noApp
@@ -231,7 +222,7 @@ extension BackgroundSystem {
         guard settings.lowPowerMode, device.isCharging, device.batteryLevel >= policy.lowPowerModeOffWhileChargingLevel
         else { return }
         settings.lowPowerMode = false
-        reviewAppsSharedChangesConcern()
+        reviewAppsConcerned(by: .settings)
         let level = Int(policy.lowPowerModeOffWhileChargingLevel * 100)
         record(nil, .setting, reason: "Low Power Mode off: the charging battery reached \(level)%")
     }

@@ -201,13 +201,13 @@ struct AppScheduling: Sendable {
 
     /// Remembers how the pending requests wait: when the soonest is to be judged again by itself (`lift`, nil:
     /// none is) and which system-wide changes (shared state, a wake, a budget refill) can lift one of them now
-    /// (`waits`). Returns whether those changes differ from the ones last noted: the scheduler's index of who
-    /// waits for what then learns them, so a change in wakefulness or in a budget reviews just the apps it can start.
-    mutating func noteWaiting(until lift: Instant?, waits: BlockerLifts) -> Bool {
+    /// (`waits`). Returns the changes last noted when they differ: the scheduler's index of who waits for what then
+    /// learns the new ones, so a change of the screen, the network, a budget… reviews just the apps it can start.
+    mutating func noteWaiting(until lift: Instant?, waits: BlockerLifts) -> BlockerLifts? {
         blockersLift = lift
-        guard sharedWaits != waits else { return false }
-        sharedWaits = waits
-        return true
+        guard sharedWaits != waits else { return nil }
+        defer { sharedWaits = waits }
+        return sharedWaits
     }
 
     /// Remembers the time of the app's queued review (nil: none is queued, or the queued one came).

@@ -45,9 +45,12 @@ extension BackgroundSystem {
         scheduler.markEveryApp(count: installed.count)
     }
 
-    /// Marks for review every app a change of shared state (the device, the settings, the screen) can
-    /// concern; an app whose requests each wait on its own state or the time is left to its own review.
-    mutating func reviewAppsSharedChangesConcern() { scheduler.markAppsSharedChangesConcern() }
+    /// Marks for review the apps a change of shared state (the device, the settings, the screen) can concern: those
+    /// with a live process or work in flight, and those with a request `changes` can lift (`BlockerLifts`).
+    /// A change that changed nothing (a host reporting the network or the battery as it was) reviews none.
+    mutating func reviewAppsConcerned(by changes: BlockerLifts) {
+        if !changes.isEmpty { scheduler.markAppsConcerned(by: changes) }
+    }
 
     /// One app's decisions: deadlines, interrupted tasks, requests to start, callbacks, tasks, pushes,
     /// fetches and location events, suspension. `id` is installed (its position came from the table), so the
@@ -64,7 +67,7 @@ extension BackgroundSystem {
         let app = apps[id]
         scheduler.noteReviewed(
             apps.position(of: id), hasRunningTasks: app.hasRunningTasks,
-            concernedBySharedChanges: app.concernedBySharedChanges)
+            concernedByEverySharedChange: app.concernedByEverySharedChange)
     }
 
     /// Queues the app's next review at its earliest future deadline, unless one is already queued then.

@@ -27,7 +27,9 @@ extension BackgroundSystem {
         let pending = apps[id].pending
         guard !pending.isEmpty else {
             apps[id].scheduling.keep(nil)
-            if apps[id].scheduling.noteWaiting(until: nil, waits: []) { scheduler.noteWaits(apps.position(of: id), []) }
+            if let before = apps[id].scheduling.noteWaiting(until: nil, waits: []) {
+                scheduler.noteWaits(apps.position(of: id), [], before: before)
+            }
             return
         }
         if apps[id].judgementHoldsWhateverHappens(pending: pending, now: now, sight: constraintSet.sight) { return }
@@ -72,8 +74,8 @@ extension BackgroundSystem {
                 record(id, .deferred, task: request.identifier, .deferred(blockers: blockers.map(\.withWordsWritten)))
             }
         }
-        if apps[id].scheduling.noteWaiting(until: lift, waits: waits) {
-            scheduler.noteWaits(apps.position(of: id), waits)
+        if let before = apps[id].scheduling.noteWaiting(until: lift, waits: waits) {
+            scheduler.noteWaits(apps.position(of: id), waits, before: before)
         }
         apps[id].scheduling.keep(
             started ? nil : PendingJudgement(pending: pending, seen: seen, turnsAt: turnsAt, heldUntil: heldUntil))

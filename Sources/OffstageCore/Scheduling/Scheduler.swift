@@ -16,12 +16,12 @@ struct Scheduler: Sendable {
     private var marked = AppSet()
     /// When each app next needs a review without any event: deadlines and blockers that lift.
     private var reviews = Heap<Review>()
-    /// The apps with a pending request that waits for a maintenance wake (coalescing), and for a budget
-    /// to refill: a wake, or a run that gives back its reservation, reviews just these.
-    private var appsAwaitingWake = AppSet()
-    private var appsAwaitingBudget = AppSet()
-    /// Apps a change of the device, the settings or the screen can concern, as of their last review.
-    private var appsSharedChangesConcern = AppSet()
+    /// For each system-wide change that can lift a blocker (a bit of `BlockerLifts`: a wake, a refill, a change of
+    /// the screen, the network, the charger…), the apps with a pending request it can lift: it reviews just these.
+    private var appsAwaiting = [AppSet](repeating: AppSet(), count: BlockerLifts.RawValue.bitWidth)
+    /// Apps every change of the device, the settings or the screen concerns (a live process, work in flight), as
+    /// of their last review.
+    private var appsConcernedByEverySharedChange = AppSet()
     /// Apps that have (or, until their next review, had) running tasks: `runningTasks` reads only these.
     private(set) var appsWithTasks = AppSet()
     /// Tasks running on the device, of every app and kind.
@@ -47,8 +47,21 @@ struct Scheduler: Sendable {
         for position in 0..<count { marked.insert(position) }
     }
 
-    /// Marks every app a change of shared state (the device, the settings, the screen) can concern.
-    mutating func markAppsSharedChangesConcern() { marked.formUnion(appsSharedChangesConcern) }
+    /// Marks the apps a change of shared state (the device, the settings, the screen) can concern: those it concerns
+    /// whatever it is, and those with a request it can lift (`changes`).
+    mutating func markAppsConcerned(by changes: BlockerLifts) {
+        marked.formUnion(appsConcernedByEverySharedChange)
+        markAppsAwaiting(changes)
+    }
+
+    /// Marks the apps with a pending request one of `lifts` can lift.
+    private mutating func markAppsAwaiting(_ lifts: BlockerLifts) {
+        var bits = lifts.rawValue
+        while bits != 0 {
+            marked.formUnion(appsAwaiting[bits.trailingZeroBitCount])
+            bits &= bits - 1
+        }
+    }
 
     /// Moves the marked apps into `batch` and unmarks them: the reviews then mark apps in storage of its own.
     mutating func takeMarkedApps(into batch: inout AppSet) {
@@ -75,29 +88,34 @@ struct Scheduler: Sendable {
 
     // MARK: What a review found
 
-    /// Notes what a review of the app at `position` found: whether it still has running tasks, and whether a
-    /// change of the device, the settings or the screen can concern it.
-    mutating func noteReviewed(_ position: Int, hasRunningTasks: Bool, concernedBySharedChanges: Bool) {
+    /// Notes what a review of the app at `position` found: whether it still has running tasks, and whether every
+    /// change of the device, the settings or the screen concerns it (what its requests wait for aside).
+    mutating func noteReviewed(_ position: Int, hasRunningTasks: Bool, concernedByEverySharedChange: Bool) {
         if !hasRunningTasks { appsWithTasks.remove(position) }
-        if concernedBySharedChanges {
-            appsSharedChangesConcern.insert(position)
+        if concernedByEverySharedChange {
+            appsConcernedByEverySharedChange.insert(position)
         } else {
-            appsSharedChangesConcern.remove(position)
+            appsConcernedByEverySharedChange.remove(position)
         }
     }
 
-    /// Notes which system-wide changes can lift a pending request of the app at `position`: a wake, a refill.
-    mutating func noteWaits(_ position: Int, _ waits: BlockerLifts) {
-        if waits.contains(.wake) { appsAwaitingWake.insert(position) } else { appsAwaitingWake.remove(position) }
-        if waits.contains(.budgetRefill) {
-            appsAwaitingBudget.insert(position)
-        } else {
-            appsAwaitingBudget.remove(position)
+    /// Notes which system-wide changes can lift a pending request of the app at `position` (`waits`), and no
+    /// longer those it waited for before (`before`).
+    mutating func noteWaits(_ position: Int, _ waits: BlockerLifts, before: BlockerLifts) {
+        var bits = waits.rawValue ^ before.rawValue
+        while bits != 0 {
+            let bit = bits.trailingZeroBitCount
+            if waits.rawValue & (1 << bit) != 0 {
+                appsAwaiting[bit].insert(position)
+            } else {
+                appsAwaiting[bit].remove(position)
+            }
+            bits &= bits - 1
         }
     }
 
     /// A run gave back some of its reservation: the apps waiting for a budget to refill are reviewed.
-    mutating func noteBudgetsRefilled() { marked.formUnion(appsAwaitingBudget) }
+    mutating func noteBudgetsRefilled() { markAppsAwaiting(.budgetRefill) }
 
     // MARK: Runs and wakes
 
@@ -106,12 +124,12 @@ struct Scheduler: Sendable {
     mutating func noteTaskStarted(_ position: Int, onCellular: Bool) {
         runningTaskCount += 1
         appsWithTasks.insert(position)
-        if runningTaskCount == 1, onCellular { marked.formUnion(appsAwaitingWake) }
+        if runningTaskCount == 1, onCellular { markAppsAwaiting(.wake) }
     }
 
     /// An app's cellular bytes brought the radio up: the apps waiting for a wake (refreshes held only by the radio's
     /// cost, `runCost`) are reviewed, to ride along on its tail.
-    mutating func noteRadioCameUp() { marked.formUnion(appsAwaitingWake) }
+    mutating func noteRadioCameUp() { markAppsAwaiting(.wake) }
 
     /// A task ended (its app leaves `appsWithTasks` at its next review).
     mutating func noteTaskEnded() { runningTaskCount -= 1 }
@@ -128,7 +146,7 @@ struct Scheduler: Sendable {
     /// it stays awake for the maintenance window, and the apps whose work waits for a wake are reviewed.
     mutating func noteDeviceWoke(at now: Instant) {
         lastMaintenanceWake = now
-        marked.formUnion(appsAwaitingWake)
+        markAppsAwaiting(.wake)
     }
 
     /// Whether a maintenance wake opened within `window` seconds before `now`.

@@ -376,12 +376,13 @@ import Testing
     @Test func deferralIsRecordedOnlyWhenTheBlockersChange() {
         var h = waiting(Fixture.processingRequest(feed), blockedBy: [])
         h.advance(by: 60)
-        h.handle(.setThermalState(.fair))
-        h.handle(.setThermalState(.serious))
+        h.handle(.setThermalState(.serious))  // the wait does not read the heat: not judged again, nothing recorded
+        h.handle(.lock)  // judged again: heat, a device idle for too short a time and asleep hold it
+        h.handle(.setThermalState(.critical))  // judged again (heat holds it): the same blockers, nothing recorded
         #expect(
             reasons(h, .deferred, Fixture.processing(feed)) == [
                 "deviceIdle: the device is in use",
-                "thermalState: thermal state is serious; deviceIdle: the device is in use",
+                "thermalState: thermal state is serious; deviceIdle: the device has not been idle for 15 min (until 1970-01-01 00:16:00Z); coalescing: the device is asleep; waits for the next maintenance wake (until 1970-01-01 00:15:00Z)",
             ])
     }
 }

@@ -97,7 +97,53 @@ import Testing
         #expect(prediction.evaluate(request, in: context) != .satisfied)
         #expect(prediction.lifts(request, in: context).contains(.budgetRefill), "a refill can make it worth its cost")
         context.judgement.deviceAwake = false  // a wake costs more than a run is worth even from a full budget
-        #expect(prediction.lifts(request, in: context) == [.sharedChange, .wake])
+        #expect(prediction.lifts(request, in: context) == [.wake, .screenLit, .charger])
+    }
+
+    @Test func aRefreshHeldByItsCostIsJudgedAgainOnlyByWhatMakesARunCheaper() {
+        var context = feedHeldByTheBudget()
+        let prediction = LaunchPredictionConstraint()
+        let request = Fixture.refreshRequest(feed)
+        context.judgement.deviceAwake = false
+        context.device.network = .cellular
+        let lifts = prediction.lifts(request, in: context)
+        #expect(
+            lifts.isSuperset(of: [.wake, .screenLit, .charger, .network]), "a wake, the screen, the charger, Wi-Fi")
+        #expect(lifts.isDisjoint(with: [.screenDark, .foregroundApp, .settings]), "these only make a run dearer")
+        #expect(!lifts.contains(.batteryLevel), "off a low battery, its level does not change the cost")
+        context.device.batteryLevel = context.policy.judgement.lowBatteryLevel / 2
+        #expect(prediction.lifts(request, in: context).contains(.batteryLevel), "a fuller battery costs less")
+    }
+
+    @Test func aRefreshOfFreshContentIsJudgedAgainWhenItHasAgedEnoughToBeWorthARun() throws {
+        var context = waitingFeed(at: 0.1).system.context(for: feed)
+        context.judgement.deviceAwake = true
+        context.judgement.likelihood.probability = 0.5
+        context.judgement.contentUpdatedAt = context.now + -60  // a minute old: a run gains a fifteenth
+        let prediction = LaunchPredictionConstraint()
+        let request = Fixture.refreshRequest(feed)
+        let cost = prediction.runCost(in: context).cost
+        guard case .blocked(_, let until?) = prediction.evaluate(request, in: context) else {
+            Issue.record("a run that gains a fifteenth of a fresh launch should not be worth its cost")
+            return
+        }
+        let aged = try #require(context.judgement.contentUpdatedAt) + 900 * cost / 0.5
+        #expect(abs(until - aged) < 0.001, "when the content's age makes a run worth its cost, not at the window's end")
+        context.now = until + 1
+        #expect(prediction.evaluate(request, in: context) == .satisfied)
+    }
+
+    @Test func aChangeThatCannotMakeARunCheaperReviewsNoAppItHolds() {
+        var system = waitingFeed(at: 0.1).system  // locked and asleep: worth an awake run, not a wake
+        #expect(!system.scheduler.hasMarkedApps)
+        system.apply(.setBattery(level: system.device.batteryLevel - 0.01, charging: false))  // not a low battery
+        system.apply(.setLowDataMode(true))
+        system.apply(.lock)  // locked and dark already
+        #expect(!system.scheduler.hasMarkedApps, "neither the battery's level nor a setting changes what a run costs")
+        system.apply(.screenOn)
+        #expect(system.scheduler.hasMarkedApps, "the screen lighting makes a run cheap enough")
+        system.settle()
+        #expect(system.runningTasks.contains { $0.app == feed }, "judged again, it started")
     }
 
     @Test func aReadingThatChangesNothingConcernsNoApp() {
@@ -114,14 +160,14 @@ import Testing
     @Test func aRequestIsJudgedAgainOnceItsOwnBlockersLiftThenOnTheChangesThatLiftTheRest() {
         var wait = RequestWait()
         wait.note(until: Instant(seconds: 100), lifts: [])  // an earliest begin date
-        wait.note(until: Instant(seconds: 900), lifts: [.sharedChange, .wake])  // coalescing
+        wait.note(until: Instant(seconds: 900), lifts: [.screenLit, .charger, .wake])  // coalescing
         #expect(wait.reviewAt == Instant(seconds: 100))
         #expect(wait.liftedBy.isEmpty, "nothing shared can start it before its date")
         var shared = RequestWait()
-        shared.note(until: Instant(seconds: 900), lifts: [.sharedChange, .wake])
-        shared.note(until: Instant(seconds: 1200), lifts: [.sharedChange, .budgetRefill])
+        shared.note(until: Instant(seconds: 900), lifts: [.screenLit, .charger, .wake])
+        shared.note(until: Instant(seconds: 1200), lifts: [.charger, .budgetRefill])
         #expect(shared.reviewAt == Instant(seconds: 1200))
-        #expect(shared.liftedBy == [.sharedChange, .wake, .budgetRefill])
+        #expect(shared.liftedBy == [.screenLit, .charger, .wake, .budgetRefill])
         var own = RequestWait()
         own.note(until: nil, lifts: [])  // the app is on screen: its own event lifts it
         own.note(until: Instant(seconds: 100), lifts: [])

@@ -121,9 +121,9 @@ import Testing
         var scheduling = AppScheduling()
         let changed = scheduling.noteWaiting(until: at(30), waits: [.wake])
         let again = scheduling.noteWaiting(until: at(40), waits: [.wake])
-        #expect(changed && !again && scheduling.blockersLift == at(40) && scheduling.sharedWaits == [.wake])
+        #expect(changed == [] && again == nil && scheduling.blockersLift == at(40) && scheduling.sharedWaits == [.wake])
         let cleared = scheduling.noteWaiting(until: nil, waits: [])
-        #expect(cleared && scheduling.blockersLift == nil && scheduling.sharedWaits.isEmpty)
+        #expect(cleared == [.wake] && scheduling.blockersLift == nil && scheduling.sharedWaits.isEmpty)
     }
 
     @Test func theProcessEndTakesTheRunsButNotThePendingRequests() {

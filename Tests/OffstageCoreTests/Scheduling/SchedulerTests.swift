@@ -39,10 +39,10 @@ import Testing
 
     @Test func aWakeReviewsTheAppsAwaitingOneAndStaysOpenForItsWindow() {
         var scheduler = Scheduler()
-        scheduler.noteWaits(0, [.wake])
-        scheduler.noteWaits(1, [.budgetRefill])
-        scheduler.noteWaits(2, [.wake])
-        scheduler.noteWaits(2, [])  // its request no longer waits for a wake
+        scheduler.noteWaits(0, [.wake], before: [])
+        scheduler.noteWaits(1, [.budgetRefill], before: [])
+        scheduler.noteWaits(2, [.wake], before: [])
+        scheduler.noteWaits(2, [], before: [.wake])  // its request no longer waits for a wake
         #expect(!scheduler.isMaintenanceWakeOpen(at: Instant(seconds: 100), window: 60))
         #expect(scheduler.noteMaintenanceWake(at: Instant(seconds: 100)) == 1)
         #expect(marked(&scheduler) == [0])
@@ -53,19 +53,25 @@ import Testing
 
     @Test func aRefillReviewsOnlyTheAppsAwaitingABudget() {
         var scheduler = Scheduler()
-        scheduler.noteWaits(0, [.wake])
-        scheduler.noteWaits(1, [.budgetRefill, .sharedChange])
+        scheduler.noteWaits(0, [.wake], before: [])
+        scheduler.noteWaits(1, [.budgetRefill, .charger], before: [])
         scheduler.noteBudgetsRefilled()
         #expect(marked(&scheduler) == [1])
     }
 
-    @Test func aSharedChangeReviewsTheAppsItConcernedAtTheirLastReview() {
+    @Test func aSharedChangeReviewsTheAppsEveryChangeConcernsAndThoseAwaitingIt() {
         var scheduler = Scheduler()
-        scheduler.noteReviewed(0, hasRunningTasks: false, concernedBySharedChanges: true)
-        scheduler.noteReviewed(1, hasRunningTasks: false, concernedBySharedChanges: true)
-        scheduler.noteReviewed(1, hasRunningTasks: false, concernedBySharedChanges: false)
-        scheduler.markAppsSharedChangesConcern()
-        #expect(marked(&scheduler) == [0])
+        scheduler.noteReviewed(0, hasRunningTasks: false, concernedByEverySharedChange: true)
+        scheduler.noteReviewed(1, hasRunningTasks: false, concernedByEverySharedChange: true)
+        scheduler.noteReviewed(1, hasRunningTasks: false, concernedByEverySharedChange: false)
+        scheduler.noteWaits(2, [.screenLit, .wake], before: [])
+        scheduler.noteWaits(3, [.charger], before: [])
+        scheduler.noteWaits(4, [.screenLit], before: [])
+        scheduler.noteWaits(4, [.network], before: [.screenLit])  // it no longer waits for the screen
+        scheduler.markAppsConcerned(by: [.screenLit, .foregroundApp])
+        #expect(marked(&scheduler) == [0, 2])
+        scheduler.markAppsConcerned(by: [.network, .charger])
+        #expect(marked(&scheduler) == [0, 3, 4])
     }
 
     @Test func anAppLeavesTheAppsWithTasksAtTheReviewAfterItsLastTaskEnded() {
@@ -74,18 +80,18 @@ import Testing
         scheduler.noteTaskStarted(2, onCellular: false)
         scheduler.noteTaskEnded()
         #expect(scheduler.runningTaskCount == 1)
-        scheduler.noteReviewed(2, hasRunningTasks: true, concernedBySharedChanges: false)
+        scheduler.noteReviewed(2, hasRunningTasks: true, concernedByEverySharedChange: false)
         #expect(Array(scheduler.appsWithTasks) == [2])
         scheduler.noteTaskEnded()
         #expect(Array(scheduler.appsWithTasks) == [2], "until its next review")
-        scheduler.noteReviewed(2, hasRunningTasks: false, concernedBySharedChanges: false)
+        scheduler.noteReviewed(2, hasRunningTasks: false, concernedByEverySharedChange: false)
         #expect(scheduler.appsWithTasks.isEmpty && scheduler.runningTaskCount == 0)
     }
 
     @Test func theFirstRunOnCellularReviewsTheAppsAwaitingAWakeAndALaterOneDoesNot() {
         var scheduler = Scheduler()
-        scheduler.noteWaits(0, [.wake])
-        scheduler.noteWaits(1, [.budgetRefill])
+        scheduler.noteWaits(0, [.wake], before: [])
+        scheduler.noteWaits(1, [.budgetRefill], before: [])
         scheduler.noteTaskStarted(3, onCellular: true)
         #expect(marked(&scheduler) == [0], "the radio came up: the apps waiting for a wake ride along")
         scheduler.noteTaskStarted(4, onCellular: true)
