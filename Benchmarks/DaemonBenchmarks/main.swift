@@ -1,6 +1,7 @@
 // offstage-bench: the daemon's benchmarks (not tests; see BENCHMARKS.md). Run as root for the freezer figures:
 //   swift build -c release && .build/release/offstage-bench [--idle-seconds 60] [--rounds 2000] [--freezes 50]
-//   .build/release/offstage-bench --codec | --coders [--rounds 20000]: the coding cost alone, in this process.
+//   .build/release/offstage-bench --codec | --coders [--coder hand|wire|foundation] [--rounds 20000]: the coding
+//   cost alone, in this process.
 //   .build/release/offstage-bench --submits [--clients 200] [--rounds 25]: durable submits from many clients at once.
 // Started by the daemon (OFFSTAGE_SOCKET set), the same binary is the benchmark's app.
 import Foundation
@@ -12,10 +13,12 @@ import OffstageProtocol
 #endif
 
 let arguments = CommandLine.arguments
-func option(_ name: String, _ fallback: Double) -> Double {
-    arguments.firstIndex(of: name).flatMap { arguments.indices.contains($0 + 1) ? Double(arguments[$0 + 1]) : nil }
-        ?? fallback
+/// The word after `name` on the command line, if given.
+func option(_ name: String) -> String? {
+    arguments.firstIndex(of: name).flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
 }
+/// The number after `name` on the command line, or `fallback`.
+func option(_ name: String, _ fallback: Double) -> Double { option(name).flatMap(Double.init) ?? fallback }
 /// Round trips to make; the app (started by the daemon, without arguments) reads it from its environment.
 let rounds = Int(
     ProcessInfo.processInfo.environment["OFFSTAGE_BENCH_ROUNDS"].flatMap(Double.init) ?? option("--rounds", 2000))
@@ -33,7 +36,7 @@ func nanos() -> UInt64 {
 /// on this 2-CPU VM either of the two, run to run).
 let placement =
     ProcessInfo.processInfo.environment["OFFSTAGE_BENCH_PLACEMENT"]
-    ?? arguments.firstIndex(of: "--placement").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
+    ?? option("--placement")
     ?? "same"
 
 /// Binds every thread of `pid` to `cpus` (nil: every CPU of the machine), with util-linux's `taskset`
@@ -287,6 +290,11 @@ enum WireCoderCandidate: String, CaseIterable {
     /// Foundation's `JSONEncoder`/`JSONDecoder` (keys unsorted, slashes unescaped).
     case foundation
 
+    /// The candidates `--coder NAME` names (to profile one alone), or all of them.
+    static var chosen: [WireCoderCandidate] {
+        option("--coder").map { name in allCases.filter { $0.rawValue == name } } ?? allCases
+    }
+
     /// The envelope of `payload` as this coder writes it; nil when it does not write this form.
     func encode<Payload: Codable>(_ payload: Payload) -> [UInt8]? {
         switch self {
@@ -316,7 +324,7 @@ enum WireCoderCandidate: String, CaseIterable {
 func compareCoders<Payload: Codable & Equatable>(_ name: String, _ payload: Payload) {
     guard let wire = WireCoderCandidate.wire.encode(payload) else { fatalError("\(name): the wire coder fails") }
     var line = "\(name) (\(wire.count) B):"
-    for coder in WireCoderCandidate.allCases {
+    for coder in WireCoderCandidate.chosen {
         guard let bytes = coder.encode(payload) else {
             line += " \(coder.rawValue) -;"
             continue

@@ -62,7 +62,8 @@ public struct DaemonConfiguration: Sendable {
     /// The service manager's readiness socket (`$NOTIFY_SOCKET`, for systemd's `Type=notify`): told `READY=1` once
     /// the daemon serves, `STOPPING=1` when it stops; nil: none to tell.
     public var notifySocket: String?
-    /// Tests only: a file whose number of seconds is added to the wall clock as the daemon reads it.
+    /// Tests only: a file whose number of seconds is added to the wall clock as the daemon reads it; replaced
+    /// whole (renamed over), since a read that meets a rewrite in place can join the old text to the new.
     public var wallClockShiftFile: String?
 
     public init(stateDirectory: String, socketPath: String) {

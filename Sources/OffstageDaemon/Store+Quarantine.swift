@@ -35,7 +35,7 @@ extension Store {
     /// `dependents` that refer to them, which would otherwise go with them) and reported in `quarantined`.
     func readAll<Value>(
         _ table: String, _ sql: String, key: (Row) -> String, dependents: String? = nil,
-        _ decode: (Row) throws -> Value
+        decode: (Row) throws -> Value
     ) throws -> [Value] {
         var damaged: [DamagedRow] = []
         let values: [Value] = try database.read { db in

@@ -209,20 +209,20 @@ final class Store {
     func apps() throws -> [InstalledApp] {
         try readAll(
             "app", "SELECT rowid, * FROM app ORDER BY installedAt, bundle", key: { $0["bundle"] },
-            dependents: "pendingRequest"
-        ) { row in
-            let pid: Int32? = row["pid"]
-            let ticks: Int? = row["startTicks"]
-            let manifest = try decoder.decode(AppManifest.self, from: Data((row["manifest"] as String).utf8))
-            let bundle = try storedBundle(row["bundle"])
-            guard manifest.bundleIdentifier == bundle else {
-                throw DaemonError(.store, "its manifest names another bundle, \(manifest.bundleIdentifier)")
-            }
-            return InstalledApp(
-                bundle: bundle, path: row["path"], manifest: manifest,
-                process: pid.flatMap { pid in ticks.map { AppProcess(pid: pid, startTicks: $0) } },
-                processMemory: processMemory(row), uid: row["uid"])
-        }
+            dependents: "pendingRequest",
+            decode: { row in
+                let pid: Int32? = row["pid"]
+                let ticks: Int? = row["startTicks"]
+                let manifest = try decoder.decode(AppManifest.self, from: Data((row["manifest"] as String).utf8))
+                let bundle = try storedBundle(row["bundle"])
+                guard manifest.bundleIdentifier == bundle else {
+                    throw DaemonError(.store, "its manifest names another bundle, \(manifest.bundleIdentifier)")
+                }
+                return InstalledApp(
+                    bundle: bundle, path: row["path"], manifest: manifest,
+                    process: pid.flatMap { pid in ticks.map { AppProcess(pid: pid, startTicks: $0) } },
+                    processMemory: processMemory(row), uid: row["uid"])
+            })
     }
 
     /// The app's own user id in `range` (`--app-uids`): the one it was given, or the lowest no other app has,
@@ -285,13 +285,13 @@ final class Store {
     func pending() throws -> [BundleID: [TaskRequest]] {
         let rows = try readAll(
             "pendingRequest", "SELECT rowid, bundle, identifier, request FROM pendingRequest ORDER BY rowid",
-            key: { "\($0["bundle"] as String)/\($0["identifier"] as String)" }
-        ) { row in
-            (
-                try storedBundle(row["bundle"]),
-                try decoder.decode(TaskRequest.self, from: Data((row["request"] as String).utf8))
-            )
-        }
+            key: { "\($0["bundle"] as String)/\($0["identifier"] as String)" },
+            decode: { row in
+                (
+                    try storedBundle(row["bundle"]),
+                    try decoder.decode(TaskRequest.self, from: Data((row["request"] as String).utf8))
+                )
+            })
         return Dictionary(grouping: rows, by: \.0).mapValues { $0.map(\.1) }
     }
 
@@ -310,9 +310,10 @@ final class Store {
 
     /// The setting stored under `key`; one that cannot be read is quarantined (nil: the defaults).
     func load<Value: Decodable>(_ type: Value.Type, key: String) throws -> Value? {
-        try readAll("setting", "SELECT rowid, key, value FROM setting WHERE key = '\(key)'", key: { $0["key"] }) {
-            try decoder.decode(type, from: Data(($0["value"] as String).utf8))
-        }.first
+        try readAll(
+            "setting", "SELECT rowid, key, value FROM setting WHERE key = '\(key)'", key: { $0["key"] },
+            decode: { try decoder.decode(type, from: Data(($0["value"] as String).utf8)) }
+        ).first
     }
 
     // MARK: Decision log

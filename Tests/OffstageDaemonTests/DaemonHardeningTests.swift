@@ -210,10 +210,16 @@ import Testing
     // MARK: The wall clock (item 11)
 
     @Test func aWallClockSetForwardOrBackIsFollowedByWaitingRequests() throws {
-        let folder = NSTemporaryDirectory() + "offstage-shift-\(UUID().uuidString.prefix(8))"
-        defer { unlink(folder) }
-        try #require(FileManager.default.createFile(atPath: folder, contents: Data("0".utf8)))
-        let daemon = try DaemonHarness(freezer: defaultFreezer, options: ["--wall-clock-shift-file", folder])
+        let shiftFile = NSTemporaryDirectory() + "offstage-shift-\(UUID().uuidString.prefix(8))"
+        defer { unlink(shiftFile) }
+        // The shift is replaced whole (a new file renamed over the old): written in place, a daemon reading it
+        // half way through the rewrite could read the old "0" followed by the new file's rest ("086400" for
+        // "-86400"), a day ahead instead of behind, and run the request at once.
+        func shiftWallClock(by seconds: Int) throws {
+            try Data("\(seconds)".utf8).write(to: URL(fileURLWithPath: shiftFile), options: .atomic)
+        }
+        try shiftWallClock(by: 0)
+        let daemon = try DaemonHarness(freezer: defaultFreezer, options: ["--wall-clock-shift-file", shiftFile])
         try daemon.install("test.clock", behaviours: ["later"], permitted: ["test.clock.refresh"])
         _ = try daemon.openAndWait("test.clock")
         try daemon.send(.home)
@@ -224,14 +230,14 @@ import Testing
         }
         try daemon.waitUntil("the request waits for its date, an hour ahead") { try waitsForItsDate() == true }
         // A day back: the request due in an hour now waits 25 hours, and does not run at once.
-        try Data("-86400".utf8).write(to: URL(fileURLWithPath: folder))
+        try shiftWallClock(by: -86400)
         try daemon.waitUntil("the daemon followed the clock set back") {
             try daemon.control(.status)
             return daemon.log.contains("the wall clock was set")
         }
         #expect(try waitsForItsDate() == true)
         // A day forward from the start: the date has passed, so the request no longer waits for it.
-        try Data("86400".utf8).write(to: URL(fileURLWithPath: folder))
+        try shiftWallClock(by: 86400)
         try daemon.waitUntil("the request stops waiting for its date once the clock is a day ahead") {
             try daemon.control(.status)
             return try waitsForItsDate() != true
