@@ -41,11 +41,10 @@ extension BackgroundSystem {
             guard apps.contains(id) else {
                 return record(nil, .log, reason: "notification: \(id) is not installed")
             }
-            deliverNotification(
-                id, LocalNotifications.Shown(identifier: Self.scenarioNotificationIdentifier, text: NotificationText()))
+            handleNotifications(.shown(id, identifier: Self.scenarioNotificationIdentifier))
         case .notificationTapped(let id, let identifier):
             guard apps.contains(id) else { return record(nil, .log, reason: "tap: \(id) is not installed") }
-            tapNotification(id, identifier: identifier)
+            handleNotifications(.tapped(id, identifier: identifier))
         case .openSwitcher, .interruptionBegan:
             record(
                 nil, .user, reason: event == .openSwitcher ? "open the app switcher" : "interruption (call or alert)")
