@@ -131,8 +131,10 @@ extension BackgroundSystem {
         case .tick:
             break
         // Continued processing: the user in the system's progress UI.
-        case .cancelContinuedProcessingTask, .answerContinuedProcessingQuestion:
-            userActedInProgressUI(event)
+        case .cancelContinuedProcessingTask(let id, let identifier):
+            handleMonitors(.userCancelled(identifier, of: id))
+        case .answerContinuedProcessingQuestion(let id, let identifier, let answer):
+            handleMonitors(.userAnswered(answer, identifier, of: id))
         case .setCharging(let charging):  // the battery keeps its level (a simulated one goes on from it)
             apply(.setBattery(level: device.batteryLevel, charging: charging))
         case .backgroundPush(let id, let payload):

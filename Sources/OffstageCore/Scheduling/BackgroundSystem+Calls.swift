@@ -22,7 +22,8 @@ extension BackgroundSystem {
         case .beginBackgroundTask, .beginExpiringActivity, .endBackgroundTask, .backgroundTimeRemaining:
             return answerBackgroundTime(call, from: id)
         case .workBegan, .workEnded:
-            return answerWorkReport(call, from: id)
+            handleMonitors(.workReport(call, of: id))
+            return .ok
         case .applicationState:
             return .state(apps[id].state)
         case .backgroundRefreshStatus:
