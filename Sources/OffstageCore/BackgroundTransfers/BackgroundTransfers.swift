@@ -1,7 +1,17 @@
+/// What happens to the background transfers: an app starts or cancels one, or time passes.
+enum TransferInput: Sendable {
+    /// `resume()` on a task of one of the app's background sessions.
+    case start(BackgroundTransferRequest, from: BundleID)
+    /// `cancel()` on a task of one of the app's background sessions.
+    case cancel(session: String, task: Int, from: BundleID)
+    /// Time passed, or the device or the apps changed: the transfers are brought up to now.
+    case timePassed
+}
+
 /// The background transfers of every app, the finished ones whose events wait for their app, and the resume rate
 /// limiter's state: what the system (`nsurlsessiond` on iOS) keeps while apps are suspended or not running.
-/// Its state is private: transitions take `now` and what they read, and return the facts to record and the
-/// session events to deliver, which `BackgroundSystem` applies.
+/// Its state is private: `take` takes what happened and what it reads, and returns the facts to record and the
+/// session events to deliver, which `BackgroundSystem.handleTransfers` carries out.
 struct BackgroundTransfers: Sendable {
     private var transfers: [BackgroundTransfer] = []
     /// Finished transfers whose session events the app has not been handed, in the order they finished.
@@ -19,9 +29,16 @@ struct BackgroundTransfers: Sendable {
         var fact: TransferFact
     }
 
+    /// What a transition asks the system to carry out, in order: a fact to record, or the events of the app's
+    /// session to deliver, which reach the app or wake it (`why` says for what).
+    enum Action: Equatable, Sendable {
+        case note(Fact)
+        case deliver(BundleID, BackgroundEvent, why: String)
+    }
+
     /// What handing an app its session events asks of the system: a delivery that wakes (or reaches) the app, a
     /// wait to record once, or nothing (the wait was already recorded).
-    enum HandOver: Equatable, Sendable {
+    private enum HandOver: Equatable, Sendable {
         case deliver(BackgroundEvent, why: String)
         case wait(Fact)
         case none
@@ -31,9 +48,36 @@ struct BackgroundTransfers: Sendable {
     /// to do (most devices have no transfer, and this is asked after every entry point).
     var isIdle: Bool { transfers.isEmpty && finished.isEmpty && wakes.isEmpty }
 
+    /// Takes what happened at `now`: a transfer started (by the app on screen, `onScreen`, or in the background)
+    /// or cancelled; or time passing, which brings the transfers up to now on `device` and hands each app, in
+    /// `installed` order, the events of its sessions whose transfers ended, by its projected `state`, with
+    /// `wakeDelay` the resume rate limiter's first delay. Returns what to carry out, in order.
+    mutating func take(
+        _ input: TransferInput, now: Instant, device: DeviceState, onScreen: BundleID?, installed: [BundleID],
+        wakeDelay: Double, isForceQuit: (BundleID) -> Bool, state: (BundleID) -> AppState
+    ) -> [Action] {
+        switch input {
+        case .start(let request, let app):
+            return [.note(accept(request, from: app, inForeground: onScreen == app))]
+        case .cancel(let session, let task, let app):
+            return cancel(session: session, task: task, of: app).map { [.note($0)] } ?? []
+        case .timePassed:
+            var actions = settle(at: now, device: device, foregroundApp: onScreen, isForceQuit: isForceQuit)
+                .map(Action.note)
+            for app in installed where hasFinishedTransfers(of: app) {
+                switch handOverSessionEvents(of: app, state: state(app), at: now, wakeDelay: wakeDelay) {
+                case .deliver(let event, let why): actions.append(.deliver(app, event, why: why))
+                case .wait(let fact): actions.append(.note(fact))
+                case .none: break
+                }
+            }
+            return actions
+        }
+    }
+
     /// `resume()` on a task of a background session: the system takes the transfer over. A transfer started while
     /// the app is in the background is discretionary whatever the app asked (`isDiscretionary`'s documentation).
-    mutating func accept(_ request: BackgroundTransferRequest, from app: BundleID, inForeground: Bool) -> Fact {
+    private mutating func accept(_ request: BackgroundTransferRequest, from app: BundleID, inForeground: Bool) -> Fact {
         let discretionary = request.isDiscretionary || !inForeground
         transfers.append(
             BackgroundTransfer(
@@ -46,7 +90,7 @@ struct BackgroundTransfers: Sendable {
 
     /// `cancel()` on a task of a background session: the transfer ends and no event is handed over for it; nil
     /// when the app has no such transfer in flight.
-    mutating func cancel(session: String, task: Int, of app: BundleID) -> Fact? {
+    private mutating func cancel(session: String, task: Int, of app: BundleID) -> Fact? {
         let matches = { (transfer: BackgroundTransfer) in
             transfer.app == app && transfer.request.session == session && transfer.request.task == task
         }
@@ -58,7 +102,7 @@ struct BackgroundTransfers: Sendable {
     /// Brings the transfers up to `now`: the user's opening of `foregroundApp` resets its rate limiter, a swipe-away
     /// cancels, each transfer runs or waits on the device's conditions, and ended ones wait to be handed over.
     /// Returns the facts to record, in order.
-    mutating func settle(
+    private mutating func settle(
         at now: Instant, device: DeviceState, foregroundApp: BundleID?, isForceQuit: (BundleID) -> Bool
     ) -> [Fact] {
         var facts: [Fact] = []
@@ -76,13 +120,13 @@ struct BackgroundTransfers: Sendable {
     }
 
     /// Whether the app has finished transfers whose session events it has not been handed.
-    func hasFinishedTransfers(of app: BundleID) -> Bool { finished.contains { $0.app == app } }
+    private func hasFinishedTransfers(of app: BundleID) -> Bool { finished.contains { $0.app == app } }
 
     /// Hands the app the events of its first session with finished transfers: at once if it is running (its
     /// projected `state` is neither suspended nor not running); else by resuming or relaunching it, only if the
     /// session sends launch events (`sessionSendsLaunchEvents`, else they wait until the app next runs), no sooner
     /// than the resume rate limiter allows (its delay, from `wakeDelay`, doubles at each such wake).
-    mutating func handOverSessionEvents(
+    private mutating func handOverSessionEvents(
         of app: BundleID, state: AppState, at now: Instant, wakeDelay: Double
     ) -> HandOver {
         guard let session = finished.first(where: { $0.app == app })?.request.session else { return .none }

@@ -12,47 +12,28 @@ extension BackgroundSystem {
     /// Every joule spent so far, by consumer, foreground or background, hour by hour.
     public var energy: EnergyLedger { energyMeter.ledger }
 
-    /// Charges `use` to the meter, with what it reads of the system now (the screen and the app on it, the app's
-    /// state), and drains a simulated battery by what it drew (after the charger's seconds, for passing time).
-    /// Falling below the critical level off the charger is recorded, and the apps shared changes concern
-    /// reviewed, since discretionary work stops there. Bytes that bring the radio up review the refreshes
-    /// waiting for a wake, to ride on its tail.
+    /// Charges `use` to the meter, with what it reads of the system now (the screen and the app on it, an app's
+    /// state, the simulated battery), and sets the battery to the level it leaves. Falling below the critical
+    /// level off the charger is recorded, and the apps shared changes concern reviewed, since discretionary work
+    /// stops there. Bytes that bring the radio up review the refreshes waiting for a wake, to ride on its tail.
     mutating func meterEnergy(_ use: EnergyUse) {
-        let drawn: (joules: Double, seconds: Double)
-        var radioCameUp = false
-        switch use {
-        case .timePassed:
-            let screen = device.isScreenOn ? foregroundApp.map(EnergyConsumer.app) ?? .system : nil
-            // A device shut down by an empty battery draws nothing (it starts up as soon as it charges).
-            guard
-                let integrated = energyMeter.integrate(
-                    to: now, power: policy.power, screen: screen, drawing: !device.isShutDown)
-            else { return }
-            drawn = integrated
-        case .usage(let usage, let id):
-            let background = !apps[id].state.isForeground  // the report's app is installed: its caller checked
-            let radioWasUp = radioTailEnds != nil
-            drawn = (energyMeter.charge(usage, of: id, background: background, at: now, power: policy.power), 0)
-            radioCameUp = !radioWasUp && radioTailEnds != nil
-        case .wakeUp(let app):
-            drawn = (energyMeter.chargeWakeUp(for: app, at: now, power: policy.power), 0)
-        }
-        if device.simulatesBattery {
-            let before = device.batteryLevel
-            device.batteryLevel = device.battery.level(
-                afterCharging: drawn.seconds, charging: device.isCharging, thenDraining: drawn.joules, from: before)
+        let screen = device.isScreenOn ? foregroundApp.map(EnergyConsumer.app) ?? .system : nil
+        let outcome = energyMeter.meter(
+            use, at: now, power: policy.power, screen: screen, device: device,
+            criticalLevel: policy.criticalBatteryLevel, isBackground: { !apps[$0].state.isForeground })
+        if let level = outcome.batteryLevel {
+            device.batteryLevel = level
             turnOffLowPowerModeIfCharged()
-            let critical = policy.criticalBatteryLevel
-            if !device.isCharging, before >= critical, device.batteryLevel < critical {
+            if outcome.fellBelowCritical {
                 reviewAppsConcerned(by: .batteryLevel)
-                let level = device.batteryLevel
+                let critical = policy.criticalBatteryLevel
                 record(
                     nil, .device,
                     reason: "battery \(batteryPercent(level)) (below \(batteryPercent(critical))): "
                         + "only essential work runs off the charger")
             }
         }
-        if radioCameUp { noteRadioCameUp() }
+        if outcome.radioCameUp { noteRadioCameUp() }
     }
 
     /// When the cellular radio's high-power tail ends, while it runs now: a download before then extends it.

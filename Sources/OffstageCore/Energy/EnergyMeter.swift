@@ -1,5 +1,15 @@
+/// What charging one use did that the system acts on: the simulated battery's level after it (nil: no battery is
+/// simulated, or no time passed), whether that level fell below the critical one off the charger, and whether an
+/// app's cellular bytes brought the radio up.
+struct EnergyOutcome: Sendable, Equatable {
+    var batteryLevel: Double?
+    var fellBelowCritical = false
+    var radioCameUp = false
+}
+
 /// The system's running energy account (§9): the ledger, how far in time it has been integrated, and the
-/// cellular radio's tail still to charge. It alone changes them; the system asks it to charge and drains the battery by what it returns.
+/// cellular radio's tail still to charge. It alone changes them; `meter` charges a use and says what it did to
+/// the simulated battery and the radio, which the system applies.
 struct EnergyMeter: Sendable {
     /// A stretch of the cellular radio's high-power tail, and whose bytes added it: each report of cellular bytes
     /// keeps the radio up until `until`, and pays only for what it adds beyond the tail already running.
@@ -25,6 +35,38 @@ struct EnergyMeter: Sendable {
     init(restoring ledger: EnergyLedger, from time: Instant) {
         self.ledger = ledger
         integratedUntil = time
+    }
+
+    /// Charges `use` at `now` (`EnergyUse`): the steady draws as `device` was since the meter last charged them,
+    /// with the screen charged to `screen` (nil: off); an installed app's report, as background work when
+    /// `isBackground` says so; a wake-up. With a simulated battery, the outcome is its level after the charger's
+    /// seconds and the joules drawn, and whether it fell below `criticalLevel` off the charger.
+    mutating func meter(
+        _ use: EnergyUse, at now: Instant, power: PowerModel, screen: EnergyConsumer?, device: DeviceState,
+        criticalLevel: Double, isBackground: (BundleID) -> Bool
+    ) -> EnergyOutcome {
+        var outcome = EnergyOutcome()
+        let drawn: (joules: Double, seconds: Double)
+        switch use {
+        case .timePassed:
+            // A device shut down by an empty battery draws nothing (it starts up as soon as it charges).
+            guard let integrated = integrate(to: now, power: power, screen: screen, drawing: !device.isShutDown)
+            else { return outcome }
+            drawn = integrated
+        case .usage(let usage, let id):
+            let radioWasUp = radioTailEnds(after: now) != nil
+            drawn = (charge(usage, of: id, background: isBackground(id), at: now, power: power), 0)
+            outcome.radioCameUp = !radioWasUp && radioTailEnds(after: now) != nil
+        case .wakeUp(let app):
+            drawn = (chargeWakeUp(for: app, at: now, power: power), 0)
+        }
+        guard device.simulatesBattery else { return outcome }
+        let before = device.batteryLevel
+        let after = device.battery.level(
+            afterCharging: drawn.seconds, charging: device.isCharging, thenDraining: drawn.joules, from: before)
+        outcome.batteryLevel = after
+        outcome.fellBelowCritical = !device.isCharging && before >= criticalLevel && after < criticalLevel
+        return outcome
     }
 
     /// Charges the steady draws from where the meter stopped to `time`, as the device was during it: the

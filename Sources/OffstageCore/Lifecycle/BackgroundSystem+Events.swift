@@ -45,11 +45,10 @@ extension BackgroundSystem {
             guard apps.contains(id) else {
                 return record(nil, .log, reason: "notification: \(id) is not installed")
             }
-            deliverNotification(
-                id, LocalNotifications.Shown(identifier: Self.scenarioNotificationIdentifier, text: NotificationText()))
+            handleNotifications(.shown(id, identifier: Self.scenarioNotificationIdentifier))
         case .notificationTapped(let id, let identifier):
             guard apps.contains(id) else { return record(nil, .log, reason: "tap: \(id) is not installed") }
-            tapNotification(id, identifier: identifier)
+            handleNotifications(.tapped(id, identifier: identifier))
         case .openSwitcher, .interruptionBegan:
             record(
                 nil, .user, reason: event == .openSwitcher ? "open the app switcher" : "interruption (call or alert)")
@@ -136,8 +135,10 @@ extension BackgroundSystem {
         case .tick:
             break
         // Continued processing: the user in the system's progress UI.
-        case .cancelContinuedProcessingTask, .answerContinuedProcessingQuestion:
-            userActedInProgressUI(event)
+        case .cancelContinuedProcessingTask(let id, let identifier):
+            handleMonitors(.userCancelled(identifier, of: id))
+        case .answerContinuedProcessingQuestion(let id, let identifier, let answer):
+            handleMonitors(.userAnswered(answer, identifier, of: id))
         case .setCharging(let charging):  // the battery keeps its level (a simulated one goes on from it)
             apply(.setBattery(level: device.batteryLevel, charging: charging))
         case .backgroundPush(let id, let payload):

@@ -54,7 +54,7 @@ extension BackgroundSystem {
         apps[id].judgementHistory.noteLeft(at: now)
         for run in running { finishRun(id, run, ending: reason) }
         apps[id].clearProcess()
-        forgetReportedWork(of: id)
+        handleMonitors(.processEnded(id))
         if foregroundApp == id { foregroundApp = nil }
         if appUnderLock == id { appUnderLock = nil }
         if case .exited = reason {} else { emit(.terminate(id, reason)) }

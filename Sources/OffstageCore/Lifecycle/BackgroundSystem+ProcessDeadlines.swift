@@ -6,7 +6,7 @@ extension BackgroundSystem {
     /// or used-up background time ends the process, whose end is returned as true; a near end warns. The CPU
     /// monitor judges the process's work in progress here too.
     mutating func fireProcessDeadlines(_ id: BundleID) -> Bool {
-        if fireCPULimit(id) { return true }
+        if handleMonitors(.cpuJudgementDue(id)) { return true }
         let covered = apps[id].backgroundTimeCovered
         let actions = apps[id].lifecycle.fireDeadlines(
             at: now, allowance: backgroundTimeAllowance, timeCovered: covered, policy: policy)

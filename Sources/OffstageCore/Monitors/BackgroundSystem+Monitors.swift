@@ -1,6 +1,7 @@
 /// The routing to the monitors (`Monitors`): the supervision pass at the end of `settle()`, the hosts' resource
-/// reports, the app's work reports, the user in the progress UI and the CPU monitor's deadline; each hands the
-/// monitors what they read and carries out the actions they return.
+/// reports and every other input (`MonitorInput`: the app's work reports, a process's end, a completed
+/// continued-processing task, the user in the progress UI, the CPU monitor's deadline); each hands the monitors
+/// what they read and carries out the actions they return.
 extension BackgroundSystem {
     /// The CPU priority last sent for the app; nil while it is suspended or not running.
     public func cpuPriority(of app: BundleID) -> CPUPriority? {
@@ -35,8 +36,19 @@ extension BackgroundSystem {
         }
     }
 
-    /// Carries out the monitors' actions in their order: records, expirations, questions, kills.
-    mutating func carryOut(_ actions: [MonitorAction]) {
+    /// Hands the monitors `input` with the record of the app it is about, and carries out what they return;
+    /// whether that killed the app.
+    @discardableResult
+    mutating func handleMonitors(_ input: MonitorInput) -> Bool {
+        let app = apps.lookUp(input.app)
+        return carryOut(monitors.take(input, app: app, onScreen: foregroundApp, now: now, policy: policy))
+    }
+
+    /// Carries out the monitors' actions in their order: records, expirations, questions, kills; whether one
+    /// killed an app.
+    @discardableResult
+    mutating func carryOut(_ actions: [MonitorAction]) -> Bool {
+        var killed = false
         for action in actions {
             switch action {
             case .note(let id, let kind, let task, let words):
@@ -48,8 +60,10 @@ extension BackgroundSystem {
             case .kill(let id, let words, let reason):
                 record(id, .resourceLimit, reason: words)
                 carryOut(apps[id].lifecycle.terminate(reason), for: id)
+                killed = true
             }
         }
+        return killed
     }
 
     /// Takes a host's report that `id` used `usage` in the interval ending now: the app's total, the CPU
@@ -63,43 +77,5 @@ extension BackgroundSystem {
             carryOut([kill])
         }
         meterEnergy(.usage(usage, of: id))
-    }
-
-    /// Answers the app's reports of the work its code does (`beginWork`/`end`): the CPU monitor's busy units.
-    mutating func answerWorkReport(_ call: AppCall, from id: BundleID) -> AppCallResult {
-        monitors.noteWorkReport(call, at: apps.position(of: id), now: now)
-        return .ok
-    }
-
-    /// The app's process ended: the work it reported ends with it.
-    mutating func forgetReportedWork(of id: BundleID) { monitors.forgetCPUWork(at: apps.position(of: id)) }
-
-    /// `setTaskCompleted` on a continued-processing task: the UI shows the outcome.
-    mutating func continuedTaskCompleted(_ run: TaskRun, success: Bool) {
-        carryOut([monitors.progress.taskCompleted(run, success: success, now: now, policy: policy)])
-    }
-
-    /// The user in the system's progress UI: cancel, or the answer to the system's question. The task is named
-    /// by the host, so an unknown one is recorded, never trapped.
-    mutating func userActedInProgressUI(_ event: SystemEvent) {
-        switch event {
-        case .cancelContinuedProcessingTask(let id, let identifier):
-            let running = apps.lookUp(id)?.running ?? []
-            carryOut(monitors.progress.userCancelled(identifier, of: id, running: running))
-        case .answerContinuedProcessingQuestion(let id, let identifier, let answer):
-            let running = apps.lookUp(id)?.running ?? []
-            carryOut(monitors.progress.userAnswered(answer, identifier, of: id, running: running))
-        default: preconditionFailure("not the user in the progress UI: \(event)")
-        }
-    }
-
-    /// Judges the app's work in progress once the CPU monitor's judgement is due: over the limit, the app is
-    /// killed; whether it was.
-    mutating func fireCPULimit(_ id: BundleID) -> Bool {
-        guard let kill = monitors.judgeCPUWork(of: apps[id], onScreen: foregroundApp, now: now, policy: policy) else {
-            return false
-        }
-        carryOut([kill])
-        return true
     }
 }

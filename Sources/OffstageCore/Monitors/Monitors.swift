@@ -11,6 +11,33 @@ enum MonitorAction: Sendable, Equatable {
     case kill(BundleID, words: String, TerminationReason)
 }
 
+/// What the system hands the monitors between supervision passes, for an installed app unless said otherwise.
+enum MonitorInput: Sendable {
+    /// The app's code reported work it begins or ended (`AppCall.workBegan`, `AppCall.workEnded`).
+    case workReport(AppCall, of: BundleID)
+    /// The app's process ended: the work it reported ends with it.
+    case processEnded(BundleID)
+    /// The app completed its continued-processing task `run` (`setTaskCompleted`).
+    case continuedTaskCompleted(TaskRun, success: Bool)
+    /// The user tapped cancel in the progress UI of the app's task `identifier` (the host names both: either
+    /// may be unknown).
+    case userCancelled(String, of: BundleID)
+    /// The user answered the system's question about the app's task `identifier` (named by the host).
+    case userAnswered(SlowTaskAnswer, String, of: BundleID)
+    /// The CPU monitor's judgement of the app's work in progress is due.
+    case cpuJudgementDue(BundleID)
+
+    /// The app the input is about.
+    var app: BundleID {
+        switch self {
+        case .workReport(_, let app), .processEnded(let app), .userCancelled(_, let app),
+            .userAnswered(_, _, let app), .cpuJudgementDue(let app):
+            app
+        case .continuedTaskCompleted(let run, _): run.app
+        }
+    }
+}
+
 /// The system's monitors (SPEC §5 "Resources", §6): the continued-processing progress monitor, the CPU monitor,
 /// the background memory limit and the CPU priorities sent to hosts. Their state is private; each transition takes
 /// `now`, the policy and what it reads of an app (its record, the app on screen) and returns what to carry out.
@@ -19,6 +46,36 @@ struct Monitors: Sendable {
     var progress = ProgressMonitor()
     private var cpuPriorities = CPUPriorities()
     private var cpu = CPUMonitor()
+
+    /// Takes `input` at `now`, with `app` the record of the app it is about (nil: the host named an app that is
+    /// not installed, which only the user's inputs in the progress UI can do) and `onScreen` the app on screen;
+    /// returns what to carry out, in order.
+    mutating func take(_ input: MonitorInput, app: AppRecord?, onScreen: BundleID?, now: Instant, policy: Policy)
+        -> [MonitorAction]
+    {
+        switch input {
+        case .workReport(let report, _):
+            noteWorkReport(report, at: installed(app).installIndex, now: now)
+            return []
+        case .processEnded:
+            cpu.forgetWork(at: installed(app).installIndex)
+            return []
+        case .continuedTaskCompleted(let run, let success):
+            return [progress.taskCompleted(run, success: success, now: now, policy: policy)]
+        case .userCancelled(let identifier, let id):
+            return progress.userCancelled(identifier, of: id, running: app?.running ?? [])
+        case .userAnswered(let answer, let identifier, let id):
+            return progress.userAnswered(answer, identifier, of: id, running: app?.running ?? [])
+        case .cpuJudgementDue:
+            return judgeCPUWork(of: installed(app), onScreen: onScreen, now: now, policy: policy).map { [$0] } ?? []
+        }
+    }
+
+    /// The record of the app an input from the system's own code is about: installed, or the system is broken.
+    private func installed(_ app: AppRecord?) -> AppRecord {
+        guard let app else { preconditionFailure("a monitor input from the system for an app not installed") }
+        return app
+    }
 
     // MARK: CPU priorities
 
@@ -77,7 +134,9 @@ struct Monitors: Sendable {
 
     /// Judges `app`'s work in progress with its reports over the window ending `now`, once its judgement is due;
     /// the kill when it is over the limit.
-    mutating func judgeCPUWork(of app: AppRecord, onScreen: BundleID?, now: Instant, policy: Policy) -> MonitorAction? {
+    private mutating func judgeCPUWork(of app: AppRecord, onScreen: BundleID?, now: Instant, policy: Policy)
+        -> MonitorAction?
+    {
         guard let first = firstCPUJudgement(of: app, onScreen: onScreen, now: now, policy: policy), first <= now
         else { return nil }
         let position = app.installIndex
@@ -98,7 +157,7 @@ struct Monitors: Sendable {
     /// The app's code reported its work (`OffstageWork.begin`/`end`, the calls `workBegan`/`workEnded`): the
     /// monitor counts work while it runs (and forgets the app's work whose time is up); work that uses no time
     /// or no CPU is not kept, and an ended work's use comes in the report that follows.
-    mutating func noteWorkReport(_ report: AppCall, at position: Int, now: Instant) {
+    private mutating func noteWorkReport(_ report: AppCall, at position: Int, now: Instant) {
         switch report {
         case .workBegan(let number, let cpuSeconds, let seconds):
             guard seconds > 0, cpuSeconds > 0 else { return }
@@ -109,9 +168,6 @@ struct Monitors: Sendable {
         default: preconditionFailure("not a work report: \(report)")
         }
     }
-
-    /// Forgets every piece of work of the app at `position`: its process ended.
-    mutating func forgetCPUWork(at position: Int) { cpu.forgetWork(at: position) }
 
     /// The first time the monitor judges `app`'s work in progress, while it watches the app in the background:
     /// once it has watched it for a whole window, as soon as its work faster than the limit could have crossed

@@ -65,9 +65,39 @@ public enum NotificationFact: Hashable, Sendable, Codable {
     }
 }
 
+/// What happens to the local notifications: an app's call, a notification shown for an app (a scenario's or a
+/// trace's, sent by the app's server), the user's tap in Notification Center, or time passing.
+enum NotificationInput: Sendable {
+    /// `add(_:)` from the app's code.
+    case schedule(LocalNotificationSchedule, from: BundleID)
+    /// `removePendingNotificationRequests(withIdentifiers:)` from the app's code, or the removal of all (nil).
+    case removePending([String]?, from: BundleID)
+    /// A notification the app's server sent comes up now, known by `identifier` only.
+    case shown(BundleID, identifier: String)
+    /// The user tapped a notification of the app in Notification Center: the one named, or the newest.
+    case tapped(BundleID, identifier: String?)
+    /// Time passed: the notifications due by now come up.
+    case timePassed
+}
+
+/// What a local-notification transition asks the system to carry out, in order. The notifications never see the
+/// system: `BackgroundSystem.handleNotifications` does each.
+enum NotificationAction: Sendable, Equatable {
+    /// Record this fact about the app's notification, of this kind, with the task column `task`.
+    case note(BundleID, RecordKind, task: String?, NotificationFact)
+    /// Record these words about the app in the log: a call or a tap that changed nothing.
+    case log(BundleID, String)
+    /// Hand the app's code this presentation (`Effect.presentNotification`).
+    case present(BundleID, NotificationPresentation)
+    /// The system showed a notification: a sleeping device wakes, as for the user.
+    case wakeDevice
+    /// Open the app for the user, as from its icon: the device unlocks on the way.
+    case open(BundleID)
+}
+
 /// The local notifications the system holds for apps: those waiting for their time, in the order they were
 /// added, and those delivered and still in Notification Center (the newest `deliveredKept` per app). Its state is
-/// private: transitions take `now` and what they read and return the facts to record.
+/// private: `take` takes what happened, `now` and what it reads, and returns what the system carries out.
 struct LocalNotifications: Sendable {
     /// One scheduled request: its app, its next delivery, and the deliveries after it.
     struct Pending: Sendable {
@@ -95,10 +125,62 @@ struct LocalNotifications: Sendable {
     private var pending: [Pending] = []
     private var delivered: [BundleID: [Shown]] = [:]
 
+    /// Takes what happened at `now` (wall clock `wallClock`); `inForeground` says whether an app is on screen with
+    /// a live process, whose delegate then gets a notification that comes up (`willPresent`) instead of the
+    /// system showing it. Returns what to carry out, in order.
+    mutating func take(
+        _ input: NotificationInput, now: Instant, wallClock: WallClock, inForeground: (BundleID) -> Bool
+    ) -> [NotificationAction] {
+        switch input {
+        case .schedule(let schedule, let app):
+            guard let fact = add(schedule, of: app, at: now, on: wallClock) else {
+                return [.log(app, "notification \"\(schedule.identifier)\" has no valid delivery time: not scheduled")]
+            }
+            return [.note(app, .notification, task: schedule.identifier, fact)]
+        case .removePending(let identifiers, let app):
+            return [.note(app, .notification, task: nil, removePending(identifiers, of: app))]
+        case .shown(let app, let identifier):
+            return deliver(Shown(identifier: identifier, text: NotificationText()), to: app, inForeground: inForeground)
+        case .tapped(let app, let identifier):
+            return tap(identifier, of: app)
+        case .timePassed:
+            guard !pending.isEmpty else { return [] }  // asked after every entry point; most devices have none
+            var actions: [NotificationAction] = []
+            for (app, shown) in takeDue(by: now) { actions += deliver(shown, to: app, inForeground: inForeground) }
+            return actions
+        }
+    }
+
+    /// A notification of the app comes up: the app in the foreground gets `willPresent`; otherwise the system
+    /// shows it (in Notification Center, for a tap), which wakes a sleeping device.
+    private mutating func deliver(_ shown: Shown, to app: BundleID, inForeground: (BundleID) -> Bool)
+        -> [NotificationAction]
+    {
+        let (identifier, foreground) = (shown.identifier, inForeground(app))
+        let delivered = NotificationAction.note(
+            app, .notification, task: identifier, .delivered(identifier: identifier, inForeground: foreground))
+        guard !foreground else { return [delivered, .present(app, .willPresent(identifier: identifier))] }
+        noteShown(shown, of: app)
+        return [delivered, .wakeDevice]
+    }
+
+    /// The user tapped a notification of the app in Notification Center (the one named, or the newest): the app
+    /// opens as from its icon, and its delegate gets `didReceive` once it has launched.
+    private mutating func tap(_ identifier: String?, of app: BundleID) -> [NotificationAction] {
+        guard let tapped = takeDelivered(identifier, of: app) else {
+            let which = identifier.map { "\"\($0)\"" } ?? "any"
+            return [.log(app, "tap: no delivered notification \(which) of the app to tap")]
+        }
+        return [
+            .note(app, .user, task: tapped.identifier, .tapped(identifier: tapped.identifier)), .open(app),
+            .present(app, .didReceive(identifier: tapped.identifier, text: tapped.text)),
+        ]
+    }
+
     /// `add(_:)`: keeps the app's request (replacing one with the same identifier) for its first valid time, on
     /// `wallClock`, no sooner than `now`; times that are not finite, and a repeat shorter than iOS allows, are
     /// refused rather than kept. Returns the fact to record, or nil when no valid time is left (nothing is kept).
-    mutating func add(
+    private mutating func add(
         _ schedule: LocalNotificationSchedule, of app: BundleID, at now: Instant, on wallClock: WallClock
     ) -> NotificationFact? {
         let times = schedule.fireEpochs.filter(\.isFinite).prefix(Self.deliveriesKept)
@@ -116,7 +198,7 @@ struct LocalNotifications: Sendable {
 
     /// `removePendingNotificationRequests(withIdentifiers:)` of the app, or all of them (`identifiers` nil);
     /// returns the fact to record.
-    mutating func removePending(_ identifiers: [String]?, of app: BundleID) -> NotificationFact {
+    private mutating func removePending(_ identifiers: [String]?, of app: BundleID) -> NotificationFact {
         pending.removeAll { $0.app == app && (identifiers?.contains($0.identifier) ?? true) }
         return .removed(identifiers: identifiers)
     }
@@ -126,8 +208,7 @@ struct LocalNotifications: Sendable {
 
     /// Takes the notifications due by `now`, in the order they come due (then the order they were added),
     /// keeping repeating ones with their next time.
-    mutating func takeDue(by now: Instant) -> [(app: BundleID, shown: Shown)] {
-        guard !pending.isEmpty else { return [] }  // asked after every entry point; most devices have none
+    private mutating func takeDue(by now: Instant) -> [(app: BundleID, shown: Shown)] {
         var due: [(at: Instant, order: Int, app: BundleID, shown: Shown)] = []
         for index in pending.indices where pending[index].next <= now {
             let entry = pending[index]
@@ -139,7 +220,7 @@ struct LocalNotifications: Sendable {
     }
 
     /// Notes a notification shown by the system, for a later tap.
-    mutating func noteShown(_ shown: Shown, of app: BundleID) {
+    private mutating func noteShown(_ shown: Shown, of app: BundleID) {
         var list = delivered[app, default: []]
         list.removeAll { $0.identifier == shown.identifier }
         list.append(shown)
@@ -148,7 +229,7 @@ struct LocalNotifications: Sendable {
     }
 
     /// Takes a delivered notification off Notification Center for a tap: the one named, or the newest.
-    mutating func takeDelivered(_ identifier: String?, of app: BundleID) -> Shown? {
+    private mutating func takeDelivered(_ identifier: String?, of app: BundleID) -> Shown? {
         guard var list = delivered[app],
             let index = identifier.map({ name in list.lastIndex { $0.identifier == name } }) ?? list.indices.last
         else { return nil }

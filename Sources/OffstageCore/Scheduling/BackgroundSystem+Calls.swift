@@ -22,7 +22,8 @@ extension BackgroundSystem {
         case .beginBackgroundTask, .beginExpiringActivity, .endBackgroundTask, .backgroundTimeRemaining:
             return answerBackgroundTime(call, from: id)
         case .workBegan, .workEnded:
-            return answerWorkReport(call, from: id)
+            handleMonitors(.workReport(call, of: id))
+            return .ok
         case .applicationState:
             return .state(apps[id].state)
         case .backgroundRefreshStatus:
@@ -53,10 +54,18 @@ extension BackgroundSystem {
             return answerBackgroundWork(call, from: id)
         case .launchOptions:
             return .launchOptions(apps[id].launchOptions)
-        case .startBackgroundTransfer, .cancelBackgroundTransfer:
-            return answerBackgroundTransfer(call, from: id)
-        case .scheduleNotification, .removePendingNotifications:
-            return answerNotifications(call, from: id)
+        case .startBackgroundTransfer(let request):
+            handleTransfers(.start(request, from: id))
+            return .ok
+        case .cancelBackgroundTransfer(let session, let task):
+            handleTransfers(.cancel(session: session, task: task, from: id))
+            return .ok
+        case .scheduleNotification(let schedule):
+            handleNotifications(.schedule(schedule, from: id))
+            return .ok
+        case .removePendingNotifications(let identifiers):
+            handleNotifications(.removePending(identifiers, from: id))
+            return .ok
         }
     }
 

@@ -57,7 +57,7 @@ extension BackgroundSystem {
         record(id, .completed, task: run.request.identifier, .completed(success: success, seconds: seconds))
         finishRun(id, run, success: success)
         if run.request.kind == .continuedProcessing {
-            continuedTaskCompleted(run, success: success)
+            handleMonitors(.continuedTaskCompleted(run, success: success))
             startQueuedContinuedTasks()
         }
     }

@@ -84,4 +84,41 @@ import Testing
         #expect(drawn.seconds == 10)
         #expect(abs(restored.ledger.totalJoules - 110 * power.baselineWatts) < 1e-9)
     }
+
+    /// Meters `use` at `seconds` with nothing on screen and every app in the background.
+    func meter(_ use: EnergyUse, _ meter: inout EnergyMeter, at seconds: Double, on device: DeviceState)
+        -> EnergyOutcome
+    {
+        meter.meter(
+            use, at: at(seconds), power: power, screen: nil, device: device, criticalLevel: 0.2,
+            isBackground: { _ in true })
+    }
+
+    @Test func meteringDrainsASimulatedBatteryAndSaysWhenItFallsBelowTheCriticalLevel() {
+        var energy = EnergyMeter()
+        var device = DeviceState()
+        #expect(meter(.wakeUp(for: app), &energy, at: 0, on: device) == EnergyOutcome())  // no battery simulated
+        device.simulatesBattery = true
+        device.batteryLevel = 0.2
+        let crossed = meter(.wakeUp(for: app), &energy, at: 0, on: device)
+        let drained = device.battery.level(afterDraining: power.wakeUpJoules, from: 0.2)
+        #expect(crossed == EnergyOutcome(batteryLevel: drained, fellBelowCritical: true))
+        device.batteryLevel = drained
+        let below = meter(.wakeUp(for: nil), &energy, at: 0, on: device)
+        #expect(below.batteryLevel! < drained && !below.fellBelowCritical)  // crossed once, not again
+        device.isCharging = true
+        device.batteryLevel = 0.2
+        #expect(!meter(.wakeUp(for: app), &energy, at: 0, on: device).fellBelowCritical)  // on the charger
+    }
+
+    @Test func cellularBytesBringTheRadioUpOnceWhileItsTailRuns() {
+        var energy = EnergyMeter()
+        let device = DeviceState()
+        let bytes = ResourceUsage(cellularBytes: 1000)
+        #expect(meter(.usage(bytes, of: app), &energy, at: 10, on: device).radioCameUp)
+        #expect(!meter(.usage(bytes, of: app), &energy, at: 12, on: device).radioCameUp)
+        let idle = meter(.timePassed, &energy, at: 10 + power.cellularTailSeconds + 1, on: device)
+        #expect(idle == EnergyOutcome())
+        #expect(meter(.usage(bytes, of: app), &energy, at: 100, on: device).radioCameUp)
+    }
 }
