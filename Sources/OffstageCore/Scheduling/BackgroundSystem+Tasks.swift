@@ -69,13 +69,10 @@ extension BackgroundSystem {
         if refillingBudgets { scheduler.noteBudgetsRefilled() }
     }
 
-    /// Starts queued continued-processing requests while there is room.
+    /// Starts queued continued-processing requests, oldest first, while the scheduler finds room for them
+    /// (`Scheduler.takeQueuedContinued`).
     mutating func startQueuedContinuedTasks() {
-        while !scheduler.continuedQueue.isEmpty,
-            runningTasks.filter({ $0.request.kind == .continuedProcessing }).count
-                < policy.maxConcurrentContinuedProcessingTasks,
-            let next = scheduler.dequeueContinued()
-        {
+        while let next = scheduler.takeQueuedContinued(running: continuedRuns.count, policy: policy) {
             start(next.app, next.request, .roomInQueue)
         }
     }
