@@ -103,12 +103,12 @@ extension BackgroundSystem {
         }
     }
 
-    /// Apple's `_simulateExpirationForTaskWithIdentifier:`: expires a running task now.
+    /// Apple's `_simulateExpirationForTaskWithIdentifier:`: carries out `AppScheduling.simulatedExpiration`.
     mutating func simulateExpiration(_ id: BundleID, identifier: String) {
-        guard let run = apps.lookUp(id)?.running.first(where: { $0.request.identifier == identifier && $0.delivered })
-        else {
+        let actions = apps.lookUp(id)?.scheduling.simulatedExpiration(of: identifier) ?? []
+        if actions.isEmpty {
             return record(id, .log, task: identifier, reason: "No running task with identifier \(identifier) to expire")
         }
-        expire(id, run.id, .simulated)
+        carryOut(actions, for: id)
     }
 }
