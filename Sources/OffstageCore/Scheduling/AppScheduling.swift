@@ -146,6 +146,13 @@ struct AppScheduling: Sendable {
         return actions
     }
 
+    /// Apple's `_simulateExpirationForTaskWithIdentifier:`: the run of `identifier` handed to the app expires now
+    /// (`.expire`, simulated); no action if none is.
+    func simulatedExpiration(of identifier: String) -> [SchedulingAction] {
+        guard let run = running.first(where: { $0.request.identifier == identifier && $0.delivered }) else { return [] }
+        return [.expire(taskID: run.id, .simulated)]
+    }
+
     /// Marks the run `taskID` expired at `now`, which starts its grace period to complete, and returns it; nil if
     /// it is not running or already expired.
     mutating func expire(_ taskID: Int, at now: Instant) -> TaskRun? {

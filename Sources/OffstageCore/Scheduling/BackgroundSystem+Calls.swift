@@ -98,7 +98,30 @@ extension BackgroundSystem {
                 return crash(id, "No launch handler registered for task with identifier \(name)")
             }
         }
-        if request.kind == .continuedProcessing { return submitContinued(id, request) }
+        if request.kind == .continuedProcessing {  // the scheduler's answer (`Scheduler.submitContinued`) carried out
+            switch scheduler.submitContinued(
+                request, of: id, fromForeground: apps[id].state.isForeground, running: continuedRuns.count,
+                policy: policy)
+            {
+            case .startsNow:
+                record(id, .submitted, task: name, .submitted(kind: request.kind, outcome: .startsNow))
+                start(id, request, .userStarted)
+                return .ok
+            case .queued(let running):
+                record(id, .submitted, task: name, .submitted(kind: request.kind, outcome: .queued(behind: running)))
+                return .ok
+            case .notFromForeground:  // the error code is ours
+                record(
+                    id, .rejected, task: name,
+                    reason: "notPermitted: submitted from the background, not from a person's action")
+                return .failed(.notPermitted)
+            case .immediateRunIneligible(let running):
+                record(
+                    id, .rejected, task: name,
+                    reason: "immediateRunIneligible: \(running) continued-processing tasks running")
+                return .failed(.immediateRunIneligible)
+            }
+        }
         switch apps[id].scheduling.submitWithinLimit(request, policy: policy) {
         case .replacing:
             record(id, .replaced, task: name, .submitted(kind: request.kind, outcome: .replacing))
@@ -110,32 +133,6 @@ extension BackgroundSystem {
                 reason: "tooManyPendingTaskRequests: \(limit) \(request.kind.rawValue) pending")
             return .failed(.tooManyPendingTaskRequests)
         }
-        return .ok
-    }
-
-    mutating func submitContinued(_ id: BundleID, _ request: TaskRequest) -> AppCallResult {
-        let running = runningTasks.filter { $0.request.kind == .continuedProcessing }.count
-        let name = request.identifier
-        // Apple: "The app submits this request from the foreground", from a person's action; the error code is ours.
-        guard apps[id].state.isForeground else {
-            record(
-                id, .rejected, task: name,
-                reason: "notPermitted: submitted from the background, not from a person's action")
-            return .failed(.notPermitted)
-        }
-        if running < policy.maxConcurrentContinuedProcessingTasks && scheduler.continuedQueue.isEmpty {
-            record(id, .submitted, task: name, .submitted(kind: request.kind, outcome: .startsNow))
-            start(id, request, .userStarted)
-            return .ok
-        }
-        guard request.strategy == .queue else {
-            record(
-                id, .rejected, task: name,
-                reason: "immediateRunIneligible: \(running) continued-processing tasks running")
-            return .failed(.immediateRunIneligible)
-        }
-        scheduler.enqueueContinued(request, of: id)
-        record(id, .submitted, task: name, .submitted(kind: request.kind, outcome: .queued(behind: running)))
         return .ok
     }
 

@@ -69,13 +69,10 @@ extension BackgroundSystem {
         if refillingBudgets { scheduler.noteBudgetsRefilled() }
     }
 
-    /// Starts queued continued-processing requests while there is room.
+    /// Starts queued continued-processing requests, oldest first, while the scheduler finds room for them
+    /// (`Scheduler.takeQueuedContinued`).
     mutating func startQueuedContinuedTasks() {
-        while !scheduler.continuedQueue.isEmpty,
-            runningTasks.filter({ $0.request.kind == .continuedProcessing }).count
-                < policy.maxConcurrentContinuedProcessingTasks,
-            let next = scheduler.dequeueContinued()
-        {
+        while let next = scheduler.takeQueuedContinued(running: continuedRuns.count, policy: policy) {
             start(next.app, next.request, .roomInQueue)
         }
     }
@@ -106,12 +103,12 @@ extension BackgroundSystem {
         }
     }
 
-    /// Apple's `_simulateExpirationForTaskWithIdentifier:`: expires a running task now.
+    /// Apple's `_simulateExpirationForTaskWithIdentifier:`: carries out `AppScheduling.simulatedExpiration`.
     mutating func simulateExpiration(_ id: BundleID, identifier: String) {
-        guard let run = apps.lookUp(id)?.running.first(where: { $0.request.identifier == identifier && $0.delivered })
-        else {
+        let actions = apps.lookUp(id)?.scheduling.simulatedExpiration(of: identifier) ?? []
+        if actions.isEmpty {
             return record(id, .log, task: identifier, reason: "No running task with identifier \(identifier) to expire")
         }
-        expire(id, run.id, .simulated)
+        carryOut(actions, for: id)
     }
 }

@@ -159,15 +159,37 @@ struct Scheduler: Sendable {
 
     // MARK: The continued-processing queue
 
-    /// Queues `request` of `app` after the others, in the place of any queued request of the app with its identifier.
-    mutating func enqueueContinued(_ request: TaskRequest, of app: BundleID) {
+    /// `BGTaskScheduler.submit(_:)` of a continued-processing request of `app` (§4, §6) with `running` such tasks on
+    /// the device: it starts now if there is room under `policy` and none waits; else a `.queue` request is queued.
+    mutating func submitContinued(
+        _ request: TaskRequest, of app: BundleID, fromForeground: Bool, running: Int, policy: Policy
+    ) -> ContinuedSubmission {
+        // Apple: "The app submits this request from the foreground", from a person's action.
+        guard fromForeground else { return .notFromForeground }
+        if running < policy.maxConcurrentContinuedProcessingTasks && continuedQueue.isEmpty { return .startsNow }
+        guard request.strategy == .queue else { return .immediateRunIneligible(running: running) }
         continuedQueue.removeAll { $0.app == app && $0.request.identifier == request.identifier }
         continuedQueue.append((app, request))
+        return .queued(behind: running)
     }
 
-    /// Takes the oldest queued request, if any.
-    mutating func dequeueContinued() -> (app: BundleID, request: TaskRequest)? {
-        continuedQueue.isEmpty ? nil : continuedQueue.removeFirst()
+    /// What became of a submitted continued-processing request (`submitContinued`).
+    enum ContinuedSubmission: Equatable {
+        /// There is room and none waits: it starts now.
+        case startsNow
+        /// It waits at the back of the queue (in the place of the app's one with its identifier), `behind` running.
+        case queued(behind: Int)
+        /// Refused: submitted from the background, not from a person's action.
+        case notFromForeground
+        /// Refused: no room for a request that does not queue, with `running` such tasks running.
+        case immediateRunIneligible(running: Int)
+    }
+
+    /// Takes the oldest queued request if, with `running` continued-processing tasks on the device, `policy` leaves
+    /// room for one more; nil if none waits or there is no room.
+    mutating func takeQueuedContinued(running: Int, policy: Policy) -> (app: BundleID, request: TaskRequest)? {
+        guard running < policy.maxConcurrentContinuedProcessingTasks, !continuedQueue.isEmpty else { return nil }
+        return continuedQueue.removeFirst()
     }
 
     /// Removes the app's queued requests that `match` and returns them, oldest first.

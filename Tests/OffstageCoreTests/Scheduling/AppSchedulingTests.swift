@@ -86,6 +86,16 @@ import Testing
         #expect(rest == [.startTask(scheduling.running[1])])  // the delivered one is not handed over again
     }
 
+    @Test func aSimulatedExpirationExpiresOnlyARunHandedToTheApp() {
+        var scheduling = AppScheduling()
+        let refresh = Fixture.refreshRequest(feed)
+        scheduling.start(run(refresh, id: 1))
+        #expect(scheduling.simulatedExpiration(of: refresh.identifier).isEmpty, "not yet handed to the app")
+        _ = scheduling.deliverWaitingRuns(registered: [refresh.identifier], at: at(0), policy: .iOS)
+        #expect(scheduling.simulatedExpiration(of: refresh.identifier) == [.expire(taskID: 1, .simulated)])
+        #expect(scheduling.simulatedExpiration(of: Fixture.processing(feed)).isEmpty, "no run of that identifier")
+    }
+
     @Test func aUsedUpRuntimeExpiresTheRunAndAMissedGracePeriodEndsTheProcess() {
         var scheduling = AppScheduling()
         let refresh = Fixture.refreshRequest(feed)

@@ -104,15 +104,43 @@ import Testing
 
     @Test func aQueuedContinuedRequestTakesThePlaceOfTheAppsOneWithItsIdentifierAtTheBack() {
         var scheduler = Scheduler()
-        scheduler.enqueueContinued(Fixture.continuedRequest(feed, "a"), of: feed)
-        scheduler.enqueueContinued(Fixture.continuedRequest(mail, "a"), of: mail)
-        scheduler.enqueueContinued(Fixture.continuedRequest(feed, "a", gpu: true), of: feed)
+        let (policy, full) = (Policy.iOS, Policy.iOS.maxConcurrentContinuedProcessingTasks)
+        for (app, request) in [
+            (feed, Fixture.continuedRequest(feed, "a")), (mail, Fixture.continuedRequest(mail, "a")),
+            (feed, Fixture.continuedRequest(feed, "a", gpu: true)),
+        ] {
+            let submission = scheduler.submitContinued(
+                request, of: app, fromForeground: true, running: full, policy: policy)
+            #expect(submission == .queued(behind: full))
+        }
         #expect(scheduler.continuedQueue.map(\.app) == [mail, feed])
         #expect(scheduler.continuedQueue.last?.request.requiresGPU == true)
-        #expect(scheduler.dequeueContinued()?.app == mail)
+        #expect(scheduler.takeQueuedContinued(running: full, policy: policy) == nil, "no room yet")
+        #expect(scheduler.takeQueuedContinued(running: full - 1, policy: policy)?.app == mail)
         #expect(scheduler.removeQueuedContinued(of: mail) { _ in true }.isEmpty)
         #expect(
             scheduler.removeQueuedContinued(of: feed) { _ in true }.map(\.identifier) == [Fixture.continued(feed, "a")])
-        #expect(scheduler.dequeueContinued() == nil)
+        #expect(scheduler.takeQueuedContinued(running: 0, policy: policy) == nil, "none waits")
+    }
+
+    @Test func aContinuedRequestStartsNowOnlyFromTheForegroundWithRoomAndNoneWaiting() {
+        var scheduler = Scheduler()
+        let (policy, full) = (Policy.iOS, Policy.iOS.maxConcurrentContinuedProcessingTasks)
+        let queued = Fixture.continuedRequest(feed, "a")
+        let immediate = Fixture.continuedRequest(mail, "b", strategy: .fail)
+        func submit(_ request: TaskRequest, fromForeground: Bool = true, running: Int) -> Scheduler.ContinuedSubmission
+        {
+            scheduler.submitContinued(
+                request, of: request == immediate ? mail : feed, fromForeground: fromForeground, running: running,
+                policy: policy)
+        }
+        #expect(submit(queued, fromForeground: false, running: 0) == .notFromForeground)
+        #expect(submit(immediate, running: full - 1) == .startsNow)
+        #expect(submit(immediate, running: full) == .immediateRunIneligible(running: full))
+        #expect(scheduler.continuedQueue.isEmpty, "neither a start nor a refusal queues")
+        #expect(submit(queued, running: full) == .queued(behind: full))
+        #expect(
+            submit(immediate, running: 0) == .immediateRunIneligible(running: 0),
+            "one waits: it does not jump the queue")
     }
 }
