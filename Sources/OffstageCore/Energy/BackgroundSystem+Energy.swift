@@ -14,8 +14,9 @@ extension BackgroundSystem {
 
     /// Charges `use` to the meter, with what it reads of the system now (the screen and the app on it, an app's
     /// state, the simulated battery), and sets the battery to the level it leaves. Falling below the critical
-    /// level off the charger is recorded, and the apps shared changes concern reviewed, since discretionary work
-    /// stops there. Bytes that bring the radio up review the refreshes waiting for a wake, to ride on its tail.
+    /// level off the charger is recorded, and the apps a change of the battery's level concerns reviewed, since
+    /// discretionary work stops there. Bytes that bring the radio up review the refreshes waiting for a wake, to ride
+    /// on its tail.
     mutating func meterEnergy(_ use: EnergyUse) {
         let screen = device.isScreenOn ? foregroundApp.map(EnergyConsumer.app) ?? .system : nil
         let outcome = energyMeter.meter(

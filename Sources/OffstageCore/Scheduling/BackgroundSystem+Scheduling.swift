@@ -27,10 +27,8 @@ extension BackgroundSystem {
         let pending = apps[id].pending
         guard !pending.isEmpty else {
             apps[id].scheduling.keep(nil)
-            if let before = apps[id].scheduling.noteWaiting(until: nil, waits: []) {
-                scheduler.noteWaits(apps.position(of: id), [], before: before)
-            }
-            return
+            let before = apps[id].scheduling.noteWaiting(until: nil, waits: [])
+            return scheduler.noteWaits(apps.position(of: id), [], before: before)
         }
         if apps[id].judgementHoldsWhateverHappens(pending: pending, now: now, sight: constraintSet.sight) { return }
         refreshUsageTier(id)
@@ -74,9 +72,8 @@ extension BackgroundSystem {
                 record(id, .deferred, task: request.identifier, .deferred(blockers: blockers.map(\.withWordsWritten)))
             }
         }
-        if let before = apps[id].scheduling.noteWaiting(until: lift, waits: waits) {
-            scheduler.noteWaits(apps.position(of: id), waits, before: before)
-        }
+        let before = apps[id].scheduling.noteWaiting(until: lift, waits: waits)
+        scheduler.noteWaits(apps.position(of: id), waits, before: before)
         apps[id].scheduling.keep(
             started ? nil : PendingJudgement(pending: pending, seen: seen, turnsAt: turnsAt, heldUntil: heldUntil))
     }

@@ -56,9 +56,14 @@ struct Scheduler: Sendable {
 
     /// Marks the apps with a pending request one of `lifts` can lift.
     private mutating func markAppsAwaiting(_ lifts: BlockerLifts) {
-        var bits = lifts.rawValue
+        Self.forEachBit(of: lifts.rawValue) { marked.formUnion(appsAwaiting[$0]) }
+    }
+
+    /// Calls `body` with the position of each bit set in `bits`, lowest first: the index of `appsAwaiting`.
+    private static func forEachBit(of bits: BlockerLifts.RawValue, _ body: (Int) -> Void) {
+        var bits = bits
         while bits != 0 {
-            marked.formUnion(appsAwaiting[bits.trailingZeroBitCount])
+            body(bits.trailingZeroBitCount)
             bits &= bits - 1
         }
     }
@@ -100,17 +105,15 @@ struct Scheduler: Sendable {
     }
 
     /// Notes which system-wide changes can lift a pending request of the app at `position` (`waits`), and no
-    /// longer those it waited for before (`before`).
-    mutating func noteWaits(_ position: Int, _ waits: BlockerLifts, before: BlockerLifts) {
-        var bits = waits.rawValue ^ before.rawValue
-        while bits != 0 {
-            let bit = bits.trailingZeroBitCount
+    /// longer those it waited for before (`before`; nil: the same as `waits`, nothing to note).
+    mutating func noteWaits(_ position: Int, _ waits: BlockerLifts, before: BlockerLifts?) {
+        guard let before else { return }
+        Self.forEachBit(of: waits.rawValue ^ before.rawValue) { bit in
             if waits.rawValue & (1 << bit) != 0 {
                 appsAwaiting[bit].insert(position)
             } else {
                 appsAwaiting[bit].remove(position)
             }
-            bits &= bits - 1
         }
     }
 
