@@ -127,7 +127,9 @@ public struct BackgroundSystem: Sendable {
         consider(criticalBatteryDueTime)
         consider(emptyBatteryDueTime)
         consider(lowPowerModeOffDueTime)
-        for time in monitors.progress.dueTimes(running: { continuedRuns }, policy: policy) { consider(time) }
+        // Listed only while watched; a closure listing them captured, and so copied, the whole system at every step.
+        let running = monitors.progress.isWatching ? continuedRuns : []
+        for time in monitors.progress.dueTimes(running: running, policy: policy) { consider(time) }
         for time in backgroundTransfers.dueTimes { consider(time) }
         consider(localNotifications.nextDueTime)
         return next

@@ -9,6 +9,9 @@ struct ProgressMonitor: Sendable {
     /// Progress UIs showing an outcome until they dismiss themselves, oldest first.
     private var finishedUI: [ContinuedProcessingUI] = []
 
+    /// Whether a running task's progress is watched: only then do its stalls and estimates come due.
+    var isWatching: Bool { !watches.isEmpty }
+
     /// The progress UI of every `running` continued-processing task and of finished ones still showing their
     /// outcome, in the order the tasks started.
     func ui(running: [TaskRun]) -> [ContinuedProcessingUI] {
@@ -18,12 +21,11 @@ struct ProgressMonitor: Sendable {
         return (shown + finishedUI).sorted { $0.taskID < $1.taskID }
     }
 
-    /// When the monitor acts next without a new event: stalls and slow estimates of the `running` tasks (listed
-    /// only while one is watched), and UI dismissals.
-    func dueTimes(running: () -> [TaskRun], policy: Policy) -> [Instant] {
+    /// When the monitor acts next without a new event: stalls and slow estimates of the `running` tasks (which
+    /// need listing only while `isWatching`), and UI dismissals.
+    func dueTimes(running: [TaskRun], policy: Policy) -> [Instant] {
         var due = finishedUI.compactMap(\.dismissAt)
-        guard !watches.isEmpty else { return due }
-        for run in running() {
+        for run in running {
             guard let watch = watches[run.id] else { continue }
             due += [watch.stallDue(policy), watch.slowDue(policy)].compactMap { $0 }
         }

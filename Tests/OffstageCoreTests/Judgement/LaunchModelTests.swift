@@ -249,6 +249,35 @@ import Testing
         #expect(model.evidence.keys.contains { if case .screenOn = $0 { true } else { false } })
     }
 
+    @Test func aSavedModelPredictsAndLearnsAsTheOneItWasSavedFrom() throws {
+        var model = LaunchModel()
+        model.halfLife = 7 * day
+        for d in 0..<5 {
+            _ = model.notified(photos, at: at(d, 8), clock: clock)
+            _ = model.launched(photos, at: at(d, 8) + 30, clock: clock)
+            _ = model.launched(mail, at: at(d, 12), clock: clock)
+            _ = model.launched(feed, at: at(d, 12) + 90, clock: clock)
+            _ = model.left(feed, at: at(d, 12) + 300, clock: clock)
+        }
+        _ = model.launched(mail, at: at(5, 12), clock: clock)  // feed is likely after it, within the window
+        var restored = try JSONDecoder().decode(LaunchModel.self, from: JSONEncoder().encode(model))
+        #expect(restored == model)
+        for app in [feed, mail, photos] {
+            for time in [at(5, 12) + 60, at(5, 12) + 400, at(6, 7.9)] {
+                #expect(
+                    restored.likelihood(of: app, at: time, clock: clock, policy: policy)
+                        == model.likelihood(of: app, at: time, clock: clock, policy: policy))
+            }
+        }
+        // Both learn the same from what comes next, whatever order the restored one numbered its apps in.
+        #expect(
+            restored.launched(feed, at: at(5, 12) + 100, clock: clock)
+                == model.launched(feed, at: at(5, 12) + 100, clock: clock))
+        #expect(restored.screenCameOn(at: at(6, 8), clock: clock) == model.screenCameOn(at: at(6, 8), clock: clock))
+        #expect(restored == model)
+        #expect(model.evidence[.opened(mail)]?.followed(by: feed) ?? 0 > 4)
+    }
+
     @Test func theSnapshotKeepsTheLaunchModel() {
         var h = Fixture.harness([feed, mail])
         h.open(mail)

@@ -24,7 +24,7 @@ import Testing
         let shown = monitor.watch([run(startedAt: 0)], now: at(0), policy: policy)
         #expect(shown == [.note(app, .progressUI, task: "export", reason: "shown: Export — A")])
         let stall = policy.continuedProcessingStallTimeout
-        #expect(monitor.dueTimes(running: { [run(startedAt: 0)] }, policy: policy).contains(at(stall)))
+        #expect(monitor.dueTimes(running: [run(startedAt: 0)], policy: policy).contains(at(stall)))
         #expect(monitor.watch([run(startedAt: 0)], now: at(stall - 1), policy: policy).isEmpty)
         let stalled = monitor.watch([run(startedAt: 0)], now: at(stall), policy: policy)
         #expect(stalled == [.expire(app, taskID: 7, .stalled(seconds: Int(stall)))])
