@@ -187,11 +187,6 @@ public struct BackgroundSystem: Sendable {
     /// Outstanding `beginBackgroundTask` identifiers of the app.
     public func outstandingAssertions(of app: BundleID) -> [Int] { apps.lookUp(app)?.assertions.keys.sorted() ?? [] }
 
-    /// Background App Refresh as `UIApplication.backgroundRefreshStatus` reports it to the app.
-    public func backgroundRefreshStatus(for app: BundleID) -> BackgroundRefreshStatus {
-        settings.backgroundRefreshStatus(for: app)
-    }
-
     // MARK: Plumbing shared by the extensions
 
     /// Starts an entry point at `time`: an empty outbox with room for a typical entry point's effects (one
