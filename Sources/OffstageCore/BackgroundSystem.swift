@@ -98,7 +98,10 @@ public struct BackgroundSystem: Sendable {
         } else {
             apply(event)
         }
-        startUpOnTheCharger()
+        if device.startUpIfCharging() {
+            record(nil, .device, reason: "the charger is connected: the device starts up (locked)")
+            reviewEveryApp()
+        }
         return finish()
     }
 
