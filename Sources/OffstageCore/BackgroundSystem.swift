@@ -98,7 +98,10 @@ public struct BackgroundSystem: Sendable {
         } else {
             apply(event)
         }
-        startUpOnTheCharger()
+        if device.startUpIfCharging() {
+            record(nil, .device, reason: "the charger is connected: the device starts up (locked)")
+            reviewEveryApp()
+        }
         return finish()
     }
 
@@ -188,11 +191,6 @@ public struct BackgroundSystem: Sendable {
 
     /// Outstanding `beginBackgroundTask` identifiers of the app.
     public func outstandingAssertions(of app: BundleID) -> [Int] { apps.lookUp(app)?.assertions.keys.sorted() ?? [] }
-
-    /// Background App Refresh as `UIApplication.backgroundRefreshStatus` reports it to the app.
-    public func backgroundRefreshStatus(for app: BundleID) -> BackgroundRefreshStatus {
-        settings.backgroundRefreshStatus(for: app)
-    }
 
     // MARK: Plumbing shared by the extensions
 

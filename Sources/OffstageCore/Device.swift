@@ -68,6 +68,25 @@ public struct DeviceState: Hashable, Sendable, Codable {
         return changes
     }
 
+    /// A simulated battery empty off the charger shuts the device down at `now`, as an iPhone powers off: locked,
+    /// the screen dark, idle from now unless it already was. Returns whether it did (a device off stays off).
+    mutating func shutDownIfBatteryEmpty(at now: Instant) -> Bool {
+        guard simulatesBattery, !isCharging, !isShutDown, batteryLevel <= 0 else { return false }
+        isShutDown = true
+        isLocked = true
+        isScreenOn = false
+        if idleSince == nil { idleSince = now }
+        return true
+    }
+
+    /// A device shut down by its empty battery starts up once it is on the charger, still locked with the screen
+    /// dark. Returns whether it did.
+    mutating func startUpIfCharging() -> Bool {
+        guard isShutDown, isCharging else { return false }
+        isShutDown = false
+        return true
+    }
+
     /// The screen of a locked device goes dark again after a glance at `now`: the device is idle from then.
     mutating func dimWhileLocked(at now: Instant) {
         guard isScreenOn else { return }

@@ -68,12 +68,6 @@ extension BackgroundSystem {
         carryOut(apps[id].backgroundEvents.receive(event, at: now, manifest: manifest, forceQuit: forceQuit), for: id)
     }
 
-    /// Answers the §7 app calls: completion handlers, the fetch interval, background modes, location monitoring.
-    mutating func answerBackgroundWork(_ call: AppCall, from id: BundleID) -> AppCallResult {
-        let manifest = apps[id].manifest
-        return carryOut(apps[id].backgroundEvents.answer(call, at: now, manifest: manifest, policy: policy), for: id)
-    }
-
     /// Starts delivering `event` to `id`: the app is launched or resumed; the event follows once it is ready.
     /// A push or fetch for a sleeping device wakes it, as a task run does: a maintenance wake, and the device
     /// stays awake while the app handles it.

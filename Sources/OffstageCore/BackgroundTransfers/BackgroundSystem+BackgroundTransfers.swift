@@ -5,8 +5,9 @@
 /// rate limiter allows (its delay doubles at each such wake until the user opens the app). `BackgroundTransfers`
 /// decides; this hands it what happened and carries out what it returns.
 extension BackgroundSystem {
-    /// Hands the transfers an app's start or cancel, or the time passing, with what they read of the system, and
-    /// carries out what they return, in order: facts recorded, session events delivered.
+    /// Hands the transfers an app's start or cancel, or the time passing (after every entry point, before the
+    /// review), with what they read of the system, and carries out what they return, in order: facts recorded,
+    /// session events delivered.
     mutating func handleTransfers(_ input: TransferInput) {
         let actions = backgroundTransfers.take(
             input, now: now, device: device, onScreen: foregroundApp, installed: installed,
@@ -18,12 +19,5 @@ extension BackgroundSystem {
             case .deliver(let id, let event, let why): beginDelivery(id, event, why: why)
             }
         }
-    }
-
-    /// Brings the transfers up to now after every entry point and hands each app (in installation order) the
-    /// events of its sessions whose transfers ended.
-    mutating func settleBackgroundTransfers() {
-        guard !backgroundTransfers.isIdle else { return }  // most devices have no transfer
-        handleTransfers(.timePassed)
     }
 }

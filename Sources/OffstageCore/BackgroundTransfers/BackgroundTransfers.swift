@@ -44,8 +44,8 @@ struct BackgroundTransfers: Sendable {
         case none
     }
 
-    /// Whether nothing is in flight, finished or rate-limited: the settle pass and the due times have nothing
-    /// to do (most devices have no transfer, and this is asked after every entry point).
+    /// Whether nothing is in flight, finished or rate-limited: time passing and the due times have nothing to do
+    /// (most devices have no transfer, and both are asked after every entry point).
     var isIdle: Bool { transfers.isEmpty && finished.isEmpty && wakes.isEmpty }
 
     /// Takes what happened at `now`: a transfer started (by the app on screen, `onScreen`, or in the background)
@@ -62,6 +62,7 @@ struct BackgroundTransfers: Sendable {
         case .cancel(let session, let task, let app):
             return cancel(session: session, task: task, of: app).map { [.note($0)] } ?? []
         case .timePassed:
+            guard !isIdle else { return [] }
             var actions = settle(at: now, device: device, foregroundApp: onScreen, isForceQuit: isForceQuit)
                 .map(Action.note)
             for app in installed where hasFinishedTransfers(of: app) {

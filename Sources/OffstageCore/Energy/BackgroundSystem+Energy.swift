@@ -1,18 +1,13 @@
 /// Energy (§8 Battery, §9): as time passes the system charges the baseline to itself, the screen to the app on
 /// it and each stretch of the cellular tail to the app whose bytes added it; hosts' resource reports and wake-ups
 /// are charged at once. `EnergyMeter` keeps the account; with a simulated battery every joule drains it, and the
-/// charger fills it along its curve (`Battery`). This routes the charges to them.
+/// charger fills it along its curve (`Battery`), until iOS turns Low Power Mode off at 80 %. This routes the
+/// charges to them.
 extension BackgroundSystem {
-    /// Puts back the energy ledger a snapshot remembers; energy is charged again from now (or the snapshot's
-    /// time, if later): the time the host was down is not charged to anyone.
-    mutating func restoreEnergy(_ saved: SystemSnapshot) {
-        energyMeter = EnergyMeter(restoring: saved.energy, from: max(now, saved.takenAt))
-    }
-
     /// Every joule spent so far, by consumer, foreground or background, hour by hour.
     public var energy: EnergyLedger { energyMeter.ledger }
 
-    /// Charges `use` to the meter, with what it reads of the system now (the screen and the app on it, an app's
+    /// Hands the meter `use` (a charge, or a restored ledger), with what it reads of the system now (the screen and the app on it, an app's
     /// state, the simulated battery), and sets the battery to the level it leaves. Falling below the critical
     /// level off the charger is recorded, and the apps a change of the battery's level concerns reviewed, since
     /// discretionary work stops there. Bytes that bring the radio up review the refreshes waiting for a wake, to ride
@@ -54,9 +49,29 @@ extension BackgroundSystem {
 
     /// The device's steady draw now: the baseline, the screen if it is on, the cellular radio's tail if it runs.
     var steadyWatts: Double { energyMeter.steadyWatts(at: now, power: policy.power, screenOn: device.isScreenOn) }
+
+    /// When a charging simulated battery can reach the level at which iOS turns Low Power Mode off (the earliest,
+    /// as if nothing were drawn), so that hosts wake then with no other event; nil when it is not waited for.
+    var lowPowerModeOffDueTime: Instant? {
+        let target = policy.lowPowerModeOffWhileChargingLevel
+        guard settings.lowPowerMode, device.simulatesBattery, device.isCharging, !device.isShutDown,
+            let seconds = device.battery.secondsOfCharging(from: device.batteryLevel, to: target)
+        else { return nil }
+        return now + max(1, seconds)
+    }
+
+    /// iOS turns Low Power Mode off itself once the charging battery reaches 80 %; plugging in alone does not.
+    mutating func turnOffLowPowerModeIfCharged() {
+        guard settings.lowPowerMode, device.isCharging, device.batteryLevel >= policy.lowPowerModeOffWhileChargingLevel
+        else { return }
+        settings.lowPowerMode = false
+        reviewAppsConcerned(by: .settings)
+        let level = Int(policy.lowPowerModeOffWhileChargingLevel * 100)
+        record(nil, .setting, reason: "Low Power Mode off: the charging battery reached \(level)%")
+    }
 }
 
-/// What the system asks the energy meter to charge (`BackgroundSystem.meterEnergy`).
+/// What the system asks the energy meter to charge, or to go on from (`BackgroundSystem.meterEnergy`).
 enum EnergyUse: Sendable {
     /// The steady draws of the time since the meter last charged them, as the device was during it: `begin(at:)`
     /// charges them first thing, before the event changes anything.
@@ -67,6 +82,9 @@ enum EnergyUse: Sendable {
     /// One wake-up of the device from sleep, for the app (as background work) or for the system's own maintenance
     /// (nil): the scheduler charges it each time it wakes the device.
     case wakeUp(for: BundleID?)
+    /// The ledger a snapshot taken at `takenAt` remembers (`restore(_:)`): charging goes on from now, or from
+    /// `takenAt` if later, so the time the host was down is charged to no one.
+    case restored(EnergyLedger, takenAt: Instant)
 }
 
 /// A battery level as iOS shows it: whole percent, rounded down ("19%").

@@ -39,8 +39,9 @@ struct EnergyMeter: Sendable {
 
     /// Charges `use` at `now` (`EnergyUse`): the steady draws as `device` was since the meter last charged them,
     /// with the screen charged to `screen` (nil: off); an installed app's report, as background work when
-    /// `isBackground` says so; a wake-up. With a simulated battery, the outcome is its level after the charger's
-    /// seconds and the joules drawn, and whether it fell below `criticalLevel` off the charger.
+    /// `isBackground` says so; a wake-up; or a restored ledger to go on from, which draws nothing. With a
+    /// simulated battery, the outcome is its level after the charger's seconds and the joules drawn, and whether
+    /// it fell below `criticalLevel` off the charger.
     mutating func meter(
         _ use: EnergyUse, at now: Instant, power: PowerModel, screen: EnergyConsumer?, device: DeviceState,
         criticalLevel: Double, isBackground: (BundleID) -> Bool
@@ -59,6 +60,9 @@ struct EnergyMeter: Sendable {
             outcome.radioCameUp = !radioWasUp && radioTailEnds(after: now) != nil
         case .wakeUp(let app):
             drawn = (chargeWakeUp(for: app, at: now, power: power), 0)
+        case .restored(let ledger, let takenAt):
+            self = EnergyMeter(restoring: ledger, from: max(now, takenAt))
+            return outcome
         }
         guard device.simulatesBattery else { return outcome }
         let before = device.batteryLevel

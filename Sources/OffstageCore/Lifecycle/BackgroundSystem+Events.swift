@@ -127,7 +127,14 @@ extension BackgroundSystem {
             guard apps.contains(id) else { return record(nil, .log, reason: "process exited: \(id) is not installed") }
             endProcess(id, .exited(reason))
         case .resourceUsage(let id, let usage):
-            noteResourceUsage(id, usage)
+            // The app's total, the CPU monitor's window, the energy ledger; a report for an app not installed is
+            // the host's mistake.
+            guard apps.contains(id) else {
+                return record(nil, .log, reason: "resource usage for \(id), not installed: ignored")
+            }
+            apps[id].resources.noteUsage(usage)
+            handleMonitors(.resourceReport(usage, of: id))
+            meterEnergy(.usage(usage, of: id))
         case .simulateLaunch(let id, let identifier):
             simulateLaunch(id, identifier: identifier)
         case .simulateExpiration(let id, let identifier):
@@ -204,27 +211,5 @@ extension Set where Element == BundleID {
     /// Adds `app` to a set of apps whose switch is off, or removes it when it is turned on.
     mutating func turn(_ app: BundleID, off: Bool) {
         if off { insert(app) } else { remove(app) }
-    }
-}
-
-extension BackgroundSystem {
-    /// When a charging simulated battery can reach the level at which iOS turns Low Power Mode off (the earliest,
-    /// as if nothing were drawn), so that hosts wake then with no other event; nil when it is not waited for.
-    var lowPowerModeOffDueTime: Instant? {
-        let target = policy.lowPowerModeOffWhileChargingLevel
-        guard settings.lowPowerMode, device.simulatesBattery, device.isCharging, !device.isShutDown,
-            let seconds = device.battery.secondsOfCharging(from: device.batteryLevel, to: target)
-        else { return nil }
-        return now + max(1, seconds)
-    }
-
-    /// iOS turns Low Power Mode off itself once the charging battery reaches 80 %; plugging in alone does not.
-    mutating func turnOffLowPowerModeIfCharged() {
-        guard settings.lowPowerMode, device.isCharging, device.batteryLevel >= policy.lowPowerModeOffWhileChargingLevel
-        else { return }
-        settings.lowPowerMode = false
-        reviewAppsConcerned(by: .settings)
-        let level = Int(policy.lowPowerModeOffWhileChargingLevel * 100)
-        record(nil, .setting, reason: "Low Power Mode off: the charging battery reached \(level)%")
     }
 }

@@ -1,26 +1,17 @@
 /// An empty battery (§9): a simulated battery that reaches 0 % off the charger shuts the device down, as an
 /// iPhone powers off. Every app's process ends, without callbacks; nothing runs and the user can do nothing
-/// until the charger is connected, when the device starts up (locked, screen off) and background work resumes.
+/// until the charger is connected, when the device starts up (locked, screen off; `handle` asks
+/// `DeviceState.startUpIfCharging` after every event) and background work resumes. The device's own moves are
+/// `DeviceState`'s; this carries out what a shutdown does to the apps.
 extension BackgroundSystem {
-    /// Shuts the device down if its simulated battery is empty off the charger. `begin(at:)` calls it once
-    /// the energy is brought up to date, so the event that follows finds the device off.
+    /// Shuts the device down if its simulated battery is empty off the charger
+    /// (`DeviceState.shutDownIfBatteryEmpty`) and ends every process. `begin(at:)` calls it once the energy is
+    /// brought up to date, so the event that follows finds the device off.
     mutating func shutDownIfBatteryEmpty() {
-        guard device.simulatesBattery, !device.isCharging, !device.isShutDown, device.batteryLevel <= 0 else { return }
+        guard device.shutDownIfBatteryEmpty(at: now) else { return }
         record(nil, .device, reason: "battery empty: the device shuts down until the charger is connected")
-        device.isShutDown = true
         for id in installed where apps[id].state.hasProcess { endProcess(id, .deviceShutdown) }
         appUnderLock = nil
-        device.isLocked = true
-        device.isScreenOn = false
-        if device.idleSince == nil { device.idleSince = now }
-        reviewEveryApp()
-    }
-
-    /// Starts the device up once the charger is connected: it comes back locked, with the screen off.
-    mutating func startUpOnTheCharger() {
-        guard device.isShutDown, device.isCharging else { return }
-        device.isShutDown = false
-        record(nil, .device, reason: "the charger is connected: the device starts up (locked)")
         reviewEveryApp()
     }
 

@@ -1,5 +1,5 @@
-/// The routing to the monitors (`Monitors`): the supervision pass at the end of `settle()`, the hosts' resource
-/// reports and every other input (`MonitorInput`: the app's work reports, a process's end, a completed
+/// The routing to the monitors (`Monitors`): the supervision pass at the end of `settle()` and every input
+/// (`MonitorInput`: the hosts' resource reports, the app's work reports, a process's end, a completed
 /// continued-processing task, the user in the progress UI, the CPU monitor's deadline); each hands the monitors
 /// what they read and carries out the actions they return.
 extension BackgroundSystem {
@@ -64,18 +64,5 @@ extension BackgroundSystem {
             }
         }
         return killed
-    }
-
-    /// Takes a host's report that `id` used `usage` in the interval ending now: the app's total, the CPU
-    /// monitor's window and the energy ledger. A report for an app not installed is the host's mistake: recorded.
-    mutating func noteResourceUsage(_ id: BundleID, _ usage: ResourceUsage) {
-        guard apps.contains(id) else {
-            return record(nil, .log, reason: "resource usage for \(id), not installed: ignored")
-        }
-        apps[id].resources.noteUsage(usage)
-        if let kill = monitors.noteCPUReport(usage, of: apps[id], onScreen: foregroundApp, now: now, policy: policy) {
-            carryOut([kill])
-        }
-        meterEnergy(.usage(usage, of: id))
     }
 }

@@ -26,12 +26,15 @@ enum MonitorInput: Sendable {
     case userAnswered(SlowTaskAnswer, String, of: BundleID)
     /// The CPU monitor's judgement of the app's work in progress is due.
     case cpuJudgementDue(BundleID)
+    /// A host reported what the app used in the interval ending now (`SystemEvent.resourceUsage`): the CPU
+    /// monitor adds it to the app's window.
+    case resourceReport(ResourceUsage, of: BundleID)
 
     /// The app the input is about.
     var app: BundleID {
         switch self {
         case .workReport(_, let app), .processEnded(let app), .userCancelled(_, let app),
-            .userAnswered(_, _, let app), .cpuJudgementDue(let app):
+            .userAnswered(_, _, let app), .cpuJudgementDue(let app), .resourceReport(_, let app):
             app
         case .continuedTaskCompleted(let run, _): run.app
         }
@@ -68,6 +71,9 @@ struct Monitors: Sendable {
             return progress.userAnswered(answer, identifier, of: id, running: app?.running ?? [])
         case .cpuJudgementDue:
             return judgeCPUWork(of: installed(app), onScreen: onScreen, now: now, policy: policy).map { [$0] } ?? []
+        case .resourceReport(let usage, _):
+            let record = installed(app)
+            return noteCPUReport(usage, of: record, onScreen: onScreen, now: now, policy: policy).map { [$0] } ?? []
         }
     }
 
@@ -111,7 +117,7 @@ struct Monitors: Sendable {
     /// Adds a host's report of what `app` used to its sliding window when the monitor watches it (else forgets its
     /// window); the kill when its average over a full window is over the policy's limit. The monitor judges a full
     /// window only: it must have watched the app for `backgroundCPUWindow`.
-    mutating func noteCPUReport(
+    private mutating func noteCPUReport(
         _ usage: ResourceUsage, of app: AppRecord, onScreen: BundleID?, now: Instant, policy: Policy
     ) -> MonitorAction? {
         let position = app.installIndex

@@ -5,7 +5,8 @@
 /// carries out what it returns.
 extension BackgroundSystem {
     /// Hands the local notifications an app's request or removal, a notification shown or tapped, or the time
-    /// passing (the deliveries due by now), with the app on screen, and carries out what they return, in order.
+    /// passing (the deliveries due by now, after every entry point, before the review), with the app on screen,
+    /// and carries out what they return, in order.
     mutating func handleNotifications(_ input: NotificationInput) {
         let actions = localNotifications.take(input, now: now, wallClock: wallClock) { app in
             // Its calls added it, or the router checked the app the event names.
@@ -26,9 +27,6 @@ extension BackgroundSystem {
             }
         }
     }
-
-    /// Delivers every notification whose time has come (after every entry point, before the review).
-    mutating func deliverDueNotifications() { handleNotifications(.timePassed) }
 }
 
 extension BackgroundSystem {

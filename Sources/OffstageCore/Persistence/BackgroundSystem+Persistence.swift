@@ -60,7 +60,7 @@ extension BackgroundSystem {
         nextToken = max(nextToken, snapshot.nextToken)
         nextTaskID = max(nextTaskID, snapshot.nextTaskID)
         restoreJudgement(snapshot)
-        restoreEnergy(snapshot)
+        meterEnergy(.restored(snapshot.energy, takenAt: snapshot.takenAt))
         restoreWakeUps(snapshot)
         reviewEveryApp()
     }

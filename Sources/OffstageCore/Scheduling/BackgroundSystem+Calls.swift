@@ -27,7 +27,7 @@ extension BackgroundSystem {
         case .applicationState:
             return .state(apps[id].state)
         case .backgroundRefreshStatus:
-            return .refreshStatus(backgroundRefreshStatus(for: id))
+            return .refreshStatus(settings.backgroundRefreshStatus(for: id))
         case .supportedResources:
             return .resources(gpu: device.hasBackgroundGPU)
         case .setTaskCompleted(let taskID, let success):
@@ -51,7 +51,9 @@ extension BackgroundSystem {
             return .ok
         case .backgroundEventCompleted, .setMinimumBackgroundFetchInterval, .setBackgroundActivity,
             .setSignificantLocationMonitoring, .setRegionMonitoring, .allowBackgroundLocationUpdates:
-            return answerBackgroundWork(call, from: id)
+            let manifest = apps[id].manifest
+            return carryOut(
+                apps[id].backgroundEvents.answer(call, at: now, manifest: manifest, policy: policy), for: id)
         case .launchOptions:
             return .launchOptions(apps[id].launchOptions)
         case .startBackgroundTransfer(let request):
@@ -90,7 +92,7 @@ extension BackgroundSystem {
                 record(id, .rejected, task: name, reason: "notPermitted: \(problem)")
                 return .failed(.notPermitted)
             }
-            if request.isDiscretionary, backgroundRefreshStatus(for: id) != .available {
+            if request.isDiscretionary, settings.backgroundRefreshStatus(for: id) != .available {
                 record(id, .rejected, task: name, reason: "unavailable: Background App Refresh is off")
                 return .failed(.unavailable)
             }

@@ -5,8 +5,8 @@ extension BackgroundSystem {
     /// left dirty; then queues each reviewed app's next review and drops superseded ones from the top,
     /// so `nextDueTime` is exact. Work is proportional to the apps concerned, not to all apps or requests.
     mutating func settle() {
-        settleBackgroundTransfers()
-        deliverDueNotifications()
+        handleTransfers(.timePassed)
+        handleNotifications(.timePassed)
         while let due = scheduler.takeReview(dueBy: now) {
             if apps[due.app].scheduledReview == due.at {
                 apps[due.app].scheduling.noteReview(at: nil)

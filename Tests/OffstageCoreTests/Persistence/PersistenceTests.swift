@@ -57,7 +57,7 @@ import Testing
         settings.lowPowerMode = true
         system.restoreSettings(settings)
         #expect(system.settings.lowPowerMode)
-        #expect(system.backgroundRefreshStatus(for: Self.app) == .denied)
+        #expect(system.settings.backgroundRefreshStatus(for: Self.app) == .denied)
     }
 
     // MARK: What the system remembers
