@@ -1,0 +1,94 @@
+import OffstageCore
+
+/// What apps and `ctl` send, on the wire.
+extension ClientMessage: WireCoded {
+    package func write(to out: inout [UInt8]) throws(WireError) {
+        try out.object { members throws(WireError) in
+            try members.field("id", id)
+            try members.field("body", body)
+        }
+    }
+
+    package init(reading reader: inout WireReader) throws(WireError) {
+        var id: Int?
+        var body: Body?
+        try reader.members { reader, key throws(WireError) in
+            switch key {
+            case "id": try reader.once(&id, "id")
+            case "body": try reader.once(&body, "body")
+            default: return false
+            }
+            return true
+        }
+        self.init(id: try WireReader.required(id, "id"), body: try WireReader.required(body, "body"))
+    }
+}
+
+extension ClientMessage.Body: WireEnum {
+    package static let wireCases: [WireCase<Self>] = [
+        WireCase("call", ("call", "bundle"), Self.call(call:bundle:)) {
+            if case .call(let call, let bundle) = $0 { (call, bundle) } else { nil }
+        },
+        WireCase("work", "_0", Self.work(_:)) { if case .work(let report) = $0 { report } else { nil } },
+        WireCase(
+            "control", "command", { .control(command: $0.value) },
+            {
+                if case .control(let command) = $0 { WireGeneral(command) } else { nil }
+            }),
+    ]
+}
+
+extension WorkReport: WireCoded {
+    package func write(to out: inout [UInt8]) throws(WireError) {
+        try out.object { members throws(WireError) in
+            try members.field("cpuSeconds", cpuSeconds)
+            try members.field("gpuSeconds", gpuSeconds)
+            try members.field("bytes", bytes)
+            try members.field("seconds", seconds)
+        }
+    }
+
+    package init(reading reader: inout WireReader) throws(WireError) {
+        var cpu: Double?
+        var gpu: Double?
+        var bytes: Int?
+        var seconds: Double?
+        try reader.members { reader, key throws(WireError) in
+            switch key {
+            case "cpuSeconds": try reader.once(&cpu, "cpuSeconds")
+            case "gpuSeconds": try reader.once(&gpu, "gpuSeconds")
+            case "bytes": try reader.once(&bytes, "bytes")
+            case "seconds": try reader.once(&seconds, "seconds")
+            default: return false
+            }
+            return true
+        }
+        self.init(
+            cpuSeconds: try WireReader.required(cpu, "cpuSeconds"),
+            gpuSeconds: try WireReader.required(gpu, "gpuSeconds"),
+            bytes: try WireReader.required(bytes, "bytes"), seconds: try WireReader.required(seconds, "seconds"))
+    }
+}
+
+/// What the daemon sends, on the wire.
+extension ServerMessage: WireEnum {
+    package static let wireCases: [WireCase<Self>] = [
+        WireCase("result", ("id", "result"), Self.result(id:result:)) {
+            if case .result(let id, let result) = $0 { (id, result) } else { nil }
+        },
+        WireCase("effect", "effect", Self.effect(effect:)) {
+            if case .effect(let effect) = $0 { effect } else { nil }
+        },
+        WireCase("error", ("id", "message"), Self.error(id:message:)) {
+            if case .error(let id, let message) = $0 { (id, message) } else { nil }
+        },
+        WireCase("userAction", "action", Self.userAction(action:)) {
+            if case .userAction(let action) = $0 { action } else { nil }
+        },
+        WireCase(
+            "reply", ("id", "reply"), { .reply(id: $0, reply: $1.value) },
+            {
+                if case .reply(let id, let reply) = $0 { (id, WireGeneral(reply)) } else { nil }
+            }),
+    ]
+}
