@@ -22,40 +22,22 @@ extension Effect: WireEnum {
         WireCase("launch", ("_0", "_1"), Self.launch(_:_:)) {
             if case .launch(let app, let reason) = $0 { (app, reason) } else { nil }
         },
-        WireCase(
-            "terminate", ("_0", "_1"), { .terminate($0, $1.value) },
-            {
-                if case .terminate(let app, let reason) = $0 { (app, WireGeneral(reason)) } else { nil }
-            }),
-        WireCase(
-            "record", "_0", { .record($0.value) },
-            {
-                if case .record(let record) = $0 { WireGeneral(record) } else { nil }
-            }),
+        WireCase("terminate", ("_0", "_1"), Self.terminate(_:_:)) {
+            if case .terminate(let app, let reason) = $0 { (app, reason) } else { nil }
+        },
+        WireCase("record", "_0", Self.record(_:)) { if case .record(let record) = $0 { record } else { nil } },
         WireCase("askUser", ("_0", "taskID", "question"), Self.askUser(_:taskID:question:)) {
             if case .askUser(let app, let taskID, let question) = $0 { (app, taskID, question) } else { nil }
         },
         WireCase("setCPUPriority", ("_0", "_1"), Self.setCPUPriority(_:_:)) {
             if case .setCPUPriority(let app, let priority) = $0 { (app, priority) } else { nil }
         },
-        WireCase(
-            "deliverBackgroundEvent", ("_0", "_1", "token"), { .deliverBackgroundEvent($0, $1.value, token: $2) },
-            {
-                if case .deliverBackgroundEvent(let app, let event, let token) = $0 {
-                    (app, WireGeneral(event), token)
-                } else {
-                    nil
-                }
-            }),
-        WireCase(
-            "presentNotification", ("_0", "_1"), { .presentNotification($0, $1.value) },
-            {
-                if case .presentNotification(let app, let presentation) = $0 {
-                    (app, WireGeneral(presentation))
-                } else {
-                    nil
-                }
-            }),
+        WireCase("deliverBackgroundEvent", ("_0", "_1", "token"), Self.deliverBackgroundEvent(_:_:token:)) {
+            if case .deliverBackgroundEvent(let app, let event, let token) = $0 { (app, event, token) } else { nil }
+        },
+        WireCase("presentNotification", ("_0", "_1"), Self.presentNotification(_:_:)) {
+            if case .presentNotification(let app, let presentation) = $0 { (app, presentation) } else { nil }
+        },
     ]
 }
 

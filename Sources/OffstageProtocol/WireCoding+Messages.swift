@@ -30,11 +30,9 @@ extension ClientMessage.Body: WireEnum {
             if case .call(let call, let bundle) = $0 { (call, bundle) } else { nil }
         },
         WireCase("work", "_0", Self.work(_:)) { if case .work(let report) = $0 { report } else { nil } },
-        WireCase(
-            "control", "command", { .control(command: $0.value) },
-            {
-                if case .control(let command) = $0 { WireGeneral(command) } else { nil }
-            }),
+        WireCase("control", "command", Self.control(command:)) {
+            if case .control(let command) = $0 { command } else { nil }
+        },
     ]
 }
 
@@ -85,10 +83,8 @@ extension ServerMessage: WireEnum {
         WireCase("userAction", "action", Self.userAction(action:)) {
             if case .userAction(let action) = $0 { action } else { nil }
         },
-        WireCase(
-            "reply", ("id", "reply"), { .reply(id: $0, reply: $1.value) },
-            {
-                if case .reply(let id, let reply) = $0 { (id, WireGeneral(reply)) } else { nil }
-            }),
+        WireCase("reply", ("id", "reply"), Self.reply(id:reply:)) {
+            if case .reply(let id, let reply) = $0 { (id, reply) } else { nil }
+        },
     ]
 }
