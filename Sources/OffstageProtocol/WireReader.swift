@@ -57,6 +57,7 @@ package struct WireReader {
     }
 
     /// Whether the next byte (after white space) is `byte`, stepping past it if so.
+    @inline(__always)
     private mutating func take(_ byte: Unicode.Scalar) -> Bool {
         parser.skipSpace()
         guard parser.index < parser.bytes.count, parser.bytes[parser.index] == UInt8(ascii: byte) else { return false }
@@ -65,6 +66,7 @@ package struct WireReader {
     }
 
     /// Steps into an object or array; too deep a nesting is refused (a hostile frame must not exhaust the stack).
+    @inline(__always)
     private mutating func enter() throws(WireError) {
         guard depth < WireJSON.maxDepth else { throw WireError("nested deeper than \(WireJSON.maxDepth)") }
         depth += 1
@@ -139,6 +141,7 @@ package struct WireReader {
     }
 
     /// After a member: `,` (true: another follows) or `}` (false).
+    @inline(__always)
     private mutating func nextMember() throws(WireError) -> Bool {
         if take(",") { return true }
         if take("}") { return false }
@@ -154,6 +157,7 @@ package struct WireReader {
     // MARK: Members
 
     /// Reads a member's value into its slot; a member given twice is refused.
+    @inline(__always)
     mutating func once<Value: WireCoded>(_ slot: inout Value?, _ key: StaticString) throws(WireError) {
         guard slot == nil else { throw WireError("the key \"\(key)\" appears twice in one object") }
         slot = try Value(reading: &self)
@@ -161,6 +165,7 @@ package struct WireReader {
 
     /// A member's value once its object is read: the one read, or the absent value's (nil for an optional);
     /// a required member that was not there is an error.
+    @inline(__always)
     static func required<Value: WireCoded>(_ slot: Value?, _ key: StaticString) throws(WireError) -> Value {
         guard let value = slot ?? Value.absent else { throw WireError("no member \"\(key)\"") }
         return value
