@@ -65,19 +65,21 @@ import Testing
             .launch("com.a", .backgroundTask), .resume("com.a"), .setCPUPriority("com.a", CPUPriority.allCases.last!),
         ] + records.map { .record($0) }
 
-    static let messages: [ServerMessage] = effects.map { .effect(effect: $0) } + [
-        .reply(id: 1, reply: .records(records: records.map { LoggedRecord(time: "2026-11-29T12:00:00Z", record: $0) })),
-        .reply(id: 2, reply: .status(status: status)),
-        .reply(
-            id: 3,
-            reply: .progress(tasks: [
-                ContinuedProcessingUI(
-                    TaskRun(
-                        id: 4, app: "com.a", request: TaskRequest(identifier: "x", kind: .continuedProcessing),
-                        startedAt: Instant(seconds: 1), expiresAt: nil, expiredAt: nil, delivered: true),
-                    question: "Continue?")
-            ])),
-    ]
+    static let messages: [ServerMessage] =
+        effects.map { .effect(effect: $0) } + [
+            .reply(
+                id: 1, reply: .records(records: records.map { LoggedRecord(time: "2026-11-29T12:00:00Z", record: $0) })),
+            .reply(id: 2, reply: .status(status: status)),
+            .reply(
+                id: 3,
+                reply: .progress(tasks: [
+                    ContinuedProcessingUI(
+                        TaskRun(
+                            id: 4, app: "com.a", request: TaskRequest(identifier: "x", kind: .continuedProcessing),
+                            startedAt: Instant(seconds: 1), expiresAt: nil, expiredAt: nil, delivered: true),
+                        question: "Continue?")
+                ])),
+        ]
 
     @Test func everyFamilyIsWrittenAsTheGeneralCoderWritesItAndReadBack() throws {
         for message in Self.messages + WireInputTests.serverMessages {
