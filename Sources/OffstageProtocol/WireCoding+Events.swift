@@ -60,27 +60,13 @@ extension NotificationPresentation: WireEnum {
 extension NotificationText: WireCoded {
     package func write(to out: inout [UInt8]) throws(WireError) {
         try out.object { members throws(WireError) in
-            try members.field("title", title)
-            try members.field("subtitle", subtitle)
-            try members.field("body", body)
+            try members.fields(("title", title), ("subtitle", subtitle), ("body", body))
         }
     }
 
     package init(reading reader: inout WireReader) throws(WireError) {
-        var title: String?
-        var subtitle: String?
-        var body: String?
-        try reader.members { reader, key throws(WireError) in
-            switch key {
-            case "title": try reader.once(&title, "title")
-            case "subtitle": try reader.once(&subtitle, "subtitle")
-            case "body": try reader.once(&body, "body")
-            default: return false
-            }
-            return true
-        }
-        self.init(
-            title: try WireReader.required(title, "title"), subtitle: try WireReader.required(subtitle, "subtitle"),
-            body: try WireReader.required(body, "body"))
+        let (title, subtitle, body) = try reader.fields(
+            ("title", String.self), ("subtitle", String.self), ("body", String.self))
+        self.init(title: title, subtitle: subtitle, body: body)
     }
 }

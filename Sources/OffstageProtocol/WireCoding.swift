@@ -67,6 +67,11 @@ struct WireMembers {
         try value.write(to: &out)
     }
 
+    /// Appends each member `(key, value)` in order, the absent ones left out: a struct's members, listed once.
+    mutating func fields<each Value: WireCoded>(_ fields: repeat (StaticString, each Value)) throws(WireError) {
+        repeat try field((each fields).0, (each fields).1)
+    }
+
     /// Writes the pending case's name and opens its object.
     private mutating func openCase() {
         guard let name = pendingCase else { return }

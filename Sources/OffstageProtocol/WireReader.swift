@@ -163,6 +163,31 @@ package struct WireReader {
         slot = try Value(reading: &self)
     }
 
+    /// Reads an object of the members `keys` (in any order, each at most once, others skipped): their values
+    /// in the order of `keys`, a member left out its absent value (nil for an optional) or an error naming it.
+    mutating func fields<each Value: WireCoded>(_ keys: repeat (StaticString, (each Value).Type)) throws(WireError)
+        -> (repeat each Value)
+    {
+        var slots = (repeat Optional<each Value>.none)
+        try members { reader, key throws(WireError) in
+            var known = false
+            slots = (repeat try reader.fill(each slots, (each keys).0, from: key, known: &known))
+            return known
+        }
+        return (repeat try Self.required(each slots, (each keys).0))
+    }
+
+    /// `slot` read from the member `key` if it is the member `name` (`known` then set), else as it was.
+    private mutating func fill<Value: WireCoded>(
+        _ slot: Value?, _ name: StaticString, from key: Key, known: inout Bool
+    ) throws(WireError) -> Value? {
+        guard key == name else { return slot }
+        known = true
+        var slot = slot
+        try once(&slot, name)
+        return slot
+    }
+
     /// A member's value once its object is read: the one read, or the absent value's (nil for an optional);
     /// a required member that was not there is an error.
     @inline(__always)
