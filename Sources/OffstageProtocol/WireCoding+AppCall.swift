@@ -124,26 +124,55 @@ extension AppCallResult: WireEnum {
 extension TaskRequest: WireCoded {
     package func write(to out: inout [UInt8]) throws(WireError) {
         try out.object { members throws(WireError) in
-            try members.fields(
-                ("identifier", identifier), ("kind", kind), ("earliestBeginDate", earliestBeginDate),
-                ("requiresNetworkConnectivity", requiresNetworkConnectivity),
-                ("requiresExternalPower", requiresExternalPower), ("title", title), ("subtitle", subtitle),
-                ("strategy", strategy), ("requiresGPU", requiresGPU),
-                ("protectionTypeOfRequiredData", protectionTypeOfRequiredData))
+            try members.field("identifier", identifier)
+            try members.field("kind", kind)
+            try members.field("earliestBeginDate", earliestBeginDate)
+            try members.field("requiresNetworkConnectivity", requiresNetworkConnectivity)
+            try members.field("requiresExternalPower", requiresExternalPower)
+            try members.field("title", title)
+            try members.field("subtitle", subtitle)
+            try members.field("strategy", strategy)
+            try members.field("requiresGPU", requiresGPU)
+            try members.field("protectionTypeOfRequiredData", protectionTypeOfRequiredData)
         }
     }
 
     package init(reading reader: inout WireReader) throws(WireError) {
-        let (identifier, kind, earliest, network, power, title, subtitle, strategy, gpu, protection) =
-            try reader.fields(
-                ("identifier", String.self), ("kind", TaskKind.self), ("earliestBeginDate", Double?.self),
-                ("requiresNetworkConnectivity", Bool.self), ("requiresExternalPower", Bool.self),
-                ("title", String.self), ("subtitle", String.self), ("strategy", SubmissionStrategy.self),
-                ("requiresGPU", Bool.self), ("protectionTypeOfRequiredData", String?.self))
+        var identifier: String?
+        var kind: TaskKind?
+        var earliest: Double??
+        var network: Bool?
+        var power: Bool?
+        var title: String?
+        var subtitle: String?
+        var strategy: SubmissionStrategy?
+        var gpu: Bool?
+        var protection: String??
+        try reader.members { reader, key throws(WireError) in
+            switch key {
+            case "identifier": try reader.once(&identifier, "identifier")
+            case "kind": try reader.once(&kind, "kind")
+            case "earliestBeginDate": try reader.once(&earliest, "earliestBeginDate")
+            case "requiresNetworkConnectivity": try reader.once(&network, "requiresNetworkConnectivity")
+            case "requiresExternalPower": try reader.once(&power, "requiresExternalPower")
+            case "title": try reader.once(&title, "title")
+            case "subtitle": try reader.once(&subtitle, "subtitle")
+            case "strategy": try reader.once(&strategy, "strategy")
+            case "requiresGPU": try reader.once(&gpu, "requiresGPU")
+            case "protectionTypeOfRequiredData": try reader.once(&protection, "protectionTypeOfRequiredData")
+            default: return false
+            }
+            return true
+        }
         self.init(
-            identifier: identifier, kind: kind, earliestBeginDate: earliest, requiresNetworkConnectivity: network,
-            requiresExternalPower: power, title: title, subtitle: subtitle, strategy: strategy, requiresGPU: gpu,
-            protectionTypeOfRequiredData: protection)
+            identifier: try WireReader.required(identifier, "identifier"), kind: try WireReader.required(kind, "kind"),
+            earliestBeginDate: try WireReader.required(earliest, "earliestBeginDate"),
+            requiresNetworkConnectivity: try WireReader.required(network, "requiresNetworkConnectivity"),
+            requiresExternalPower: try WireReader.required(power, "requiresExternalPower"),
+            title: try WireReader.required(title, "title"), subtitle: try WireReader.required(subtitle, "subtitle"),
+            strategy: try WireReader.required(strategy, "strategy"),
+            requiresGPU: try WireReader.required(gpu, "requiresGPU"),
+            protectionTypeOfRequiredData: try WireReader.required(protection, "protectionTypeOfRequiredData"))
     }
 }
 

@@ -3,12 +3,24 @@ import OffstageCore
 /// What apps and `ctl` send, on the wire.
 extension ClientMessage: WireCoded {
     package func write(to out: inout [UInt8]) throws(WireError) {
-        try out.object { members throws(WireError) in try members.fields(("id", id), ("body", body)) }
+        try out.object { members throws(WireError) in
+            try members.field("id", id)
+            try members.field("body", body)
+        }
     }
 
     package init(reading reader: inout WireReader) throws(WireError) {
-        let (id, body) = try reader.fields(("id", Int.self), ("body", Body.self))
-        self.init(id: id, body: body)
+        var id: Int?
+        var body: Body?
+        try reader.members { reader, key throws(WireError) in
+            switch key {
+            case "id": try reader.once(&id, "id")
+            case "body": try reader.once(&body, "body")
+            default: return false
+            }
+            return true
+        }
+        self.init(id: try WireReader.required(id, "id"), body: try WireReader.required(body, "body"))
     }
 }
 
@@ -27,15 +39,32 @@ extension ClientMessage.Body: WireEnum {
 extension WorkReport: WireCoded {
     package func write(to out: inout [UInt8]) throws(WireError) {
         try out.object { members throws(WireError) in
-            try members.fields(
-                ("cpuSeconds", cpuSeconds), ("gpuSeconds", gpuSeconds), ("bytes", bytes), ("seconds", seconds))
+            try members.field("cpuSeconds", cpuSeconds)
+            try members.field("gpuSeconds", gpuSeconds)
+            try members.field("bytes", bytes)
+            try members.field("seconds", seconds)
         }
     }
 
     package init(reading reader: inout WireReader) throws(WireError) {
-        let (cpu, gpu, bytes, seconds) = try reader.fields(
-            ("cpuSeconds", Double.self), ("gpuSeconds", Double.self), ("bytes", Int.self), ("seconds", Double.self))
-        self.init(cpuSeconds: cpu, gpuSeconds: gpu, bytes: bytes, seconds: seconds)
+        var cpu: Double?
+        var gpu: Double?
+        var bytes: Int?
+        var seconds: Double?
+        try reader.members { reader, key throws(WireError) in
+            switch key {
+            case "cpuSeconds": try reader.once(&cpu, "cpuSeconds")
+            case "gpuSeconds": try reader.once(&gpu, "gpuSeconds")
+            case "bytes": try reader.once(&bytes, "bytes")
+            case "seconds": try reader.once(&seconds, "seconds")
+            default: return false
+            }
+            return true
+        }
+        self.init(
+            cpuSeconds: try WireReader.required(cpu, "cpuSeconds"),
+            gpuSeconds: try WireReader.required(gpu, "gpuSeconds"),
+            bytes: try WireReader.required(bytes, "bytes"), seconds: try WireReader.required(seconds, "seconds"))
     }
 }
 
