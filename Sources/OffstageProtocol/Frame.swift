@@ -117,20 +117,11 @@ public enum Frame {
     {
         var reader = WireReader(bytes: bytes)
         do throws(WireError) {
-            var version: Int?
-            var payload: Payload?
-            try reader.members { reader, key throws(WireError) in
-                switch key {
-                case "version": try reader.once(&version, "version")
-                case "payload": try reader.once(&payload, "payload")
-                default: return false
-                }
-                return true
-            }
+            let (version, payload) = try reader.fields(("version", Int.self), ("payload", Payload.self))
             guard reader.atEnd(), !reader.skippedMembers || (try? WireJSON.parse(bytes)) != nil,
                 version == Self.version
             else { throw WireError("not a plain envelope of this version") }
-            return try WireReader.required(payload, "payload")
+            return payload
         } catch {
             throw refusal(of: bytes, error)
         }

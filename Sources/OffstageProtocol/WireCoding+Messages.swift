@@ -10,17 +10,8 @@ extension ClientMessage: WireCoded {
     }
 
     package init(reading reader: inout WireReader) throws(WireError) {
-        var id: Int?
-        var body: Body?
-        try reader.members { reader, key throws(WireError) in
-            switch key {
-            case "id": try reader.once(&id, "id")
-            case "body": try reader.once(&body, "body")
-            default: return false
-            }
-            return true
-        }
-        self.init(id: try WireReader.required(id, "id"), body: try WireReader.required(body, "body"))
+        let (id, body) = try reader.fields(("id", Int.self), ("body", Body.self))
+        self.init(id: id, body: body)
     }
 }
 
@@ -47,24 +38,9 @@ extension WorkReport: WireCoded {
     }
 
     package init(reading reader: inout WireReader) throws(WireError) {
-        var cpu: Double?
-        var gpu: Double?
-        var bytes: Int?
-        var seconds: Double?
-        try reader.members { reader, key throws(WireError) in
-            switch key {
-            case "cpuSeconds": try reader.once(&cpu, "cpuSeconds")
-            case "gpuSeconds": try reader.once(&gpu, "gpuSeconds")
-            case "bytes": try reader.once(&bytes, "bytes")
-            case "seconds": try reader.once(&seconds, "seconds")
-            default: return false
-            }
-            return true
-        }
-        self.init(
-            cpuSeconds: try WireReader.required(cpu, "cpuSeconds"),
-            gpuSeconds: try WireReader.required(gpu, "gpuSeconds"),
-            bytes: try WireReader.required(bytes, "bytes"), seconds: try WireReader.required(seconds, "seconds"))
+        let (cpu, gpu, bytes, seconds) = try reader.fields(
+            ("cpuSeconds", Double.self), ("gpuSeconds", Double.self), ("bytes", Int.self), ("seconds", Double.self))
+        self.init(cpuSeconds: cpu, gpuSeconds: gpu, bytes: bytes, seconds: seconds)
     }
 }
 

@@ -139,20 +139,12 @@ package struct WireCase<Enum>: Sendable {
         _ name: StaticString, _ key: StaticString, _ make: @escaping @Sendable (A) -> Enum,
         _ match: @escaping @Sendable (Enum) -> A?
     ) {
-        self.name = name
-        write = { value, members throws(WireError) in
+        self.init(name) { value, members throws(WireError) in
             guard let a = match(value) else { return false }
             try members.field(key, a)
             return true
-        }
-        read = { reader throws(WireError) in
-            var a: A?
-            try reader.members { reader, found throws(WireError) in
-                guard found == key else { return false }
-                try reader.once(&a, key)
-                return true
-            }
-            return make(try WireReader.required(a, key))
+        } read: { reader throws(WireError) in
+            make(try reader.field((key, A.self)))
         }
     }
 
@@ -161,27 +153,14 @@ package struct WireCase<Enum>: Sendable {
         _ name: StaticString, _ keys: (StaticString, StaticString), _ make: @escaping @Sendable (A, B) -> Enum,
         _ match: @escaping @Sendable (Enum) -> (A, B)?
     ) {
-        self.name = name
-        write = { value, members throws(WireError) in
+        self.init(name) { value, members throws(WireError) in
             guard let (a, b) = match(value) else { return false }
             try members.field(keys.0, a)
             try members.field(keys.1, b)
             return true
-        }
-        read = { reader throws(WireError) in
-            var a: A?
-            var b: B?
-            try reader.members { reader, found throws(WireError) in
-                if found == keys.0 {
-                    try reader.once(&a, keys.0)
-                } else if found == keys.1 {
-                    try reader.once(&b, keys.1)
-                } else {
-                    return false
-                }
-                return true
-            }
-            return make(try WireReader.required(a, keys.0), try WireReader.required(b, keys.1))
+        } read: { reader throws(WireError) in
+            let (a, b) = try reader.fields((keys.0, A.self), (keys.1, B.self))
+            return make(a, b)
         }
     }
 
@@ -190,33 +169,15 @@ package struct WireCase<Enum>: Sendable {
         _ name: StaticString, _ keys: (StaticString, StaticString, StaticString),
         _ make: @escaping @Sendable (A, B, C) -> Enum, _ match: @escaping @Sendable (Enum) -> (A, B, C)?
     ) {
-        self.name = name
-        write = { value, members throws(WireError) in
+        self.init(name) { value, members throws(WireError) in
             guard let (a, b, c) = match(value) else { return false }
             try members.field(keys.0, a)
             try members.field(keys.1, b)
             try members.field(keys.2, c)
             return true
-        }
-        read = { reader throws(WireError) in
-            var a: A?
-            var b: B?
-            var c: C?
-            try reader.members { reader, found throws(WireError) in
-                if found == keys.0 {
-                    try reader.once(&a, keys.0)
-                } else if found == keys.1 {
-                    try reader.once(&b, keys.1)
-                } else if found == keys.2 {
-                    try reader.once(&c, keys.2)
-                } else {
-                    return false
-                }
-                return true
-            }
-            return make(
-                try WireReader.required(a, keys.0), try WireReader.required(b, keys.1),
-                try WireReader.required(c, keys.2))
+        } read: { reader throws(WireError) in
+            let (a, b, c) = try reader.fields((keys.0, A.self), (keys.1, B.self), (keys.2, C.self))
+            return make(a, b, c)
         }
     }
 
@@ -258,6 +219,15 @@ extension WireEnum {
 }
 
 // MARK: Values
+
+/// The member of an unused slot of `WireReader.fields` (named by the empty key): its value, if an object has one,
+/// is skipped, and it may be left out.
+struct WireNothing: WireCoded {
+    package func write(to out: inout [UInt8]) throws(WireError) {}
+    package init(reading reader: inout WireReader) throws(WireError) { _ = try reader.valueBytes() }
+    private init() {}
+    package static var absent: Self? { WireNothing() }
+}
 
 extension Optional: WireCoded where Wrapped: WireCoded {
     package func write(to out: inout [UInt8]) throws(WireError) {

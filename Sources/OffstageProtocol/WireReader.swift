@@ -177,6 +177,55 @@ package struct WireReader {
         return (repeat try Self.required(each slots, (each keys).0))
     }
 
+    /// `fields` for an object of up to four members, compiled for their types (the parameter pack is not
+    /// specialized, and costs the messages of every call several times their coding): the values in the order of
+    /// `keys`, a member left out its absent value or an error naming it.
+    mutating func fields<A: WireCoded, B: WireCoded, C: WireCoded, D: WireCoded>(
+        _ a: (StaticString, A.Type), _ b: (StaticString, B.Type), _ c: (StaticString, C.Type),
+        _ d: (StaticString, D.Type)
+    ) throws(WireError) -> (A, B, C, D) {
+        var slots: (A?, B?, C?, D?)
+        try members { reader, key throws(WireError) in
+            if key == a.0 {
+                try reader.once(&slots.0, a.0)
+            } else if key == b.0 {
+                try reader.once(&slots.1, b.0)
+            } else if key == c.0 {
+                try reader.once(&slots.2, c.0)
+            } else if key == d.0 {
+                try reader.once(&slots.3, d.0)
+            } else {
+                return false
+            }
+            return true
+        }
+        return (
+            try Self.required(slots.0, a.0), try Self.required(slots.1, b.0), try Self.required(slots.2, c.0),
+            try Self.required(slots.3, d.0)
+        )
+    }
+
+    /// `fields` of three members (a fourth that never comes).
+    mutating func fields<A: WireCoded, B: WireCoded, C: WireCoded>(
+        _ a: (StaticString, A.Type), _ b: (StaticString, B.Type), _ c: (StaticString, C.Type)
+    ) throws(WireError) -> (A, B, C) {
+        let (first, second, third, _) = try fields(a, b, c, ("", WireNothing.self))
+        return (first, second, third)
+    }
+
+    /// `fields` of two members.
+    mutating func fields<A: WireCoded, B: WireCoded>(_ a: (StaticString, A.Type), _ b: (StaticString, B.Type))
+        throws(WireError) -> (A, B)
+    {
+        let (first, second, _, _) = try fields(a, b, ("", WireNothing.self), ("", WireNothing.self))
+        return (first, second)
+    }
+
+    /// `fields` of one member.
+    mutating func field<A: WireCoded>(_ a: (StaticString, A.Type)) throws(WireError) -> A {
+        try fields(a, ("", WireNothing.self)).0
+    }
+
     /// `slot` read from the member `key` if it is the member `name` (`known` then set), else as it was.
     private mutating func fill<Value: WireCoded>(
         _ slot: Value?, _ name: StaticString, from key: Key, known: inout Bool
