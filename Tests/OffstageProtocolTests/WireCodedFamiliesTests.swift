@@ -21,26 +21,17 @@ import Testing
     /// A device and settings with every member away from its default.
     static var status: DaemonStatus {
         var device = DeviceState()
-        device.batteryLevel = 0.125
-        device.isCharging = true
-        device.network = .cellular
-        device.thermalState = .serious
-        device.isScreenOn = false
-        device.isLocked = true
-        device.hasBackgroundGPU = true
-        device.resumeCallback = ResumeCallback.allCases.last!
-        device.idleSince = Instant(seconds: 30)
+        (device.batteryLevel, device.isCharging, device.network, device.thermalState) = (
+            0.125, true, .cellular, .serious
+        )
+        (device.isScreenOn, device.isLocked, device.hasBackgroundGPU) = (false, true, true)
+        (device.resumeCallback, device.idleSince) = (ResumeCallback.allCases.last!, Instant(seconds: 30))
         device.battery = Battery(capacityWattHours: 10, chargingWatts: 20, taperLevel: 0.5)
-        device.simulatesBattery = true
-        device.isShutDown = true
+        (device.simulatesBattery, device.isShutDown) = (true, true)
         var settings = UserSettings()
-        settings.backgroundAppRefresh = false
-        settings.backgroundAppRefreshRestricted = true
-        settings.backgroundAppRefreshOff = ["com.a", "com.b"]
-        settings.continuedProcessingOff = ["com.c"]
-        settings.lowPowerMode = true
-        settings.lowDataMode = true
-        settings.fullAccessKeyboards = ["com.k"]
+        (settings.backgroundAppRefresh, settings.backgroundAppRefreshRestricted) = (false, true)
+        (settings.backgroundAppRefreshOff, settings.continuedProcessingOff) = (["com.a", "com.b"], ["com.c"])
+        (settings.lowPowerMode, settings.lowDataMode, settings.fullAccessKeyboards) = (true, true, ["com.k"])
         return DaemonStatus(
             pid: -1, protocolVersion: 1, uptimeSeconds: 0.5, freezer: "cgroup v2 freezer", socket: "/s",
             stateDirectory: "/d",
