@@ -283,7 +283,7 @@ func measureCodec() -> Never {
 
 /// One of the JSON coders that could write and read the protocol's envelopes.
 enum WireCoderCandidate: String, CaseIterable {
-    /// The hand-written coding of the frequent forms (`HandCoding*.swift`); nil where a form is not coded by hand.
+    /// The hand-written coding of every message (`WireCoded`), what `Frame` uses.
     case hand
     /// The protocol's general `Codable` coder (`WireEncoder`/`WireDecoder`): written in place, read from one parse.
     case wire
@@ -296,11 +296,11 @@ enum WireCoderCandidate: String, CaseIterable {
     }
 
     /// The envelope of `payload` as this coder writes it; nil when it does not write this form.
-    func encode<Payload: Codable>(_ payload: Payload) -> [UInt8]? {
+    func encode<Payload: Codable & WireCoded>(_ payload: Payload) -> [UInt8]? {
         switch self {
         case .hand:
             var out: [UInt8] = []
-            return HandCoding.append(payload, to: &out) ? out : nil
+            return (try? Frame.appendEnvelope(payload, to: &out)).map { out }
         case .wire: return try? WireEncoder.encode(Frame.Envelope(version: Frame.version, payload: payload))
         case .foundation:
             let encoder = JSONEncoder()
@@ -310,9 +310,9 @@ enum WireCoderCandidate: String, CaseIterable {
     }
 
     /// Reads an envelope's payload back; nil when this coder cannot.
-    func decode<Payload: Codable>(_ type: Payload.Type, from bytes: [UInt8]) -> Payload? {
+    func decode<Payload: Codable & WireCoded>(_ type: Payload.Type, from bytes: [UInt8]) -> Payload? {
         switch self {
-        case .hand: bytes.withUnsafeBufferPointer { HandCoding.decode(type, from: $0) }
+        case .hand: bytes.withUnsafeBufferPointer { try? Frame.decode(type, body: $0) }
         case .wire:
             bytes.withUnsafeBufferPointer { try? WireDecoder.decode(Frame.Envelope<Payload>.self, from: $0).payload }
         case .foundation: try? JSONDecoder().decode(Frame.Envelope<Payload>.self, from: Data(bytes)).payload
@@ -321,7 +321,7 @@ enum WireCoderCandidate: String, CaseIterable {
 }
 
 /// Times each candidate's encoding and decoding of `payload` and says whether its bytes are the wire's.
-func compareCoders<Payload: Codable & Equatable>(_ name: String, _ payload: Payload) {
+func compareCoders<Payload: Codable & Equatable & WireCoded>(_ name: String, _ payload: Payload) {
     guard let wire = WireCoderCandidate.wire.encode(payload) else { fatalError("\(name): the wire coder fails") }
     var line = "\(name) (\(wire.count) B):"
     for coder in WireCoderCandidate.chosen {

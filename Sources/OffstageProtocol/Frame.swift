@@ -1,9 +1,8 @@
-public import Foundation
+package import Foundation
 
 /// The wire format between apps or the CLI and the daemon: one JSON message per frame,
 /// a 4-byte big-endian length first, tagged with the protocol version. Size-limited both ways.
-/// The JSON of an app's calls, their answers and callbacks is written and read by hand (`HandCoding.swift`,
-/// the hot path of every call); everything else by `WireEncoder`/`WireDecoder`.
+/// Every message is written and read by hand (`WireCoded`), straight into and out of the frame's bytes.
 public enum Frame {
     /// The protocol version this build speaks.
     public static let version = 1
@@ -20,9 +19,6 @@ public enum Frame {
             self.payload = payload
         }
     }
-
-    /// The envelope's version alone, read before the payload so a newer peer gets a clear error.
-    struct VersionOnly: Codable { var version: Int }
 
     /// Why a frame was refused.
     public enum Failure: Error, Hashable, Sendable, CustomStringConvertible {
@@ -42,15 +38,15 @@ public enum Frame {
     }
 
     /// Encodes `payload` into a frame: length prefix and versioned JSON.
-    public static func encode<Payload: Codable>(_ payload: Payload) throws(Failure) -> Data {
+    package static func encode<Payload: WireCoded>(_ payload: Payload) throws(Failure) -> Data {
         var frame: [UInt8] = []
         try append(payload, to: &frame)
         return Data(frame)
     }
 
-    /// Appends the frame of `payload` to `out`: the hot messages coded by hand (`HandCoding.swift`), the rest
-    /// by `WireEncoder`; the same JSON either way. On failure nothing is appended.
-    public static func append<Payload: Codable>(_ payload: Payload, to out: inout [UInt8]) throws(Failure) {
+    /// Appends the frame of `payload` to `out` (`WireCoded`: written straight into the bytes). On failure
+    /// nothing is appended.
+    package static func append<Payload: WireCoded>(_ payload: Payload, to out: inout [UInt8]) throws(Failure) {
         try appendFrame(payload, to: &out)
     }
 
@@ -64,14 +60,14 @@ public enum Frame {
         try appendFrame(message, to: &out)
     }
 
-    private static func appendFrame<Payload: Codable>(_ payload: Payload, to out: inout [UInt8]) throws(Failure) {
+    private static func appendFrame<Payload: WireCoded>(_ payload: Payload, to out: inout [UInt8]) throws(Failure) {
         let start = out.count
         for _ in 0..<4 { out.append(0) }  // the length, filled in below
-        if !HandCoding.append(payload, to: &out) {
-            do { try WireEncoder.append(Envelope(version: version, payload: payload), to: &out) } catch {
-                out.removeSubrange(start...)
-                throw .malformed("\(error)")
-            }
+        do throws(WireError) {
+            try appendEnvelope(payload, to: &out)
+        } catch {
+            out.removeSubrange(start...)
+            throw .malformed("\(error)")
         }
         let length = out.count - start - 4
         guard length <= maxMessageBytes else {
@@ -81,13 +77,25 @@ public enum Frame {
         for shift in 0..<4 { out[start + shift] = UInt8(truncatingIfNeeded: length >> (24 - 8 * shift)) }
     }
 
+    /// Appends `{"version":1,"payload":…}`, the version this build speaks.
+    package static func appendEnvelope<Payload: WireCoded>(_ payload: Payload, to out: inout [UInt8])
+        throws(WireError)
+    {
+        out.put(#"{"version":"#)
+        out.put(version)
+        out.put(#","payload":"#)
+        try payload.write(to: &out)
+        out.put("}")
+    }
+
     /// The length a frame's 4-byte prefix declares.
     static func declaredLength(_ prefix: some Collection<UInt8>) -> Int {
         prefix.prefix(4).reduce(0) { ($0 << 8) | Int($1) }
     }
 
     /// Decodes one frame from the start of `data`, returning the payload and the bytes it used.
-    public static func decode<Payload: Codable>(_ type: Payload.Type, from data: Data) throws(Failure) -> (Payload, Int)
+    package static func decode<Payload: WireCoded>(_ type: Payload.Type, from data: Data) throws(Failure)
+        -> (Payload, Int)
     {
         guard data.count >= 4 else { throw .truncated }
         let length = declaredLength(data)
@@ -102,22 +110,34 @@ public enum Frame {
         return (try decoded.get(), 4 + length)
     }
 
-    /// Decodes a frame's body (its JSON): the hot messages by hand, the rest (and anything not plain) by
-    /// `WireDecoder`, from one parse that names what is wrong: the JSON, the version or a field.
-    static func decode<Payload: Codable>(_ type: Payload.Type, body bytes: UnsafeBufferPointer<UInt8>) throws(Failure)
-        -> Payload
+    /// Decodes a frame's body (its JSON), read in place as the payload's type asks for it; what is wrong is
+    /// named as a reader needs it (`refusal`).
+    package static func decode<Payload: WireCoded>(_ type: Payload.Type, body bytes: UnsafeBufferPointer<UInt8>)
+        throws(Failure) -> Payload
     {
-        if let message = HandCoding.decode(type, from: bytes) { return message }
-        let document: WireDocument
-        do { document = WireDocument(try WireJSON.parse(bytes)) } catch { throw .malformed("not JSON: \(error)") }
-        guard let header = try? WireDecoder.decode(VersionOnly.self, from: document) else {
-            throw .malformed("not a versioned JSON envelope")
-        }
-        guard header.version == version else { throw .wrongVersion(header.version) }
-        do {
-            return try WireDecoder.decode(Envelope<Payload>.self, from: document).payload
+        var reader = WireReader(bytes: bytes)
+        do throws(WireError) {
+            let (version, payload) = try reader.fields(("version", Int.self), ("payload", Payload.self))
+            guard reader.atEnd(), !reader.skippedMembers || (try? WireJSON.parse(bytes)) != nil,
+                version == Self.version
+            else { throw WireError("not a plain envelope of this version") }
+            return payload
         } catch {
-            throw .malformed("\(error)")
+            throw refusal(of: bytes, error)
         }
+    }
+
+    /// Why a frame's JSON was refused, the first of: JSON that does not parse (a key given twice, bytes that are
+    /// not UTF-8…), no whole-number `version`, another version, then what reading the payload found.
+    private static func refusal(of bytes: UnsafeBufferPointer<UInt8>, _ error: WireError) -> Failure {
+        let json: WireJSON
+        do { json = try WireJSON.parse(bytes) } catch { return .malformed("not JSON: \(error)") }
+        guard json.values[0].kind == .object, let member = json.member("version", of: 0),
+            json.values[member].kind == .number
+        else { return .malformed("not a versioned JSON envelope") }
+        var reader = WireReader(bytes: json.rawBytes(member))
+        guard let found = try? reader.integer(Int.self) else { return .malformed("not a versioned JSON envelope") }
+        guard found == version else { return .wrongVersion(found) }
+        return .malformed("\(error)")
     }
 }

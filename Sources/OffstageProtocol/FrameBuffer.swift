@@ -44,7 +44,7 @@ public struct FrameBuffer: Sendable {
     }
 
     /// Takes the next whole frame from the buffer, if there is one.
-    public mutating func next<Payload: Codable & Sendable>(_ type: Payload.Type) -> Next<Payload> { nextFrame(type) }
+    package mutating func next<Payload: WireCoded & Sendable>(_ type: Payload.Type) -> Next<Payload> { nextFrame(type) }
 
     /// `next` for what the daemon reads, compiled for its type: the generic version, called from another
     /// module, looks up generic metadata at every frame.
@@ -53,7 +53,7 @@ public struct FrameBuffer: Sendable {
     /// `next` for what apps and `ctl` read, compiled for its type.
     public mutating func next(_ type: ServerMessage.Type) -> Next<ServerMessage> { nextFrame(type) }
 
-    private mutating func nextFrame<Payload: Codable & Sendable>(_ type: Payload.Type) -> Next<Payload> {
+    private mutating func nextFrame<Payload: WireCoded & Sendable>(_ type: Payload.Type) -> Next<Payload> {
         guard bytes.count - start >= 4 else { return .needMore }
         let length = Frame.declaredLength(bytes[start...])
         guard length <= Frame.maxMessageBytes else { return .failure(.tooLarge(bytes: length), fatal: true) }

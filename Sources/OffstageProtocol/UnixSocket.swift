@@ -82,12 +82,12 @@ public final class UnixSocket: @unchecked Sendable {
     }
 
     /// Sends `message` as one frame.
-    public func sendMessage<Payload: Codable>(_ message: Payload) throws(Failure) { try sendFrame(message) }
+    package func sendMessage<Payload: WireCoded>(_ message: Payload) throws(Failure) { try sendFrame(message) }
 
     /// `sendMessage` for what apps and `ctl` send, compiled for its type (see `FrameBuffer.next`).
     public func sendMessage(_ message: ClientMessage) throws(Failure) { try sendFrame(message) }
 
-    private func sendFrame<Payload: Codable>(_ message: Payload) throws(Failure) {
+    private func sendFrame<Payload: WireCoded>(_ message: Payload) throws(Failure) {
         var frame: [UInt8] = []
         frame.reserveCapacity(256)
         do { try Frame.append(message, to: &frame) } catch { throw Failure(message: error.description) }
@@ -95,14 +95,14 @@ public final class UnixSocket: @unchecked Sendable {
     }
 
     /// Blocks until one whole message arrives; throws at the end of the stream or on a bad frame.
-    public func receiveMessage<Payload: Codable & Sendable>(_ type: Payload.Type) throws(Failure) -> Payload {
+    package func receiveMessage<Payload: WireCoded & Sendable>(_ type: Payload.Type) throws(Failure) -> Payload {
         try receiveFrame(type)
     }
 
     /// `receiveMessage` for what apps and `ctl` read, compiled for its type.
     public func receiveMessage(_ type: ServerMessage.Type) throws(Failure) -> ServerMessage { try receiveFrame(type) }
 
-    private func receiveFrame<Payload: Codable & Sendable>(_ type: Payload.Type) throws(Failure) -> Payload {
+    private func receiveFrame<Payload: WireCoded & Sendable>(_ type: Payload.Type) throws(Failure) -> Payload {
         if chunk.isEmpty { chunk = [UInt8](repeating: 0, count: 16 * 1024) }
         while true {
             switch buffer.next(type) {

@@ -2,8 +2,16 @@
 /// frequent messages (`HandCoding.swift`) and `WireEncoder`, so that they write the same text.
 extension [UInt8] {
     /// Appends JSON text written in the source (keys, punctuation, whole fragments).
+    /// The punctuation around keys and values (a byte or two) is appended byte by byte, which the compiler
+    /// inlines; longer text is copied at once.
+    @inline(__always)
     mutating func put(_ literal: StaticString) {
-        append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+        let count = literal.utf8CodeUnitCount
+        guard count > 2 else {
+            for offset in 0..<count { append(literal.utf8Start[offset]) }
+            return
+        }
+        append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: count))
     }
 
     /// Appends a whole number in decimal.

@@ -9,7 +9,7 @@ import Testing
 /// both; and the general coder's own refusals.
 @Suite struct WireCoderTests {
     /// Each message with the JSON the protocol gives it.
-    static let expectedBytes: [(message: any Codable & Equatable & Sendable, json: String)] =
+    static let expectedBytes: [(message: any Codable & Equatable & Sendable & WireCoded, json: String)] =
         zip(HandCodingTests.clientMessages, WireBytes.hotClientMessages).map { ($0, $1) }
         + zip(HandCodingTests.serverMessages, WireBytes.hotServerMessages).map { ($0, $1) }
         + zip(WireInputTests.clientMessages, WireBytes.otherClientMessages).map { ($0, $1) }
@@ -17,7 +17,7 @@ import Testing
         + zip(WireJSONTests.messages, WireBytes.foundationMessages).map { ($0, $1) }
 
     /// The JSON body of `message`'s frame.
-    static func frameJSON(_ message: some Codable) throws -> String {
+    static func frameJSON(_ message: some WireCoded) throws -> String {
         String(decoding: try Frame.encode(message).dropFirst(4), as: UTF8.self)
     }
 
@@ -28,7 +28,9 @@ import Testing
     }
 
     /// `json` read as a `Payload` by a frame and by the general coder alone.
-    static func readBothWays<Payload: Codable>(_ type: Payload.Type, _ json: String) throws -> (Payload, Payload) {
+    static func readBothWays<Payload: Codable & WireCoded>(_ type: Payload.Type, _ json: String) throws -> (
+        Payload, Payload
+    ) {
         let body = Array(json.utf8)
         let frame = Data(withUnsafeBytes(of: UInt32(body.count).bigEndian) { Array($0) } + body)
         let general = try body.withUnsafeBufferPointer {

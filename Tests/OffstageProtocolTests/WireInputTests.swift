@@ -74,7 +74,7 @@ import Testing
     }
 
     /// Why a frame of `body` is refused as a `Payload` (nil: it was read).
-    static func failure<Payload: Codable>(_ type: Payload.Type, _ body: [UInt8]) -> Frame.Failure? {
+    static func failure<Payload: WireCoded>(_ type: Payload.Type, _ body: [UInt8]) -> Frame.Failure? {
         do {
             _ = try Frame.decode(type, from: frame(body))
             return nil
@@ -85,7 +85,7 @@ import Testing
     static func envelope(_ payload: String) -> [UInt8] { Array(#"{"version":1,"payload":\#(payload)}"#.utf8) }
 
     /// The JSON body of `message`'s frame.
-    static func body<Payload: Codable>(_ message: Payload) throws -> [UInt8] {
+    static func body<Payload: WireCoded>(_ message: Payload) throws -> [UInt8] {
         Array(try Frame.encode(message).dropFirst(4))
     }
 
@@ -100,11 +100,17 @@ import Testing
 
     @Test func malformedInputsGetAnErrorThatNamesWhatIsWrong() {
         let cases: [(json: [UInt8], says: String)] = [
-            (Self.envelope(#"{"id":"1","body":{"call":{"call":{"cancelAll":{}}}}}"#), "Path: payload.id."),
-            (Self.envelope(#"{"id":null,"body":{"call":{"call":{"cancelAll":{}}}}}"#), "Path: payload.id."),
+            (
+                Self.envelope(#"{"id":"1","body":{"call":{"call":{"cancelAll":{}}}}}"#),
+                "at payload.id: expected a whole number, found a string"
+            ),
+            (
+                Self.envelope(#"{"id":null,"body":{"call":{"call":{"cancelAll":{}}}}}"#),
+                "at payload.id: expected a whole number, found null"
+            ),
             (
                 Self.envelope(#"{"id":1,"body":{"call":{"call":{"endBackgroundTask":{"_0":true}}}}}"#),
-                "Path: payload.body.call.call.endBackgroundTask._0."
+                "at payload.body.call.call.endBackgroundTask._0: expected a whole number, found a boolean"
             ),
             (
                 Self.envelope(
@@ -127,13 +133,16 @@ import Testing
             (
                 Self.envelope(
                     #"{"id":1,"body":{"call":{"call":{"removePendingNotifications":{"identifiers":["a",1]}}}}}"#),
-                "Path: payload.body.call.call.removePendingNotifications.identifiers[1]."
+                "at payload.body.call.call.removePendingNotifications.identifiers[1]: expected a string, found the number 1"
             ),
             (
                 Self.envelope(#"{"id":1,"body":{"call":{"call":{"register":{"identif\u0069":"a"}}}}}"#),
-                "Key 'identifier' not found in keyed decoding container. Path: payload.body.call.call.register."
+                #"at payload.body.call.call.register: no member "identifier""#
             ),
-            (Self.envelope(#"{"id":1,"body":{"call":{"call":{"fly":{}}}}}"#), "Invalid number of keys found"),
+            (
+                Self.envelope(#"{"id":1,"body":{"call":{"call":{"fly":{}}}}}"#),
+                #"at payload.body.call.call: "fly" is not a case of AppCall"#
+            ),
             (Array(#"{"version":1,"payload":{"id":1,"body":{"call":{"call":{"cancelAll":"#.utf8), "unexpected end"),
         ]
         for (json, says) in cases {
