@@ -83,4 +83,20 @@ public struct TaskRun: Hashable, Sendable, Codable {
     /// Progress the task reported (continued processing): units done and units in all.
     public var progressCompleted: Int64 = 0
     public var progressTotal: Int64 = 0
+
+    /// A run as the core starts it, or as a host reads one back (the wire's coding builds it from its members).
+    public init(
+        id: Int, app: BundleID, request: TaskRequest, startedAt: Instant, expiresAt: Instant? = nil,
+        expiredAt: Instant? = nil, delivered: Bool, progressCompleted: Int64 = 0, progressTotal: Int64 = 0
+    ) {
+        self.id = id
+        self.app = app
+        self.request = request
+        self.startedAt = startedAt
+        self.expiresAt = expiresAt
+        self.expiredAt = expiredAt
+        self.delivered = delivered
+        self.progressCompleted = progressCompleted
+        self.progressTotal = progressTotal
+    }
 }

@@ -54,6 +54,17 @@ import Testing
             .presentNotification("com.a", .willPresent(identifier: "n")),
             .presentNotification("com.a", .didReceive(identifier: "n", text: NotificationText(title: "t", body: "b"))),
             .launch("com.a", .backgroundTask), .resume("com.a"), .setCPUPriority("com.a", CPUPriority.allCases.last!),
+            .startTask(
+                "com.a",
+                TaskRun(
+                    id: 7, app: "com.a", request: TaskRequest(identifier: "r", kind: .appRefresh),
+                    startedAt: Instant(seconds: 2.5), expiresAt: Instant(seconds: 32.5), delivered: false)),
+            .startTask(
+                "com.a",
+                TaskRun(
+                    id: 8, app: "com.a", request: TaskRequest(identifier: "c", kind: .continuedProcessing),
+                    startedAt: Instant(seconds: 3), expiredAt: Instant(seconds: 9), delivered: true,
+                    progressCompleted: 3, progressTotal: 10)),
         ] + records.map { .record($0) }
 
     static let messages: [ServerMessage] =
