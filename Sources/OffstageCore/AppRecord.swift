@@ -148,7 +148,8 @@ struct AppRecord: Sendable {
     var hasNoBackgroundWork: Bool { !box.fields.lifecycle.keepsProcessRunning && !hasWorkBeyondLifecycle }
 
     /// Whether every change of the device, the settings or the screen can matter to the app, whatever its pending
-    /// requests wait for: it has a live process that is not suspended, work in flight, or §7 work the system schedules.
+    /// requests wait for: it has a live process that is not suspended, work in flight, or §7 work the system
+    /// schedules.
     var concernedByEverySharedChange: Bool {
         !hasNoBackgroundWork
             || (box.fields.lifecycle.state != .suspended && box.fields.lifecycle.state != .notRunning)

@@ -130,7 +130,7 @@ public struct BackgroundSystem: Sendable {
         consider(criticalBatteryDueTime)
         consider(emptyBatteryDueTime)
         consider(lowPowerModeOffDueTime)
-        // Listed only while watched; a closure listing them captured, and so copied, the whole system at every step.
+        // Listed only while one is watched, and not by a closure: capturing `self`, it would copy the whole system.
         let running = monitors.progress.isWatching ? continuedRuns : []
         for time in monitors.progress.dueTimes(running: running, policy: policy) { consider(time) }
         for time in backgroundTransfers.dueTimes { consider(time) }

@@ -7,11 +7,11 @@ extension BackgroundSystem {
     /// Every joule spent so far, by consumer, foreground or background, hour by hour.
     public var energy: EnergyLedger { energyMeter.ledger }
 
-    /// Hands the meter `use` (a charge, or a restored ledger), with what it reads of the system now (the screen and the app on it, an app's
-    /// state, the simulated battery), and sets the battery to the level it leaves. Falling below the critical
-    /// level off the charger is recorded, and the apps a change of the battery's level concerns reviewed, since
-    /// discretionary work stops there. Bytes that bring the radio up review the refreshes waiting for a wake, to ride
-    /// on its tail.
+    /// Hands the meter `use` (a charge, or a restored ledger), with what it reads of the system now (the screen and
+    /// the app on it, an app's state, the simulated battery), and sets the battery to the level it leaves. Falling
+    /// below the critical level off the charger is recorded, and the apps a change of the battery's level concerns
+    /// reviewed, since discretionary work stops there. Bytes that bring the radio up review the refreshes waiting
+    /// for a wake, to ride on its tail.
     mutating func meterEnergy(_ use: EnergyUse) {
         let screen = device.isScreenOn ? foregroundApp.map(EnergyConsumer.app) ?? .system : nil
         let outcome = energyMeter.meter(

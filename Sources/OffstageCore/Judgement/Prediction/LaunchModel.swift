@@ -87,9 +87,11 @@ public struct LaunchModel: Hashable, Sendable, Codable {
     /// local time; nil before its first), their sum, and its habit.
     private struct AppCounts: Sendable {
         var id: BundleID
-        var launchesByHour: [Double]?
+        var launchesByHour: [Double]? {
+            didSet { launchTotal = launchesByHour?.reduce(0, +) ?? 0 }
+        }
         /// `launchesByHour` added up in slot order, again whenever a count changes: every base rate reads it.
-        var launchTotal = 0.0
+        private(set) var launchTotal = 0.0
         var habit: Habit?
 
         /// Counts a launch in `slot`.
@@ -97,7 +99,6 @@ public struct LaunchModel: Hashable, Sendable, Codable {
             var counts = launchesByHour ?? Array(repeating: 0, count: 48)
             counts[slot] += 1
             launchesByHour = counts
-            launchTotal = counts.reduce(0, +)
         }
 
         /// Multiplies every count by `kept`.
@@ -105,7 +106,6 @@ public struct LaunchModel: Hashable, Sendable, Codable {
             guard var counts = launchesByHour else { return }
             for slot in counts.indices { counts[slot] *= kept }
             launchesByHour = counts
-            launchTotal = counts.reduce(0, +)
         }
     }
 
@@ -240,7 +240,6 @@ public struct LaunchModel: Hashable, Sendable, Codable {
         keepsHabits = saved.habits != nil
         for (app, counts) in saved.launchesByHour.sorted(by: { $0.key < $1.key }) {
             apps[number(of: app)].launchesByHour = counts
-            apps[number(of: app)].launchTotal = counts.reduce(0, +)
         }
         for (app, habit) in (saved.habits ?? [:]).sorted(by: { $0.key < $1.key }) {
             apps[number(of: app)].habit = habit
@@ -253,9 +252,9 @@ public struct LaunchModel: Hashable, Sendable, Codable {
             }
         }
         for firing in saved.recent {
-            let fired = number(of: firing.trigger)
-            recent.append(RecentFiring(trigger: fired, at: firing.at, concerns: concerns(of: firing.trigger)))
-            recent[recent.count - 1].launched = firing.launched.sorted().map { number(of: $0) }
+            let (fired, concerns) = (number(of: firing.trigger), concerns(of: firing.trigger))
+            let launched = firing.launched.sorted().map { number(of: $0) }
+            recent.append(RecentFiring(trigger: fired, at: firing.at, concerns: concerns, launched: launched))
         }
     }
 
