@@ -64,11 +64,6 @@ extension BackgroundSystem {
         return app.usageTier(at: now, clock: wallClock, policy: policy.judgement)
     }
 
-    /// Works the app's usage tier out again if the kept one no longer holds, and keeps it.
-    mutating func refreshUsageTier(_ id: BundleID) {
-        apps[id].judgementHistory.refreshUsageTier(at: now, clock: wallClock, policy: policy.judgement)
-    }
-
     /// The app's usage history, the chance it is opened within the freshness window, and its cooperation score.
     public func usage(of id: BundleID) -> (
         history: UsageHistory, likelihood: LaunchLikelihood, cooperation: Cooperation
@@ -164,27 +159,6 @@ extension BackgroundSystem {
             reason: "\(outcome.rawValue): cooperation score \(Int((score * 100).rounded()))%")
     }
 
-    /// A run completed with `setTaskCompleted`: quick, in time, or after its expiration.
-    mutating func finishRun(_ id: BundleID, _ run: TaskRun, success: Bool) {
-        let quick = policy.runtime(for: run.request.kind).map {
-            now - run.startedAt <= $0 * policy.judgement.quickShare
-        }
-        let outcome: TaskOutcome = run.expiredAt != nil ? .expired : quick ?? false ? .completedQuickly : .completed
-        noteRunEnded(id, run, outcome: outcome, success: success)
-    }
-
-    /// A run ended with its process: the app's fault (ignored expiration, crash, watchdog) or not
-    /// (the user swiped it away, jetsam), which does not count against it.
-    mutating func finishRun(_ id: BundleID, _ run: TaskRun, ending reason: TerminationReason) {
-        let outcome: TaskOutcome?
-        switch reason {
-        case .userForceQuit, .memoryPressure, .deviceShutdown: outcome = nil
-        case .watchdog, .crash, .exited, .resourceLimit:
-            let ignored = run.expiredAt.map { now >= $0 + policy.expirationGrace } ?? false
-            outcome = ignored ? .ignoredExpiration : .killed
-        }
-        noteRunEnded(id, run, outcome: outcome, success: false)
-    }
 }
 
 /// "12 min", "3 h 5 min" or "6 h": a duration in words, for records.

@@ -11,6 +11,26 @@ public enum TaskOutcome: String, Hashable, Sendable, Codable, CaseIterable {
     /// Its expiration was ignored: not completed within the grace period, so the app was killed.
     case ignoredExpiration = "ignored expiration"
 
+    /// A run completed with `setTaskCompleted` at `now`: quick (within the quick share of its kind's runtime), in
+    /// time, or after its expiration.
+    init(completing run: TaskRun, at now: Instant, policy: Policy) {
+        let quick = policy.runtime(for: run.request.kind).map {
+            now - run.startedAt <= $0 * policy.judgement.quickShare
+        }
+        self = run.expiredAt != nil ? .expired : quick ?? false ? .completedQuickly : .completed
+    }
+
+    /// A run that ended with its process at `now`: the app's fault (ignored expiration, crash, watchdog), or nil
+    /// when it was not (the user swiped it away, jetsam, a shutdown), which does not count against it.
+    init?(ending run: TaskRun, because reason: TerminationReason, at now: Instant, policy: Policy) {
+        switch reason {
+        case .userForceQuit, .memoryPressure, .deviceShutdown: return nil
+        case .watchdog, .crash, .exited, .resourceLimit:
+            let ignored = run.expiredAt.map { now >= $0 + policy.expirationGrace } ?? false
+            self = ignored ? .ignoredExpiration : .killed
+        }
+    }
+
     /// The value the score moves towards after this outcome.
     var value: Double {
         switch self {

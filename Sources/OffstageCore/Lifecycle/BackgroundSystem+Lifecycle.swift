@@ -52,7 +52,10 @@ extension BackgroundSystem {
         let hadContinued = running.contains { $0.request.kind == .continuedProcessing }
         let before = apps[id].state
         apps[id].judgementHistory.noteLeft(at: now)
-        for run in running { finishRun(id, run, ending: reason) }
+        for run in running {
+            noteRunEnded(
+                id, run, outcome: TaskOutcome(ending: run, because: reason, at: now, policy: policy), success: false)
+        }
         apps[id].clearProcess()
         handleMonitors(.processEnded(id))
         if foregroundApp == id { foregroundApp = nil }

@@ -31,7 +31,7 @@ extension BackgroundSystem {
             return scheduler.noteWaits(apps.position(of: id), [], before: before)
         }
         if apps[id].judgementHoldsWhateverHappens(pending: pending, now: now, sight: constraintSet.sight) { return }
-        refreshUsageTier(id)
+        apps[id].judgementHistory.refreshUsageTier(at: now, clock: wallClock, policy: policy.judgement)
         let judgement = judgementContext(for: id)
         let seen = PendingJudgement.Seen(
             device: device, appState: apps[id].projectedState, appForceQuit: apps[id].forceQuit,

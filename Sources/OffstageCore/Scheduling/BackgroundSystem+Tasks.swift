@@ -55,7 +55,7 @@ extension BackgroundSystem {
         }
         let seconds = now - run.startedAt
         record(id, .completed, task: run.request.identifier, .completed(success: success, seconds: seconds))
-        finishRun(id, run, success: success)
+        noteRunEnded(id, run, outcome: TaskOutcome(completing: run, at: now, policy: policy), success: success)
         if run.request.kind == .continuedProcessing {
             handleMonitors(.continuedTaskCompleted(run, success: success))
             startQueuedContinuedTasks()
