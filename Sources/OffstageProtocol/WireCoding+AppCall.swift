@@ -74,19 +74,15 @@ extension AppCall: WireEnum {
         },
         WireCase("allowBackgroundLocationUpdates", .allowBackgroundLocationUpdates),
         WireCase("launchOptions", .launchOptions),
-        WireCase(
-            "startBackgroundTransfer", "_0", { .startBackgroundTransfer($0.value) },
-            {
-                if case .startBackgroundTransfer(let request) = $0 { WireGeneral(request) } else { nil }
-            }),
+        WireCase("startBackgroundTransfer", "_0", Self.startBackgroundTransfer(_:)) {
+            if case .startBackgroundTransfer(let request) = $0 { request } else { nil }
+        },
         WireCase("cancelBackgroundTransfer", ("session", "task"), Self.cancelBackgroundTransfer(session:task:)) {
             if case .cancelBackgroundTransfer(let session, let task) = $0 { (session, task) } else { nil }
         },
-        WireCase(
-            "scheduleNotification", "_0", { .scheduleNotification($0.value) },
-            {
-                if case .scheduleNotification(let schedule) = $0 { WireGeneral(schedule) } else { nil }
-            }),
+        WireCase("scheduleNotification", "_0", Self.scheduleNotification(_:)) {
+            if case .scheduleNotification(let schedule) = $0 { schedule } else { nil }
+        },
         WireCase("removePendingNotifications", "identifiers", Self.removePendingNotifications(identifiers:)) {
             if case .removePendingNotifications(let identifiers) = $0 { identifiers } else { nil }
         },
@@ -113,11 +109,9 @@ extension AppCallResult: WireEnum {
         WireCase("resources", "gpu", Self.resources(gpu:)) { if case .resources(let gpu) = $0 { gpu } else { nil } },
         WireCase("crash", "_0", Self.crash(_:)) { if case .crash(let message) = $0 { message } else { nil } },
         WireCase("notRunning", .notRunning),
-        WireCase(
-            "launchOptions", "_0", { .launchOptions($0.value) },
-            {
-                if case .launchOptions(let options) = $0 { WireGeneral(options) } else { nil }
-            }),
+        WireCase("launchOptions", "_0", Self.launchOptions(_:)) {
+            if case .launchOptions(let options) = $0 { options } else { nil }
+        },
     ]
 }
 
@@ -173,6 +167,58 @@ extension TaskRequest: WireCoded {
             strategy: try WireReader.required(strategy, "strategy"),
             requiresGPU: try WireReader.required(gpu, "requiresGPU"),
             protectionTypeOfRequiredData: try WireReader.required(protection, "protectionTypeOfRequiredData"))
+    }
+}
+
+/// Why the app was launched, as its launch callbacks receive it: a push's payload (left out if none), a location.
+extension LaunchOptions: WireCoded {
+    package func write(to out: inout [UInt8]) throws(WireError) {
+        try out.object { members throws(WireError) in
+            try members.fields(("remoteNotification", remoteNotification), ("location", location))
+        }
+    }
+
+    package init(reading reader: inout WireReader) throws(WireError) {
+        let (remoteNotification, location) = try reader.fields(
+            ("remoteNotification", String?.self), ("location", Bool.self))
+        self.init(remoteNotification: remoteNotification, location: location)
+    }
+}
+
+/// A transfer an app hands to a background session, its members in the core's order.
+extension BackgroundTransferRequest: WireCoded {
+    package func write(to out: inout [UInt8]) throws(WireError) {
+        try out.object { members throws(WireError) in
+            try members.fields(
+                ("session", session), ("task", task), ("url", url), ("seconds", seconds), ("bytes", bytes),
+                ("isDiscretionary", isDiscretionary), ("sendsLaunchEvents", sendsLaunchEvents))
+        }
+    }
+
+    package init(reading reader: inout WireReader) throws(WireError) {
+        let (session, task, url, seconds, bytes, isDiscretionary, sendsLaunchEvents) = try reader.fields(
+            ("session", String.self), ("task", Int.self), ("url", String.self), ("seconds", Double.self),
+            ("bytes", Int.self), ("isDiscretionary", Bool.self), ("sendsLaunchEvents", Bool.self))
+        self.init(
+            session: session, task: task, url: url, seconds: seconds, bytes: bytes, isDiscretionary: isDiscretionary,
+            sendsLaunchEvents: sendsLaunchEvents)
+    }
+}
+
+/// When a local notification is due and what it shows; no repeat is left out.
+extension LocalNotificationSchedule: WireCoded {
+    package func write(to out: inout [UInt8]) throws(WireError) {
+        try out.object { members throws(WireError) in
+            try members.fields(
+                ("identifier", identifier), ("fireEpochs", fireEpochs), ("repeatEvery", repeatEvery), ("text", text))
+        }
+    }
+
+    package init(reading reader: inout WireReader) throws(WireError) {
+        let (identifier, fireEpochs, repeatEvery, text) = try reader.fields(
+            ("identifier", String.self), ("fireEpochs", [Double].self), ("repeatEvery", Double?.self),
+            ("text", NotificationText.self))
+        self.init(identifier: identifier, fireEpochs: fireEpochs, repeatEvery: repeatEvery, text: text)
     }
 }
 

@@ -4,11 +4,7 @@ import OffstageCore
 extension ControlCommand: WireEnum {
     package static let wireCases: [WireCase<Self>] = [
         WireCase("install", "path", Self.install(path:)) { if case .install(let path) = $0 { path } else { nil } },
-        WireCase(
-            "event", "event", { .event(event: $0.value) },
-            {
-                if case .event(let event) = $0 { WireGeneral(event) } else { nil }
-            }),
+        WireCase("event", "event", Self.event(event:)) { if case .event(let event) = $0 { event } else { nil } },
         WireCase("tap", ("bundle", "action"), Self.tap(bundle:action:)) {
             if case .tap(let bundle, let action) = $0 { (bundle, action) } else { nil }
         },
@@ -37,11 +33,9 @@ extension ControlReply: WireEnum {
         WireCase("status", "status", Self.status(status:)) {
             if case .status(let status) = $0 { status } else { nil }
         },
-        WireCase(
-            "progress", "tasks", { .progress(tasks: $0.map(\.value)) },
-            {
-                if case .progress(let tasks) = $0 { tasks.map(WireGeneral.init) } else { nil }
-            }),
+        WireCase("progress", "tasks", Self.progress(tasks:)) {
+            if case .progress(let tasks) = $0 { tasks } else { nil }
+        },
     ]
 }
 
@@ -173,3 +167,35 @@ extension FreezerAction: WireCoded {
         self.init(app: app, frozen: frozen, decidedAt: decidedAt, writingAt: writingAt, writtenAt: writtenAt)
     }
 }
+
+/// The progress UI of one continued-processing task, its members in the core's order, those not set left out.
+/// The core keeps its initializer internal: a value read is made by its `Decodable` initializer, handed the members
+/// read here (`WireReadMembers`).
+extension ContinuedProcessingUI: WireCoded {
+    package func write(to out: inout [UInt8]) throws(WireError) {
+        try out.object { members throws(WireError) in
+            try members.fields(
+                ("app", app), ("taskID", taskID), ("identifier", identifier), ("title", title), ("subtitle", subtitle),
+                ("progressCompleted", progressCompleted), ("progressTotal", progressTotal), ("question", question),
+                ("outcome", outcome), ("dismissAt", dismissAt))
+        }
+    }
+
+    package init(reading reader: inout WireReader) throws(WireError) {
+        let (app, taskID, identifier, title, subtitle, completed, total, question, outcome, dismissAt) =
+            try reader.fields(
+                ("app", BundleID.self), ("taskID", Int.self), ("identifier", String.self), ("title", String.self),
+                ("subtitle", String.self), ("progressCompleted", Int64.self), ("progressTotal", Int64.self),
+                ("question", String?.self), ("outcome", Outcome?.self), ("dismissAt", Instant?.self))
+        var members: [String: any Sendable] = [
+            "app": app, "taskID": taskID, "identifier": identifier, "title": title, "subtitle": subtitle,
+            "progressCompleted": completed, "progressTotal": total,
+        ]
+        members["question"] = question
+        members["outcome"] = outcome
+        members["dismissAt"] = dismissAt
+        try self.init(reading: WireReadMembers(members))
+    }
+}
+
+extension ContinuedProcessingUI.Outcome: WireCoded {}
