@@ -2,86 +2,89 @@ package import OffstageCore
 
 /// What a record says, as typed facts, on the wire (a record's `detail`).
 extension RecordDetail: WireEnum {
+    package func write(to out: inout [UInt8]) throws(WireError) {
+        switch self {
+        case .deferred(let blockers): try out.enumCase("deferred", ("blockers", blockers))
+        case .launched(let reason, let purpose): try out.enumCase("launched", ("reason", reason), ("purpose", purpose))
+        case .started(let kind, let cause): try out.enumCase("started", ("kind", kind), ("cause", cause))
+        case .completed(let success, let seconds):
+            try out.enumCase("completed", ("success", success), ("seconds", seconds))
+        case .expired(let cause): try out.enumCase("expired", ("cause", cause))
+        case .killed(let reason): try out.enumCase("killed", ("reason", reason))
+        case .submitted(let kind, let outcome): try out.enumCase("submitted", ("kind", kind), ("outcome", outcome))
+        case .callback(let callback, let receiver):
+            try out.enumCase("callback", ("_0", callback), ("receiver", receiver))
+        case .stateChanged(let from, let to): try out.enumCase("stateChanged", ("from", from), ("to", to))
+        case .suspendedWithoutWork: out.enumCase("suspendedWithoutWork")
+        case .terminated(let from, let reason): try out.enumCase("terminated", ("from", from), ("reason", reason))
+        case .assertionBegan(let number, let name):
+            try out.enumCase("assertionBegan", ("number", number), ("name", name))
+        case .assertionRefused(let name): try out.enumCase("assertionRefused", ("name", name))
+        case .assertionUnavailableInExtension(let name):
+            try out.enumCase("assertionUnavailableInExtension", ("name", name))
+        case .assertionEnded(let number): try out.enumCase("assertionEnded", ("number", number))
+        case .assertionsExpiring(let numbers, let secondsLeft):
+            try out.enumCase("assertionsExpiring", ("numbers", numbers), ("secondsLeft", secondsLeft))
+        case .assertionBegunLate(let number): try out.enumCase("assertionBegunLate", ("number", number))
+        case .pushCoalesced(let arrivedAt, let payload):
+            try out.enumCase("pushCoalesced", ("arrivedAt", arrivedAt), ("payload", payload))
+        case .pushDropped(let why): try out.enumCase("pushDropped", ("_0", why))
+        case .heldPushDiscarded(let payload, let because):
+            try out.enumCase("heldPushDiscarded", ("payload", payload), ("because", because))
+        case .handlerCalled(let result, let seconds):
+            try out.enumCase("handlerCalled", ("result", result), ("seconds", seconds))
+        case .contentAge(let seconds): try out.enumCase("contentAge", ("seconds", seconds))
+        case .transfer(let fact): try out.enumCase("transfer", ("_0", fact))
+        case .launchLikelihood(let likelihood): try out.enumCase("launchLikelihood", ("_0", likelihood))
+        case .notification(let fact): try out.enumCase("notification", ("_0", fact))
+        }
+    }
+
     package static let wireCases: [WireCase<Self>] = [
-        WireCase("deferred", "blockers", Self.deferred(blockers:)) {
-            if case .deferred(let blockers) = $0 { blockers } else { nil }
-        },
-        WireCase("launched", ("reason", "purpose"), Self.launched(reason:purpose:)) {
-            if case .launched(let reason, let purpose) = $0 { (reason, purpose) } else { nil }
-        },
-        WireCase("started", ("kind", "cause"), Self.started(kind:cause:)) {
-            if case .started(let kind, let cause) = $0 { (kind, cause) } else { nil }
-        },
-        WireCase("completed", ("success", "seconds"), Self.completed(success:seconds:)) {
-            if case .completed(let success, let seconds) = $0 { (success, seconds) } else { nil }
-        },
-        WireCase("expired", "cause", Self.expired(cause:)) { if case .expired(let cause) = $0 { cause } else { nil } },
-        WireCase("killed", "reason", Self.killed(reason:)) { if case .killed(let reason) = $0 { reason } else { nil } },
-        WireCase("submitted", ("kind", "outcome"), Self.submitted(kind:outcome:)) {
-            if case .submitted(let kind, let outcome) = $0 { (kind, outcome) } else { nil }
-        },
-        WireCase("callback", ("_0", "receiver"), Self.callback(_:receiver:)) {
-            if case .callback(let callback, let receiver) = $0 { (callback, receiver) } else { nil }
-        },
-        WireCase("stateChanged", ("from", "to"), Self.stateChanged(from:to:)) {
-            if case .stateChanged(let from, let to) = $0 { (from, to) } else { nil }
-        },
+        WireCase("deferred", "blockers", Self.deferred(blockers:)),
+        WireCase("launched", ("reason", "purpose"), Self.launched(reason:purpose:)),
+        WireCase("started", ("kind", "cause"), Self.started(kind:cause:)),
+        WireCase("completed", ("success", "seconds"), Self.completed(success:seconds:)),
+        WireCase("expired", "cause", Self.expired(cause:)),
+        WireCase("killed", "reason", Self.killed(reason:)),
+        WireCase("submitted", ("kind", "outcome"), Self.submitted(kind:outcome:)),
+        WireCase("callback", ("_0", "receiver"), Self.callback(_:receiver:)),
+        WireCase("stateChanged", ("from", "to"), Self.stateChanged(from:to:)),
         WireCase("suspendedWithoutWork", .suspendedWithoutWork),
-        WireCase("terminated", ("from", "reason"), Self.terminated(from:reason:)) {
-            if case .terminated(let from, let reason) = $0 { (from, reason) } else { nil }
-        },
-        WireCase("assertionBegan", ("number", "name"), Self.assertionBegan(number:name:)) {
-            if case .assertionBegan(let number, let name) = $0 { (number, name) } else { nil }
-        },
-        WireCase("assertionRefused", "name", Self.assertionRefused(name:)) {
-            if case .assertionRefused(let name) = $0 { name } else { nil }
-        },
-        WireCase("assertionUnavailableInExtension", "name", Self.assertionUnavailableInExtension(name:)) {
-            if case .assertionUnavailableInExtension(let name) = $0 { name } else { nil }
-        },
-        WireCase("assertionEnded", "number", Self.assertionEnded(number:)) {
-            if case .assertionEnded(let number) = $0 { number } else { nil }
-        },
-        WireCase("assertionsExpiring", ("numbers", "secondsLeft"), Self.assertionsExpiring(numbers:secondsLeft:)) {
-            if case .assertionsExpiring(let numbers, let secondsLeft) = $0 { (numbers, secondsLeft) } else { nil }
-        },
-        WireCase("assertionBegunLate", "number", Self.assertionBegunLate(number:)) {
-            if case .assertionBegunLate(let number) = $0 { number } else { nil }
-        },
-        WireCase("pushCoalesced", ("arrivedAt", "payload"), Self.pushCoalesced(arrivedAt:payload:)) {
-            if case .pushCoalesced(let arrivedAt, let payload) = $0 { (arrivedAt, payload) } else { nil }
-        },
-        WireCase("pushDropped", "_0", Self.pushDropped(_:)) { if case .pushDropped(let why) = $0 { why } else { nil } },
-        WireCase("heldPushDiscarded", ("payload", "because"), Self.heldPushDiscarded(payload:because:)) {
-            if case .heldPushDiscarded(let payload, let because) = $0 { (payload, because) } else { nil }
-        },
-        WireCase("handlerCalled", ("result", "seconds"), Self.handlerCalled(result:seconds:)) {
-            if case .handlerCalled(let result, let seconds) = $0 { (result, seconds) } else { nil }
-        },
-        WireCase("contentAge", "seconds", Self.contentAge(seconds:)) {
-            if case .contentAge(let seconds) = $0 { seconds } else { nil }
-        },
-        WireCase("transfer", "_0", Self.transfer(_:)) { if case .transfer(let fact) = $0 { fact } else { nil } },
-        WireCase("launchLikelihood", "_0", Self.launchLikelihood(_:)) {
-            if case .launchLikelihood(let likelihood) = $0 { likelihood } else { nil }
-        },
-        WireCase("notification", "_0", Self.notification(_:)) {
-            if case .notification(let fact) = $0 { fact } else { nil }
-        },
+        WireCase("terminated", ("from", "reason"), Self.terminated(from:reason:)),
+        WireCase("assertionBegan", ("number", "name"), Self.assertionBegan(number:name:)),
+        WireCase("assertionRefused", "name", Self.assertionRefused(name:)),
+        WireCase("assertionUnavailableInExtension", "name", Self.assertionUnavailableInExtension(name:)),
+        WireCase("assertionEnded", "number", Self.assertionEnded(number:)),
+        WireCase("assertionsExpiring", ("numbers", "secondsLeft"), Self.assertionsExpiring(numbers:secondsLeft:)),
+        WireCase("assertionBegunLate", "number", Self.assertionBegunLate(number:)),
+        WireCase("pushCoalesced", ("arrivedAt", "payload"), Self.pushCoalesced(arrivedAt:payload:)),
+        WireCase("pushDropped", "_0", Self.pushDropped(_:)),
+        WireCase("heldPushDiscarded", ("payload", "because"), Self.heldPushDiscarded(payload:because:)),
+        WireCase("handlerCalled", ("result", "seconds"), Self.handlerCalled(result:seconds:)),
+        WireCase("contentAge", "seconds", Self.contentAge(seconds:)),
+        WireCase("transfer", "_0", Self.transfer(_:)),
+        WireCase("launchLikelihood", "_0", Self.launchLikelihood(_:)),
+        WireCase("notification", "_0", Self.notification(_:)),
     ]
 }
 
 extension RecordDetail.Expiration: WireEnum {
+    package func write(to out: inout [UInt8]) throws(WireError) {
+        switch self {
+        case .runtimeUsedUp(let seconds): try out.enumCase("runtimeUsedUp", ("seconds", seconds))
+        case .interrupted(let words): try out.enumCase("interrupted", ("words", words))
+        case .stalled(let seconds): try out.enumCase("stalled", ("seconds", seconds))
+        case .userCancelled: out.enumCase("userCancelled")
+        case .userChoseToStop: out.enumCase("userChoseToStop")
+        case .simulated: out.enumCase("simulated")
+        }
+    }
+
     package static let wireCases: [WireCase<Self>] = [
-        WireCase("runtimeUsedUp", "seconds", Self.runtimeUsedUp(seconds:)) {
-            if case .runtimeUsedUp(let seconds) = $0 { seconds } else { nil }
-        },
-        WireCase("interrupted", "words", Self.interrupted(words:)) {
-            if case .interrupted(let words) = $0 { words } else { nil }
-        },
-        WireCase("stalled", "seconds", Self.stalled(seconds:)) {
-            if case .stalled(let seconds) = $0 { seconds } else { nil }
-        },
+        WireCase("runtimeUsedUp", "seconds", Self.runtimeUsedUp(seconds:)),
+        WireCase("interrupted", "words", Self.interrupted(words:)),
+        WireCase("stalled", "seconds", Self.stalled(seconds:)),
         WireCase("userCancelled", .userCancelled),
         WireCase("userChoseToStop", .userChoseToStop),
         WireCase("simulated", .simulated),
@@ -89,85 +92,111 @@ extension RecordDetail.Expiration: WireEnum {
 }
 
 extension RecordDetail.Submission: WireEnum {
+    package func write(to out: inout [UInt8]) throws(WireError) {
+        switch self {
+        case .pending: out.enumCase("pending")
+        case .replacing: out.enumCase("replacing")
+        case .restored: out.enumCase("restored")
+        case .startsNow: out.enumCase("startsNow")
+        case .queued(let behind): try out.enumCase("queued", ("behind", behind))
+        }
+    }
+
     package static let wireCases: [WireCase<Self>] = [
         WireCase("pending", .pending),
         WireCase("replacing", .replacing),
         WireCase("restored", .restored),
         WireCase("startsNow", .startsNow),
-        WireCase("queued", "behind", Self.queued(behind:)) { if case .queued(let behind) = $0 { behind } else { nil } },
+        WireCase("queued", "behind", Self.queued(behind:)),
     ]
 }
 
 extension CallbackReceiver: WireEnum {
+    package func write(to out: inout [UInt8]) throws(WireError) {
+        switch self {
+        case .appDelegate: out.enumCase("appDelegate")
+        case .sceneDelegate(let connecting): try out.enumCase("sceneDelegate", ("connecting", connecting))
+        case .noScene: out.enumCase("noScene")
+        case .appExtension: out.enumCase("appExtension")
+        }
+    }
+
     package static let wireCases: [WireCase<Self>] = [
         WireCase("appDelegate", .appDelegate),
-        WireCase("sceneDelegate", "connecting", Self.sceneDelegate(connecting:)) {
-            if case .sceneDelegate(let connecting) = $0 { connecting } else { nil }
-        },
+        WireCase("sceneDelegate", "connecting", Self.sceneDelegate(connecting:)),
         WireCase("noScene", .noScene),
         WireCase("appExtension", .appExtension),
     ]
 }
 
 extension TransferFact: WireEnum {
+    package func write(to out: inout [UInt8]) throws(WireError) {
+        switch self {
+        case .accepted(let discretionary, let inBackground):
+            try out.enumCase("accepted", ("discretionary", discretionary), ("startedInBackground", inBackground))
+        case .waiting(let conditions): try out.enumCase("waiting", ("for", conditions))
+        case .running(let secondsLeft): try out.enumCase("running", ("secondsLeft", secondsLeft))
+        case .finished(let bytes): try out.enumCase("finished", ("bytes", bytes))
+        case .cancelled(let byUser): try out.enumCase("cancelled", ("byUser", byUser))
+        case .wakeHeld(let until, let wakes): try out.enumCase("wakeHeld", ("until", until), ("wakes", wakes))
+        case .waitingForLaunch: out.enumCase("waitingForLaunch")
+        }
+    }
+
     package static let wireCases: [WireCase<Self>] = [
         WireCase(
-            "accepted", ("discretionary", "startedInBackground"), Self.accepted(discretionary:startedInBackground:)
-        ) {
-            if case .accepted(let discretionary, let inBackground) = $0 { (discretionary, inBackground) } else { nil }
-        },
-        WireCase("waiting", "for", Self.waiting(for:)) {
-            if case .waiting(let conditions) = $0 { conditions } else { nil }
-        },
-        WireCase("running", "secondsLeft", Self.running(secondsLeft:)) {
-            if case .running(let secondsLeft) = $0 { secondsLeft } else { nil }
-        },
-        WireCase("finished", "bytes", Self.finished(bytes:)) {
-            if case .finished(let bytes) = $0 { bytes } else { nil }
-        },
-        WireCase("cancelled", "byUser", Self.cancelled(byUser:)) {
-            if case .cancelled(let byUser) = $0 { byUser } else { nil }
-        },
-        WireCase("wakeHeld", ("until", "wakes"), Self.wakeHeld(until:wakes:)) {
-            if case .wakeHeld(let until, let wakes) = $0 { (until, wakes) } else { nil }
-        },
+            "accepted", ("discretionary", "startedInBackground"), Self.accepted(discretionary:startedInBackground:)),
+        WireCase("waiting", "for", Self.waiting(for:)),
+        WireCase("running", "secondsLeft", Self.running(secondsLeft:)),
+        WireCase("finished", "bytes", Self.finished(bytes:)),
+        WireCase("cancelled", "byUser", Self.cancelled(byUser:)),
+        WireCase("wakeHeld", ("until", "wakes"), Self.wakeHeld(until:wakes:)),
         WireCase("waitingForLaunch", .waitingForLaunch),
     ]
 }
 
 extension NotificationFact: WireEnum {
+    package func write(to out: inout [UInt8]) throws(WireError) {
+        switch self {
+        case .scheduled(let identifier, let at): try out.enumCase("scheduled", ("identifier", identifier), ("at", at))
+        case .delivered(let identifier, let inForeground):
+            try out.enumCase("delivered", ("identifier", identifier), ("inForeground", inForeground))
+        case .tapped(let identifier): try out.enumCase("tapped", ("identifier", identifier))
+        case .removed(let identifiers): try out.enumCase("removed", ("identifiers", identifiers))
+        }
+    }
+
     package static let wireCases: [WireCase<Self>] = [
-        WireCase("scheduled", ("identifier", "at"), Self.scheduled(identifier:at:)) {
-            if case .scheduled(let identifier, let at) = $0 { (identifier, at) } else { nil }
-        },
-        WireCase("delivered", ("identifier", "inForeground"), Self.delivered(identifier:inForeground:)) {
-            if case .delivered(let identifier, let inForeground) = $0 { (identifier, inForeground) } else { nil }
-        },
-        WireCase("tapped", "identifier", Self.tapped(identifier:)) {
-            if case .tapped(let identifier) = $0 { identifier } else { nil }
-        },
-        WireCase("removed", "identifiers", Self.removed(identifiers:)) {
-            if case .removed(let identifiers) = $0 { identifiers } else { nil }
-        },
+        WireCase("scheduled", ("identifier", "at"), Self.scheduled(identifier:at:)),
+        WireCase("delivered", ("identifier", "inForeground"), Self.delivered(identifier:inForeground:)),
+        WireCase("tapped", "identifier", Self.tapped(identifier:)),
+        WireCase("removed", "identifiers", Self.removed(identifiers:)),
     ]
 }
 
 extension LaunchSignal: WireEnum {
+    package func write(to out: inout [UInt8]) throws(WireError) {
+        switch self {
+        case .timeOfDay(let hour): try out.enumCase("timeOfDay", ("hour", hour))
+        case .habit(let days, let of): try out.enumCase("habit", ("days", days), ("of", of))
+        case .screenOn(let hour): try out.enumCase("screenOn", ("hour", hour))
+        case .afterApp(let app): try out.enumCase("afterApp", ("_0", app))
+        case .recentUse: out.enumCase("recentUse")
+        case .notification: out.enumCase("notification")
+        case .push: out.enumCase("push")
+        case .charger(let plugged): try out.enumCase("charger", ("plugged", plugged))
+        }
+    }
+
     package static let wireCases: [WireCase<Self>] = [
-        WireCase("timeOfDay", "hour", Self.timeOfDay(hour:)) {
-            if case .timeOfDay(let hour) = $0 { hour } else { nil }
-        },
-        WireCase("habit", ("days", "of"), Self.habit(days:of:)) {
-            if case .habit(let days, let of) = $0 { (days, of) } else { nil }
-        },
-        WireCase("screenOn", "hour", Self.screenOn(hour:)) { if case .screenOn(let hour) = $0 { hour } else { nil } },
-        WireCase("afterApp", "_0", Self.afterApp(_:)) { if case .afterApp(let app) = $0 { app } else { nil } },
+        WireCase("timeOfDay", "hour", Self.timeOfDay(hour:)),
+        WireCase("habit", ("days", "of"), Self.habit(days:of:)),
+        WireCase("screenOn", "hour", Self.screenOn(hour:)),
+        WireCase("afterApp", "_0", Self.afterApp(_:)),
         WireCase("recentUse", .recentUse),
         WireCase("notification", .notification),
         WireCase("push", .push),
-        WireCase("charger", "plugged", Self.charger(plugged:)) {
-            if case .charger(let plugged) = $0 { plugged } else { nil }
-        },
+        WireCase("charger", "plugged", Self.charger(plugged:)),
     ]
 }
 
