@@ -1,5 +1,5 @@
-/// The protocol's JSON for the messages of the tests, byte for byte, as the hand coder and the tree-based general
-/// coder before `WireEncoder` wrote it (recorded from them): the wire stays the same for every peer and the docs.
+/// The protocol's JSON for the messages of the tests, byte for byte, as the coders that wrote it before the one
+/// hand coding did (recorded from them): the wire stays the same for every peer and the docs.
 enum WireBytes {
     /// `HandCodingTests.clientMessages`: every app call and work report, with and without a bundle.
     static let hotClientMessages: [String] = [
