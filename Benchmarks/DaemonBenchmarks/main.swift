@@ -1,6 +1,6 @@
 // offstage-bench: the daemon's benchmarks (not tests; see BENCHMARKS.md). Run as root for the freezer figures:
 //   swift build -c release && .build/release/offstage-bench [--idle-seconds 60] [--rounds 2000] [--freezes 50]
-//   .build/release/offstage-bench --codec | --coders [--coder hand|wire|foundation] [--rounds 20000]: the coding
+//   .build/release/offstage-bench --codec | --coders [--coder hand|foundation] [--rounds 20000]: the coding
 //   cost alone, in this process.
 //   .build/release/offstage-bench --submits [--clients 200] [--rounds 25]: durable submits from many clients at once.
 // Started by the daemon (OFFSTAGE_SOCKET set), the same binary is the benchmark's app.
@@ -285,8 +285,6 @@ func measureCodec() -> Never {
 enum WireCoderCandidate: String, CaseIterable {
     /// The hand-written coding of every message (`WireCoded`), what `Frame` uses.
     case hand
-    /// The protocol's general `Codable` coder (`WireEncoder`/`WireDecoder`): written in place, read from one parse.
-    case wire
     /// Foundation's `JSONEncoder`/`JSONDecoder` (keys unsorted, slashes unescaped).
     case foundation
 
@@ -301,7 +299,6 @@ enum WireCoderCandidate: String, CaseIterable {
         case .hand:
             var out: [UInt8] = []
             return (try? Frame.appendEnvelope(payload, to: &out)).map { out }
-        case .wire: return try? WireEncoder.encode(Frame.Envelope(version: Frame.version, payload: payload))
         case .foundation:
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.withoutEscapingSlashes]
@@ -313,8 +310,6 @@ enum WireCoderCandidate: String, CaseIterable {
     func decode<Payload: Codable & WireCoded>(_ type: Payload.Type, from bytes: [UInt8]) -> Payload? {
         switch self {
         case .hand: bytes.withUnsafeBufferPointer { try? Frame.decode(type, body: $0) }
-        case .wire:
-            bytes.withUnsafeBufferPointer { try? WireDecoder.decode(Frame.Envelope<Payload>.self, from: $0).payload }
         case .foundation: try? JSONDecoder().decode(Frame.Envelope<Payload>.self, from: Data(bytes)).payload
         }
     }
@@ -322,7 +317,7 @@ enum WireCoderCandidate: String, CaseIterable {
 
 /// Times each candidate's encoding and decoding of `payload` and says whether its bytes are the wire's.
 func compareCoders<Payload: Codable & Equatable & WireCoded>(_ name: String, _ payload: Payload) {
-    guard let wire = WireCoderCandidate.wire.encode(payload) else { fatalError("\(name): the wire coder fails") }
+    guard let wire = WireCoderCandidate.hand.encode(payload) else { fatalError("\(name): the wire coder fails") }
     var line = "\(name) (\(wire.count) B):"
     for coder in WireCoderCandidate.chosen {
         guard let bytes = coder.encode(payload) else {

@@ -9,7 +9,8 @@ public enum Frame {
     /// The largest message accepted, in bytes; larger frames are refused before they are read.
     public static let maxMessageBytes = 64 * 1024
 
-    /// A message in its envelope: the version and the payload.
+    /// A message in its envelope (the version and the payload) as `Codable` sees it: how a peer written with
+    /// Foundation's `JSONEncoder`/`JSONDecoder` codes frames, which the tests check against this module's coding.
     public struct Envelope<Payload: Codable>: Codable {
         public var version: Int
         public var payload: Payload

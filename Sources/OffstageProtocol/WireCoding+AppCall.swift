@@ -2,122 +2,119 @@ package import OffstageCore
 
 /// An app's calls on the wire, the frequent ones first (a case is found by going down the table).
 extension AppCall: WireEnum {
+    package func write(to out: inout [UInt8]) throws(WireError) {
+        switch self {
+        case .returned(let token): try out.enumCase("returned", ("token", token))
+        case .beginBackgroundTask(let name): try out.enumCase("beginBackgroundTask", ("name", name))
+        case .endBackgroundTask(let number): try out.enumCase("endBackgroundTask", ("_0", number))
+        case .submit(let request): try out.enumCase("submit", ("_0", request))
+        case .setTaskCompleted(let taskID, let success):
+            try out.enumCase("setTaskCompleted", ("taskID", taskID), ("success", success))
+        case .reportProgress(let taskID, let completed, let total):
+            try out.enumCase("reportProgress", ("taskID", taskID), ("completed", completed), ("total", total))
+        case .backgroundTimeRemaining: out.enumCase("backgroundTimeRemaining")
+        case .applicationState: out.enumCase("applicationState")
+        case .backgroundRefreshStatus: out.enumCase("backgroundRefreshStatus")
+        case .register(let identifier): try out.enumCase("register", ("identifier", identifier))
+        case .cancel(let identifier): try out.enumCase("cancel", ("identifier", identifier))
+        case .cancelAll: out.enumCase("cancelAll")
+        case .pendingRequests: out.enumCase("pendingRequests")
+        case .supportedResources: out.enumCase("supportedResources")
+        case .updateTitle(let taskID, let title, let subtitle):
+            try out.enumCase("updateTitle", ("taskID", taskID), ("title", title), ("subtitle", subtitle))
+        case .backgroundEventCompleted(let token, let result):
+            try out.enumCase("backgroundEventCompleted", ("token", token), ("result", result))
+        case .simulateLaunch(let identifier): try out.enumCase("simulateLaunch", ("identifier", identifier))
+        case .simulateExpiration(let identifier): try out.enumCase("simulateExpiration", ("identifier", identifier))
+        case .beginExpiringActivity(let reason): try out.enumCase("beginExpiringActivity", ("reason", reason))
+        case .setMinimumBackgroundFetchInterval(let interval):
+            try out.enumCase("setMinimumBackgroundFetchInterval", ("_0", interval))
+        case .setBackgroundActivity(let mode, let active):
+            try out.enumCase("setBackgroundActivity", ("_0", mode), ("active", active))
+        case .setSignificantLocationMonitoring(let on): try out.enumCase("setSignificantLocationMonitoring", ("_0", on))
+        case .setRegionMonitoring(let identifier, let on):
+            try out.enumCase("setRegionMonitoring", ("identifier", identifier), ("_1", on))
+        case .workBegan(let number, let cpu, let seconds):
+            try out.enumCase("workBegan", ("number", number), ("cpuSeconds", cpu), ("seconds", seconds))
+        case .workEnded(let number): try out.enumCase("workEnded", ("number", number))
+        case .allowBackgroundLocationUpdates: out.enumCase("allowBackgroundLocationUpdates")
+        case .launchOptions: out.enumCase("launchOptions")
+        case .startBackgroundTransfer(let request): try out.enumCase("startBackgroundTransfer", ("_0", request))
+        case .cancelBackgroundTransfer(let session, let task):
+            try out.enumCase("cancelBackgroundTransfer", ("session", session), ("task", task))
+        case .scheduleNotification(let schedule): try out.enumCase("scheduleNotification", ("_0", schedule))
+        case .removePendingNotifications(let identifiers):
+            try out.enumCase("removePendingNotifications", ("identifiers", identifiers))
+        }
+    }
+
     package static let wireCases: [WireCase<Self>] = [
-        WireCase("returned", "token", Self.returned(token:)) {
-            if case .returned(let token) = $0 { token } else { nil }
-        },
-        WireCase("beginBackgroundTask", "name", Self.beginBackgroundTask(name:)) {
-            if case .beginBackgroundTask(let name) = $0 { name } else { nil }
-        },
-        WireCase("endBackgroundTask", "_0", Self.endBackgroundTask(_:)) {
-            if case .endBackgroundTask(let number) = $0 { number } else { nil }
-        },
-        WireCase("submit", "_0", Self.submit(_:)) { if case .submit(let request) = $0 { request } else { nil } },
-        WireCase("setTaskCompleted", ("taskID", "success"), Self.setTaskCompleted(taskID:success:)) {
-            if case .setTaskCompleted(let taskID, let success) = $0 { (taskID, success) } else { nil }
-        },
-        WireCase(
-            "reportProgress", ("taskID", "completed", "total"), Self.reportProgress(taskID:completed:total:)
-        ) {
-            if case .reportProgress(let taskID, let completed, let total) = $0 {
-                (taskID, completed, total)
-            } else {
-                nil
-            }
-        },
+        WireCase("returned", "token", Self.returned(token:)),
+        WireCase("beginBackgroundTask", "name", Self.beginBackgroundTask(name:)),
+        WireCase("endBackgroundTask", "_0", Self.endBackgroundTask(_:)),
+        WireCase("submit", "_0", Self.submit(_:)),
+        WireCase("setTaskCompleted", ("taskID", "success"), Self.setTaskCompleted(taskID:success:)),
+        WireCase("reportProgress", ("taskID", "completed", "total"), Self.reportProgress(taskID:completed:total:)),
         WireCase("backgroundTimeRemaining", .backgroundTimeRemaining),
         WireCase("applicationState", .applicationState),
         WireCase("backgroundRefreshStatus", .backgroundRefreshStatus),
-        WireCase("register", "identifier", Self.register(identifier:)) {
-            if case .register(let identifier) = $0 { identifier } else { nil }
-        },
-        WireCase("cancel", "identifier", Self.cancel(identifier:)) {
-            if case .cancel(let identifier) = $0 { identifier } else { nil }
-        },
+        WireCase("register", "identifier", Self.register(identifier:)),
+        WireCase("cancel", "identifier", Self.cancel(identifier:)),
         WireCase("cancelAll", .cancelAll),
         WireCase("pendingRequests", .pendingRequests),
         WireCase("supportedResources", .supportedResources),
-        WireCase("updateTitle", ("taskID", "title", "subtitle"), Self.updateTitle(taskID:title:subtitle:)) {
-            if case .updateTitle(let taskID, let title, let subtitle) = $0 { (taskID, title, subtitle) } else { nil }
-        },
-        WireCase("backgroundEventCompleted", ("token", "result"), Self.backgroundEventCompleted(token:result:)) {
-            if case .backgroundEventCompleted(let token, let result) = $0 { (token, result) } else { nil }
-        },
-        WireCase("simulateLaunch", "identifier", Self.simulateLaunch(identifier:)) {
-            if case .simulateLaunch(let identifier) = $0 { identifier } else { nil }
-        },
-        WireCase("simulateExpiration", "identifier", Self.simulateExpiration(identifier:)) {
-            if case .simulateExpiration(let identifier) = $0 { identifier } else { nil }
-        },
-        WireCase("beginExpiringActivity", "reason", Self.beginExpiringActivity(reason:)) {
-            if case .beginExpiringActivity(let reason) = $0 { reason } else { nil }
-        },
-        WireCase("setMinimumBackgroundFetchInterval", "_0", Self.setMinimumBackgroundFetchInterval(_:)) {
-            if case .setMinimumBackgroundFetchInterval(let interval) = $0 { interval } else { nil }
-        },
-        WireCase("setBackgroundActivity", ("_0", "active"), Self.setBackgroundActivity(_:active:)) {
-            if case .setBackgroundActivity(let mode, let active) = $0 { (mode, active) } else { nil }
-        },
-        WireCase("setSignificantLocationMonitoring", "_0", Self.setSignificantLocationMonitoring(_:)) {
-            if case .setSignificantLocationMonitoring(let on) = $0 { on } else { nil }
-        },
-        WireCase("setRegionMonitoring", ("identifier", "_1"), Self.setRegionMonitoring(identifier:_:)) {
-            if case .setRegionMonitoring(let identifier, let on) = $0 { (identifier, on) } else { nil }
-        },
-        WireCase(
-            "workBegan", ("number", "cpuSeconds", "seconds"), Self.workBegan(number:cpuSeconds:seconds:)
-        ) {
-            if case .workBegan(let number, let cpu, let seconds) = $0 { (number, cpu, seconds) } else { nil }
-        },
-        WireCase("workEnded", "number", Self.workEnded(number:)) {
-            if case .workEnded(let number) = $0 { number } else { nil }
-        },
+        WireCase("updateTitle", ("taskID", "title", "subtitle"), Self.updateTitle(taskID:title:subtitle:)),
+        WireCase("backgroundEventCompleted", ("token", "result"), Self.backgroundEventCompleted(token:result:)),
+        WireCase("simulateLaunch", "identifier", Self.simulateLaunch(identifier:)),
+        WireCase("simulateExpiration", "identifier", Self.simulateExpiration(identifier:)),
+        WireCase("beginExpiringActivity", "reason", Self.beginExpiringActivity(reason:)),
+        WireCase("setMinimumBackgroundFetchInterval", "_0", Self.setMinimumBackgroundFetchInterval(_:)),
+        WireCase("setBackgroundActivity", ("_0", "active"), Self.setBackgroundActivity(_:active:)),
+        WireCase("setSignificantLocationMonitoring", "_0", Self.setSignificantLocationMonitoring(_:)),
+        WireCase("setRegionMonitoring", ("identifier", "_1"), Self.setRegionMonitoring(identifier:_:)),
+        WireCase("workBegan", ("number", "cpuSeconds", "seconds"), Self.workBegan(number:cpuSeconds:seconds:)),
+        WireCase("workEnded", "number", Self.workEnded(number:)),
         WireCase("allowBackgroundLocationUpdates", .allowBackgroundLocationUpdates),
         WireCase("launchOptions", .launchOptions),
-        WireCase(
-            "startBackgroundTransfer", "_0", { .startBackgroundTransfer($0.value) },
-            {
-                if case .startBackgroundTransfer(let request) = $0 { WireGeneral(request) } else { nil }
-            }),
-        WireCase("cancelBackgroundTransfer", ("session", "task"), Self.cancelBackgroundTransfer(session:task:)) {
-            if case .cancelBackgroundTransfer(let session, let task) = $0 { (session, task) } else { nil }
-        },
-        WireCase(
-            "scheduleNotification", "_0", { .scheduleNotification($0.value) },
-            {
-                if case .scheduleNotification(let schedule) = $0 { WireGeneral(schedule) } else { nil }
-            }),
-        WireCase("removePendingNotifications", "identifiers", Self.removePendingNotifications(identifiers:)) {
-            if case .removePendingNotifications(let identifiers) = $0 { identifiers } else { nil }
-        },
+        WireCase("startBackgroundTransfer", "_0", Self.startBackgroundTransfer(_:)),
+        WireCase("cancelBackgroundTransfer", ("session", "task"), Self.cancelBackgroundTransfer(session:task:)),
+        WireCase("scheduleNotification", "_0", Self.scheduleNotification(_:)),
+        WireCase("removePendingNotifications", "identifiers", Self.removePendingNotifications(identifiers:)),
     ]
 }
 
 /// The system's answers to an app's calls on the wire.
 extension AppCallResult: WireEnum {
+    package func write(to out: inout [UInt8]) throws(WireError) {
+        switch self {
+        case .ok: out.enumCase("ok")
+        case .backgroundTask(let number): try out.enumCase("backgroundTask", ("_0", number))
+        case .registered(let done): try out.enumCase("registered", ("_0", done))
+        case .failed(let code): try out.enumCase("failed", ("_0", code))
+        case .pending(let requests): try out.enumCase("pending", ("_0", requests))
+        case .timeRemaining(let seconds): try out.enumCase("timeRemaining", ("_0", seconds))
+        case .state(let state): try out.enumCase("state", ("_0", state))
+        case .refreshStatus(let status): try out.enumCase("refreshStatus", ("_0", status))
+        case .resources(let gpu): try out.enumCase("resources", ("gpu", gpu))
+        case .crash(let message): try out.enumCase("crash", ("_0", message))
+        case .notRunning: out.enumCase("notRunning")
+        case .launchOptions(let options): try out.enumCase("launchOptions", ("_0", options))
+        }
+    }
+
     package static let wireCases: [WireCase<Self>] = [
         WireCase("ok", .ok),
-        WireCase("backgroundTask", "_0", Self.backgroundTask(_:)) {
-            if case .backgroundTask(let number) = $0 { number } else { nil }
-        },
-        WireCase("registered", "_0", Self.registered(_:)) { if case .registered(let done) = $0 { done } else { nil } },
-        WireCase("failed", "_0", Self.failed(_:)) { if case .failed(let code) = $0 { code } else { nil } },
-        WireCase("pending", "_0", Self.pending(_:)) { if case .pending(let requests) = $0 { requests } else { nil } },
-        WireCase("timeRemaining", "_0", Self.timeRemaining(_:)) {
-            if case .timeRemaining(let seconds) = $0 { seconds } else { nil }
-        },
-        WireCase("state", "_0", Self.state(_:)) { if case .state(let state) = $0 { state } else { nil } },
-        WireCase("refreshStatus", "_0", Self.refreshStatus(_:)) {
-            if case .refreshStatus(let status) = $0 { status } else { nil }
-        },
-        WireCase("resources", "gpu", Self.resources(gpu:)) { if case .resources(let gpu) = $0 { gpu } else { nil } },
-        WireCase("crash", "_0", Self.crash(_:)) { if case .crash(let message) = $0 { message } else { nil } },
+        WireCase("backgroundTask", "_0", Self.backgroundTask(_:)),
+        WireCase("registered", "_0", Self.registered(_:)),
+        WireCase("failed", "_0", Self.failed(_:)),
+        WireCase("pending", "_0", Self.pending(_:)),
+        WireCase("timeRemaining", "_0", Self.timeRemaining(_:)),
+        WireCase("state", "_0", Self.state(_:)),
+        WireCase("refreshStatus", "_0", Self.refreshStatus(_:)),
+        WireCase("resources", "gpu", Self.resources(gpu:)),
+        WireCase("crash", "_0", Self.crash(_:)),
         WireCase("notRunning", .notRunning),
-        WireCase(
-            "launchOptions", "_0", { .launchOptions($0.value) },
-            {
-                if case .launchOptions(let options) = $0 { WireGeneral(options) } else { nil }
-            }),
+        WireCase("launchOptions", "_0", Self.launchOptions(_:)),
     ]
 }
 
@@ -173,6 +170,58 @@ extension TaskRequest: WireCoded {
             strategy: try WireReader.required(strategy, "strategy"),
             requiresGPU: try WireReader.required(gpu, "requiresGPU"),
             protectionTypeOfRequiredData: try WireReader.required(protection, "protectionTypeOfRequiredData"))
+    }
+}
+
+/// Why the app was launched, as its launch callbacks receive it: a push's payload (left out if none), a location.
+extension LaunchOptions: WireCoded {
+    package func write(to out: inout [UInt8]) throws(WireError) {
+        try out.object { members throws(WireError) in
+            try members.fields(("remoteNotification", remoteNotification), ("location", location))
+        }
+    }
+
+    package init(reading reader: inout WireReader) throws(WireError) {
+        let (remoteNotification, location) = try reader.fields(
+            ("remoteNotification", String?.self), ("location", Bool.self))
+        self.init(remoteNotification: remoteNotification, location: location)
+    }
+}
+
+/// A transfer an app hands to a background session, its members in the core's order.
+extension BackgroundTransferRequest: WireCoded {
+    package func write(to out: inout [UInt8]) throws(WireError) {
+        try out.object { members throws(WireError) in
+            try members.fields(
+                ("session", session), ("task", task), ("url", url), ("seconds", seconds), ("bytes", bytes),
+                ("isDiscretionary", isDiscretionary), ("sendsLaunchEvents", sendsLaunchEvents))
+        }
+    }
+
+    package init(reading reader: inout WireReader) throws(WireError) {
+        let (session, task, url, seconds, bytes, isDiscretionary, sendsLaunchEvents) = try reader.fields(
+            ("session", String.self), ("task", Int.self), ("url", String.self), ("seconds", Double.self),
+            ("bytes", Int.self), ("isDiscretionary", Bool.self), ("sendsLaunchEvents", Bool.self))
+        self.init(
+            session: session, task: task, url: url, seconds: seconds, bytes: bytes, isDiscretionary: isDiscretionary,
+            sendsLaunchEvents: sendsLaunchEvents)
+    }
+}
+
+/// When a local notification is due and what it shows; no repeat is left out.
+extension LocalNotificationSchedule: WireCoded {
+    package func write(to out: inout [UInt8]) throws(WireError) {
+        try out.object { members throws(WireError) in
+            try members.fields(
+                ("identifier", identifier), ("fireEpochs", fireEpochs), ("repeatEvery", repeatEvery), ("text", text))
+        }
+    }
+
+    package init(reading reader: inout WireReader) throws(WireError) {
+        let (identifier, fireEpochs, repeatEvery, text) = try reader.fields(
+            ("identifier", String.self), ("fireEpochs", [Double].self), ("repeatEvery", Double?.self),
+            ("text", NotificationText.self))
+        self.init(identifier: identifier, fireEpochs: fireEpochs, repeatEvery: repeatEvery, text: text)
     }
 }
 

@@ -2,24 +2,28 @@ import OffstageCore
 
 /// The commands of `offstage ctl` on the wire.
 extension ControlCommand: WireEnum {
+    package func write(to out: inout [UInt8]) throws(WireError) {
+        switch self {
+        case .install(let path): try out.enumCase("install", ("path", path))
+        case .event(let event): try out.enumCase("event", ("event", event))
+        case .tap(let bundle, let action): try out.enumCase("tap", ("bundle", bundle), ("action", action))
+        case .device(let overrides, let reset): try out.enumCase("device", ("overrides", overrides), ("reset", reset))
+        case .apps: out.enumCase("apps")
+        case .tasks: out.enumCase("tasks")
+        case .why(let bundle, let limit): try out.enumCase("why", ("bundle", bundle), ("limit", limit))
+        case .status: out.enumCase("status")
+        case .progress: out.enumCase("progress")
+        }
+    }
+
     package static let wireCases: [WireCase<Self>] = [
-        WireCase("install", "path", Self.install(path:)) { if case .install(let path) = $0 { path } else { nil } },
-        WireCase(
-            "event", "event", { .event(event: $0.value) },
-            {
-                if case .event(let event) = $0 { WireGeneral(event) } else { nil }
-            }),
-        WireCase("tap", ("bundle", "action"), Self.tap(bundle:action:)) {
-            if case .tap(let bundle, let action) = $0 { (bundle, action) } else { nil }
-        },
-        WireCase("device", ("overrides", "reset"), Self.device(overrides:reset:)) {
-            if case .device(let overrides, let reset) = $0 { (overrides, reset) } else { nil }
-        },
+        WireCase("install", "path", Self.install(path:)),
+        WireCase("event", "event", Self.event(event:)),
+        WireCase("tap", ("bundle", "action"), Self.tap(bundle:action:)),
+        WireCase("device", ("overrides", "reset"), Self.device(overrides:reset:)),
         WireCase("apps", .apps),
         WireCase("tasks", .tasks),
-        WireCase("why", ("bundle", "limit"), Self.why(bundle:limit:)) {
-            if case .why(let bundle, let limit) = $0 { (bundle, limit) } else { nil }
-        },
+        WireCase("why", ("bundle", "limit"), Self.why(bundle:limit:)),
         WireCase("status", .status),
         WireCase("progress", .progress),
     ]
@@ -27,21 +31,24 @@ extension ControlCommand: WireEnum {
 
 /// The daemon's answers to `offstage ctl` on the wire.
 extension ControlReply: WireEnum {
+    package func write(to out: inout [UInt8]) throws(WireError) {
+        switch self {
+        case .ok(let message): try out.enumCase("ok", ("message", message))
+        case .apps(let apps): try out.enumCase("apps", ("apps", apps))
+        case .tasks(let tasks): try out.enumCase("tasks", ("tasks", tasks))
+        case .records(let records): try out.enumCase("records", ("records", records))
+        case .status(let status): try out.enumCase("status", ("status", status))
+        case .progress(let tasks): try out.enumCase("progress", ("tasks", tasks))
+        }
+    }
+
     package static let wireCases: [WireCase<Self>] = [
-        WireCase("ok", "message", Self.ok(message:)) { if case .ok(let message) = $0 { message } else { nil } },
-        WireCase("apps", "apps", Self.apps(apps:)) { if case .apps(let apps) = $0 { apps } else { nil } },
-        WireCase("tasks", "tasks", Self.tasks(tasks:)) { if case .tasks(let tasks) = $0 { tasks } else { nil } },
-        WireCase("records", "records", Self.records(records:)) {
-            if case .records(let records) = $0 { records } else { nil }
-        },
-        WireCase("status", "status", Self.status(status:)) {
-            if case .status(let status) = $0 { status } else { nil }
-        },
-        WireCase(
-            "progress", "tasks", { .progress(tasks: $0.map(\.value)) },
-            {
-                if case .progress(let tasks) = $0 { tasks.map(WireGeneral.init) } else { nil }
-            }),
+        WireCase("ok", "message", Self.ok(message:)),
+        WireCase("apps", "apps", Self.apps(apps:)),
+        WireCase("tasks", "tasks", Self.tasks(tasks:)),
+        WireCase("records", "records", Self.records(records:)),
+        WireCase("status", "status", Self.status(status:)),
+        WireCase("progress", "tasks", Self.progress(tasks:)),
     ]
 }
 
@@ -173,3 +180,35 @@ extension FreezerAction: WireCoded {
         self.init(app: app, frozen: frozen, decidedAt: decidedAt, writingAt: writingAt, writtenAt: writtenAt)
     }
 }
+
+/// The progress UI of one continued-processing task, its members in the core's order, those not set left out.
+/// The core keeps its initializer internal: a value read is made by its `Decodable` initializer, handed the members
+/// read here (`WireReadMembers`).
+extension ContinuedProcessingUI: WireCoded {
+    package func write(to out: inout [UInt8]) throws(WireError) {
+        try out.object { members throws(WireError) in
+            try members.fields(
+                ("app", app), ("taskID", taskID), ("identifier", identifier), ("title", title), ("subtitle", subtitle),
+                ("progressCompleted", progressCompleted), ("progressTotal", progressTotal), ("question", question),
+                ("outcome", outcome), ("dismissAt", dismissAt))
+        }
+    }
+
+    package init(reading reader: inout WireReader) throws(WireError) {
+        let (app, taskID, identifier, title, subtitle, completed, total, question, outcome, dismissAt) =
+            try reader.fields(
+                ("app", BundleID.self), ("taskID", Int.self), ("identifier", String.self), ("title", String.self),
+                ("subtitle", String.self), ("progressCompleted", Int64.self), ("progressTotal", Int64.self),
+                ("question", String?.self), ("outcome", Outcome?.self), ("dismissAt", Instant?.self))
+        var members: [String: any Sendable] = [
+            "app": app, "taskID": taskID, "identifier": identifier, "title": title, "subtitle": subtitle,
+            "progressCompleted": completed, "progressTotal": total,
+        ]
+        members["question"] = question
+        members["outcome"] = outcome
+        members["dismissAt"] = dismissAt
+        try self.init(reading: WireReadMembers(members))
+    }
+}
+
+extension ContinuedProcessingUI.Outcome: WireCoded {}

@@ -8,7 +8,7 @@ extension Record: WireCoded {
         try out.object { members throws(WireError) in
             try members.fields(
                 ("at", at), ("app", app), ("kind", kind), ("task", task), ("reason", reason),
-                ("detail", detail.map(WireGeneral.init)), ("value", value), ("taskKind", taskKind))
+                ("detail", detail), ("value", value), ("taskKind", taskKind))
         }
     }
 
@@ -17,10 +17,10 @@ extension Record: WireCoded {
     package init(reading reader: inout WireReader) throws(WireError) {
         let (at, app, kind, task, reason, detail, _, _) = try reader.fields(
             ("at", Instant.self), ("app", BundleID?.self), ("kind", RecordKind.self), ("task", String?.self),
-            ("reason", String.self), ("detail", WireGeneral<RecordDetail>?.self), ("value", Double?.self),
+            ("reason", String.self), ("detail", RecordDetail?.self), ("value", Double?.self),
             ("taskKind", TaskKind?.self))
         self.init(at: at, app: app, kind: kind, task: task, reason: reason)
-        self.detail = detail?.value
+        self.detail = detail
     }
 }
 

@@ -2,40 +2,43 @@ package import OffstageCore
 
 /// The system's effects on the wire (what an app is told to run), the frequent ones first.
 extension Effect: WireEnum {
+    package func write(to out: inout [UInt8]) throws(WireError) {
+        switch self {
+        case .deliver(let app, let callback, let token):
+            try out.enumCase("deliver", ("_0", app), ("_1", callback), ("token", token))
+        case .expireTask(let app, let taskID): try out.enumCase("expireTask", ("_0", app), ("taskID", taskID))
+        case .expireBackgroundTasks(let app, let ids):
+            try out.enumCase("expireBackgroundTasks", ("_0", app), ("ids", ids))
+        case .startTask(let app, let run): try out.enumCase("startTask", ("_0", app), ("_1", run))
+        case .suspend(let app): try out.enumCase("suspend", ("_0", app))
+        case .resume(let app): try out.enumCase("resume", ("_0", app))
+        case .launch(let app, let reason): try out.enumCase("launch", ("_0", app), ("_1", reason))
+        case .terminate(let app, let reason): try out.enumCase("terminate", ("_0", app), ("_1", reason))
+        case .record(let record): try out.enumCase("record", ("_0", record))
+        case .askUser(let app, let taskID, let question):
+            try out.enumCase("askUser", ("_0", app), ("taskID", taskID), ("question", question))
+        case .setCPUPriority(let app, let priority): try out.enumCase("setCPUPriority", ("_0", app), ("_1", priority))
+        case .deliverBackgroundEvent(let app, let event, let token):
+            try out.enumCase("deliverBackgroundEvent", ("_0", app), ("_1", event), ("token", token))
+        case .presentNotification(let app, let presentation):
+            try out.enumCase("presentNotification", ("_0", app), ("_1", presentation))
+        }
+    }
+
     package static let wireCases: [WireCase<Self>] = [
-        WireCase("deliver", ("_0", "_1", "token"), Self.deliver(_:_:token:)) {
-            if case .deliver(let app, let callback, let token) = $0 { (app, callback, token) } else { nil }
-        },
-        WireCase("expireTask", ("_0", "taskID"), Self.expireTask(_:taskID:)) {
-            if case .expireTask(let app, let taskID) = $0 { (app, taskID) } else { nil }
-        },
-        WireCase("expireBackgroundTasks", ("_0", "ids"), Self.expireBackgroundTasks(_:ids:)) {
-            if case .expireBackgroundTasks(let app, let ids) = $0 { (app, ids) } else { nil }
-        },
-        WireCase("startTask", ("_0", "_1"), Self.startTask(_:_:)) {
-            if case .startTask(let app, let run) = $0 { (app, run) } else { nil }
-        },
-        WireCase("suspend", "_0", Self.suspend(_:)) { if case .suspend(let app) = $0 { app } else { nil } },
-        WireCase("resume", "_0", Self.resume(_:)) { if case .resume(let app) = $0 { app } else { nil } },
-        WireCase("launch", ("_0", "_1"), Self.launch(_:_:)) {
-            if case .launch(let app, let reason) = $0 { (app, reason) } else { nil }
-        },
-        WireCase("terminate", ("_0", "_1"), Self.terminate(_:_:)) {
-            if case .terminate(let app, let reason) = $0 { (app, reason) } else { nil }
-        },
-        WireCase("record", "_0", Self.record(_:)) { if case .record(let record) = $0 { record } else { nil } },
-        WireCase("askUser", ("_0", "taskID", "question"), Self.askUser(_:taskID:question:)) {
-            if case .askUser(let app, let taskID, let question) = $0 { (app, taskID, question) } else { nil }
-        },
-        WireCase("setCPUPriority", ("_0", "_1"), Self.setCPUPriority(_:_:)) {
-            if case .setCPUPriority(let app, let priority) = $0 { (app, priority) } else { nil }
-        },
-        WireCase("deliverBackgroundEvent", ("_0", "_1", "token"), Self.deliverBackgroundEvent(_:_:token:)) {
-            if case .deliverBackgroundEvent(let app, let event, let token) = $0 { (app, event, token) } else { nil }
-        },
-        WireCase("presentNotification", ("_0", "_1"), Self.presentNotification(_:_:)) {
-            if case .presentNotification(let app, let presentation) = $0 { (app, presentation) } else { nil }
-        },
+        WireCase("deliver", ("_0", "_1", "token"), Self.deliver(_:_:token:)),
+        WireCase("expireTask", ("_0", "taskID"), Self.expireTask(_:taskID:)),
+        WireCase("expireBackgroundTasks", ("_0", "ids"), Self.expireBackgroundTasks(_:ids:)),
+        WireCase("startTask", ("_0", "_1"), Self.startTask(_:_:)),
+        WireCase("suspend", "_0", Self.suspend(_:)),
+        WireCase("resume", "_0", Self.resume(_:)),
+        WireCase("launch", ("_0", "_1"), Self.launch(_:_:)),
+        WireCase("terminate", ("_0", "_1"), Self.terminate(_:_:)),
+        WireCase("record", "_0", Self.record(_:)),
+        WireCase("askUser", ("_0", "taskID", "question"), Self.askUser(_:taskID:question:)),
+        WireCase("setCPUPriority", ("_0", "_1"), Self.setCPUPriority(_:_:)),
+        WireCase("deliverBackgroundEvent", ("_0", "_1", "token"), Self.deliverBackgroundEvent(_:_:token:)),
+        WireCase("presentNotification", ("_0", "_1"), Self.presentNotification(_:_:)),
     ]
 }
 

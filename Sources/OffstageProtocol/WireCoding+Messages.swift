@@ -16,14 +16,18 @@ extension ClientMessage: WireCoded {
 }
 
 extension ClientMessage.Body: WireEnum {
+    package func write(to out: inout [UInt8]) throws(WireError) {
+        switch self {
+        case .call(let call, let bundle): try out.enumCase("call", ("call", call), ("bundle", bundle))
+        case .work(let report): try out.enumCase("work", ("_0", report))
+        case .control(let command): try out.enumCase("control", ("command", command))
+        }
+    }
+
     package static let wireCases: [WireCase<Self>] = [
-        WireCase("call", ("call", "bundle"), Self.call(call:bundle:)) {
-            if case .call(let call, let bundle) = $0 { (call, bundle) } else { nil }
-        },
-        WireCase("work", "_0", Self.work(_:)) { if case .work(let report) = $0 { report } else { nil } },
-        WireCase("control", "command", Self.control(command:)) {
-            if case .control(let command) = $0 { command } else { nil }
-        },
+        WireCase("call", ("call", "bundle"), Self.call(call:bundle:)),
+        WireCase("work", "_0", Self.work(_:)),
+        WireCase("control", "command", Self.control(command:)),
     ]
 }
 
@@ -46,21 +50,21 @@ extension WorkReport: WireCoded {
 
 /// What the daemon sends, on the wire.
 extension ServerMessage: WireEnum {
+    package func write(to out: inout [UInt8]) throws(WireError) {
+        switch self {
+        case .result(let id, let result): try out.enumCase("result", ("id", id), ("result", result))
+        case .effect(let effect): try out.enumCase("effect", ("effect", effect))
+        case .error(let id, let message): try out.enumCase("error", ("id", id), ("message", message))
+        case .userAction(let action): try out.enumCase("userAction", ("action", action))
+        case .reply(let id, let reply): try out.enumCase("reply", ("id", id), ("reply", reply))
+        }
+    }
+
     package static let wireCases: [WireCase<Self>] = [
-        WireCase("result", ("id", "result"), Self.result(id:result:)) {
-            if case .result(let id, let result) = $0 { (id, result) } else { nil }
-        },
-        WireCase("effect", "effect", Self.effect(effect:)) {
-            if case .effect(let effect) = $0 { effect } else { nil }
-        },
-        WireCase("error", ("id", "message"), Self.error(id:message:)) {
-            if case .error(let id, let message) = $0 { (id, message) } else { nil }
-        },
-        WireCase("userAction", "action", Self.userAction(action:)) {
-            if case .userAction(let action) = $0 { action } else { nil }
-        },
-        WireCase("reply", ("id", "reply"), Self.reply(id:reply:)) {
-            if case .reply(let id, let reply) = $0 { (id, reply) } else { nil }
-        },
+        WireCase("result", ("id", "result"), Self.result(id:result:)),
+        WireCase("effect", "effect", Self.effect(effect:)),
+        WireCase("error", ("id", "message"), Self.error(id:message:)),
+        WireCase("userAction", "action", Self.userAction(action:)),
+        WireCase("reply", ("id", "reply"), Self.reply(id:reply:)),
     ]
 }

@@ -46,45 +46,19 @@ package struct WireError: Error, CustomStringConvertible {
 // MARK: Writing
 
 /// The members of an object being written into a frame's bytes: each after a comma but the first, nil
-/// optionals left out. An enum case's object is opened by its first member (or when the case is finished), so
-/// that the cases that do not match write nothing.
+/// optionals left out.
 struct WireMembers {
     fileprivate var out: [UInt8] = []
     private var count = 0
-    /// The case whose `{"name":{` is still to be written.
-    private var pendingCase: StaticString?
-
-    fileprivate init(case name: StaticString? = nil) { pendingCase = name }
 
     /// Appends the member `key` with `value`, unless the value is absent (a nil optional).
     mutating func field<Value: WireCoded>(_ key: StaticString, _ value: Value) throws(WireError) {
-        guard !value.isAbsent else { return }
-        openCase()
-        out.put(count == 0 ? "\"" : ",\"")
-        count += 1
-        out.put(key)
-        out.put("\":")
-        try value.write(to: &out)
+        try out.member(key, value, after: &count)
     }
 
     /// Appends each member `(key, value)` in order, the absent ones left out: a struct's members, listed once.
     mutating func fields<each Value: WireCoded>(_ fields: repeat (StaticString, each Value)) throws(WireError) {
         repeat try field((each fields).0, (each fields).1)
-    }
-
-    /// Writes the pending case's name and opens its object.
-    private mutating func openCase() {
-        guard let name = pendingCase else { return }
-        pendingCase = nil
-        out.put("{\"")
-        out.put(name)
-        out.put("\":{")
-    }
-
-    /// Closes the case's object, opening it first if it has no members.
-    fileprivate mutating func closeCase() {
-        openCase()
-        out.put("}}")
     }
 }
 
@@ -99,35 +73,76 @@ extension [UInt8] {
         writer.out.put("}")
     }
 
-    /// Appends the enum case `name` as Swift writes it, `{"name":{members}}`, if `members` says the value is
-    /// this case (having written its members); false, nothing written, if it is not.
-    fileprivate mutating func enumCase(
-        _ name: StaticString, _ members: (inout WireMembers) throws(WireError) -> Bool
-    ) throws(WireError) -> Bool {
-        var writer = WireMembers(case: name)
-        swap(&writer.out, &self)
-        defer { swap(&writer.out, &self) }
-        guard try members(&writer) else { return false }
-        writer.closeCase()
-        return true
+    /// Appends the member `key` with `value` after the `count` members its object has, unless the value is
+    /// absent (a nil optional), counting it.
+    @inline(__always)
+    fileprivate mutating func member<Value: WireCoded>(_ key: StaticString, _ value: Value, after count: inout Int)
+        throws(WireError)
+    {
+        guard !value.isAbsent else { return }
+        put(count == 0 ? "\"" : ",\"")
+        count += 1
+        put(key)
+        put("\":")
+        try value.write(to: &self)
+    }
+
+    /// Appends the enum case `name` without values as Swift writes it, `{"name":{}}`.
+    mutating func enumCase(_ name: StaticString) {
+        put("{\"")
+        put(name)
+        put("\":{}}")
+    }
+
+    /// Appends the enum case `name` with the member `a`, `{"name":{"key":value}}` (`{"name":{}}` if it is absent).
+    mutating func enumCase<A: WireCoded>(_ name: StaticString, _ a: (StaticString, A)) throws(WireError) {
+        var count = openCase(name)
+        try member(a.0, a.1, after: &count)
+        put("}}")
+    }
+
+    /// Appends the enum case `name` with the members `a` and `b` in order, the absent ones left out.
+    mutating func enumCase<A: WireCoded, B: WireCoded>(
+        _ name: StaticString, _ a: (StaticString, A), _ b: (StaticString, B)
+    ) throws(WireError) {
+        var count = openCase(name)
+        try member(a.0, a.1, after: &count)
+        try member(b.0, b.1, after: &count)
+        put("}}")
+    }
+
+    /// Appends the enum case `name` with the members `a`, `b` and `c` in order, the absent ones left out.
+    mutating func enumCase<A: WireCoded, B: WireCoded, C: WireCoded>(
+        _ name: StaticString, _ a: (StaticString, A), _ b: (StaticString, B), _ c: (StaticString, C)
+    ) throws(WireError) {
+        var count = openCase(name)
+        try member(a.0, a.1, after: &count)
+        try member(b.0, b.1, after: &count)
+        try member(c.0, c.1, after: &count)
+        put("}}")
+    }
+
+    /// Writes `{"name":{`, returning the count of the case object's members so far (none).
+    @inline(__always)
+    private mutating func openCase(_ name: StaticString) -> Int {
+        put("{\"")
+        put(name)
+        put("\":{")
+        return 0
     }
 }
 
 // MARK: Enums
 
-/// One case of an enum on the wire: its name, with the writing and reading of its values side by side, so that
-/// an enum's coding is one table of its cases (`WireEnum`).
+/// One case of an enum as it is read: its name, and the reading of its values (the object under the name) into
+/// the case. An enum's table of them (`WireEnum.wireCases`) reads it by name.
 package struct WireCase<Enum>: Sendable {
     let name: StaticString
-    /// Writes the case's values if `value` is this case, saying whether it was.
-    let write: @Sendable (Enum, inout WireMembers) throws(WireError) -> Bool
-    /// Reads the case's values: the object under its name.
     let read: @Sendable (inout WireReader) throws(WireError) -> Enum
 
     /// A case without values, `{"name":{}}`.
-    init(_ name: StaticString, _ value: Enum) where Enum: Equatable & Sendable {
+    init(_ name: StaticString, _ value: Enum) where Enum: Sendable {
         self.name = name
-        write = { candidate, _ in candidate == value }
         read = { reader throws(WireError) in
             try reader.members { _, _ in false }
             return value
@@ -135,30 +150,17 @@ package struct WireCase<Enum>: Sendable {
     }
 
     /// A case with one value, the member `key`.
-    init<A: WireCoded>(
-        _ name: StaticString, _ key: StaticString, _ make: @escaping @Sendable (A) -> Enum,
-        _ match: @escaping @Sendable (Enum) -> A?
-    ) {
-        self.init(name) { value, members throws(WireError) in
-            guard let a = match(value) else { return false }
-            try members.field(key, a)
-            return true
-        } read: { reader throws(WireError) in
-            make(try reader.field((key, A.self)))
-        }
+    init<A: WireCoded>(_ name: StaticString, _ key: StaticString, _ make: @escaping @Sendable (A) -> Enum) {
+        self.name = name
+        read = { reader throws(WireError) in make(try reader.field((key, A.self))) }
     }
 
     /// A case with two values, the members `keys`.
     init<A: WireCoded, B: WireCoded>(
-        _ name: StaticString, _ keys: (StaticString, StaticString), _ make: @escaping @Sendable (A, B) -> Enum,
-        _ match: @escaping @Sendable (Enum) -> (A, B)?
+        _ name: StaticString, _ keys: (StaticString, StaticString), _ make: @escaping @Sendable (A, B) -> Enum
     ) {
-        self.init(name) { value, members throws(WireError) in
-            guard let (a, b) = match(value) else { return false }
-            try members.field(keys.0, a)
-            try members.field(keys.1, b)
-            return true
-        } read: { reader throws(WireError) in
+        self.name = name
+        read = { reader throws(WireError) in
             let (a, b) = try reader.fields((keys.0, A.self), (keys.1, B.self))
             return make(a, b)
         }
@@ -167,47 +169,24 @@ package struct WireCase<Enum>: Sendable {
     /// A case with three values, the members `keys`.
     init<A: WireCoded, B: WireCoded, C: WireCoded>(
         _ name: StaticString, _ keys: (StaticString, StaticString, StaticString),
-        _ make: @escaping @Sendable (A, B, C) -> Enum, _ match: @escaping @Sendable (Enum) -> (A, B, C)?
+        _ make: @escaping @Sendable (A, B, C) -> Enum
     ) {
-        self.init(name) { value, members throws(WireError) in
-            guard let (a, b, c) = match(value) else { return false }
-            try members.field(keys.0, a)
-            try members.field(keys.1, b)
-            try members.field(keys.2, c)
-            return true
-        } read: { reader throws(WireError) in
+        self.name = name
+        read = { reader throws(WireError) in
             let (a, b, c) = try reader.fields((keys.0, A.self), (keys.1, B.self), (keys.2, C.self))
             return make(a, b, c)
         }
     }
-
-    /// A case whose values are written and read by hand (more than three, or a shape of their own).
-    init(
-        _ name: StaticString, write: @escaping @Sendable (Enum, inout WireMembers) throws(WireError) -> Bool,
-        read: @escaping @Sendable (inout WireReader) throws(WireError) -> Enum
-    ) {
-        self.name = name
-        self.write = write
-        self.read = read
-    }
 }
 
-/// An enum coded as one table of its cases: written as the case that matches, read by the case its one member
-/// names.
+/// An enum on the wire, as Swift codes it (`{"name":{members}}`): written by one `switch` over its cases
+/// (`write(to:)` through `enumCase`, the payload borrowed), read by the table of its cases by name (`wireCases`,
+/// the frequent ones first). `WireEnumTests` fails when the two do not name the same cases with the same members.
 package protocol WireEnum: WireCoded {
     static var wireCases: [WireCase<Self>] { get }
 }
 
 extension WireEnum {
-    package func write(to out: inout [UInt8]) throws(WireError) {
-        for wireCase in Self.wireCases {
-            if try out.enumCase(wireCase.name, { members throws(WireError) in try wireCase.write(self, &members) }) {
-                return
-            }
-        }
-        preconditionFailure("\(self) has no case in \(Self.self).wireCases")
-    }
-
     package init(reading reader: inout WireReader) throws(WireError) {
         self = try reader.enumCase { key throws(WireError) in
             guard let wireCase = Self.wireCases.first(where: { key == $0.name }) else {

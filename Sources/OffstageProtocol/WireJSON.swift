@@ -1,6 +1,7 @@
-/// JSON as the protocol reads it: a frame's bytes parsed once, strictly (depth limit, UTF-8, duplicate keys,
-/// numbers a 64-bit float holds), into a flat list of its values in document order, which `WireDecoder` reads in
-/// place. No tree of objects, no string made before a type asks for it.
+/// JSON as the protocol checks it: a frame's bytes parsed whole, strictly (depth limit, UTF-8, duplicate keys,
+/// numbers a 64-bit float holds), into a flat list of its values in document order, for `Frame` to say why a frame
+/// was refused and to refuse a key given twice where `WireReader` skipped a member; `WireReader` steps over values
+/// and reads escaped strings with its parser.
 struct WireJSON {
     /// One value of the document. A container is followed by its contents (an object's members as key, value,
     /// key, value…) and knows where they end, so a reader steps over it in one move.
@@ -56,9 +57,6 @@ struct WireJSON {
         UnsafeBufferPointer(rebasing: bytes[values[index].start..<values[index].end])
     }
 
-    /// A number's text as written.
-    func text(_ index: Int) -> String { String(decoding: rawBytes(index), as: UTF8.self) }
-
     /// The text of the string (or key) at `index`, escapes resolved; UTF-8 was checked while parsing.
     func string(_ index: Int) -> String {
         let value = values[index]
@@ -89,32 +87,6 @@ struct WireJSON {
             key = next(after: key + 1)
         }
         return nil
-    }
-
-    /// The indices of an array's items, or of an object's keys, in order (none for a scalar).
-    func children(of container: Int) -> [Int] {
-        let kind = values[container].kind
-        guard kind == .object || kind == .array else { return [] }
-        let step = kind == .object ? 1 : 0
-        var indices: [Int] = []
-        var child = container + 1
-        while child < values[container].end {
-            indices.append(child)
-            child = next(after: child + step)
-        }
-        return indices
-    }
-
-    /// The value at `index` in words, for an error that says what was found.
-    func found(_ index: Int) -> String {
-        switch values[index].kind {
-        case .null: "null"
-        case .trueValue, .falseValue: "a boolean"
-        case .number: "the number \(text(index))"
-        case .string, .escapedString: "a string"
-        case .array: "an array"
-        case .object: "an object"
-        }
     }
 
     // MARK: Writing

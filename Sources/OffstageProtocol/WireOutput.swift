@@ -1,5 +1,5 @@
-/// Writing the protocol's JSON straight into a frame's bytes, for both coders: the hand-written coding of the
-/// frequent messages (`HandCoding.swift`) and `WireEncoder`, so that they write the same text.
+/// Writing the protocol's JSON straight into a frame's bytes: the pieces every `WireCoded` value is written with,
+/// so that a number or a string is written one way wherever it is.
 extension [UInt8] {
     /// Appends JSON text written in the source (keys, punctuation, whole fragments).
     /// The punctuation around keys and values (a byte or two) is appended byte by byte, which the compiler
@@ -29,7 +29,7 @@ extension [UInt8] {
     mutating func put(_ value: Bool) { value ? put("true") : put("false") }
 
     /// Appends a number as Swift describes it; false (nothing written) for infinities and NaN, which JSON cannot
-    /// hold (the general encoder then reports the error).
+    /// hold (the caller then reports the error).
     mutating func put<Value: BinaryFloatingPoint & LosslessStringConvertible>(_ value: Value) -> Bool {
         guard value.isFinite else { return false }
         append(contentsOf: value.description.utf8)

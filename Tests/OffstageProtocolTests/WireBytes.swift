@@ -1,5 +1,5 @@
-/// The protocol's JSON for the messages of the tests, byte for byte, as the hand coder and the tree-based general
-/// coder before `WireEncoder` wrote it (recorded from them): the wire stays the same for every peer and the docs.
+/// The protocol's JSON for the messages of the tests, byte for byte, as the coders that wrote it before the one
+/// hand coding did (recorded from them): the wire stays the same for every peer and the docs.
 enum WireBytes {
     /// `HandCodingTests.clientMessages`: every app call and work report, with and without a bundle.
     static let hotClientMessages: [String] = [
@@ -103,5 +103,34 @@ enum WireBytes {
         #"{"version":1,"payload":{"id":4,"body":{"control":{"command":{"event":{"event":{"setBattery":{"level":0.25,"charging":true}}}}}}}}"#,
         #"{"version":1,"payload":{"id":5,"body":{"control":{"command":{"device":{"overrides":{"network":"wifi"},"reset":true}}}}}}"#,
         #"{"version":1,"payload":{"id":6,"body":{"work":{"_0":{"cpuSeconds":0.5,"gpuSeconds":0.0,"bytes":2000000,"seconds":3.0}}}}}"#,
+    ]
+    /// `WireCodedFamiliesTests.messages`: every effect but a task's start, records, the status, the progress UI.
+    static let familyMessages: [String] = [
+        #"{"version":1,"payload":{"effect":{"effect":{"terminate":{"_0":"com.a","_1":{"userForceQuit":{}}}}}}}"#,
+        #"{"version":1,"payload":{"effect":{"effect":{"terminate":{"_0":"com.a","_1":{"memoryPressure":{}}}}}}}"#,
+        #"{"version":1,"payload":{"effect":{"effect":{"terminate":{"_0":"com.a","_1":{"watchdog":{"_0":"slow"}}}}}}}"#,
+        #"{"version":1,"payload":{"effect":{"effect":{"terminate":{"_0":"com.a","_1":{"crash":{"_0":"boom"}}}}}}}"#,
+        #"{"version":1,"payload":{"effect":{"effect":{"terminate":{"_0":"com.a","_1":{"exited":{"_0":"0"}}}}}}}"#,
+        #"{"version":1,"payload":{"effect":{"effect":{"terminate":{"_0":"com.a","_1":{"resourceLimit":{"_0":"cpu"}}}}}}}"#,
+        #"{"version":1,"payload":{"effect":{"effect":{"terminate":{"_0":"com.a","_1":{"deviceShutdown":{}}}}}}}"#,
+        #"{"version":1,"payload":{"effect":{"effect":{"deliverBackgroundEvent":{"_0":"com.a","_1":{"remoteNotification":{"payload":"{\"a\":1}"}},"token":3}}}}}"#,
+        #"{"version":1,"payload":{"effect":{"effect":{"deliverBackgroundEvent":{"_0":"com.a","_1":{"fetch":{}},"token":3}}}}}"#,
+        #"{"version":1,"payload":{"effect":{"effect":{"deliverBackgroundEvent":{"_0":"com.a","_1":{"location":{"_0":{"significantChange":{}}}},"token":3}}}}}"#,
+        #"{"version":1,"payload":{"effect":{"effect":{"deliverBackgroundEvent":{"_0":"com.a","_1":{"location":{"_0":{"enteredRegion":{"_0":"home"}}}},"token":3}}}}}"#,
+        #"{"version":1,"payload":{"effect":{"effect":{"deliverBackgroundEvent":{"_0":"com.a","_1":{"location":{"_0":{"exitedRegion":{"_0":"work"}}}},"token":3}}}}}"#,
+        #"{"version":1,"payload":{"effect":{"effect":{"deliverBackgroundEvent":{"_0":"com.a","_1":{"urlSessionEvents":{"session":"s","tasks":[1,2],"wakesApp":true}},"token":3}}}}}"#,
+        #"{"version":1,"payload":{"effect":{"effect":{"presentNotification":{"_0":"com.a","_1":{"willPresent":{"identifier":"n"}}}}}}}"#,
+        #"{"version":1,"payload":{"effect":{"effect":{"presentNotification":{"_0":"com.a","_1":{"didReceive":{"identifier":"n","text":{"title":"t","subtitle":"","body":"b"}}}}}}}}"#,
+        #"{"version":1,"payload":{"effect":{"effect":{"launch":{"_0":"com.a","_1":"background task"}}}}}"#,
+        #"{"version":1,"payload":{"effect":{"effect":{"resume":{"_0":"com.a"}}}}}"#,
+        #"{"version":1,"payload":{"effect":{"effect":{"setCPUPriority":{"_0":"com.a","_1":"background"}}}}}"#,
+        #"{"version":1,"payload":{"effect":{"effect":{"startTask":{"_0":"com.a","_1":{"id":7,"app":"com.a","request":{"identifier":"r","kind":"app refresh","requiresNetworkConnectivity":false,"requiresExternalPower":false,"title":"","subtitle":"","strategy":"queue","requiresGPU":false},"startedAt":2.5,"expiresAt":32.5,"delivered":false,"progressCompleted":0,"progressTotal":0}}}}}}"#,
+        #"{"version":1,"payload":{"effect":{"effect":{"startTask":{"_0":"com.a","_1":{"id":8,"app":"com.a","request":{"identifier":"c","kind":"continued processing","requiresNetworkConnectivity":false,"requiresExternalPower":false,"title":"","subtitle":"","strategy":"queue","requiresGPU":false},"startedAt":3.0,"expiredAt":9.0,"delivered":true,"progressCompleted":3,"progressTotal":10}}}}}}"#,
+        #"{"version":1,"payload":{"effect":{"effect":{"record":{"_0":{"at":12.25,"app":"com.a","kind":"started","task":"com.a.refresh","reason":"app refresh task started: all constraints satisfied","detail":{"started":{"kind":"app refresh","cause":"all constraints satisfied"}},"taskKind":"app refresh"}}}}}}"#,
+        #"{"version":1,"payload":{"effect":{"effect":{"record":{"_0":{"at":0.0,"app":"com.a","kind":"content age","reason":"content refreshed in the background 2 min before this launch","detail":{"contentAge":{"seconds":90.0}},"value":90.0}}}}}}"#,
+        #"{"version":1,"payload":{"effect":{"effect":{"record":{"_0":{"at":-1.0,"kind":"device","reason":"battery \"low\""}}}}}}"#,
+        #"{"version":1,"payload":{"reply":{"id":1,"reply":{"records":{"records":[{"time":"2026-11-29T12:00:00Z","record":{"at":12.25,"app":"com.a","kind":"started","task":"com.a.refresh","reason":"app refresh task started: all constraints satisfied","detail":{"started":{"kind":"app refresh","cause":"all constraints satisfied"}},"taskKind":"app refresh"}},{"time":"2026-11-29T12:00:00Z","record":{"at":0.0,"app":"com.a","kind":"content age","reason":"content refreshed in the background 2 min before this launch","detail":{"contentAge":{"seconds":90.0}},"value":90.0}},{"time":"2026-11-29T12:00:00Z","record":{"at":-1.0,"kind":"device","reason":"battery \"low\""}}]}}}}}"#,
+        #"{"version":1,"payload":{"reply":{"id":2,"reply":{"status":{"status":{"pid":-1,"protocolVersion":1,"uptimeSeconds":0.5,"freezer":"cgroup v2 freezer","socket":"/s","stateDirectory":"/d","device":{"batteryLevel":0.125,"isCharging":true,"network":"cellular","thermalState":"serious","isScreenOn":false,"isLocked":true,"hasBackgroundGPU":true,"resumeCallback":"none","idleSince":30.0,"battery":{"capacityWattHours":10.0,"chargingWatts":20.0,"taperLevel":0.5},"simulatesBattery":true,"isShutDown":true},"overrides":{"thermal":"critical"},"settings":{"backgroundAppRefresh":false,"backgroundAppRefreshRestricted":true,"backgroundAppRefreshOff":["com.a"],"continuedProcessingOff":["com.c"],"lowPowerMode":true,"lowDataMode":true,"fullAccessKeyboards":["com.k"]},"memoryPressure":3.5,"installedApps":0,"runningApps":0,"memoryWritePending":true}}}}}}"#,
+        #"{"version":1,"payload":{"reply":{"id":3,"reply":{"progress":{"tasks":[{"app":"com.a","taskID":4,"identifier":"x","title":"","subtitle":"","progressCompleted":0,"progressTotal":0,"question":"Continue?"}]}}}}}"#,
     ]
 }

@@ -3,7 +3,7 @@ import OffstageCore
 import OffstageProtocol
 import Testing
 
-/// The protocol's own JSON coding (`WireEncoder`/`WireDecoder`, used by `Frame`) reads and writes the same JSON
+/// The protocol's own JSON coding (`WireCoded`, used by `Frame`) reads and writes the same JSON
 /// as Foundation's `JSONEncoder`/`JSONDecoder`, so clients in other languages see no difference.
 @Suite struct WireJSONTests {
     static let request = TaskRequest(
