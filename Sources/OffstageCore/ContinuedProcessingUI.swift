@@ -29,6 +29,23 @@ public struct ContinuedProcessingUI: Hashable, Sendable, Codable {
         progressTotal > 0 ? min(1, max(0, Double(progressCompleted) / Double(progressTotal))) : 0
     }
 
+    /// A UI with every member given: one a host read back (from the wire or a report).
+    public init(
+        app: BundleID, taskID: Int, identifier: String, title: String, subtitle: String, progressCompleted: Int64,
+        progressTotal: Int64, question: String? = nil, outcome: Outcome? = nil, dismissAt: Instant? = nil
+    ) {
+        self.app = app
+        self.taskID = taskID
+        self.identifier = identifier
+        self.title = title
+        self.subtitle = subtitle
+        self.progressCompleted = progressCompleted
+        self.progressTotal = progressTotal
+        self.question = question
+        self.outcome = outcome
+        self.dismissAt = dismissAt
+    }
+
     /// The UI of a task as it runs now.
     init(_ run: TaskRun, question: String? = nil) {
         app = run.app

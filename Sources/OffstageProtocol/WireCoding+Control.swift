@@ -182,8 +182,6 @@ extension FreezerAction: WireCoded {
 }
 
 /// The progress UI of one continued-processing task, its members in the core's order, those not set left out.
-/// The core keeps its initializer internal: a value read is made by its `Decodable` initializer, handed the members
-/// read here (`WireReadMembers`).
 extension ContinuedProcessingUI: WireCoded {
     package func write(to out: inout [UInt8]) throws(WireError) {
         try out.object { members throws(WireError) in
@@ -200,14 +198,10 @@ extension ContinuedProcessingUI: WireCoded {
                 ("app", BundleID.self), ("taskID", Int.self), ("identifier", String.self), ("title", String.self),
                 ("subtitle", String.self), ("progressCompleted", Int64.self), ("progressTotal", Int64.self),
                 ("question", String?.self), ("outcome", Outcome?.self), ("dismissAt", Instant?.self))
-        var members: [String: any Sendable] = [
-            "app": app, "taskID": taskID, "identifier": identifier, "title": title, "subtitle": subtitle,
-            "progressCompleted": completed, "progressTotal": total,
-        ]
-        members["question"] = question
-        members["outcome"] = outcome
-        members["dismissAt"] = dismissAt
-        try self.init(reading: WireReadMembers(members))
+        self.init(
+            app: app, taskID: taskID, identifier: identifier, title: title, subtitle: subtitle,
+            progressCompleted: completed, progressTotal: total, question: question, outcome: outcome,
+            dismissAt: dismissAt)
     }
 }
 
