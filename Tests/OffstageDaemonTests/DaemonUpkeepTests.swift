@@ -32,8 +32,9 @@ import Testing
         #expect(HeapTrim.isAvailable)
         let page = Int(sysconf(Int32(_SC_PAGESIZE)))
         let size = 4000
-        // Eight runs of 511 blocks, each followed by one kept in use (the last of its 512).
-        let blocks = (0..<4096).map { _ -> UnsafeMutableRawPointer in
+        // Sixteen runs of 511 blocks, each followed by one kept in use (the last of its 512). Tests running beside
+        // this one allocate in the same heap, so some runs are scattered: only those laid out in order are read.
+        let blocks = (0..<8192).map { _ -> UnsafeMutableRawPointer in
             let block = malloc(size)!
             memset(block, 1, size)
             return block
@@ -41,7 +42,7 @@ import Testing
         // The whole pages between the first block of a run and the kept one, where the allocator placed the run's
         // blocks one after the other (a run that reused scattered free space is left out).
         var freed: [(start: Int, end: Int)] = []
-        for run in 0..<8 {
+        for run in 0..<16 {
             let addresses = blocks[run * 512..<run * 512 + 512].map { Int(bitPattern: $0) }
             let step = addresses[1] - addresses[0]
             guard step > 0, step < size + 64, zip(addresses, addresses.dropFirst()).allSatisfy({ $1 - $0 == step })
@@ -50,7 +51,7 @@ import Testing
         }
         for (index, block) in blocks.enumerated() where index % 512 != 511 { free(block) }
         defer { for (index, block) in blocks.enumerated() where index % 512 == 511 { free(block) } }
-        #expect(freed.count >= 2, "the allocator placed most runs in order")
+        #expect(!freed.isEmpty, "the allocator placed no run in order")
         func residentShare() -> Double {
             var resident = 0
             var total = 0
