@@ -3,14 +3,6 @@
 /// continued-processing task, the user in the progress UI, the CPU monitor's deadline); each hands the monitors
 /// what they read and carries out the actions they return.
 extension BackgroundSystem {
-    /// The CPU priority last sent for the app; nil while it is suspended or not running.
-    public func cpuPriority(of app: BundleID) -> CPUPriority? {
-        apps.contains(app) ? monitors.cpuPriority(at: apps.position(of: app)) : nil
-    }
-
-    /// Everything the app has been reported to use since it was installed.
-    public func totalUsage(of app: BundleID) -> ResourceUsage { apps.lookUp(app)?.totalUsage ?? ResourceUsage() }
-
     /// The progress UI of every running continued-processing task and of finished ones still showing their
     /// outcome, in the order the tasks started. `updateTitle(_:subtitle:)` and reported progress show at once.
     public var progressUI: [ContinuedProcessingUI] { monitors.progress.ui(running: continuedRuns) }

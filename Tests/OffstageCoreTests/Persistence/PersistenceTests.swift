@@ -20,7 +20,7 @@ import Testing
         var system = Self.installed()
         let later = TaskRequest(identifier: "com.example.app.refresh", kind: .appRefresh, earliestBeginDate: 3600)
         let effects = system.restorePending([later], for: Self.app, at: Instant(seconds: 10))
-        #expect(system.pendingRequests(of: Self.app) == [later])
+        #expect(system.app(Self.app).pendingRequests == [later])
         #expect(
             effects.records.contains {
                 if case .submitted(_, .restored) = $0.detail { $0.kind == .submitted } else { false }
@@ -48,7 +48,7 @@ import Testing
         var system = Self.installed()
         let export = TaskRequest(identifier: "com.example.app.export.1", kind: .continuedProcessing)
         _ = system.restorePending([export], for: Self.app, at: .zero)
-        #expect(system.pendingRequests(of: Self.app).isEmpty)
+        #expect(system.app(Self.app).pendingRequests.isEmpty)
     }
 
     @Test func restoredSettingsApplyWithoutARecord() {
@@ -216,7 +216,7 @@ import Testing
         #expect(snapshot.apps[feed]?.backgroundWork.significantLocationChanges == true)
         #expect(snapshot.apps[feed]?.backgroundWork.monitoredRegions == ["home"])
         h.restart()
-        #expect(h.system.isForceQuit(feed))
+        #expect(h.system.app(feed).isForceQuit)
         #expect(h.system.snapshot().apps[feed] == snapshot.apps[feed])
     }
 
