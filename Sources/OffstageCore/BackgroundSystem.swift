@@ -226,15 +226,13 @@ public struct BackgroundSystem: Sendable {
         outbox.append(.record(Record(at: now, app: app, kind: kind, task: task, detail: detail(), on: wallClock)))
     }
 
-    /// What the constraints see of the system and of the app `id` now.
-    func context(for id: BundleID) -> ConstraintContext { context(for: id, judgement: judgementContext(for: id)) }
-
-    /// What the constraints see now, with the app's judgement context already worked out.
-    func context(for id: BundleID, judgement: JudgementContext) -> ConstraintContext {
+    /// What the constraints see of the system and of the app `id` now; `judgement` is the app's judgement context
+    /// when the caller already worked it out (a pass over its requests reuses one), else it is worked out here.
+    func context(for id: BundleID, judgement: JudgementContext? = nil) -> ConstraintContext {
         let app = apps[id]  // looked up once: each lookup probes the table
         return ConstraintContext(
             now: now, sharedPolicy: sharedPolicy, device: device, settings: settings, wallClock: wallClock,
             app: id, appState: app.projectedState, appForceQuit: app.forceQuit,
-            runningIdentifiers: app.runningIdentifiers, judgement: judgement)
+            runningIdentifiers: app.runningIdentifiers, judgement: judgement ?? judgementContext(for: id))
     }
 }

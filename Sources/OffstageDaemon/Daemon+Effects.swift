@@ -254,7 +254,7 @@ extension Daemon {
     /// Writes what the system remembers (usage, cooperation, budgets, energy), if it changed since last written.
     func saveMemory() {
         memoryAt = nil
-        let snapshot = system.snapshot()
+        let snapshot = SystemSnapshot(of: system)
         if var unchanged = savedMemory {
             unchanged.takenAt = snapshot.takenAt
             if unchanged == snapshot { return }

@@ -351,7 +351,7 @@ extension CoreHarness {
             policy: old.policy, device: old.device, settings: old.settings, wallClock: old.wallClock)
         var effects: [Effect] = []
         for id in old.installed { effects += restarted.install(old.app(id).manifest!, at: now) }
-        restarted.restore(old.snapshot())
+        restarted.restore(SystemSnapshot(of: old))
         for id in old.installed {
             if let memory = processes[id] { effects += restarted.adoptProcess(id, memory, at: now) }
         }

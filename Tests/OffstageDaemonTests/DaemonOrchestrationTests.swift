@@ -225,8 +225,9 @@ import Testing
             _ = try daemon.answer(.event(event: .home))
             Self.answerCallbacks(daemon)
             learnt = daemon.system.launchModel
-            #expect(daemon.system.snapshot().launchModel != LaunchModel(), "opening the app taught it something")
-            var snapshot = daemon.system.snapshot()
+            #expect(
+                SystemSnapshot(of: daemon.system).launchModel != LaunchModel(), "opening the app taught it something")
+            var snapshot = SystemSnapshot(of: daemon.system)
             snapshot.refreshEnergyUse = 2.5
             try daemon.store.saveMemory(snapshot, previous: nil, clockOrigin: daemon.clock.epochAtZero)
             try daemon.store.commit()  // as the loop does at the end of its turn

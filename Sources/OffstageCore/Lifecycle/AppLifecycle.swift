@@ -269,11 +269,31 @@ struct AppLifecycle: Sendable {
         assertionsWarned = false
     }
 
+    /// Answers the app's background-time `call` with `timeRemaining` its `backgroundTimeRemaining` now:
+    /// `beginBackgroundTask` (or `performExpiringActivity`), `endBackgroundTask` and `backgroundTimeRemaining`.
+    /// Returns the answer and what to carry out (a crash among them replaces the answer).
+    mutating func answerBackgroundTime(_ call: AppCall, timeRemaining: Double, isExtension: Bool, policy: Policy)
+        -> (AppCallResult, [LifecycleAction])
+    {
+        let (name, asExpiringActivity): (String?, Bool)
+        switch call {
+        case .backgroundTimeRemaining: return (.timeRemaining(timeRemaining), [])
+        case .endBackgroundTask(let number): return (.ok, endBackgroundTask(number))
+        case .beginBackgroundTask(let taskName): (name, asExpiringActivity) = (taskName, false)
+        case .beginExpiringActivity(let reason): (name, asExpiringActivity) = (reason, true)
+        default: preconditionFailure("not a background-time call: \(call)")
+        }
+        let (number, actions) = beginBackgroundTask(
+            named: name, asExpiringActivity: asExpiringActivity, isExtension: isExtension,
+            timeRemaining: timeRemaining, policy: policy)
+        return (.backgroundTask(number), actions)
+    }
+
     /// `beginBackgroundTask(withName:expirationHandler:)` (or `performExpiringActivity`, `asExpiringActivity`): an
     /// assertion numbered from 1 in each process, refused (0) once the background time is up (`timeRemaining`),
     /// expired at once if the outstanding ones were already warned; more than the policy's limit crashes the app.
     /// An app extension has no `beginBackgroundTask` (`NS_EXTENSION_UNAVAILABLE_IOS`): refused. Returns the number.
-    mutating func beginBackgroundTask(
+    private mutating func beginBackgroundTask(
         named name: String?, asExpiringActivity: Bool, isExtension: Bool, timeRemaining: Double, policy: Policy
     ) -> (number: Int, actions: [LifecycleAction]) {
         if isExtension && !asExpiringActivity {
@@ -296,7 +316,7 @@ struct AppLifecycle: Sendable {
     }
 
     /// `endBackgroundTask(_:)`: the assertion `number` ends; an unknown number is only logged, with iOS's message.
-    mutating func endBackgroundTask(_ number: Int) -> [LifecycleAction] {
+    private mutating func endBackgroundTask(_ number: Int) -> [LifecycleAction] {
         guard assertions.removeValue(forKey: number) != nil else {
             let hex = String(number, radix: 16)
             return [

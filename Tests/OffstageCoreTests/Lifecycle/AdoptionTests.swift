@@ -114,7 +114,7 @@ import Testing
         h.launchAndSuspend(feed)
         h.submit(Fixture.refreshRequest(feed), from: feed)
         h.advance(by: 1)
-        let before = h.system.snapshot()
+        let before = SystemSnapshot(of: h.system)
         #expect(before.nextToken > 1)
         #expect(before.nextTaskID > 1)
         h.restart()

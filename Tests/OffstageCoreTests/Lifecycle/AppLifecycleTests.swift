@@ -70,7 +70,7 @@ import Testing
         #expect(deliverAll(&lifecycle, at: at(20)) == [.willResignActive, .didEnterBackground])
         #expect(lifecycle.backgroundSince == at(20))
         #expect(lifecycle.suspendIfIdle(otherWork: false).isEmpty)  // its assertion keeps it running
-        _ = lifecycle.endBackgroundTask(1)
+        _ = end(&lifecycle, 1)
         #expect(lifecycle.suspendIfIdle(otherWork: true).isEmpty)  // a task or §7's work keeps it running
         #expect(lifecycle.suspendIfIdle(otherWork: false) == [.suspended])
         #expect(lifecycle.state == .suspended && lifecycle.backgroundSince == nil)
@@ -78,40 +78,50 @@ import Testing
         #expect(lifecycle.state == .background && lifecycle.backgroundSince == at(30) && lifecycle.hasCallbackToDeliver)
     }
 
-    /// Begins a `beginBackgroundTask` assertion in an app (not an extension) with time left; its number.
-    func begin(_ lifecycle: inout AppLifecycle, named name: String? = nil) -> Int {
-        lifecycle.beginBackgroundTask(
-            named: name, asExpiringActivity: false, isExtension: false, timeRemaining: 30, policy: policy
-        ).number
+    /// Answers `beginBackgroundTask` in an app (an extension if `isExtension`) with `timeRemaining` left: the
+    /// assertion's number (0 when refused) and what to carry out.
+    func begin(
+        _ lifecycle: inout AppLifecycle, named name: String? = nil, isExtension: Bool = false,
+        timeRemaining: Double = 30
+    ) -> (number: Int, actions: [LifecycleAction]) {
+        let (answer, actions) = lifecycle.answerBackgroundTime(
+            .beginBackgroundTask(name: name), timeRemaining: timeRemaining, isExtension: isExtension, policy: policy)
+        guard case .backgroundTask(let number) = answer else { preconditionFailure("not an assertion: \(answer)") }
+        return (number, actions)
+    }
+
+    /// Answers `endBackgroundTask(number)`: what to carry out.
+    func end(_ lifecycle: inout AppLifecycle, _ number: Int) -> [LifecycleAction] {
+        let (answer, actions) = lifecycle.answerBackgroundTime(
+            .endBackgroundTask(number), timeRemaining: 30, isExtension: false, policy: policy)
+        precondition(answer == .ok, "endBackgroundTask is answered .ok")
+        return actions
     }
 
     @Test func assertionsAreNumberedFromOneInEachProcess() {
         var lifecycle = AppLifecycle()
-        let first = begin(&lifecycle, named: "upload")
-        let second = begin(&lifecycle)
+        let first = begin(&lifecycle, named: "upload").number
+        let second = begin(&lifecycle).number
         #expect((first, second) == (1, 2) && lifecycle.assertions == [1: "upload", 2: ""])
         #expect(lifecycle.keepsProcessRunning)
-        let ended = lifecycle.endBackgroundTask(1)
-        let endedAgain = lifecycle.endBackgroundTask(1)
+        let ended = end(&lifecycle, 1)
+        let endedAgain = end(&lifecycle, 1)
         #expect(ended == [.fact(.assertionEnded, .assertionEnded(number: 1))])
         #expect(endedAgain.count == 1 && endedAgain.first != ended.first)  // iOS's log message, nothing ends
         lifecycle.clearProcess()
-        #expect(begin(&lifecycle) == 1)
+        #expect(begin(&lifecycle).number == 1)
     }
 
     @Test func anAssertionIsRefusedWhenTheTimeIsUpOrInAnExtensionAndTooManyCrashTheApp() {
         var lifecycle = AppLifecycle()
         lifecycle.launch(.backgroundTask)
         _ = deliverAll(&lifecycle, at: at(0))
-        let late = lifecycle.beginBackgroundTask(
-            named: "late", asExpiringActivity: false, isExtension: false, timeRemaining: 0, policy: policy)
+        let late = begin(&lifecycle, named: "late", timeRemaining: 0)
         #expect(late.number == 0 && late.actions == [.fact(.assertionBegan, .assertionRefused(name: "late"))])
-        let inExtension = lifecycle.beginBackgroundTask(
-            named: nil, asExpiringActivity: false, isExtension: true, timeRemaining: 30, policy: policy)
+        let inExtension = begin(&lifecycle, isExtension: true)
         #expect(inExtension.number == 0 && lifecycle.assertions.isEmpty)
         for _ in 0..<policy.maxOutstandingAssertions { _ = begin(&lifecycle) }
-        let tooMany = lifecycle.beginBackgroundTask(
-            named: nil, asExpiringActivity: false, isExtension: false, timeRemaining: 30, policy: policy)
+        let tooMany = begin(&lifecycle)
         #expect(tooMany.number == 0 && tooMany.actions.count == 1)
         #expect(tooMany.actions.first.map { if case .crash = $0 { true } else { false } } == true)
     }

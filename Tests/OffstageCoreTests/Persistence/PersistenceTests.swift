@@ -78,7 +78,7 @@ import Testing
         h.handle(.home)
         h.advance(by: 40)
         h.handle(.resourceUsage(feed, ResourceUsage(cpuSeconds: 3, cellularBytes: 1_000_000, interval: 10)))
-        return (h, h.system.snapshot())
+        return (h, SystemSnapshot(of: h.system))
     }
 
     @Test func snapshotRestoresUsageCooperationBudgetsAndEnergy() {
@@ -94,7 +94,7 @@ import Testing
         var restarted = BackgroundSystem()
         _ = restarted.install(Fixture.manifest(feed), at: snapshot.takenAt)
         restarted.restore(snapshot)
-        #expect(restarted.snapshot() == snapshot)
+        #expect(SystemSnapshot(of: restarted) == snapshot)
         #expect(restarted.usage(of: feed)?.cooperation.score == 0.8)
         #expect(restarted.usageTier(of: feed) == h.system.usageTier(of: feed))
         #expect(restarted.energy == h.system.energy)
@@ -107,7 +107,7 @@ import Testing
         var h = Fixture.harness()
         h.open(Fixture.feed)
         h.advance(by: 100)
-        let history = h.system.snapshot().apps[Fixture.feed]
+        let history = SystemSnapshot(of: h.system).apps[Fixture.feed]
         #expect(history?.foregroundSeconds == 100)
         #expect(history?.lastUsed == h.now)
     }
@@ -141,7 +141,7 @@ import Testing
         var restarted = BackgroundSystem()
         _ = restarted.install(Fixture.manifest(Fixture.mail), at: snapshot.takenAt)
         restarted.restore(snapshot)
-        #expect(restarted.snapshot().apps[Fixture.feed] == nil)
+        #expect(SystemSnapshot(of: restarted).apps[Fixture.feed] == nil)
         #expect(restarted.usage(of: Fixture.mail)?.cooperation.score == 1)
     }
 }
@@ -211,13 +211,13 @@ import Testing
         h.call(.setSignificantLocationMonitoring(true), from: feed)
         h.call(.setRegionMonitoring(identifier: "home", true), from: feed)
         h.handle(.swipeAway(feed))
-        let snapshot = h.system.snapshot()
+        let snapshot = SystemSnapshot(of: h.system)
         #expect(snapshot.apps[feed]?.forceQuit == true)
         #expect(snapshot.apps[feed]?.backgroundWork.significantLocationChanges == true)
         #expect(snapshot.apps[feed]?.backgroundWork.monitoredRegions == ["home"])
         h.restart()
         #expect(h.system.app(feed).isForceQuit)
-        #expect(h.system.snapshot().apps[feed] == snapshot.apps[feed])
+        #expect(SystemSnapshot(of: h.system).apps[feed] == snapshot.apps[feed])
     }
 
     @Test func snapshotStoredBeforeTheseFieldsLoadsWithEmptyDefaults() throws {
