@@ -101,13 +101,14 @@ struct AppLifecycle: Sendable {
     }
 
     /// The app leaves the screen: `willResignActive` (if it will be active) then `didEnterBackground`, after the
-    /// callbacks already queued; an app already off screen stays as it is.
-    mutating func leaveScreen() {
+    /// callbacks already queued; an app already off screen stays as it is. Its time on screen ends (`.leftScreen`).
+    mutating func leaveScreen() -> [LifecycleAction] {
         switch projectedState {
         case .active: queuedCallbacks += [.willResignActive, .didEnterBackground]
         case .inactive: queuedCallbacks += [.didEnterBackground]
         default: break
         }
+        return [.leftScreen]
     }
 
     /// An interruption or the app switcher covers the app on screen: it resigns active (`willResignActive`) if it
@@ -222,14 +223,15 @@ struct AppLifecycle: Sendable {
     }
 
     /// Ends the process for `reason`: a process not frozen that the user swipes away or jetsam picks is ended
-    /// politely (`.terminationBegan`: only `willTerminate` is delivered from now on), any other at once (`.end`).
+    /// politely (it leaves the screen, `.leftScreen`, and `.terminationBegan`: only `willTerminate` is delivered
+    /// from now on), any other at once (`.end`).
     /// Nothing happens without a process or while a termination is under way.
     mutating func terminate(_ reason: TerminationReason) -> [LifecycleAction] {
         guard state.hasProcess, terminating == nil else { return [] }
         guard reason == .userForceQuit || reason == .memoryPressure, state != .suspended else { return [.end(reason)] }
         terminating = reason
         queuedCallbacks = [.willTerminate]
-        return [.terminationBegan]
+        return [.leftScreen, .terminationBegan]
     }
 
     // MARK: Registration, assertions and background time

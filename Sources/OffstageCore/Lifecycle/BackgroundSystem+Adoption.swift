@@ -48,7 +48,7 @@ extension BackgroundSystem {
             id, .adopted,
             reason: "the live process of a previous run was adopted: \(memory.state.rawValue)"
                 + (memory.state == .suspended ? ", still frozen" : ""))
-        if memory.state.isForeground && !onScreen { sendToBackground(id) }
+        if memory.state.isForeground && !onScreen { carryOut(apps[id].lifecycle.leaveScreen(), for: id) }
         return finish()
     }
 }

@@ -47,11 +47,11 @@ extension BackgroundSystem {
                 reviewAgain(id)
                 emit(.suspend(id))
                 record(id, .suspended, .suspendedWithoutWork)
-            case .terminationBegan:
+            case .leftScreen:
                 reviewAgain(id)
                 apps[id].judgementHistory.noteLeft(at: now)
                 if foregroundApp == id { foregroundApp = nil }
-                pumpCallbacks(id)
+            case .terminationBegan: pumpCallbacks(id)
             case .end(let reason): endProcess(id, reason)
             case .crash(let message): answer = crash(id, message)
             }

@@ -66,7 +66,7 @@ import Testing
         #expect(lifecycle.open(asExtension: false, at: at(10)).isEmpty)
         #expect(deliverAll(&lifecycle, at: at(10)) == [.willEnterForeground, .didBecomeActive])
         #expect(lifecycle.state == .active && lifecycle.backgroundSince == nil && !lifecycle.assertionsWarned)
-        lifecycle.leaveScreen()
+        _ = lifecycle.leaveScreen()
         #expect(deliverAll(&lifecycle, at: at(20)) == [.willResignActive, .didEnterBackground])
         #expect(lifecycle.backgroundSince == at(20))
         #expect(lifecycle.suspendIfIdle(otherWork: false).isEmpty)  // its assertion keeps it running
@@ -199,8 +199,8 @@ import Testing
         #expect(lifecycle.terminate(.userForceQuit).isEmpty)  // no process
         lifecycle.launch(.user)
         _ = deliverAll(&lifecycle, at: at(0))
-        lifecycle.leaveScreen()
-        #expect(lifecycle.terminate(.userForceQuit) == [.terminationBegan])
+        _ = lifecycle.leaveScreen()
+        #expect(lifecycle.terminate(.userForceQuit) == [.leftScreen, .terminationBegan])
         #expect(lifecycle.queuedCallbacks == [.willTerminate] && lifecycle.terminating == .userForceQuit)
         #expect(!lifecycle.isReadyForWork && lifecycle.keepsProcessRunning)
         #expect(lifecycle.terminate(.memoryPressure).isEmpty)  // one termination at a time
@@ -251,7 +251,7 @@ import Testing
         _ = lifecycle.callbackReturned(token: 1)
         let active = lifecycle.deliverCallbacks(tokens: &tokens, manifest: widget, at: at(1), policy: policy)
         #expect(active == [.stateChanged(from: .inactive, to: .active)] && tokens == 3 && lifecycle.inFlight == nil)
-        #expect(lifecycle.terminate(.userForceQuit) == [.terminationBegan])
+        #expect(lifecycle.terminate(.userForceQuit) == [.leftScreen, .terminationBegan])
         let ended = lifecycle.deliverCallbacks(tokens: &tokens, manifest: widget, at: at(2), policy: policy)
         #expect(ended == [.end(.userForceQuit)])
     }
@@ -264,10 +264,10 @@ import Testing
         #expect(!notRunning && launching && lifecycle.projectedState == .inactive)
         let again = lifecycle.resignActive()
         #expect(!again)
-        lifecycle.leaveScreen()
+        _ = lifecycle.leaveScreen()
         #expect(lifecycle.queuedCallbacks.suffix(2) == [.willResignActive, .didEnterBackground])
         let queued = lifecycle.queuedCallbacks
-        lifecycle.leaveScreen()  // already going to the background
+        #expect(lifecycle.leaveScreen() == [.leftScreen])  // already going to the background: no callback
         #expect(lifecycle.projectedState == .background && lifecycle.queuedCallbacks == queued)
     }
 
@@ -278,7 +278,7 @@ import Testing
         #expect(lifecycle.open(asExtension: false, at: at(1)).isEmpty && lifecycle.state == .active)
         #expect(
             lifecycle.wake(for: "refresh", resumeCallback: .didEnterBackground, asExtension: false, at: at(2)).isEmpty)
-        lifecycle.leaveScreen()
+        _ = lifecycle.leaveScreen()
         _ = deliverAll(&lifecycle, at: at(3))
         #expect(lifecycle.suspendIfIdle(otherWork: false) == [.suspended])
         let silent = lifecycle.wake(for: "refresh", resumeCallback: .none, asExtension: false, at: at(4))
