@@ -140,14 +140,13 @@ public struct BackgroundSystem: Sendable {
 
     // MARK: Reading
 
-    /// The app's life-cycle state; `.notRunning` for unknown apps.
-    public func state(of app: BundleID) -> AppState { apps.lookUp(app)?.state ?? .notRunning }
-
-    /// The installed app's manifest.
-    public func manifest(of app: BundleID) -> AppManifest? { apps.lookUp(app)?.manifest }
-
-    /// Whether the user swiped the app away since they last opened it.
-    public func isForceQuit(_ app: BundleID) -> Bool { apps.lookUp(app)?.forceQuit ?? false }
+    /// The app `id` as hosts read it: its state, manifest, requests, assertions, usage, CPU priority and modes.
+    public func app(_ id: BundleID) -> AppStatus {
+        let record = apps.lookUp(id)
+        return AppStatus(
+            record: record, continuedQueue: scheduler.continuedQueue,
+            cpuPriority: record == nil ? nil : monitors.cpuPriority(at: apps.position(of: id)))
+    }
 
     /// The app switcher: apps with a live process, most recently used first (the app on screen,
     /// which the previous one left at the same instant, before all others).
@@ -161,14 +160,6 @@ public struct BackgroundSystem: Sendable {
                 return ua != ub ? ua > ub : a.offset < b.offset
             }
             .map(\.element)
-    }
-
-    /// Requests submitted and not yet started (continued-processing ones included), as copies.
-    public func pendingRequests(of app: BundleID) -> [TaskRequest] {
-        let pending = apps.lookUp(app)?.pending ?? []
-        let queued = scheduler.continuedQueue
-        guard queued.contains(where: { $0.app == app }) else { return pending }  // no new array
-        return pending + queued.filter { $0.app == app }.map(\.request)
     }
 
     /// Tasks running now, on every app.
@@ -188,9 +179,6 @@ public struct BackgroundSystem: Sendable {
         }
         return runs
     }
-
-    /// Outstanding `beginBackgroundTask` identifiers of the app.
-    public func outstandingAssertions(of app: BundleID) -> [Int] { apps.lookUp(app)?.assertions.keys.sorted() ?? [] }
 
     // MARK: Plumbing shared by the extensions
 
@@ -238,15 +226,13 @@ public struct BackgroundSystem: Sendable {
         outbox.append(.record(Record(at: now, app: app, kind: kind, task: task, detail: detail(), on: wallClock)))
     }
 
-    /// What the constraints see of the system and of the app `id` now.
-    func context(for id: BundleID) -> ConstraintContext { context(for: id, judgement: judgementContext(for: id)) }
-
-    /// What the constraints see now, with the app's judgement context already worked out.
-    func context(for id: BundleID, judgement: JudgementContext) -> ConstraintContext {
+    /// What the constraints see of the system and of the app `id` now; `judgement` is the app's judgement context
+    /// when the caller already worked it out (a pass over its requests reuses one), else it is worked out here.
+    func context(for id: BundleID, judgement: JudgementContext? = nil) -> ConstraintContext {
         let app = apps[id]  // looked up once: each lookup probes the table
         return ConstraintContext(
             now: now, sharedPolicy: sharedPolicy, device: device, settings: settings, wallClock: wallClock,
             app: id, appState: app.projectedState, appForceQuit: app.forceQuit,
-            runningIdentifiers: app.runningIdentifiers, judgement: judgement)
+            runningIdentifiers: app.runningIdentifiers, judgement: judgement ?? judgementContext(for: id))
     }
 }

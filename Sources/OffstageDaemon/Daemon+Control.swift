@@ -48,7 +48,7 @@ extension Daemon {
                             + "Info.plist)"
                         : "\(app) has no control '\(action)'; its controls: \(controls.joined(separator: ", "))")
             }
-            let state = system.state(of: app)
+            let state = system.app(app).state
             guard state == .active else {
                 throw DaemonError(.refused, "\(app) is not on screen (it is \(state.rawValue)); open it first")
             }
@@ -104,11 +104,11 @@ extension Daemon {
     func installedApps() -> [AppInfo] {
         system.installed.compactMap { id in
             guard let app = apps[id] else { return nil }
-            let usage = system.usage(of: id)
+            let (usage, status) = (system.usage(of: id), system.app(id))
             return AppInfo(
-                bundle: id, path: app.path, state: system.state(of: id), pid: app.process?.pid,
-                frozen: app.process.map { host.isFrozen(id, $0) }, forceQuit: system.isForceQuit(id),
-                cpuSeconds: system.totalUsage(of: id).cpuSeconds, memoryBytes: app.memoryBytes,
+                bundle: id, path: app.path, state: status.state, pid: app.process?.pid,
+                frozen: app.process.map { host.isFrozen(id, $0) }, forceQuit: status.isForceQuit,
+                cpuSeconds: status.totalUsage.cpuSeconds, memoryBytes: app.memoryBytes,
                 usageTier: system.usageTier(of: id).rawValue, launches: usage?.history.launches.count ?? 0,
                 cooperation: usage?.cooperation.score ?? 1, energyJoules: system.energy.totals[.app(id)]?.total ?? 0)
         }

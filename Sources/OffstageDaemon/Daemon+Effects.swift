@@ -254,7 +254,7 @@ extension Daemon {
     /// Writes what the system remembers (usage, cooperation, budgets, energy), if it changed since last written.
     func saveMemory() {
         memoryAt = nil
-        let snapshot = system.snapshot()
+        let snapshot = SystemSnapshot(of: system)
         if var unchanged = savedMemory {
             unchanged.takenAt = snapshot.takenAt
             if unchanged == snapshot { return }
@@ -286,7 +286,7 @@ extension Daemon {
     /// app makes: with nothing pending before or after, it compares nothing more).
     private func syncStore(of id: BundleID) {
         syncProcessMemory(of: id)
-        let requests = inspect { $0.pendingRequests(of: id) }
+        let requests = inspect { $0.app(id).pendingRequests }
         if requests.isEmpty {
             if savedPending[id]?.isEmpty ?? true { return }
         } else {

@@ -110,7 +110,7 @@ extension Daemon {
     /// Writes what the core knows of the app's live process when it changed (nil once it has none), so that
     /// a daemon restarted after a crash can adopt it in that state.
     func syncProcessMemory(of id: BundleID) {
-        let memory = liveApps.contains(id) ? inspect { $0.processMemory(of: id) } : nil
+        let memory = liveApps.contains(id) ? inspect { $0.app(id).processMemory } : nil
         guard memory != savedProcessMemory[id] else { return }
         do {
             try store.saveProcessMemory(memory, of: id)

@@ -29,7 +29,7 @@ extension Daemon {
             worked = true
         }
         if let due = nextSampleDue(), due <= now {
-            for id in liveApps where inspect({ $0.state(of: id) }) != .suspended {
+            for id in liveApps where inspect({ $0.app(id).state }) != .suspended {
                 if let sampledAt = apps[id]?.sampledAt, sampledAt + configuration.sampleInterval <= now { sample(id) }
             }
             worked = true
@@ -100,7 +100,7 @@ extension Daemon {
         if samplingChanged {
             samplingChanged = false
             nextSampleAt = nil
-            for id in liveApps where inspect({ $0.state(of: id) }) != .suspended {
+            for id in liveApps where inspect({ $0.app(id).state }) != .suspended {
                 guard let due = apps[id].map({ $0.sampledAt + configuration.sampleInterval }) else { continue }
                 nextSampleAt = nextSampleAt.map { min($0, due) } ?? due
             }
@@ -112,7 +112,7 @@ extension Daemon {
     /// due and after control commands and ticks, not per message (`workMayWait` carries it between).
     var hasWaitingWork: Bool {
         inspect { system in
-            !system.runningTasks.isEmpty || apps.keys.contains { !system.pendingRequests(of: $0).isEmpty }
+            !system.runningTasks.isEmpty || apps.keys.contains { !system.app($0).pendingRequests.isEmpty }
         }
     }
 

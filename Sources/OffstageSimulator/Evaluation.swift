@@ -203,7 +203,7 @@ public struct Evaluation: Hashable, Sendable, Codable {
             },
             wakeUps: system.wakeUps,
             batteryJoules: system.device.battery.capacityJoules,
-            cellularBytes: apps.reduce(0) { $0 + system.totalUsage(of: $1).cellularBytes })
+            cellularBytes: apps.reduce(0) { $0 + system.app($1).totalUsage.cellularBytes })
     }
 
     /// This evaluation and the other shards of the same run as one, as if run together. Refuses a set that

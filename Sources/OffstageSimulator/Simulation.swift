@@ -457,7 +457,7 @@ public final class Simulation: @unchecked Sendable {
                 if case .setBattery = event { sampleBatteryBeforeJump() }
                 perform(system.handle(event, at: now))
                 // A process that exits on its own gets no `terminate` effect: the host ends it itself.
-                if case .processExited(let app, _) = event, system.state(of: app) == .notRunning {
+                if case .processExited(let app, _) = event, system.app(app).state == .notRunning {
                     dropProcess(of: app)
                 }
             case .tap(let app, let control): tap(app, control)

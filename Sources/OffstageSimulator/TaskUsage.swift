@@ -49,7 +49,7 @@ public struct TaskUsage: Sendable {
     }
 
     static func meters(of app: BundleID, in system: BackgroundSystem) -> Meters {
-        let usage = system.totalUsage(of: app)
+        let usage = system.app(app).totalUsage
         let energy = system.energy.totals[.app(app)]
         return Meters(
             joules: (energy?.foreground ?? 0) + (energy?.background ?? 0), cpuSeconds: usage.cpuSeconds,

@@ -125,7 +125,7 @@ struct CoreHarness {
     }
 
     /// The app's state, as the system sees it.
-    func state(of app: BundleID) -> AppState { system.state(of: app) }
+    func state(of app: BundleID) -> AppState { system.app(app).state }
 
     // MARK: Reacting
 
@@ -150,7 +150,7 @@ struct CoreHarness {
                 for identifier in handlers[app] ?? [] {
                     effects += quietCall(.register(identifier: identifier), from: app)
                 }
-                if system.state(of: app) == .notRunning { return effects }
+                if system.app(app).state == .notRunning { return effects }
             }
             if holds[app]?.contains(callback) == true {
                 held[app] = (callback, token)
@@ -350,12 +350,12 @@ extension CoreHarness {
         var restarted = BackgroundSystem(
             policy: old.policy, device: old.device, settings: old.settings, wallClock: old.wallClock)
         var effects: [Effect] = []
-        for id in old.installed { effects += restarted.install(old.manifest(of: id)!, at: now) }
-        restarted.restore(old.snapshot())
+        for id in old.installed { effects += restarted.install(old.app(id).manifest!, at: now) }
+        restarted.restore(SystemSnapshot(of: old))
         for id in old.installed {
             if let memory = processes[id] { effects += restarted.adoptProcess(id, memory, at: now) }
         }
-        for id in old.installed { effects += restarted.restorePending(old.pendingRequests(of: id), for: id, at: now) }
+        for id in old.installed { effects += restarted.restorePending(old.app(id).pendingRequests, for: id, at: now) }
         effects += restarted.handle(.tick, at: now)
         system = restarted
         held = [:]

@@ -273,7 +273,7 @@ struct PropertyRun {
             harness.call(.beginBackgroundTask(name: nil), from: app(n))
         case .end(let n, let pick):
             guard canCall(app(n)) else { return }
-            let outstanding = harness.system.outstandingAssertions(of: app(n))
+            let outstanding = harness.system.app(app(n)).outstandingAssertions
             let number = pick < outstanding.count ? outstanding[pick] : 99
             harness.call(.endBackgroundTask(number), from: app(n))
         case .complete(let n, let pick, let success):
@@ -282,7 +282,7 @@ struct PropertyRun {
             guard pick < handed.count else { return }
             harness.call(.setTaskCompleted(taskID: handed[pick].id, success: success), from: app(n))
         case .simulateLaunch(let n, let pick):
-            let pending = harness.system.pendingRequests(of: app(n))
+            let pending = harness.system.app(app(n)).pendingRequests
             guard pick < pending.count else { return }
             harness.handle(.simulateLaunch(app(n), identifier: pending[pick].identifier))
         case .advance(let seconds):
@@ -342,15 +342,15 @@ struct PropertyRun {
             )
         }
         for id in apps {
-            let state = system.state(of: id)
+            let state = system.app(id).state
             if state.isForeground != (system.foregroundApp == id) { fail("\(id) is \(state.rawValue)") }
             if state == .suspended,
-                !system.outstandingAssertions(of: id).isEmpty || system.runningTasks.contains(where: { $0.app == id })
+                !system.app(id).outstandingAssertions.isEmpty || system.runningTasks.contains(where: { $0.app == id })
             {
                 fail("\(id) is suspended with work outstanding")
             }
         }
-        let live = Set(apps.filter { system.state(of: $0).hasProcess })
+        let live = Set(apps.filter { system.app($0).state.hasProcess })
         if Set(system.switcher) != live || system.switcher.count != live.count {
             fail("switcher \(system.switcher) but live apps \(live.sorted())")
         }

@@ -75,10 +75,10 @@ import Testing
         let host = FakeProcessHost()
         let daemon = try folder.daemonWithTheApp(host: host)
         try Self.open(daemon)
-        #expect(daemon.system.state(of: Self.app) == .active)
+        #expect(daemon.system.app(Self.app).state == .active)
         _ = try daemon.answer(.event(event: .home))
         Self.answerCallbacks(daemon)
-        #expect(daemon.system.state(of: Self.app) == .suspended)
+        #expect(daemon.system.app(Self.app).state == .suspended)
         #expect(daemon.apps[Self.app]?.frozen == true)
         try Self.open(daemon)
         _ = try daemon.answer(.event(event: .swipeAway(Self.app)))
@@ -153,7 +153,7 @@ import Testing
         #expect(host.actions == [.launch(Self.app)])
         Self.answerCallbacks(daemon)
         #expect(host.actions == [.launch(Self.app), .terminate(Self.app), .launch(Self.app)])
-        #expect(daemon.system.state(of: Self.app) == .active)
+        #expect(daemon.system.app(Self.app).state == .active)
     }
 
     @Test func aLaunchTheHostCannotStartIsTheProcessEndingAtOnce() throws {
@@ -162,10 +162,10 @@ import Testing
         let daemon = try folder.daemonWithTheApp(host: host)
         host.failNextLaunch = HostError(.cannotStart, "cannot start unit: no such file")
         _ = try daemon.answer(.event(event: .open(Self.app)))
-        #expect(daemon.system.state(of: Self.app) == .notRunning)
+        #expect(daemon.system.app(Self.app).state == .notRunning)
         #expect(daemon.apps[Self.app]?.process == nil)
         try Self.open(daemon)
-        #expect(daemon.system.state(of: Self.app) == .active, "the next open launches it")
+        #expect(daemon.system.app(Self.app).state == .active, "the next open launches it")
     }
 
     @Test func aProcessThatEndsByItselfIsForgottenAndTheCoreLearnsIt() throws {
@@ -175,7 +175,7 @@ import Testing
         try Self.open(daemon)
         let pid = try #require(daemon.apps[Self.app]?.process?.pid)
         daemon.childExited(pid, how: "exited with status 3")
-        #expect(daemon.system.state(of: Self.app) == .notRunning)
+        #expect(daemon.system.app(Self.app).state == .notRunning)
         #expect(daemon.apps[Self.app]?.process == nil)
         #expect(try daemon.store.apps().first?.process == nil, "the store no longer records it")
     }
@@ -197,7 +197,7 @@ import Testing
         host.survivors = [pid]
         let restarted = try folder.daemon(host: host, socket: "b.sock")
         #expect(restarted.apps[Self.app]?.process?.pid == pid)
-        #expect(restarted.system.state(of: Self.app) == .suspended)
+        #expect(restarted.system.app(Self.app).state == .suspended)
         #expect(host.actions == [.freeze(Self.app)], "the kernel is made to agree with the core")
     }
 
@@ -210,7 +210,7 @@ import Testing
         let host = FakeProcessHost()
         let restarted = try folder.daemon(host: host, socket: "b.sock")
         #expect(restarted.apps[Self.app]?.process == nil)
-        #expect(restarted.system.state(of: Self.app) == .notRunning)
+        #expect(restarted.system.app(Self.app).state == .notRunning)
         #expect(host.actions == [.endLeftovers(Self.app)])
         #expect(try restarted.store.apps().first?.process == nil)
     }
@@ -225,8 +225,9 @@ import Testing
             _ = try daemon.answer(.event(event: .home))
             Self.answerCallbacks(daemon)
             learnt = daemon.system.launchModel
-            #expect(daemon.system.snapshot().launchModel != LaunchModel(), "opening the app taught it something")
-            var snapshot = daemon.system.snapshot()
+            #expect(
+                SystemSnapshot(of: daemon.system).launchModel != LaunchModel(), "opening the app taught it something")
+            var snapshot = SystemSnapshot(of: daemon.system)
             snapshot.refreshEnergyUse = 2.5
             try daemon.store.saveMemory(snapshot, previous: nil, clockOrigin: daemon.clock.epochAtZero)
             try daemon.store.commit()  // as the loop does at the end of its turn

@@ -86,6 +86,6 @@ import Testing
             simulation.records.contains {
                 if case .terminated(_, .resourceLimit) = $0.detail { $0.at.seconds == 70 } else { false }
             })
-        #expect(simulation.system.totalUsage(of: "com.example.app").cpuSeconds == 60)
+        #expect(simulation.system.app("com.example.app").totalUsage.cpuSeconds == 60)
     }
 }

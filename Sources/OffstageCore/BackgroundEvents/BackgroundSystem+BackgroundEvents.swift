@@ -121,10 +121,6 @@ extension BackgroundSystem {
         }
     }
 
-    /// Continuous modes active for the app now (audio playing, location updates, a call…).
-    public func activeBackgroundModes(of app: BundleID) -> Set<BackgroundMode> {
-        apps.lookUp(app)?.backgroundEvents.activeModes ?? []
-    }
 }
 
 extension Policy {

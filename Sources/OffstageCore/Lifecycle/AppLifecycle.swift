@@ -101,13 +101,14 @@ struct AppLifecycle: Sendable {
     }
 
     /// The app leaves the screen: `willResignActive` (if it will be active) then `didEnterBackground`, after the
-    /// callbacks already queued; an app already off screen stays as it is.
-    mutating func leaveScreen() {
+    /// callbacks already queued; an app already off screen stays as it is. Its time on screen ends (`.leftScreen`).
+    mutating func leaveScreen() -> [LifecycleAction] {
         switch projectedState {
         case .active: queuedCallbacks += [.willResignActive, .didEnterBackground]
         case .inactive: queuedCallbacks += [.didEnterBackground]
         default: break
         }
+        return [.leftScreen]
     }
 
     /// An interruption or the app switcher covers the app on screen: it resigns active (`willResignActive`) if it
@@ -222,14 +223,15 @@ struct AppLifecycle: Sendable {
     }
 
     /// Ends the process for `reason`: a process not frozen that the user swipes away or jetsam picks is ended
-    /// politely (`.terminationBegan`: only `willTerminate` is delivered from now on), any other at once (`.end`).
+    /// politely (it leaves the screen, `.leftScreen`, and `.terminationBegan`: only `willTerminate` is delivered
+    /// from now on), any other at once (`.end`).
     /// Nothing happens without a process or while a termination is under way.
     mutating func terminate(_ reason: TerminationReason) -> [LifecycleAction] {
         guard state.hasProcess, terminating == nil else { return [] }
         guard reason == .userForceQuit || reason == .memoryPressure, state != .suspended else { return [.end(reason)] }
         terminating = reason
         queuedCallbacks = [.willTerminate]
-        return [.terminationBegan]
+        return [.leftScreen, .terminationBegan]
     }
 
     // MARK: Registration, assertions and background time
@@ -269,11 +271,31 @@ struct AppLifecycle: Sendable {
         assertionsWarned = false
     }
 
+    /// Answers the app's background-time `call` with `timeRemaining` its `backgroundTimeRemaining` now:
+    /// `beginBackgroundTask` (or `performExpiringActivity`), `endBackgroundTask` and `backgroundTimeRemaining`.
+    /// Returns the answer and what to carry out (a crash among them replaces the answer).
+    mutating func answerBackgroundTime(_ call: AppCall, timeRemaining: Double, isExtension: Bool, policy: Policy)
+        -> (AppCallResult, [LifecycleAction])
+    {
+        let (name, asExpiringActivity): (String?, Bool)
+        switch call {
+        case .backgroundTimeRemaining: return (.timeRemaining(timeRemaining), [])
+        case .endBackgroundTask(let number): return (.ok, endBackgroundTask(number))
+        case .beginBackgroundTask(let taskName): (name, asExpiringActivity) = (taskName, false)
+        case .beginExpiringActivity(let reason): (name, asExpiringActivity) = (reason, true)
+        default: preconditionFailure("not a background-time call: \(call)")
+        }
+        let (number, actions) = beginBackgroundTask(
+            named: name, asExpiringActivity: asExpiringActivity, isExtension: isExtension,
+            timeRemaining: timeRemaining, policy: policy)
+        return (.backgroundTask(number), actions)
+    }
+
     /// `beginBackgroundTask(withName:expirationHandler:)` (or `performExpiringActivity`, `asExpiringActivity`): an
     /// assertion numbered from 1 in each process, refused (0) once the background time is up (`timeRemaining`),
     /// expired at once if the outstanding ones were already warned; more than the policy's limit crashes the app.
     /// An app extension has no `beginBackgroundTask` (`NS_EXTENSION_UNAVAILABLE_IOS`): refused. Returns the number.
-    mutating func beginBackgroundTask(
+    private mutating func beginBackgroundTask(
         named name: String?, asExpiringActivity: Bool, isExtension: Bool, timeRemaining: Double, policy: Policy
     ) -> (number: Int, actions: [LifecycleAction]) {
         if isExtension && !asExpiringActivity {
@@ -296,7 +318,7 @@ struct AppLifecycle: Sendable {
     }
 
     /// `endBackgroundTask(_:)`: the assertion `number` ends; an unknown number is only logged, with iOS's message.
-    mutating func endBackgroundTask(_ number: Int) -> [LifecycleAction] {
+    private mutating func endBackgroundTask(_ number: Int) -> [LifecycleAction] {
         guard assertions.removeValue(forKey: number) != nil else {
             let hex = String(number, radix: 16)
             return [

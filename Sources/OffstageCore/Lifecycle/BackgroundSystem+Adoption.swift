@@ -25,14 +25,6 @@ public struct ProcessMemory: Hashable, Sendable, Codable {
 /// Taking over live processes after a restart of the host: the restored system adopts each one in the state
 /// it remembers instead of launching it again. Not a launch: no callback is delivered and no launch is counted.
 extension BackgroundSystem {
-    /// The app's live process as a restarted host would adopt it; nil when it has none (or it is ending).
-    public func processMemory(of app: BundleID) -> ProcessMemory? {
-        guard let record = apps.lookUp(app), record.state.hasProcess, record.terminating == nil else { return nil }
-        return ProcessMemory(
-            state: record.state, launchReason: record.launchReason, launchCompleted: record.launchCompleted,
-            registered: record.registered, activeModes: record.backgroundEvents.activeModes)
-    }
-
     /// Takes over a live process of `id` that a previous run of the host started, as `memory` remembers it:
     /// a suspended process stays suspended; a background one gets its background time anew (and is suspended at
     /// once if nothing keeps it running); the app on screen stays on screen, unless another app already is, in
@@ -56,7 +48,7 @@ extension BackgroundSystem {
             id, .adopted,
             reason: "the live process of a previous run was adopted: \(memory.state.rawValue)"
                 + (memory.state == .suspended ? ", still frozen" : ""))
-        if memory.state.isForeground && !onScreen { sendToBackground(id) }
+        if memory.state.isForeground && !onScreen { carryOut(apps[id].lifecycle.leaveScreen(), for: id) }
         return finish()
     }
 }

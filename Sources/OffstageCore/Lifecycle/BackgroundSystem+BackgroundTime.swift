@@ -7,25 +7,16 @@ extension BackgroundSystem {
         settings.lowPowerMode ? policy.lowPowerModeBackgroundTimeAllowance : policy.backgroundTimeAllowance
     }
 
-    /// Answers the app's background-time calls: `beginBackgroundTask` (or `performExpiringActivity`),
-    /// `endBackgroundTask` and `backgroundTimeRemaining`.
+    /// Answers the app's background-time calls (`AppLifecycle.answerBackgroundTime`) with its background time
+    /// left now, and carries out what the life cycle returns; a crash among it is the answer.
     mutating func answerBackgroundTime(_ call: AppCall, from id: BundleID) -> AppCallResult {
-        let timeRemaining = apps[id].backgroundTimeRemaining(
+        let app = apps[id]  // looked up once: each lookup probes the table
+        let timeRemaining = app.backgroundTimeRemaining(
             at: now, allowance: backgroundTimeAllowance, expirationGrace: policy.expirationGrace)
-        let (name, asExpiringActivity): (String?, Bool)
-        switch call {
-        case .backgroundTimeRemaining: return .timeRemaining(timeRemaining)
-        case .endBackgroundTask(let number): return carryOut(apps[id].lifecycle.endBackgroundTask(number), for: id)
-        case .beginBackgroundTask(let taskName): (name, asExpiringActivity) = (taskName, false)
-        case .beginExpiringActivity(let reason): (name, asExpiringActivity) = (reason, true)
-        default: preconditionFailure("not a background-time call: \(call)")
-        }
-        let isExtension = apps[id].manifest.isExtension
-        let (number, actions) = apps[id].lifecycle.beginBackgroundTask(
-            named: name, asExpiringActivity: asExpiringActivity, isExtension: isExtension,
-            timeRemaining: timeRemaining, policy: policy)
-        let answer = carryOut(actions, for: id)
-        return answer == .ok ? .backgroundTask(number) : answer
+        let (answer, actions) = apps[id].lifecycle.answerBackgroundTime(
+            call, timeRemaining: timeRemaining, isExtension: app.manifest.isExtension, policy: policy)
+        let carriedOut = carryOut(actions, for: id)
+        return carriedOut == .ok ? answer : carriedOut
     }
 
     /// Carries out the life cycle's actions in their order; the answer to the app's call is a crash when one of
@@ -56,11 +47,11 @@ extension BackgroundSystem {
                 reviewAgain(id)
                 emit(.suspend(id))
                 record(id, .suspended, .suspendedWithoutWork)
-            case .terminationBegan:
+            case .leftScreen:
                 reviewAgain(id)
                 apps[id].judgementHistory.noteLeft(at: now)
                 if foregroundApp == id { foregroundApp = nil }
-                pumpCallbacks(id)
+            case .terminationBegan: pumpCallbacks(id)
             case .end(let reason): endProcess(id, reason)
             case .crash(let message): answer = crash(id, message)
             }

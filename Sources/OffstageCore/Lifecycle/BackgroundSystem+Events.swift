@@ -22,12 +22,12 @@ extension BackgroundSystem {
             bringToForeground(id)
         case .home:
             record(nil, .user, reason: "home")
-            if let current = foregroundApp { sendToBackground(current) }
+            if let current = foregroundApp { carryOut(apps[current].lifecycle.leaveScreen(), for: current) }
         case .lock:
             record(nil, .user, reason: "lock")
             guard !device.isLocked else { return device.dimWhileLocked(at: now) }
             appUnderLock = foregroundApp
-            if let current = foregroundApp { sendToBackground(current) }
+            if let current = foregroundApp { carryOut(apps[current].lifecycle.leaveScreen(), for: current) }
             device.isLocked = true
             device.isScreenOn = false
             device.idleSince = now
@@ -66,7 +66,11 @@ extension BackgroundSystem {
         case .interruptionEnded(let accepted):
             record(nil, .user, reason: accepted ? "interruption taken" : "interruption dismissed")
             guard let current = foregroundApp else { return }
-            if accepted { sendToBackground(current) } else { bringToForeground(current) }
+            if accepted {
+                carryOut(apps[current].lifecycle.leaveScreen(), for: current)
+            } else {
+                bringToForeground(current)
+            }
         case .setBackgroundAppRefresh(let on):
             settings.backgroundAppRefresh = on
             record(nil, .setting, reason: "Background App Refresh \(on ? "on" : "off")")

@@ -5,21 +5,12 @@ extension BackgroundSystem {
     mutating func bringToForeground(_ id: BundleID) {
         precondition(apps.contains(id), "\(id) brought to the foreground is not installed")
         let isExtension = apps[id].manifest.isExtension
-        if let current = foregroundApp, current != id { sendToBackground(current) }
+        if let current = foregroundApp, current != id { carryOut(apps[current].lifecycle.leaveScreen(), for: current) }
         apps[id].forceQuit = false
         if foregroundApp != id { noteLaunchByUser(id) }
         reviewAgain(id)
         carryOut(apps[id].lifecycle.open(asExtension: isExtension, at: now), for: id)
         foregroundApp = id
-    }
-
-    /// Moves the foreground app off screen (`AppLifecycle.leaveScreen`).
-    mutating func sendToBackground(_ id: BundleID) {
-        precondition(apps.contains(id), "\(id) sent to the background is not installed")
-        reviewAgain(id)
-        apps[id].lifecycle.leaveScreen()
-        apps[id].judgementHistory.noteLeft(at: now)
-        if foregroundApp == id { foregroundApp = nil }
     }
 
     /// Launches the app in the background (for a task or an event, `why`) or resumes it if suspended.

@@ -17,7 +17,9 @@ enum LifecycleAction: Hashable, Sendable {
     case deliver(LifecycleCallback, CallbackReceiver, token: Int)
     /// The process was frozen: nothing keeps it running in the background.
     case suspended
-    /// A polite termination began: the app leaves the screen and hears `willTerminate`.
+    /// The app left the screen (or was not on it): its time on screen ends, and it is no longer the app on screen.
+    case leftScreen
+    /// A polite termination began (after `.leftScreen`): the app hears `willTerminate`.
     case terminationBegan
     /// End the app's process now, for this reason (a watchdog, a termination whose `willTerminate` ran out).
     case end(TerminationReason)

@@ -3,14 +3,6 @@
 /// continued-processing task, the user in the progress UI, the CPU monitor's deadline); each hands the monitors
 /// what they read and carries out the actions they return.
 extension BackgroundSystem {
-    /// The CPU priority last sent for the app; nil while it is suspended or not running.
-    public func cpuPriority(of app: BundleID) -> CPUPriority? {
-        apps.contains(app) ? monitors.cpuPriority(at: apps.position(of: app)) : nil
-    }
-
-    /// Everything the app has been reported to use since it was installed.
-    public func totalUsage(of app: BundleID) -> ResourceUsage { apps.lookUp(app)?.totalUsage ?? ResourceUsage() }
-
     /// The progress UI of every running continued-processing task and of finished ones still showing their
     /// outcome, in the order the tasks started. `updateTitle(_:subtitle:)` and reported progress show at once.
     public var progressUI: [ContinuedProcessingUI] { monitors.progress.ui(running: continuedRuns) }
@@ -19,15 +11,9 @@ extension BackgroundSystem {
     /// app's idle CPU window, the memory limit, and the CPU priorities, which follow the final state. When the
     /// memory limit ends a process, the ending marks the app for review, so `settle` reviews and supervises again.
     mutating func superviseRunningWork(_ ids: AppSet) {
-        carryOut(monitors.progress.watch(continuedRuns, now: now, policy: policy))
+        handleMonitors(.progressDue(running: continuedRuns))
         for position in ids { monitors.forgetWindowIfIdle(of: apps[apps.id(at: position)], onScreen: foregroundApp) }
-        for position in ids {
-            if let kill = Monitors.memoryLimitKill(
-                of: apps[apps.id(at: position)], onScreen: foregroundApp, policy: policy)
-            {
-                carryOut([kill])
-            }
-        }
+        for position in ids { handleMonitors(.memoryCheckDue(apps.id(at: position))) }
         for position in ids {
             let id = apps.id(at: position)
             if let changed = monitors.updateCPUPriority(of: apps[id], onScreen: foregroundApp) {
@@ -36,20 +22,13 @@ extension BackgroundSystem {
         }
     }
 
-    /// Hands the monitors `input` with the record of the app it is about, and carries out what they return;
-    /// whether that killed the app.
+    /// Hands the monitors `input` with the record of the app it is about, and carries out what they return in
+    /// their order: records, expirations, questions, kills; whether one killed an app.
     @discardableResult
     mutating func handleMonitors(_ input: MonitorInput) -> Bool {
-        let app = apps.lookUp(input.app)
-        return carryOut(monitors.take(input, app: app, onScreen: foregroundApp, now: now, policy: policy))
-    }
-
-    /// Carries out the monitors' actions in their order: records, expirations, questions, kills; whether one
-    /// killed an app.
-    @discardableResult
-    mutating func carryOut(_ actions: [MonitorAction]) -> Bool {
+        let app = input.app.flatMap { apps.lookUp($0) }
         var killed = false
-        for action in actions {
+        for action in monitors.take(input, app: app, onScreen: foregroundApp, now: now, policy: policy) {
             switch action {
             case .note(let id, let kind, let task, let words):
                 record(id, kind, task: task, reason: words)

@@ -1,5 +1,6 @@
 /// What a monitor's transition asks the system to carry out, in order: a fact to record, a task to expire, a
-/// question for the user, an app to kill. The monitors never see the system: `BackgroundSystem.carryOut` does each.
+/// question for the user, an app to kill. The monitors never see the system: `BackgroundSystem.handleMonitors` does
+/// each.
 enum MonitorAction: Sendable, Equatable {
     /// Record this fact about the app (or the system), in these words.
     case note(BundleID?, RecordKind, task: String?, reason: String)
@@ -11,7 +12,8 @@ enum MonitorAction: Sendable, Equatable {
     case kill(BundleID, words: String, TerminationReason)
 }
 
-/// What the system hands the monitors between supervision passes, for an installed app unless said otherwise.
+/// What the system hands the monitors, for an installed app unless said otherwise: between supervision passes, and
+/// the supervision pass's own looks (the progress, each reviewed app's memory).
 enum MonitorInput: Sendable {
     /// The app's code reported work it begins or ended (`AppCall.workBegan`, `AppCall.workEnded`).
     case workReport(AppCall, of: BundleID)
@@ -29,14 +31,20 @@ enum MonitorInput: Sendable {
     /// A host reported what the app used in the interval ending now (`SystemEvent.resourceUsage`): the CPU
     /// monitor adds it to the app's window.
     case resourceReport(ResourceUsage, of: BundleID)
+    /// The supervision pass follows the `running` continued-processing tasks, of every app (`ProgressMonitor.watch`).
+    case progressDue(running: [TaskRun])
+    /// The supervision pass looks at the app's memory: over the background limit, the app is killed.
+    case memoryCheckDue(BundleID)
 
-    /// The app the input is about.
-    var app: BundleID {
+    /// The app the input is about; nil for the progress of every app's tasks.
+    var app: BundleID? {
         switch self {
         case .workReport(_, let app), .processEnded(let app), .userCancelled(_, let app),
-            .userAnswered(_, _, let app), .cpuJudgementDue(let app), .resourceReport(_, let app):
+            .userAnswered(_, _, let app), .cpuJudgementDue(let app), .resourceReport(_, let app),
+            .memoryCheckDue(let app):
             app
         case .continuedTaskCompleted(let run, _): run.app
+        case .progressDue: nil
         }
     }
 }
@@ -50,9 +58,9 @@ struct Monitors: Sendable {
     private var cpuPriorities = CPUPriorities()
     private var cpu = CPUMonitor()
 
-    /// Takes `input` at `now`, with `app` the record of the app it is about (nil: the host named an app that is
-    /// not installed, which only the user's inputs in the progress UI can do) and `onScreen` the app on screen;
-    /// returns what to carry out, in order.
+    /// Takes `input` at `now`, with `app` the record of the app it is about (nil: the input is about no one app, or
+    /// the host named an app that is not installed, which only the user's inputs in the progress UI can do) and
+    /// `onScreen` the app on screen; returns what to carry out, in order.
     mutating func take(_ input: MonitorInput, app: AppRecord?, onScreen: BundleID?, now: Instant, policy: Policy)
         -> [MonitorAction]
     {
@@ -74,6 +82,10 @@ struct Monitors: Sendable {
         case .resourceReport(let usage, _):
             let record = installed(app)
             return noteCPUReport(usage, of: record, onScreen: onScreen, now: now, policy: policy).map { [$0] } ?? []
+        case .progressDue(let running):
+            return progress.watch(running, now: now, policy: policy)
+        case .memoryCheckDue:
+            return Self.memoryLimitKill(of: installed(app), onScreen: onScreen, policy: policy).map { [$0] } ?? []
         }
     }
 
@@ -212,7 +224,7 @@ struct Monitors: Sendable {
     /// The background memory limit's kill of `app` when it is kept running in the background by its work with a
     /// footprint over the limit. Suspended apps are left to jetsam, and an app between two life-cycle callbacks
     /// (leaving the screen, launching) is not judged until they are delivered.
-    static func memoryLimitKill(of app: AppRecord, onScreen: BundleID?, policy: Policy) -> MonitorAction? {
+    private static func memoryLimitKill(of app: AppRecord, onScreen: BundleID?, policy: Policy) -> MonitorAction? {
         guard app.state == .background, app.id != onScreen, app.terminating == nil, app.inFlight == nil,
             app.queuedCallbacks.isEmpty, app.memoryFootprint > policy.backgroundMemoryLimit
         else { return nil }

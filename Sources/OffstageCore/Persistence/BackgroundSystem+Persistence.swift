@@ -1,5 +1,6 @@
-/// What a host restores after a restart (the daemon, from its store): the user's settings and the
-/// requests that were pending. Not events: nothing happened, the system only remembers.
+/// What a host keeps across a restart (the daemon, in its store): the system's memory as a `SystemSnapshot`, the
+/// user's settings and the requests that were pending, and their restoring. Not events: nothing happened, the
+/// system only remembers.
 extension BackgroundSystem {
     /// Puts back the user's settings as they were saved.
     public mutating func restoreSettings(_ saved: UserSettings) { settings = saved }
@@ -25,26 +26,6 @@ extension BackgroundSystem {
 // MARK: What the system remembers
 
 extension BackgroundSystem {
-    /// The system's memory now, as plain values: each installed app's history (with what §7 keeps for it and
-    /// whether the user swiped it away), the budgets' balances, the energy ledger and the token and task counters. An app on screen counts as having left it now (a restarted host has no app on screen).
-    public func snapshot() -> SystemSnapshot {
-        var histories: [BundleID: AppHistory] = [:]
-        for id in installed {
-            guard let app = apps.lookUp(id) else { continue }
-            var usage = app.usage
-            usage.left(at: now)
-            histories[id] = AppHistory(
-                launches: usage.launches, foregroundSeconds: usage.foregroundSeconds, lastUsed: usage.lastUsed,
-                cooperation: app.cooperation.score, judgedRuns: app.cooperation.judged,
-                runStarts: app.discretionaryStarts, contentUpdatedAt: app.contentUpdatedAt, wakeUps: app.wakeUps,
-                totalUsage: app.totalUsage, forceQuit: app.forceQuit, backgroundWork: app.backgroundEvents.memory)
-        }
-        return SystemSnapshot(
-            takenAt: now, apps: histories, energyBudgetBalance: energyBudget.balance(at: now),
-            dataBudgetBalance: dataBudget.balance(at: now), energy: energy, wakeUps: wakeUps, nextToken: nextToken,
-            nextTaskID: nextTaskID, launchModel: launchModel, refreshEnergyUse: refreshEnergyUse)
-    }
-
     /// Puts back what a snapshot remembers, for the apps installed now (call it after installing them and
     /// before `restorePending`, so that restored requests are judged with it). Budgets go on refilling from
     /// their balances at `takenAt` with the present policy; energy is charged again from now: the time the
@@ -63,5 +44,34 @@ extension BackgroundSystem {
         meterEnergy(.restored(snapshot.energy, takenAt: snapshot.takenAt))
         restoreWakeUps(snapshot)
         reviewEveryApp()
+    }
+}
+
+extension SystemSnapshot {
+    /// The memory of `system` now: each installed app's history (with what §7 keeps for it and whether the user
+    /// swiped it away), the budgets' balances, the energy ledger, the launch model and the token and task counters.
+    public init(of system: BackgroundSystem) {
+        let now = system.now
+        var histories: [BundleID: AppHistory] = [:]
+        for id in system.installed { histories[id] = AppHistory(of: system.apps[id], at: now) }
+        self.init(
+            takenAt: now, apps: histories, energyBudgetBalance: system.energyBudget.balance(at: now),
+            dataBudgetBalance: system.dataBudget.balance(at: now), energy: system.energy, wakeUps: system.wakeUps,
+            nextToken: system.nextToken, nextTaskID: system.nextTaskID, launchModel: system.launchModel,
+            refreshEnergyUse: system.refreshEnergyUse)
+    }
+}
+
+extension AppHistory {
+    /// The history of the installed app `app` at `now`: an app on screen counts as having left it now (a restarted
+    /// host has no app on screen).
+    init(of app: AppRecord, at now: Instant) {
+        var usage = app.usage
+        usage.left(at: now)
+        self.init(
+            launches: usage.launches, foregroundSeconds: usage.foregroundSeconds, lastUsed: usage.lastUsed,
+            cooperation: app.cooperation.score, judgedRuns: app.cooperation.judged, runStarts: app.discretionaryStarts,
+            contentUpdatedAt: app.contentUpdatedAt, wakeUps: app.wakeUps, totalUsage: app.totalUsage,
+            forceQuit: app.forceQuit, backgroundWork: app.backgroundEvents.memory)
     }
 }

@@ -18,7 +18,7 @@ extension BackgroundSystem {
             cancel(schedulingApp(of: id)) { _ in true }
             return .ok
         case .pendingRequests:
-            return .pending(pendingRequests(of: schedulingApp(of: id)))
+            return .pending(app(schedulingApp(of: id)).pendingRequests)
         case .beginBackgroundTask, .beginExpiringActivity, .endBackgroundTask, .backgroundTimeRemaining:
             return answerBackgroundTime(call, from: id)
         case .workBegan, .workEnded:

@@ -166,7 +166,7 @@ public final class TestDevice: @unchecked Sendable {
         let system = simulation.systemNow
         return system.runningTasks.isEmpty
             && simulation.scenario.apps.map(\.manifest.bundleIdentifier).allSatisfy { app in
-                system.outstandingAssertions(of: app).isEmpty && system.state(of: app) != .background
+                system.app(app).outstandingAssertions.isEmpty && system.app(app).state != .background
             }
     }
 
@@ -218,7 +218,7 @@ public final class TestDevice: @unchecked Sendable {
     // MARK: Reading
 
     /// The app's life-cycle state now.
-    public func state(of app: BundleID) -> AppState { simulation.systemNow.state(of: app) }
+    public func state(of app: BundleID) -> AppState { simulation.systemNow.app(app).state }
 
     /// The app's requests not yet finished: pending ones with every constraint that blocks each now, queued
     /// continued-processing ones, and running ones.
@@ -227,7 +227,7 @@ public final class TestDevice: @unchecked Sendable {
     }
 
     /// The app's outstanding `beginBackgroundTask` identifiers.
-    public func backgroundTasks(of app: BundleID) -> [Int] { simulation.systemNow.outstandingAssertions(of: app) }
+    public func backgroundTasks(of app: BundleID) -> [Int] { simulation.systemNow.app(app).outstandingAssertions }
 
     /// The device's conditions now: battery level and charger, network, thermal state, screen and lock.
     public var conditions: DeviceState { simulation.systemNow.device }

@@ -152,8 +152,8 @@ public struct Invariant: Sendable {
             default: break
             }
         }
-        let outstanding = outcome.system.outstandingAssertions(of: outcome.app)
-        guard let number = outstanding.first, outcome.system.state(of: outcome.app) != .active else { return nil }
+        let outstanding = outcome.system.app(outcome.app).outstandingAssertions
+        guard let number = outstanding.first, outcome.system.app(outcome.app).state != .active else { return nil }
         return Violation(at: begun[number], "background task \(number) was never ended")
     }
 

@@ -19,7 +19,7 @@ import Testing
         h.handle(.home)
         h.advance(by: 3600)
         #expect(h.state(of: player) == .background)
-        #expect(h.system.activeBackgroundModes(of: player) == [.audio])
+        #expect(h.system.app(player).activeBackgroundModes == [.audio])
         let (_, effects) = h.callWithEffects(.setBackgroundActivity(.audio, active: false), from: player)
         #expect(effects.records(.backgroundMode).map(\.reason) == ["audio stopped"])
         #expect(effects.actions == [.suspend(player)])
@@ -55,7 +55,7 @@ import Testing
         h.open(player)
         let (_, effects) = h.callWithEffects(.setBackgroundActivity(.fetch, active: true), from: player)
         #expect(effects.records(.log).map(\.reason) == ["'fetch' is not a mode that keeps an app running: ignored"])
-        #expect(h.system.activeBackgroundModes(of: player).isEmpty)
+        #expect(h.system.app(player).activeBackgroundModes.isEmpty)
     }
 
     @Test func activeModesEndWithTheProcess() {
@@ -65,7 +65,7 @@ import Testing
         h.handle(.home)
         h.handle(.swipeAway(player))
         #expect(h.state(of: player) == .notRunning)
-        #expect(h.system.activeBackgroundModes(of: player).isEmpty)
+        #expect(h.system.app(player).activeBackgroundModes.isEmpty)
     }
 
     @Test func significantLocationChangeRelaunchesTheAppFor10Seconds() {

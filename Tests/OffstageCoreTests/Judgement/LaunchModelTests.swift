@@ -282,7 +282,7 @@ import Testing
         var h = Fixture.harness([feed, mail])
         h.open(mail)
         h.open(feed)
-        let snapshot = h.system.snapshot()
+        let snapshot = SystemSnapshot(of: h.system)
         #expect(snapshot.launchModel == h.system.launchModel)
         var restarted = BackgroundSystem()
         _ = restarted.install(Fixture.manifest(feed), at: snapshot.takenAt)

@@ -17,7 +17,7 @@ import Testing
     @Test func suspendedProcessIsAdoptedSuspendedWithoutALaunchOrACallback() throws {
         var h = Fixture.harness()
         h.launchAndSuspend(feed)
-        let memory = try #require(h.system.processMemory(of: feed))
+        let memory = try #require(h.system.app(feed).processMemory)
         #expect(memory.state == .suspended)
         #expect(memory.registered == Set(h.handlers[feed] ?? []))
         #expect(memory.launchCompleted)
@@ -34,7 +34,7 @@ import Testing
     @Test func adoptedSuspendedAppIsResumedWithForegroundCallbacksWhenOpened() throws {
         var h = Fixture.harness()
         h.launchAndSuspend(feed)
-        h.restart(adopting: [feed: try #require(h.system.processMemory(of: feed))])
+        h.restart(adopting: [feed: try #require(h.system.app(feed).processMemory)])
         h.advance(by: 10)
         let effects = h.handle(.open(feed))
         #expect(effects.actions.first == .resume(feed))
@@ -54,14 +54,14 @@ import Testing
         let effects = h.restart(adopting: [feed: ProcessMemory(state: .background, activeModes: [.audio])])
         #expect(!nonRecords(effects).contains(.suspend(feed)))
         #expect(h.state(of: feed) == .background)
-        #expect(h.system.activeBackgroundModes(of: feed) == [.audio])
+        #expect(h.system.app(feed).activeBackgroundModes == [.audio])
     }
 
     @Test func appOnScreenIsAdoptedOnScreenWithoutANewLaunch() throws {
         var h = Fixture.harness()
         h.open(feed)
         h.advance(by: 100)
-        let effects = h.restart(adopting: [feed: try #require(h.system.processMemory(of: feed))])
+        let effects = h.restart(adopting: [feed: try #require(h.system.app(feed).processMemory)])
         #expect(nonRecords(effects).allSatisfy { if case .setCPUPriority = $0 { true } else { false } })
         #expect(h.state(of: feed) == .active)
         #expect(h.system.foregroundApp == feed)
@@ -86,7 +86,7 @@ import Testing
     @Test func adoptedProcessKeepsItsLaunchHandlers() throws {
         var h = Fixture.harness()
         h.launchAndSuspend(feed)
-        h.restart(adopting: [feed: try #require(h.system.processMemory(of: feed))])
+        h.restart(adopting: [feed: try #require(h.system.app(feed).processMemory)])
         let request = Fixture.refreshRequest(feed)
         // Submitting without a registered handler would crash the app; the adopted process registered it before.
         #expect(h.submit(request, from: feed) == .ok)
@@ -97,16 +97,16 @@ import Testing
 
     @Test func appWithoutAProcessHasNoProcessMemoryAndAnAppWithOneIsNotAdoptedAgain() throws {
         var h = Fixture.harness()
-        #expect(h.system.processMemory(of: feed) == nil)
+        #expect(h.system.app(feed).processMemory == nil)
         h.launchAndSuspend(feed)
-        let memory = try #require(h.system.processMemory(of: feed))
+        let memory = try #require(h.system.app(feed).processMemory)
         var system = h.system
         let again = system.adoptProcess(feed, ProcessMemory(state: .active), at: h.now)
         #expect(
             again.records.map(\.reason) == [
                 "cannot adopt a process: the app is not installed, already runs, or none was left"
             ])
-        #expect(system.processMemory(of: feed) == memory)
+        #expect(system.app(feed).processMemory == memory)
     }
 
     @Test func restartedSystemGoesOnFromTheSnapshotsTokenAndTaskCounters() throws {
@@ -114,7 +114,7 @@ import Testing
         h.launchAndSuspend(feed)
         h.submit(Fixture.refreshRequest(feed), from: feed)
         h.advance(by: 1)
-        let before = h.system.snapshot()
+        let before = SystemSnapshot(of: h.system)
         #expect(before.nextToken > 1)
         #expect(before.nextTaskID > 1)
         h.restart()

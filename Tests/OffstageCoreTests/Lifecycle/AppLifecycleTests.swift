@@ -66,11 +66,11 @@ import Testing
         #expect(lifecycle.open(asExtension: false, at: at(10)).isEmpty)
         #expect(deliverAll(&lifecycle, at: at(10)) == [.willEnterForeground, .didBecomeActive])
         #expect(lifecycle.state == .active && lifecycle.backgroundSince == nil && !lifecycle.assertionsWarned)
-        lifecycle.leaveScreen()
+        _ = lifecycle.leaveScreen()
         #expect(deliverAll(&lifecycle, at: at(20)) == [.willResignActive, .didEnterBackground])
         #expect(lifecycle.backgroundSince == at(20))
         #expect(lifecycle.suspendIfIdle(otherWork: false).isEmpty)  // its assertion keeps it running
-        _ = lifecycle.endBackgroundTask(1)
+        _ = end(&lifecycle, 1)
         #expect(lifecycle.suspendIfIdle(otherWork: true).isEmpty)  // a task or §7's work keeps it running
         #expect(lifecycle.suspendIfIdle(otherWork: false) == [.suspended])
         #expect(lifecycle.state == .suspended && lifecycle.backgroundSince == nil)
@@ -78,40 +78,50 @@ import Testing
         #expect(lifecycle.state == .background && lifecycle.backgroundSince == at(30) && lifecycle.hasCallbackToDeliver)
     }
 
-    /// Begins a `beginBackgroundTask` assertion in an app (not an extension) with time left; its number.
-    func begin(_ lifecycle: inout AppLifecycle, named name: String? = nil) -> Int {
-        lifecycle.beginBackgroundTask(
-            named: name, asExpiringActivity: false, isExtension: false, timeRemaining: 30, policy: policy
-        ).number
+    /// Answers `beginBackgroundTask` in an app (an extension if `isExtension`) with `timeRemaining` left: the
+    /// assertion's number (0 when refused) and what to carry out.
+    func begin(
+        _ lifecycle: inout AppLifecycle, named name: String? = nil, isExtension: Bool = false,
+        timeRemaining: Double = 30
+    ) -> (number: Int, actions: [LifecycleAction]) {
+        let (answer, actions) = lifecycle.answerBackgroundTime(
+            .beginBackgroundTask(name: name), timeRemaining: timeRemaining, isExtension: isExtension, policy: policy)
+        guard case .backgroundTask(let number) = answer else { preconditionFailure("not an assertion: \(answer)") }
+        return (number, actions)
+    }
+
+    /// Answers `endBackgroundTask(number)`: what to carry out.
+    func end(_ lifecycle: inout AppLifecycle, _ number: Int) -> [LifecycleAction] {
+        let (answer, actions) = lifecycle.answerBackgroundTime(
+            .endBackgroundTask(number), timeRemaining: 30, isExtension: false, policy: policy)
+        precondition(answer == .ok, "endBackgroundTask is answered .ok")
+        return actions
     }
 
     @Test func assertionsAreNumberedFromOneInEachProcess() {
         var lifecycle = AppLifecycle()
-        let first = begin(&lifecycle, named: "upload")
-        let second = begin(&lifecycle)
+        let first = begin(&lifecycle, named: "upload").number
+        let second = begin(&lifecycle).number
         #expect((first, second) == (1, 2) && lifecycle.assertions == [1: "upload", 2: ""])
         #expect(lifecycle.keepsProcessRunning)
-        let ended = lifecycle.endBackgroundTask(1)
-        let endedAgain = lifecycle.endBackgroundTask(1)
+        let ended = end(&lifecycle, 1)
+        let endedAgain = end(&lifecycle, 1)
         #expect(ended == [.fact(.assertionEnded, .assertionEnded(number: 1))])
         #expect(endedAgain.count == 1 && endedAgain.first != ended.first)  // iOS's log message, nothing ends
         lifecycle.clearProcess()
-        #expect(begin(&lifecycle) == 1)
+        #expect(begin(&lifecycle).number == 1)
     }
 
     @Test func anAssertionIsRefusedWhenTheTimeIsUpOrInAnExtensionAndTooManyCrashTheApp() {
         var lifecycle = AppLifecycle()
         lifecycle.launch(.backgroundTask)
         _ = deliverAll(&lifecycle, at: at(0))
-        let late = lifecycle.beginBackgroundTask(
-            named: "late", asExpiringActivity: false, isExtension: false, timeRemaining: 0, policy: policy)
+        let late = begin(&lifecycle, named: "late", timeRemaining: 0)
         #expect(late.number == 0 && late.actions == [.fact(.assertionBegan, .assertionRefused(name: "late"))])
-        let inExtension = lifecycle.beginBackgroundTask(
-            named: nil, asExpiringActivity: false, isExtension: true, timeRemaining: 30, policy: policy)
+        let inExtension = begin(&lifecycle, isExtension: true)
         #expect(inExtension.number == 0 && lifecycle.assertions.isEmpty)
         for _ in 0..<policy.maxOutstandingAssertions { _ = begin(&lifecycle) }
-        let tooMany = lifecycle.beginBackgroundTask(
-            named: nil, asExpiringActivity: false, isExtension: false, timeRemaining: 30, policy: policy)
+        let tooMany = begin(&lifecycle)
         #expect(tooMany.number == 0 && tooMany.actions.count == 1)
         #expect(tooMany.actions.first.map { if case .crash = $0 { true } else { false } } == true)
     }
@@ -189,8 +199,8 @@ import Testing
         #expect(lifecycle.terminate(.userForceQuit).isEmpty)  // no process
         lifecycle.launch(.user)
         _ = deliverAll(&lifecycle, at: at(0))
-        lifecycle.leaveScreen()
-        #expect(lifecycle.terminate(.userForceQuit) == [.terminationBegan])
+        _ = lifecycle.leaveScreen()
+        #expect(lifecycle.terminate(.userForceQuit) == [.leftScreen, .terminationBegan])
         #expect(lifecycle.queuedCallbacks == [.willTerminate] && lifecycle.terminating == .userForceQuit)
         #expect(!lifecycle.isReadyForWork && lifecycle.keepsProcessRunning)
         #expect(lifecycle.terminate(.memoryPressure).isEmpty)  // one termination at a time
@@ -241,7 +251,7 @@ import Testing
         _ = lifecycle.callbackReturned(token: 1)
         let active = lifecycle.deliverCallbacks(tokens: &tokens, manifest: widget, at: at(1), policy: policy)
         #expect(active == [.stateChanged(from: .inactive, to: .active)] && tokens == 3 && lifecycle.inFlight == nil)
-        #expect(lifecycle.terminate(.userForceQuit) == [.terminationBegan])
+        #expect(lifecycle.terminate(.userForceQuit) == [.leftScreen, .terminationBegan])
         let ended = lifecycle.deliverCallbacks(tokens: &tokens, manifest: widget, at: at(2), policy: policy)
         #expect(ended == [.end(.userForceQuit)])
     }
@@ -254,10 +264,10 @@ import Testing
         #expect(!notRunning && launching && lifecycle.projectedState == .inactive)
         let again = lifecycle.resignActive()
         #expect(!again)
-        lifecycle.leaveScreen()
+        _ = lifecycle.leaveScreen()
         #expect(lifecycle.queuedCallbacks.suffix(2) == [.willResignActive, .didEnterBackground])
         let queued = lifecycle.queuedCallbacks
-        lifecycle.leaveScreen()  // already going to the background
+        #expect(lifecycle.leaveScreen() == [.leftScreen])  // already going to the background: no callback
         #expect(lifecycle.projectedState == .background && lifecycle.queuedCallbacks == queued)
     }
 
@@ -268,7 +278,7 @@ import Testing
         #expect(lifecycle.open(asExtension: false, at: at(1)).isEmpty && lifecycle.state == .active)
         #expect(
             lifecycle.wake(for: "refresh", resumeCallback: .didEnterBackground, asExtension: false, at: at(2)).isEmpty)
-        lifecycle.leaveScreen()
+        _ = lifecycle.leaveScreen()
         _ = deliverAll(&lifecycle, at: at(3))
         #expect(lifecycle.suspendIfIdle(otherWork: false) == [.suspended])
         let silent = lifecycle.wake(for: "refresh", resumeCallback: .none, asExtension: false, at: at(4))

@@ -115,7 +115,7 @@ import Testing
         #expect(h.call(.beginBackgroundTask(name: "late"), from: feed) == .backgroundTask(0))
         #expect(h.log.records(.assertionBegan).last?.detail == .assertionRefused(name: "late"))
         #expect(h.log.records(.assertionBegan).last?.reason == "\"late\": no background time left: .invalid")
-        #expect(h.system.outstandingAssertions(of: feed).isEmpty)
+        #expect(h.system.app(feed).outstandingAssertions.isEmpty)
     }
 
     /// An app playing audio in the background has unlimited background time: its assertions are granted and
@@ -199,7 +199,7 @@ import Testing
             "Can't end BackgroundTask: no background task exists with identifier 42 (0x2a), "
             + "or it may have already been ended. Break in UIApplicationEndBackgroundTaskError() to debug."
         #expect(effects == [.record(Record(at: h.now, app: feed, kind: .log, reason: message))])
-        #expect(h.system.outstandingAssertions(of: feed) == [1])
+        #expect(h.system.app(feed).outstandingAssertions == [1])
         #expect(h.state(of: feed) == .background)
     }
 

@@ -61,12 +61,12 @@ import Testing
         h.handle(.openSwitcher)
         let swipe = h.handle(.swipeAway(feed))
         #expect(swipe.terminations.map(\.1) == [.userForceQuit])
-        #expect(h.system.isForceQuit(feed))
+        #expect(h.system.app(feed).isForceQuit)
         #expect(h.state(of: feed) == .notRunning)
         #expect(h.advance(by: 24 * 3600).startedTasks.isEmpty)
-        #expect(h.system.pendingRequests(of: feed).count == 1, "the request survives the force-quit")
+        #expect(h.system.app(feed).pendingRequests.count == 1, "the request survives the force-quit")
         h.open(feed)
-        #expect(!h.system.isForceQuit(feed))
+        #expect(!h.system.app(feed).isForceQuit)
         #expect(h.handle(.home).startedTasks.map(\.request.identifier) == [Fixture.refresh(feed)])
     }
 
@@ -83,7 +83,7 @@ import Testing
         #expect(effects.records(.cancelled).map(\.task) == [Fixture.continued(feed, "D")])
         #expect(effects.records(.killed).compactMap(\.task) == ["A", "B", "C"].map { Fixture.continued(feed, $0) })
         #expect(!effects.actions.contains { if case .expireTask = $0 { true } else { false } })
-        #expect(h.system.pendingRequests(of: feed).isEmpty)
+        #expect(h.system.app(feed).pendingRequests.isEmpty)
         #expect(h.system.runningTasks.isEmpty)
     }
 
@@ -94,7 +94,7 @@ import Testing
             effects == [
                 .record(Record(at: h.now, app: feed, kind: .log, reason: "swipe: the app is not in the app switcher"))
             ])
-        #expect(!h.system.isForceQuit(feed))
+        #expect(!h.system.app(feed).isForceQuit)
     }
 
     @Test func backgroundRefreshStatusIsAvailableDeniedOrRestricted() {

@@ -181,7 +181,7 @@ import Testing
         h.open(mail)
         h.call(.register(identifier: Fixture.continued(mail, "M")), from: mail)
         h.submit(Fixture.continuedRequest(mail, "M"), from: mail)
-        #expect(h.system.pendingRequests(of: mail).count == 1)
+        #expect(h.system.app(mail).pendingRequests.count == 1)
         let effects = h.handle(.setMemoryFootprint(feed, bytes: 80_000_000))
         #expect(effects.terminations.map(\.0) == [feed])
         #expect(effects.startedTasks.map(\.request.identifier) == [Fixture.continued(mail, "M")])

@@ -20,7 +20,7 @@ import Testing
         var system = Self.installed()
         let later = TaskRequest(identifier: "com.example.app.refresh", kind: .appRefresh, earliestBeginDate: 3600)
         let effects = system.restorePending([later], for: Self.app, at: Instant(seconds: 10))
-        #expect(system.pendingRequests(of: Self.app) == [later])
+        #expect(system.app(Self.app).pendingRequests == [later])
         #expect(
             effects.records.contains {
                 if case .submitted(_, .restored) = $0.detail { $0.kind == .submitted } else { false }
@@ -48,7 +48,7 @@ import Testing
         var system = Self.installed()
         let export = TaskRequest(identifier: "com.example.app.export.1", kind: .continuedProcessing)
         _ = system.restorePending([export], for: Self.app, at: .zero)
-        #expect(system.pendingRequests(of: Self.app).isEmpty)
+        #expect(system.app(Self.app).pendingRequests.isEmpty)
     }
 
     @Test func restoredSettingsApplyWithoutARecord() {
@@ -78,7 +78,7 @@ import Testing
         h.handle(.home)
         h.advance(by: 40)
         h.handle(.resourceUsage(feed, ResourceUsage(cpuSeconds: 3, cellularBytes: 1_000_000, interval: 10)))
-        return (h, h.system.snapshot())
+        return (h, SystemSnapshot(of: h.system))
     }
 
     @Test func snapshotRestoresUsageCooperationBudgetsAndEnergy() {
@@ -94,7 +94,7 @@ import Testing
         var restarted = BackgroundSystem()
         _ = restarted.install(Fixture.manifest(feed), at: snapshot.takenAt)
         restarted.restore(snapshot)
-        #expect(restarted.snapshot() == snapshot)
+        #expect(SystemSnapshot(of: restarted) == snapshot)
         #expect(restarted.usage(of: feed)?.cooperation.score == 0.8)
         #expect(restarted.usageTier(of: feed) == h.system.usageTier(of: feed))
         #expect(restarted.energy == h.system.energy)
@@ -107,7 +107,7 @@ import Testing
         var h = Fixture.harness()
         h.open(Fixture.feed)
         h.advance(by: 100)
-        let history = h.system.snapshot().apps[Fixture.feed]
+        let history = SystemSnapshot(of: h.system).apps[Fixture.feed]
         #expect(history?.foregroundSeconds == 100)
         #expect(history?.lastUsed == h.now)
     }
@@ -141,7 +141,7 @@ import Testing
         var restarted = BackgroundSystem()
         _ = restarted.install(Fixture.manifest(Fixture.mail), at: snapshot.takenAt)
         restarted.restore(snapshot)
-        #expect(restarted.snapshot().apps[Fixture.feed] == nil)
+        #expect(SystemSnapshot(of: restarted).apps[Fixture.feed] == nil)
         #expect(restarted.usage(of: Fixture.mail)?.cooperation.score == 1)
     }
 }
@@ -211,13 +211,13 @@ import Testing
         h.call(.setSignificantLocationMonitoring(true), from: feed)
         h.call(.setRegionMonitoring(identifier: "home", true), from: feed)
         h.handle(.swipeAway(feed))
-        let snapshot = h.system.snapshot()
+        let snapshot = SystemSnapshot(of: h.system)
         #expect(snapshot.apps[feed]?.forceQuit == true)
         #expect(snapshot.apps[feed]?.backgroundWork.significantLocationChanges == true)
         #expect(snapshot.apps[feed]?.backgroundWork.monitoredRegions == ["home"])
         h.restart()
-        #expect(h.system.isForceQuit(feed))
-        #expect(h.system.snapshot().apps[feed] == snapshot.apps[feed])
+        #expect(h.system.app(feed).isForceQuit)
+        #expect(SystemSnapshot(of: h.system).apps[feed] == snapshot.apps[feed])
     }
 
     @Test func snapshotStoredBeforeTheseFieldsLoadsWithEmptyDefaults() throws {

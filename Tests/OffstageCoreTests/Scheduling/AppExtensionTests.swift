@@ -25,8 +25,8 @@ import Testing
         let request = TaskRequest(
             identifier: refresh, kind: .appRefresh, earliestBeginDate: h.system.wallClock.epoch(at: h.now + 60))
         #expect(h.submit(request, from: widget) == .ok)
-        #expect(h.system.pendingRequests(of: host) == [request])
-        #expect(h.system.pendingRequests(of: widget).isEmpty)
+        #expect(h.system.app(host).pendingRequests == [request])
+        #expect(h.system.app(widget).pendingRequests.isEmpty)
         #expect(h.call(.pendingRequests, from: widget) == .pending([request]))
         #expect(
             h.log.records(.log).map(\.reason).contains("submitted by an app extension: runs in its host app \(host)"))
@@ -115,9 +115,9 @@ import Testing
             h.log.records(.assertionBegan).last?.reason
                 == "\"save\": an app extension has no beginBackgroundTask "
                 + "(ProcessInfo.performExpiringActivity is its form): .invalid")
-        #expect(h.system.outstandingAssertions(of: widget).isEmpty)
+        #expect(h.system.app(widget).outstandingAssertions.isEmpty)
         #expect(h.call(.beginExpiringActivity(reason: "save"), from: widget) == .backgroundTask(1))
-        #expect(h.system.outstandingAssertions(of: widget) == [1])
+        #expect(h.system.app(widget).outstandingAssertions == [1])
     }
 
     @Test func aKeyboardWithoutOpenAccessCannotSubmit() {
@@ -126,7 +126,7 @@ import Testing
             h.open(keyboard)
             let request = TaskRequest(identifier: refresh, kind: .appRefresh)
             #expect(h.submit(request, from: keyboard) == .failed(.unavailable))
-            #expect(h.system.pendingRequests(of: host).isEmpty)
+            #expect(h.system.app(host).pendingRequests.isEmpty)
             #expect(
                 h.log.records(.rejected).last?.reason
                     == "unavailable: a keyboard extension without open access (RequestsOpenAccess and the user's "
@@ -139,7 +139,7 @@ import Testing
         h.open(keyboard)
         let request = TaskRequest(identifier: refresh, kind: .appRefresh)
         #expect(h.submit(request, from: keyboard) == .ok)
-        #expect(h.system.pendingRequests(of: host) == [request])
+        #expect(h.system.app(host).pendingRequests == [request])
     }
 
     @Test func aKeyboardsOpenAccessRequestIsReadFromItsInfoPlist() throws {

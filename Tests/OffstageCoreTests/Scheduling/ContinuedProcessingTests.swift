@@ -45,7 +45,7 @@ import Testing
             effects.records(.rejected).map(\.reason) == [
                 "notPermitted: submitted from the background, not from a person's action"
             ])
-        #expect(h.system.pendingRequests(of: feed).isEmpty)
+        #expect(h.system.app(feed).pendingRequests.isEmpty)
     }
 
     // MARK: Concurrency, device-wide
@@ -58,7 +58,7 @@ import Testing
         let (result, effects) = h.callWithEffects(.submit(Fixture.continuedRequest(mail, "M")), from: mail)
         #expect(result == .ok)
         #expect(effects.startedTasks.isEmpty, "three tasks of another app fill the device")
-        #expect(h.system.pendingRequests(of: mail).map(\.identifier) == [Fixture.continued(mail, "M")])
+        #expect(h.system.app(mail).pendingRequests.map(\.identifier) == [Fixture.continued(mail, "M")])
         let done = h.complete(Fixture.continued(feed, "B"), of: feed)
         #expect(done.startedTasks.map(\.request.identifier) == [Fixture.continued(mail, "M")])
     }
@@ -299,7 +299,7 @@ import Testing
         var h = Fixture.harness()
         let effects = h.handle(.open(feed))
         #expect(effects.cpuPriorities.map(\.1) == [.foreground])
-        #expect(h.system.cpuPriority(of: feed) == .foreground)
+        #expect(h.system.app(feed).cpuPriority == .foreground)
     }
 
     @Test func backgroundWorkIsLoweredWhileAnAppIsOnScreen() {
@@ -308,7 +308,7 @@ import Testing
         h.call(.beginBackgroundTask(name: "upload"), from: feed)
         let effects = h.handle(.open(mail))
         #expect(effects.cpuPriorities.filter { $0.0 == feed }.map(\.1) == [.background])
-        #expect(h.system.cpuPriority(of: mail) == .foreground)
+        #expect(h.system.app(mail).cpuPriority == .foreground)
     }
 
     @Test func backgroundWorkRunsAtNormalPriorityWhenNoAppIsOnScreen() {
@@ -318,7 +318,7 @@ import Testing
         h.open(mail)
         let effects = h.handle(.home)
         #expect(effects.cpuPriorities.filter { $0.0 == feed }.map(\.1) == [.normal])
-        #expect(h.system.cpuPriority(of: feed) == .normal)
+        #expect(h.system.app(feed).cpuPriority == .normal)
     }
 
     @Test func continuedTaskIsBoostedWhileItsAppIsOnScreen() {
@@ -345,10 +345,10 @@ import Testing
         h.open(feed)
         h.submit(Fixture.refreshRequest(feed), from: feed)
         h.handle(.home)  // the refresh runs as the app leaves the screen
-        #expect(h.system.cpuPriority(of: feed) == .normal)
+        #expect(h.system.app(feed).cpuPriority == .normal)
         let done = h.complete(Fixture.refresh(feed), of: feed)
         #expect(done.actions == [.suspend(feed)])
         #expect(done.cpuPriorities.isEmpty)
-        #expect(h.system.cpuPriority(of: feed) == nil)
+        #expect(h.system.app(feed).cpuPriority == nil)
     }
 }

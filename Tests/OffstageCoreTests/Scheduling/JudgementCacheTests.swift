@@ -107,7 +107,7 @@ import Testing
         h.submit(Fixture.refreshRequest(feed, earliestBeginDate: 3600), from: feed)
         #expect(lastWait(h, feed)?.contains("notWhileSuspended") == false)
         h.handle(.home)  // background, then suspended: only the app's state changes for its request
-        #expect(h.system.state(of: feed) == .suspended)
+        #expect(h.system.app(feed).state == .suspended)
         #expect(lastWait(h, feed)?.contains("notWhileSuspended: the app is suspended") == true)
     }
 

@@ -78,7 +78,7 @@ import Testing
         let identifier = Fixture.refresh(feed)
         let result = h.submit(Fixture.refreshRequest(feed), from: feed)
         #expect(result == .crash("No launch handler registered for task with identifier \(identifier)"))
-        #expect(h.system.pendingRequests(of: feed).isEmpty)
+        #expect(h.system.app(feed).pendingRequests.isEmpty)
         #expect(h.state(of: feed) == .notRunning)
     }
 
@@ -152,7 +152,7 @@ import Testing
         #expect(h.submit(Fixture.refreshRequest(feed, 2), from: feed) == .failed(.tooManyPendingTaskRequests))
         #expect(
             h.log.records(.rejected).map(\.reason) == ["tooManyPendingTaskRequests: 1 app refresh pending"])
-        #expect(h.system.pendingRequests(of: feed).map(\.identifier) == [Fixture.refresh(feed)])
+        #expect(h.system.app(feed).pendingRequests.map(\.identifier) == [Fixture.refresh(feed)])
     }
 
     @Test func refreshLimitIsPerApp() {
@@ -161,7 +161,7 @@ import Testing
         h.submit(Fixture.refreshRequest(mail), from: mail)
         h.handle(.setAppBackgroundAppRefresh(mail, false))  // mail's request stays pending
         h.open(feed)
-        #expect(h.system.pendingRequests(of: mail).count == 1)
+        #expect(h.system.app(mail).pendingRequests.count == 1)
         #expect(h.submit(Fixture.refreshRequest(feed), from: feed) == .ok)
     }
 
@@ -174,7 +174,7 @@ import Testing
         #expect(h.submit(Fixture.processingRequest(feed, 11), from: feed) == .failed(.tooManyPendingTaskRequests))
         #expect(
             h.log.records(.rejected).map(\.reason) == ["tooManyPendingTaskRequests: 10 processing pending"])
-        #expect(h.system.pendingRequests(of: feed).count == 10)
+        #expect(h.system.app(feed).pendingRequests.count == 10)
         #expect(h.submit(Fixture.refreshRequest(feed), from: feed) == .ok, "refresh has its own limit")
     }
 
@@ -186,7 +186,7 @@ import Testing
         #expect(h.submit(replacement, from: feed) == .ok, "a replacement does not count against the limit")
         #expect(
             h.log.records(.replaced).map(\.reason) == ["processing request replaced the pending one"])
-        let pending = h.system.pendingRequests(of: feed)
+        let pending = h.system.app(feed).pendingRequests
         #expect(pending.count == 10)
         #expect(pending.filter { $0.identifier == Fixture.processing(feed, 3) } == [replacement])
     }
@@ -202,7 +202,7 @@ import Testing
         copies[0].requiresExternalPower = true
         copies[0].identifier = "changed"
         #expect(h.call(.pendingRequests, from: feed) == .pending([Fixture.processingRequest(feed)]))
-        #expect(h.system.pendingRequests(of: feed) == [Fixture.processingRequest(feed)])
+        #expect(h.system.app(feed).pendingRequests == [Fixture.processingRequest(feed)])
     }
 
     @Test func cancelRemovesThePendingRequest() {
@@ -211,7 +211,7 @@ import Testing
         h.submit(Fixture.processingRequest(feed, 1), from: feed)
         h.submit(Fixture.processingRequest(feed, 2), from: feed)
         #expect(h.call(.cancel(identifier: Fixture.processing(feed, 1)), from: feed) == .ok)
-        #expect(h.system.pendingRequests(of: feed).map(\.identifier) == [Fixture.processing(feed, 2)])
+        #expect(h.system.app(feed).pendingRequests.map(\.identifier) == [Fixture.processing(feed, 2)])
         #expect(h.log.records(.cancelled).map(\.task) == [Fixture.processing(feed, 1)])
     }
 
@@ -221,7 +221,7 @@ import Testing
         h.submit(Fixture.processingRequest(feed, 1), from: feed)
         h.submit(Fixture.refreshRequest(feed), from: feed)
         #expect(h.call(.cancelAll, from: feed) == .ok)
-        #expect(h.system.pendingRequests(of: feed).isEmpty)
+        #expect(h.system.app(feed).pendingRequests.isEmpty)
         #expect(h.log.records(.cancelled).count == 2)
     }
 
@@ -270,7 +270,7 @@ import Testing
         #expect(effects.startedTasks.isEmpty)
         #expect(
             effects.records(.submitted).map(\.reason) == ["continued-processing request queued behind 3 running"])
-        #expect(h.system.pendingRequests(of: feed).map(\.identifier) == [Fixture.continued(feed, "D")])
+        #expect(h.system.app(feed).pendingRequests.map(\.identifier) == [Fixture.continued(feed, "D")])
         #expect(h.system.explain().map(\.phase).contains(.queued(position: 1)))
         let done = h.complete(Fixture.continued(feed, "A"), of: feed)
         #expect(done.startedTasks.map(\.request.identifier) == [Fixture.continued(feed, "D")])
@@ -283,7 +283,7 @@ import Testing
         #expect(
             effects.records(.cancelled).map(\.task) == [Fixture.continued(feed, "D")]
                 && effects.records(.cancelled).map(\.reason) == ["the app's process ended"])
-        #expect(h.system.pendingRequests(of: feed).isEmpty)
+        #expect(h.system.app(feed).pendingRequests.isEmpty)
         #expect(effects.startedTasks.isEmpty)
     }
 
@@ -296,7 +296,7 @@ import Testing
             h.log.records(.rejected).map(\.reason) == [
                 "immediateRunIneligible: 3 continued-processing tasks running"
             ])
-        #expect(h.system.pendingRequests(of: feed).isEmpty)
+        #expect(h.system.app(feed).pendingRequests.isEmpty)
     }
 
     @Test(arguments: [(false, true), (true, false), (true, true)])
@@ -405,7 +405,7 @@ import Testing
         let (result, effects) = h.callWithEffects(.submit(Fixture.refreshRequest(feed)), from: feed)
         #expect(result == .ok)
         #expect(effects.startedTasks.isEmpty, "the same identifier does not run twice at once")
-        #expect(h.system.pendingRequests(of: feed).map(\.identifier) == [Fixture.refresh(feed)])
+        #expect(h.system.app(feed).pendingRequests.map(\.identifier) == [Fixture.refresh(feed)])
         let done = h.complete(Fixture.refresh(feed), of: feed, success: false)
         #expect(done.startedTasks.map(\.request.identifier) == [Fixture.refresh(feed)])
         #expect(done.startedTasks.first?.id != first.id)
@@ -425,7 +425,7 @@ import Testing
             effects.records(.log).map(\.reason) == ["Simulating launch for task with identifier \(identifier)"])
         #expect(effects.records(.started).map(\.reason) == ["processing task started: simulated launch"])
         #expect(effects.startedTasks.map(\.request.identifier) == [identifier])
-        #expect(h.system.pendingRequests(of: feed).isEmpty)
+        #expect(h.system.app(feed).pendingRequests.isEmpty)
     }
 
     @Test func simulateLaunchFromTheAppRunsTheTask() {
