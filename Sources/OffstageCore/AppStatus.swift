@@ -8,13 +8,21 @@ public struct AppStatus: Sendable {
     private let continuedQueue: [(app: BundleID, request: TaskRequest)]
     /// The CPU priority last sent for the app; nil while it is suspended or not running.
     public let cpuPriority: CPUPriority?
+    /// The system's time, wall clock and policy, which the usage tier is worked out with.
+    private let now: Instant
+    private let clock: WallClock
+    private let policy: SharedPolicy
 
     init(
-        record: AppRecord?, continuedQueue: [(app: BundleID, request: TaskRequest)], cpuPriority: CPUPriority?
+        record: AppRecord?, continuedQueue: [(app: BundleID, request: TaskRequest)], cpuPriority: CPUPriority?,
+        now: Instant, clock: WallClock, policy: SharedPolicy
     ) {
         self.record = record
         self.continuedQueue = continuedQueue
         self.cpuPriority = cpuPriority
+        self.now = now
+        self.clock = clock
+        self.policy = policy
     }
 
     /// The app's life-cycle state; `.notRunning` for an app that is not installed.
@@ -35,6 +43,20 @@ public struct AppStatus: Sendable {
 
     /// Outstanding `beginBackgroundTask` identifiers, in order.
     public var outstandingAssertions: [Int] { record?.assertions.keys.sorted() ?? [] }
+
+    /// The user's use of the app (launches, time on screen, last use), as the judgement reads it.
+    public var usage: UsageHistory { record?.usage ?? UsageHistory() }
+
+    /// The app's usage tier now; `.never` for an app that is not installed.
+    public var usageTier: UsageTier {
+        record?.usageTier(at: now, clock: clock, policy: policy.value.judgement) ?? .never
+    }
+
+    /// How the app's tasks have ended, as the judgement scores it.
+    public var cooperation: Cooperation { record?.cooperation ?? Cooperation() }
+
+    /// Maintenance wakes the app's work started.
+    public var wakeUps: Int { record?.wakeUps ?? 0 }
 
     /// Everything the app has been reported to use since it was installed.
     public var totalUsage: ResourceUsage { record?.totalUsage ?? ResourceUsage() }

@@ -145,7 +145,8 @@ public struct BackgroundSystem: Sendable {
         let record = apps.lookUp(id)
         return AppStatus(
             record: record, continuedQueue: scheduler.continuedQueue,
-            cpuPriority: record == nil ? nil : monitors.cpuPriority(at: apps.position(of: id)))
+            cpuPriority: record == nil ? nil : monitors.cpuPriority(at: apps.position(of: id)), now: now,
+            clock: wallClock, policy: sharedPolicy)
     }
 
     /// The app switcher: apps with a live process, most recently used first (the app on screen,

@@ -104,13 +104,13 @@ extension Daemon {
     func installedApps() -> [AppInfo] {
         system.installed.compactMap { id in
             guard let app = apps[id] else { return nil }
-            let (usage, status) = (system.usage(of: id), system.app(id))
+            let status = system.app(id)
             return AppInfo(
                 bundle: id, path: app.path, state: status.state, pid: app.process?.pid,
                 frozen: app.process.map { host.isFrozen(id, $0) }, forceQuit: status.isForceQuit,
                 cpuSeconds: status.totalUsage.cpuSeconds, memoryBytes: app.memoryBytes,
-                usageTier: system.usageTier(of: id).rawValue, launches: usage?.history.launches.count ?? 0,
-                cooperation: usage?.cooperation.score ?? 1, energyJoules: system.energy.totals[.app(id)]?.total ?? 0)
+                usageTier: status.usageTier.rawValue, launches: status.usage.launches.count,
+                cooperation: status.cooperation.score, energyJoules: system.energy.totals[.app(id)]?.total ?? 0)
         }
     }
 

@@ -191,9 +191,10 @@ extension Simulation {
         let records = run(for: duration, progress: progress)
         let waiting = system.explain().filter { if case .running = $0.phase { false } else { true } }
         let facts = scenario.apps.map(\.manifest.bundleIdentifier).map { app in
-            RunReport.AppFacts(
-                app: app, tier: system.usageTier(of: app), cooperation: system.usage(of: app)?.cooperation.score ?? 1,
-                wakeUps: system.wakeUps(of: app), backgroundJoules: system.energy.backgroundJoules(of: app))
+            let status = system.app(app)
+            return RunReport.AppFacts(
+                app: app, tier: status.usageTier, cooperation: status.cooperation.score, wakeUps: status.wakeUps,
+                backgroundJoules: system.energy.backgroundJoules(of: app))
         }
         var report = RunReport(
             scenario: scenario, records: records, pendingAtEnd: waiting, apps: facts, wakeUps: system.wakeUps)

@@ -58,22 +58,7 @@ extension BackgroundSystem {
         judgement.launchLikelihood(of: id, at: now, clock: wallClock, policy: policy.judgement)
     }
 
-    /// The app's usage tier now.
-    public func usageTier(of id: BundleID) -> UsageTier {
-        guard let app = apps.lookUp(id) else { return .never }
-        return app.usageTier(at: now, clock: wallClock, policy: policy.judgement)
-    }
-
-    /// The app's usage history, the chance it is opened within the freshness window, and its cooperation score.
-    public func usage(of id: BundleID) -> (
-        history: UsageHistory, likelihood: LaunchLikelihood, cooperation: Cooperation
-    )? {
-        guard let app = apps.lookUp(id) else { return nil }
-        return (app.usage, launchLikelihood(of: id), app.cooperation)
-    }
-
-    /// Maintenance wakes the app's work started, and in all.
-    public func wakeUps(of id: BundleID) -> Int { apps.lookUp(id)?.wakeUps ?? 0 }
+    /// Maintenance wakes in all (each app's: `app(_:).wakeUps`).
     public var wakeUps: Int { scheduler.wakeUps }
 
     /// The system-wide energy budget for discretionary work, in joules, and the cellular data budget, in bytes.

@@ -29,7 +29,7 @@ import Testing
         let before = h.system.energy.totals[.app(feed)]?.background ?? 0
         let effects = h.handle(.backgroundPush(feed, payload: "p1"))
         #expect(h.system.wakeUps == 1)
-        #expect(h.system.wakeUps(of: feed) == 1)
+        #expect(h.system.app(feed).wakeUps == 1)
         #expect(effects.records(.wake).map(\.task) == ["remote-notification"])
         let after = h.system.energy.totals[.app(feed)]?.background ?? 0
         #expect(after - before >= h.system.policy.power.wakeUpJoules)

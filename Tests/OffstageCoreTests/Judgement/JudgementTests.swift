@@ -33,7 +33,7 @@ import Testing
         h.handle(.home)
         h.advance(by: 60)
         h.open(feed)
-        let usage = h.system.usage(of: feed)!.history
+        let usage = h.system.app(feed).usage
         #expect(usage.launches == [.zero, Instant(seconds: 360)])
         #expect(usage.foregroundSeconds == 300)
         #expect(usage.foregroundSince == Instant(seconds: 360))
@@ -44,14 +44,14 @@ import Testing
         h.open(feed)
         h.handle(.interruptionBegan)
         h.handle(.interruptionEnded(accepted: false))
-        #expect(h.system.usage(of: feed)!.history.launches.count == 1)
+        #expect(h.system.app(feed).usage.launches.count == 1)
     }
 
     @Test func tierFollowsRecencyOfUse() {
         var h = Fixture.harness()
-        #expect(h.system.usageTier(of: feed) == .never)
+        #expect(h.system.app(feed).usageTier == .never)
         h.open(feed)
-        #expect(h.system.usageTier(of: feed) == .active)
+        #expect(h.system.app(feed).usageTier == .active)
         h.handle(.home)
         let left = h.now
         let expected: [(Double, UsageTier)] = [
@@ -60,7 +60,7 @@ import Testing
         ]
         for (after, tier) in expected {
             h.advance(to: left + after)
-            #expect(h.system.usageTier(of: feed) == tier, "after \(after) s")
+            #expect(h.system.app(feed).usageTier == tier, "after \(after) s")
         }
     }
 
@@ -69,7 +69,7 @@ import Testing
         openDaily(&h, feed, at: 8, days: 0..<4)
         h.advance(by: 20 * 3600)
         // Last used 20 h ago: frequent by recency, but used on 4 of the last 7 days.
-        #expect(h.system.usageTier(of: feed) == .workingSet)
+        #expect(h.system.app(feed).usageTier == .workingSet)
     }
 
     @Test func appUnusedForAWeekGetsNoRefreshAndNoProcessing() {
@@ -100,7 +100,7 @@ import Testing
         h.open(feed)
         h.handle(.home)
         h.advance(by: 3 * day)  // rare now
-        #expect(h.system.usageTier(of: feed) == .rare)
+        #expect(h.system.app(feed).usageTier == .rare)
         var starts: [Instant] = []
         for _ in 0..<3 {
             h.handle(.open(mail))  // the screen is on: no maintenance wake needed
@@ -312,13 +312,13 @@ import Testing
         h.submit(Fixture.refreshRequest(feed), from: feed)
         h.advance(by: 1)
         h.complete(Fixture.refresh(feed), of: feed)
-        #expect(h.system.usage(of: feed)!.cooperation.score == 1)
+        #expect(h.system.app(feed).cooperation.score == 1)
         h.completeOnExpiration = false
         h.handle(.open(feed))
         h.submit(Fixture.refreshRequest(feed), from: feed)
         h.handle(.home)
         h.advance(by: 40)  // expired at 30 s, killed at 35 s
-        let cooperation = h.system.usage(of: feed)!.cooperation
+        let cooperation = h.system.app(feed).cooperation
         #expect(cooperation.score == 0.8)
         #expect(h.log.records(.cooperation).last?.reason == "ignored expiration: cooperation score 80%")
     }
@@ -352,8 +352,8 @@ import Testing
         h.advance(by: 40)
         #expect(h.state(of: feed) == .notRunning)
         h.open(feed)
-        #expect(h.system.usage(of: feed)!.cooperation.score < 1)
-        #expect(h.system.usage(of: feed)!.cooperation.judged == 1)
+        #expect(h.system.app(feed).cooperation.score < 1)
+        #expect(h.system.app(feed).cooperation.judged == 1)
     }
 
     @Test func swipedAwayRunsDoNotCountAgainstTheApp() {
@@ -364,6 +364,6 @@ import Testing
         h.advance(by: 1)
         h.handle(.swipeAway(feed))
         h.advance(by: 10)
-        #expect(h.system.usage(of: feed)!.cooperation.judged == 0)
+        #expect(h.system.app(feed).cooperation.judged == 0)
     }
 }

@@ -28,7 +28,7 @@ import Testing
             effects.records(.adopted).map(\.reason) == [
                 "the live process of a previous run was adopted: suspended, still frozen"
             ])
-        #expect(h.system.usage(of: feed)?.history.launches.count == 1)
+        #expect(h.system.app(feed).usage.launches.count == 1)
     }
 
     @Test func adoptedSuspendedAppIsResumedWithForegroundCallbacksWhenOpened() throws {
@@ -65,12 +65,12 @@ import Testing
         #expect(nonRecords(effects).allSatisfy { if case .setCPUPriority = $0 { true } else { false } })
         #expect(h.state(of: feed) == .active)
         #expect(h.system.foregroundApp == feed)
-        #expect(h.system.usage(of: feed)?.history.launches.count == 1)
+        #expect(h.system.app(feed).usage.launches.count == 1)
         h.advance(by: 50)
         let home = h.handle(.home)
         #expect(home.callbacks(of: feed) == [.willResignActive, .didEnterBackground])
         // Time on screen counts before the restart and after it.
-        #expect(h.system.usage(of: feed)?.history.foregroundSeconds == 150)
+        #expect(h.system.app(feed).usage.foregroundSeconds == 150)
     }
 
     @Test func secondAppClaimingTheScreenIsSentToTheBackground() {

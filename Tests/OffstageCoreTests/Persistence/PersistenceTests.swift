@@ -95,8 +95,8 @@ import Testing
         _ = restarted.install(Fixture.manifest(feed), at: snapshot.takenAt)
         restarted.restore(snapshot)
         #expect(SystemSnapshot(of: restarted) == snapshot)
-        #expect(restarted.usage(of: feed)?.cooperation.score == 0.8)
-        #expect(restarted.usageTier(of: feed) == h.system.usageTier(of: feed))
+        #expect(restarted.app(feed).cooperation.score == 0.8)
+        #expect(restarted.app(feed).usageTier == h.system.app(feed).usageTier)
         #expect(restarted.energy == h.system.energy)
         // What a refresh run uses, as measured: restarted, refresh runs reserve from it, not from the policy's most.
         #expect(snapshot.refreshEnergyUse != nil)
@@ -142,7 +142,7 @@ import Testing
         _ = restarted.install(Fixture.manifest(Fixture.mail), at: snapshot.takenAt)
         restarted.restore(snapshot)
         #expect(SystemSnapshot(of: restarted).apps[Fixture.feed] == nil)
-        #expect(restarted.usage(of: Fixture.mail)?.cooperation.score == 1)
+        #expect(restarted.app(Fixture.mail).cooperation.score == 1)
     }
 }
 
