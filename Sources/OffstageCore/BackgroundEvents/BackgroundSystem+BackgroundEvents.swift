@@ -120,7 +120,6 @@ extension BackgroundSystem {
             apps[id].backgroundEvents.fetchStatus(of: id, blockers: blockers(of: id, .fetch), policy: policy)
         }
     }
-
 }
 
 extension Policy {

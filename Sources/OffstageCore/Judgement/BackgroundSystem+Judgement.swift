@@ -143,7 +143,6 @@ extension BackgroundSystem {
             id, .cooperation, task: run.request.identifier,
             reason: "\(outcome.rawValue): cooperation score \(Int((score * 100).rounded()))%")
     }
-
 }
 
 /// "12 min", "3 h 5 min" or "6 h": a duration in words, for records.

@@ -10,11 +10,12 @@ extension BackgroundSystem {
     /// Answers the app's background-time calls (`AppLifecycle.answerBackgroundTime`) with its background time
     /// left now, and carries out what the life cycle returns; a crash among it is the answer.
     mutating func answerBackgroundTime(_ call: AppCall, from id: BundleID) -> AppCallResult {
-        let app = apps[id]  // looked up once: each lookup probes the table
-        let timeRemaining = app.backgroundTimeRemaining(
+        // Read before the record changes, and no copy of it kept alive while it does (that would copy its box).
+        let timeRemaining = apps[id].backgroundTimeRemaining(
             at: now, allowance: backgroundTimeAllowance, expirationGrace: policy.expirationGrace)
+        let isExtension = apps[id].manifest.isExtension
         let (answer, actions) = apps[id].lifecycle.answerBackgroundTime(
-            call, timeRemaining: timeRemaining, isExtension: app.manifest.isExtension, policy: policy)
+            call, timeRemaining: timeRemaining, isExtension: isExtension, policy: policy)
         let carriedOut = carryOut(actions, for: id)
         return carriedOut == .ok ? answer : carriedOut
     }
